@@ -1,0 +1,69 @@
+import { ApplicationFailure } from '@temporalio/activity';
+import { validateWalletAddress } from '../src/addresses/validate';
+import type { CurrencyDictionary } from '../src/domain/currency';
+import type { ProviderRegistry } from '../src/providers/registry';
+import { ProviderRejectedError, type ProviderAdapter, type ProviderOrder, type ProviderOrderSnapshot } from '../src/providers/types';
+import type { OrderRequest } from '../src/temporal/shared';
+
+export interface ActivityDependencies {
+  providers: ProviderRegistry;
+  currencies: CurrencyDictionary;
+}
+
+export interface AddressCheck {
+  valid: boolean;
+  reason?: string;
+}
+
+/** Activities of the order workflow. Built from their dependencies so tests can inject them. */
+export function createActivities({ providers, currencies }: ActivityDependencies) {
+  function adapter(code: string): ProviderAdapter {
+    const found = providers.get(code);
+    if (!found) throw ApplicationFailure.nonRetryable(`provider ${code} is not enabled on this worker`, 'provider_unavailable');
+    return found;
+  }
+
+  return {
+    // eslint-disable-next-line @typescript-eslint/require-await
+    async validateWalletAddress(input: { currencyId: number; walletAddress: string }): Promise<AddressCheck> {
+      const crypto = currencies.crypto(input.currencyId);
+      if (!crypto) return { valid: false, reason: `currency ${input.currencyId} is not a crypto currency` };
+      return validateWalletAddress(crypto.network, input.walletAddress);
+    },
+
+    async createProviderOrder(input: { orderId: string; providerCode: string; request: OrderRequest }): Promise<ProviderOrder> {
+      const fiat = currencies.fiat(input.request.from_currency);
+      const crypto = currencies.crypto(input.request.to_currency);
+      if (!fiat || !crypto) throw ApplicationFailure.nonRetryable('unknown currency pair', 'provider_rejected');
+      try {
+        // Providers treat our order id as their partner reference, so a retried call finds the
+        // order the first attempt created instead of making a second one.
+        return await adapter(input.providerCode).createOrder({
+          orderId: input.orderId,
+          fiat,
+          crypto,
+          fiatAmount: input.request.from_amount,
+          walletAddress: input.request.wallet_address,
+          paymentMethod: input.request.payment_method,
+          country: input.request.country_code,
+          state: input.request.state_code,
+          externalUserId: input.request.external_user_id,
+          ip: input.request.ip,
+          userAgent: input.request.user_agent,
+          extras: input.request.extras,
+        });
+      } catch (err) {
+        if (err instanceof ProviderRejectedError) {
+          throw ApplicationFailure.nonRetryable(err.message, 'provider_rejected', { code: err.code, ...err.details });
+        }
+        throw err;
+      }
+    },
+
+    async getProviderOrderStatus(input: { orderId: string; providerCode: string; providerOrderId?: string }): Promise<ProviderOrderSnapshot> {
+      return adapter(input.providerCode).getOrder(input.orderId, input.providerOrderId);
+    },
+  };
+}
+
+export type OrderActivities = ReturnType<typeof createActivities>;

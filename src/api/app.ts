@@ -1,0 +1,73 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { IntegratorDirectory } from '../config/integrators';
+import type { CurrencyDictionary } from '../domain/currency';
+import type { Logger } from '../logging';
+import type { OffersService } from '../offers/service';
+import type { OfferStore } from '../offers/store';
+import type { OrderService } from '../orders/service';
+import type { ProviderRegistry } from '../providers/registry';
+import type { OrderTimings } from '../temporal/shared';
+import { requireApiKey } from './auth';
+import { errorHandler, notFoundHandler } from './problem';
+import { dictionaryRoutes } from './routes/dictionaries';
+import { healthRoutes } from './routes/health';
+import { offerRoutes } from './routes/offers';
+import { orderRoutes } from './routes/orders';
+import { webhookRoutes } from './routes/webhooks';
+
+export interface AppDependencies {
+  logger: Logger;
+  integrators: IntegratorDirectory;
+  currencies: CurrencyDictionary;
+  providers: ProviderRegistry;
+  offers: OffersService;
+  offerStore: OfferStore;
+  orders: OrderService;
+  timings: OrderTimings;
+  ready: () => Promise<Record<string, boolean>>;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export function createApp(deps: AppDependencies): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => {
+        const given = req.headers['x-request-id'];
+        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+        res.setHeader('X-Request-Id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+    }),
+  );
+  app.use(helmet());
+  app.use(healthRoutes(deps.ready));
+
+  // Provider webhooks are authenticated by their signatures, not by API keys, and need the raw body.
+  app.use('/api', webhookRoutes(deps.providers, deps.orders));
+
+  app.use('/api', express.json({ limit: '64kb', type: ['application/json', 'application/*+json'] }));
+  app.use('/api', requireApiKey(deps.integrators));
+  app.use('/api', dictionaryRoutes(deps.currencies));
+  app.use('/api', offerRoutes(deps.currencies, deps.offers));
+  app.use(
+    '/api',
+    orderRoutes({
+      currencies: deps.currencies,
+      providers: deps.providers,
+      offers: deps.offerStore,
+      orders: deps.orders,
+      timings: deps.timings,
+    }),
+  );
+  app.use(notFoundHandler);
+  app.use(errorHandler);
+  return app;
+}

@@ -1,0 +1,113 @@
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { z } from 'zod';
+
+/** Stable error codes of the API (docs/api.md, "Errors"). */
+export const PROBLEM_CODES = {
+  validation_error: { status: 400, title: 'Invalid request' },
+  ticker_not_allowed: { status: 400, title: 'Currency tickers are not accepted' },
+  unknown_currency: { status: 400, title: 'Unknown currency' },
+  state_required: { status: 400, title: 'State required' },
+  unauthorized: { status: 401, title: 'Unauthorized' },
+  invalid_signature: { status: 401, title: 'Invalid webhook signature' },
+  not_found: { status: 404, title: 'Not found' },
+  method_not_allowed: { status: 405, title: 'Method not allowed' },
+  idempotency_conflict: { status: 409, title: 'Idempotency conflict' },
+  payload_too_large: { status: 413, title: 'Payload too large' },
+  unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  unsupported_pair: { status: 422, title: 'Unsupported currency pair' },
+  offer_expired: { status: 422, title: 'Offer expired' },
+  invalid_wallet_address: { status: 422, title: 'Invalid wallet address' },
+  provider_rejected: { status: 422, title: 'Provider rejected the order' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal_error: { status: 500, title: 'Internal error' },
+  provider_unavailable: { status: 503, title: 'Provider unavailable' },
+  service_unavailable: { status: 503, title: 'Service unavailable' },
+} as const;
+
+export type ProblemCode = keyof typeof PROBLEM_CODES;
+
+export interface FieldError {
+  path: string;
+  message: string;
+}
+
+export class ProblemError extends Error {
+  constructor(
+    readonly code: ProblemCode,
+    detail: string,
+    readonly errors?: FieldError[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'ProblemError';
+  }
+}
+
+export const problemType = (code: ProblemCode) => `urn:onramp-broker:problem:${code}`;
+
+export function sendProblem(res: Response, problem: ProblemError): void {
+  const { status, title } = PROBLEM_CODES[problem.code];
+  res.status(status);
+  for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
+  res.type('application/problem+json').send(
+    JSON.stringify({
+      type: problemType(problem.code),
+      title,
+      status,
+      detail: problem.message,
+      code: problem.code,
+      ...(problem.errors ? { errors: problem.errors } : {}),
+      ...(typeof res.req.id === 'string' ? { request_id: res.req.id } : {}),
+    }),
+  );
+}
+
+export function fieldErrors(error: z.ZodError): FieldError[] {
+  return error.issues.map((issue) => ({ path: issue.path.join('.') || '(root)', message: issue.message }));
+}
+
+export function validationProblem(error: z.ZodError, what = 'request'): ProblemError {
+  const errors = fieldErrors(error);
+  return new ProblemError('validation_error', `The ${what} has ${errors.length} invalid field(s).`, errors);
+}
+
+export const notFoundHandler: RequestHandler = (req, res) => {
+  sendProblem(res, new ProblemError('not_found', `No route for ${req.method} ${req.path}.`));
+};
+
+/** Answers a route that exists with the wrong method. */
+export function methodNotAllowed(allowed: string[]): RequestHandler {
+  return (req, res) => {
+    sendProblem(
+      res,
+      new ProblemError('method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(', ')}.`, undefined, {
+        Allow: allowed.join(', '),
+      }),
+    );
+  };
+}
+
+interface HttpError {
+  status?: number;
+  type?: string;
+}
+
+/** Last handler: everything becomes problem+json; unexpected errors are logged, never shown. */
+export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+  if (err instanceof ProblemError) return sendProblem(res, err);
+  const httpError = err as HttpError;
+  if (httpError.type === 'entity.parse.failed') {
+    return sendProblem(res, new ProblemError('validation_error', 'The request body is not valid JSON.'));
+  }
+  if (httpError.type === 'entity.too.large') {
+    return sendProblem(res, new ProblemError('payload_too_large', 'The request body is too large.'));
+  }
+  if (httpError.type === 'encoding.unsupported' || httpError.type === 'charset.unsupported') {
+    return sendProblem(res, new ProblemError('unsupported_media_type', 'Unsupported body encoding.'));
+  }
+  if (typeof httpError.status === 'number' && httpError.status >= 400 && httpError.status < 500) {
+    return sendProblem(res, new ProblemError('validation_error', 'The request could not be read.'));
+  }
+  req.log.error({ err }, 'unhandled error');
+  sendProblem(res, new ProblemError('internal_error', 'Something went wrong on our side; the request id identifies it.'));
+};

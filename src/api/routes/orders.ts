@@ -1,0 +1,124 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import type { CurrencyDictionary } from '../../domain/currency';
+import { decimal, fractionDigits } from '../../domain/money';
+import type { OfferStore } from '../../offers/store';
+import { CreateOrderBodySchema, orderIdFor, requestHash } from '../../orders/request';
+import type { OrderService } from '../../orders/service';
+import type { ProviderRegistry } from '../../providers/registry';
+import type { OrderTimings } from '../../temporal/shared';
+import { integratorOf } from '../auth';
+import { currencyParam } from '../params';
+import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
+
+export interface OrderRouteDeps {
+  currencies: CurrencyDictionary;
+  providers: ProviderRegistry;
+  offers: OfferStore;
+  orders: OrderService;
+  timings: OrderTimings;
+}
+
+const StatusQuerySchema = z.object({ code: z.uuid('code must be the order id returned at creation') });
+
+export function orderRoutes({ currencies, providers, offers, orders, timings }: OrderRouteDeps): Router {
+  const router = Router();
+
+  router
+    .route('/on_ramp/orders')
+    .post(async (req, res) => {
+      const integrator = integratorOf(req);
+      if (!req.is('application/json')) {
+        throw new ProblemError('unsupported_media_type', 'Send the order as application/json.');
+      }
+      const parsed = CreateOrderBodySchema.safeParse(req.body ?? {});
+      if (!parsed.success) throw validationProblem(parsed.error, 'order');
+      const body = parsed.data;
+      const fiat = currencyParam(currencies, 'from_currency', body.from_currency, 'fiat');
+      const crypto = currencyParam(currencies, 'to_currency', body.to_currency, 'crypto');
+      if (fractionDigits(body.from_amount) > fiat.precision) {
+        throw new ProblemError('validation_error', `from_amount has more decimals than ${fiat.ticker} allows.`, [
+          { path: 'from_amount', message: `at most ${fiat.precision} decimal places` },
+        ]);
+      }
+      if (!providers.get(body.provider_code)) {
+        throw new ProblemError('validation_error', `Provider ${body.provider_code} is not available.`, [
+          { path: 'provider_code', message: 'unknown or disabled provider' },
+        ]);
+      }
+
+      // Amounts are compared and stored at the currency's precision: "100" and "100.00" are one order.
+      const fromAmount = decimal(body.from_amount).toFixed(fiat.precision);
+      const orderId = orderIdFor(integrator.id, body.external_order_id);
+      const hash = requestHash({ ...body, from_amount: fromAmount, from_currency: fiat.id, to_currency: crypto.id });
+
+      // A repeated request returns the order it created, even once its offer has expired.
+      const existing = await orders.get(orderId);
+      if (existing && existing.integratorId === integrator.id) {
+        if (existing.requestHash !== hash) {
+          throw new ProblemError('idempotency_conflict', 'This external_order_id was already used with a different request.');
+        }
+        res.json(existing.order);
+        return;
+      }
+
+      const offer = await offers.findLive({
+        integratorId: integrator.id,
+        externalUserId: body.external_user_id,
+        providerCode: body.provider_code,
+        fromCurrency: fiat.id,
+        toCurrency: crypto.id,
+        amountFrom: fromAmount,
+        country: body.country_code,
+        state: body.state_code,
+        paymentMethod: body.payment_method,
+      });
+      if (!offer) {
+        throw new ProblemError(
+          'offer_expired',
+          'No live offer matches this order (provider, currencies, amount, user, country and payment method). Request new offers.',
+        );
+      }
+
+      const order = await orders.create({
+        orderId,
+        integratorId: integrator.id,
+        providerCode: body.provider_code,
+        requestHash: hash,
+        timings,
+        request: {
+          from_currency: fiat.id,
+          from_amount: fromAmount,
+          to_currency: crypto.id,
+          to_amount: offer.amountExpectedTo,
+          wallet_address: body.wallet_address,
+          payment_method: body.payment_method,
+          country_code: body.country_code,
+          state_code: body.state_code,
+          external_user_id: body.external_user_id,
+          external_order_id: body.external_order_id,
+          ip: body.ip,
+          user_agent: body.user_agent,
+          extras: body.extras ?? {},
+        },
+      });
+      res.json(order);
+    })
+    .all(methodNotAllowed(['POST']));
+
+  router
+    .route('/on_ramp/orders/:provider_code')
+    .get(async (req, res) => {
+      const integrator = integratorOf(req);
+      const parsed = StatusQuerySchema.safeParse(req.query);
+      if (!parsed.success) throw validationProblem(parsed.error, 'query');
+      const memo = await orders.get(parsed.data.code);
+      if (!memo || memo.integratorId !== integrator.id || memo.providerCode !== req.params.provider_code) {
+        throw new ProblemError('not_found', 'No order with this code at this provider.');
+      }
+      res.json(memo.order);
+    })
+    .all(methodNotAllowed(['GET']));
+
+  return router;
+}

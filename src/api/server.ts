@@ -1,0 +1,33 @@
+import type { Client } from '@temporalio/client';
+import type { AppConfig } from '../config';
+import { IntegratorDirectory } from '../config/integrators';
+import { currencyDictionary } from '../domain/currencies';
+import type { Logger } from '../logging';
+import { OffersService } from '../offers/service';
+import { MemoryOfferStore } from '../offers/store';
+import { OrderService } from '../orders/service';
+import { createProviderRegistry } from '../providers/registry';
+import { temporalReachable } from '../temporal/connection';
+import { createApp } from './app';
+
+/** Wires the API from configuration: the composition root shared by main, dev and tests. */
+export function buildApi(config: AppConfig, client: Client, logger: Logger) {
+  const providers = createProviderRegistry(config);
+  const offerStore = new MemoryOfferStore();
+  return createApp({
+    logger,
+    integrators: new IntegratorDirectory(config.integrators),
+    currencies: currencyDictionary,
+    providers,
+    offerStore,
+    offers: new OffersService({
+      providers,
+      store: offerStore,
+      offerTtlSeconds: config.offerTtlSeconds,
+      providerTimeoutMs: config.offersProviderTimeoutMs,
+    }),
+    orders: new OrderService({ client, taskQueue: config.temporal.taskQueue }),
+    timings: config.orderTimings,
+    ready: async () => ({ temporal: await temporalReachable(client) }),
+  });
+}

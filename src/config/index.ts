@@ -1,0 +1,82 @@
+import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET, parseEnv, type Env } from './env';
+import type { OrderTimings } from '../temporal/shared';
+import { readIntegratorsFile, sha256Hex, type Integrator } from './integrators';
+
+export { ConfigError, parseEnv } from './env';
+export type { Env } from './env';
+
+export const DEFAULT_SANDBOX_PORT = 4010;
+
+export interface SandboxProviderConfig {
+  baseUrl: string;
+  apiKey: string;
+  webhookSecret: string;
+}
+
+export interface AppConfig {
+  env: Env['NODE_ENV'];
+  host: string;
+  port: number;
+  publicBaseUrl: string;
+  logLevel: Env['LOG_LEVEL'];
+  temporal: { address: string; namespace: string; taskQueue: string };
+  integrators: Integrator[];
+  offerTtlSeconds: number;
+  offersProviderTimeoutMs: number;
+  orderTimings: OrderTimings;
+  redisUrl?: string;
+  /** The local sandbox provider; absent in production unless SANDBOX_URL is set. */
+  sandbox?: SandboxProviderConfig;
+}
+
+export const DEV_SANDBOX_API_KEY = 'sk_sandbox_dev_key';
+export const DEV_SANDBOX_WEBHOOK_SECRET = 'sandbox_dev_webhook_secret';
+
+function integratorsFrom(env: Env): Integrator[] {
+  if (env.ONRAMP_INTEGRATORS_FILE) return readIntegratorsFile(env.ONRAMP_INTEGRATORS_FILE);
+  const apiKey = env.ONRAMP_API_KEY ?? DEFAULT_DEV_API_KEY;
+  return [
+    {
+      id: 'dev',
+      name: 'Development integrator',
+      api_key_sha256: [sha256Hex(apiKey)],
+      webhook_url: env.ONRAMP_WEBHOOK_URL,
+      webhook_secret: env.ONRAMP_WEBHOOK_SECRET ?? (env.NODE_ENV === 'production' ? undefined : DEFAULT_DEV_WEBHOOK_SECRET),
+    },
+  ];
+}
+
+export function buildConfig(env: Env): AppConfig {
+  const production = env.NODE_ENV === 'production';
+  const sandboxEnabled = !production || env.SANDBOX_URL !== undefined;
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    logLevel: env.LOG_LEVEL,
+    temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
+    integrators: integratorsFrom(env),
+    offerTtlSeconds: env.OFFER_TTL_SECONDS,
+    offersProviderTimeoutMs: env.OFFERS_PROVIDER_TIMEOUT_MS,
+    orderTimings: {
+      pollInitialMs: env.ORDER_POLL_INITIAL_SECONDS * 1000,
+      pollMaxMs: Math.max(env.ORDER_POLL_MAX_SECONDS, env.ORDER_POLL_INITIAL_SECONDS) * 1000,
+      paymentWindowMs: env.ORDER_PAYMENT_WINDOW_SECONDS * 1000,
+      settledGraceMs: env.ORDER_SETTLED_GRACE_SECONDS * 1000,
+    },
+    redisUrl: env.REDIS_URL,
+    sandbox: sandboxEnabled
+      ? {
+          baseUrl: (env.SANDBOX_URL ?? `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`).replace(/\/+$/, ''),
+          apiKey: env.SANDBOX_API_KEY ?? DEV_SANDBOX_API_KEY,
+          webhookSecret: env.SANDBOX_WEBHOOK_SECRET ?? DEV_SANDBOX_WEBHOOK_SECRET,
+        }
+      : undefined,
+  };
+}
+
+/** Reads and validates the environment; a bad value throws, naming the variable. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): AppConfig {
+  return buildConfig(parseEnv(source));
+}

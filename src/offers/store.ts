@@ -1,0 +1,61 @@
+import { LRUCache } from 'lru-cache';
+import { Decimal } from '../domain/money';
+
+/** What an offer was given for; an order must match it to be accepted. */
+export interface OfferTerms {
+  integratorId: string;
+  externalUserId: string;
+  providerCode: string;
+  fromCurrency: number;
+  toCurrency: number;
+  amountFrom: string;
+  country: string;
+  state?: string;
+  /** Set when the offer was restricted to one payment method. */
+  paymentMethod?: string;
+  /** Payment methods the offer covered. */
+  paymentMethods: string[];
+  amountExpectedTo: string;
+  expiresAt: string;
+}
+
+/** Remembers every returned offer until it expires (in memory; Redis when REDIS_URL is set). */
+export interface OfferStore {
+  remember(terms: OfferTerms): Promise<void>;
+  /** The live offer matching an order, if any. */
+  findLive(query: Omit<OfferTerms, 'amountExpectedTo' | 'expiresAt' | 'paymentMethods'> & { paymentMethod: string }): Promise<OfferTerms | undefined>;
+}
+
+export function offerKey(t: Pick<OfferTerms, 'integratorId' | 'externalUserId' | 'providerCode' | 'fromCurrency' | 'toCurrency' | 'amountFrom'>): string {
+  // Amounts are normalised so that "100" and "100.00" are the same offer.
+  const amount = new Decimal(t.amountFrom).toFixed();
+  return JSON.stringify([t.integratorId, t.externalUserId, t.providerCode, t.fromCurrency, t.toCurrency, amount]);
+}
+
+export function matches(offer: OfferTerms, query: { country: string; state?: string; paymentMethod: string }, now: number): boolean {
+  if (Date.parse(offer.expiresAt) <= now) return false;
+  if (offer.country !== query.country) return false;
+  if (offer.state !== undefined && offer.state !== query.state) return false;
+  if (offer.paymentMethod !== undefined && offer.paymentMethod !== query.paymentMethod) return false;
+  return offer.paymentMethods.includes(query.paymentMethod);
+}
+
+export class MemoryOfferStore implements OfferStore {
+  private readonly cache = new LRUCache<string, OfferTerms[]>({ max: 100_000, ttl: 60 * 60_000 });
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  remember(terms: OfferTerms): Promise<void> {
+    const key = offerKey(terms);
+    const ttl = Math.max(Date.parse(terms.expiresAt) - this.now(), 1);
+    const live = (this.cache.get(key) ?? []).filter((o) => Date.parse(o.expiresAt) > this.now());
+    live.push(terms);
+    this.cache.set(key, live, { ttl: Math.max(ttl, ...live.map((o) => Date.parse(o.expiresAt) - this.now())) });
+    return Promise.resolve();
+  }
+
+  findLive(query: Parameters<OfferStore['findLive']>[0]): Promise<OfferTerms | undefined> {
+    const candidates = this.cache.get(offerKey(query)) ?? [];
+    return Promise.resolve(candidates.find((o) => matches(o, query, this.now())));
+  }
+}

@@ -1,0 +1,133 @@
+import {
+  WithStartWorkflowOperation,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  isGrpcServiceError,
+  type Client,
+} from '@temporalio/client';
+import { ApplicationFailure } from '@temporalio/common';
+import { ProblemError } from '../api/problem';
+import type { Order } from '../domain/order';
+import type { ProviderWebhookEvent } from '../providers/types';
+import {
+  createOrderUpdate,
+  EXTERNAL_ORDER_ID_KEY,
+  EXTERNAL_USER_ID_KEY,
+  INTEGRATOR_ID_KEY,
+  orderWorkflowId,
+  PROVIDER_CODE_KEY,
+  providerEventSignal,
+  type OrderMemo,
+  type OrderWorkflowInput,
+} from '../temporal/shared';
+import type { orderWorkflow } from '../../workflows';
+
+const REJECTION_TO_PROBLEM = {
+  invalid_wallet_address: 'invalid_wallet_address',
+  idempotency_conflict: 'idempotency_conflict',
+  provider_rejected: 'provider_rejected',
+  provider_unavailable: 'provider_unavailable',
+} as const;
+
+export interface OrderServiceOptions {
+  client: Client;
+  taskQueue: string;
+  /** How long an API request waits for the provider order to be created. */
+  createTimeoutMs?: number;
+}
+
+export type SignalOutcome = 'delivered' | 'unknown_order';
+
+/** The API's door to order workflows: start-and-create, read, and forward provider events. */
+export class OrderService {
+  constructor(private readonly options: OrderServiceOptions) {}
+
+  async create(input: OrderWorkflowInput): Promise<Order> {
+    const { client, taskQueue } = this.options;
+    const workflowId = orderWorkflowId(input.orderId);
+    const startWorkflowOperation = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
+      workflowId,
+      taskQueue,
+      args: [input],
+      // A repeated request joins the running order; a closed order is never started again,
+      // unless its creation failed (nothing exists at the provider then).
+      workflowIdConflictPolicy: 'USE_EXISTING',
+      workflowIdReusePolicy: 'ALLOW_DUPLICATE_FAILED_ONLY',
+      typedSearchAttributes: [
+        { key: PROVIDER_CODE_KEY, value: input.providerCode },
+        { key: INTEGRATOR_ID_KEY, value: input.integratorId },
+        { key: EXTERNAL_ORDER_ID_KEY, value: input.request.external_order_id },
+        { key: EXTERNAL_USER_ID_KEY, value: input.request.external_user_id },
+      ],
+      staticSummary: `${input.providerCode} order ${input.request.external_order_id} (${input.integratorId})`,
+    });
+    try {
+      return await client.withDeadline(Date.now() + (this.options.createTimeoutMs ?? 60_000), () =>
+        client.workflow.executeUpdateWithStart(createOrderUpdate, {
+          args: [{ requestHash: input.requestHash }],
+          updateId: `create-${input.requestHash}`,
+          startWorkflowOperation,
+        }),
+      );
+    } catch (err) {
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return this.existing(input);
+      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
+        const code = REJECTION_TO_PROBLEM[err.cause.type as keyof typeof REJECTION_TO_PROBLEM];
+        if (code) throw new ProblemError(code, err.cause.message);
+      }
+      throw unavailable(err);
+    }
+  }
+
+  /** The order as its workflow memo records it; works with no worker running and after the workflow closed. */
+  async get(orderId: string): Promise<OrderMemo | undefined> {
+    try {
+      const description = await this.options.client.workflow.getHandle(orderWorkflowId(orderId)).describe();
+      const memo = description.memo as Partial<OrderMemo> | undefined;
+      return memo?.order ? (memo as OrderMemo) : undefined;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return undefined;
+      throw unavailable(err);
+    }
+  }
+
+  async signalProviderEvent(event: ProviderWebhookEvent): Promise<SignalOutcome> {
+    try {
+      await this.options.client.workflow.getHandle(orderWorkflowId(event.orderId)).signal(providerEventSignal, {
+        eventId: event.eventId,
+        providerStatus: event.providerStatus,
+        status: event.status,
+        providerOrderId: event.providerOrderId,
+        failureReason: event.failureReason,
+        cryptoAmount: event.cryptoAmount,
+        transactionHash: event.transactionHash,
+      });
+      return 'delivered';
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return 'unknown_order';
+      throw unavailable(err);
+    }
+  }
+
+  private async existing(input: OrderWorkflowInput): Promise<Order> {
+    const memo = await this.get(input.orderId);
+    if (!memo || memo.integratorId !== input.integratorId) {
+      throw new ProblemError('service_unavailable', 'The order exists but could not be read; try again.');
+    }
+    if (memo.requestHash !== input.requestHash) {
+      throw new ProblemError('idempotency_conflict', 'this external_order_id was already used with a different request');
+    }
+    return memo.order;
+  }
+}
+
+function unavailable(err: unknown): unknown {
+  if (err instanceof ProblemError) return err;
+  if (isGrpcServiceError(err) || (err as Error).name === 'ServiceError' || (err as Error).name === 'TransportError') {
+    return new ProblemError('service_unavailable', 'The order engine cannot be reached; try again shortly.', undefined, {
+      'Retry-After': '5',
+    });
+  }
+  return err;
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { SANDBOX_STATUSES } from './status-map';
+
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
+
+export const SandboxQuoteSchema = z.object({
+  quote_id: z.string(),
+  fiat_amount: decimalString,
+  crypto_amount: decimalString,
+  price: decimalString,
+  processing_fee: decimalString,
+  network_fee: decimalString,
+  payment_method: z.string(),
+  expires_at: z.iso.datetime(),
+});
+
+export const SandboxOrderSchema = z.object({
+  id: z.string(),
+  partner_order_id: z.string(),
+  status: z.enum(SANDBOX_STATUSES),
+  crypto_amount: decimalString,
+  checkout_url: z.url(),
+  failure_reason: z.string().optional(),
+  tx_hash: z.string().optional(),
+  updated_at: z.iso.datetime(),
+});
+export type SandboxOrder = z.infer<typeof SandboxOrderSchema>;
+
+export const SandboxWebhookSchema = z.object({
+  event_id: z.string().min(1),
+  event_type: z.literal('order.status_changed'),
+  order: SandboxOrderSchema,
+});
+
+export const SandboxErrorSchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    min_amount: z.string().optional(),
+    max_amount: z.string().optional(),
+  }),
+});

@@ -1,0 +1,117 @@
+import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
+import type { OrderStatus } from '../domain/order-status';
+
+/** The provider resource of the API (spec "Provider"). */
+export interface ProviderInfo {
+  code: string;
+  name: string;
+  description: string;
+  icon_url: string;
+}
+
+export interface QuoteRequest {
+  fiat: FiatCurrency;
+  crypto: CryptoCurrency;
+  /** Decimal string in the fiat currency. */
+  fiatAmount: string;
+  paymentMethod: string;
+  country: string;
+  state?: string;
+  ip?: string;
+  externalUserId: string;
+}
+
+/** A provider's quote normalised to the broker's model: decimal strings, fees in the fiat currency. */
+export interface ProviderQuote {
+  fiatAmount: string;
+  cryptoAmount: string;
+  processingFee: string;
+  networkFee: string;
+  paymentMethod: string;
+  providerQuoteId?: string;
+  /** When the provider's own quote stops being honoured, if it says. */
+  expiresAt?: Date;
+}
+
+export interface CreateProviderOrderRequest {
+  /** The broker's order id, handed to the provider as its partner reference. */
+  orderId: string;
+  fiat: FiatCurrency;
+  crypto: CryptoCurrency;
+  fiatAmount: string;
+  walletAddress: string;
+  paymentMethod: string;
+  country: string;
+  state?: string;
+  externalUserId: string;
+  ip?: string;
+  userAgent?: string;
+  extras: Record<string, unknown>;
+}
+
+/** What a provider reports about one order, by poll or by webhook. */
+export interface ProviderOrderSnapshot {
+  /** The broker's order id (the provider's partner reference). */
+  orderId: string;
+  providerOrderId?: string;
+  providerStatus: string;
+  status: OrderStatus;
+  failureReason?: string;
+  cryptoAmount?: string;
+  transactionHash?: string;
+}
+
+export interface ProviderOrder extends ProviderOrderSnapshot {
+  redirectUrl: string;
+}
+
+export interface ProviderWebhookEvent extends ProviderOrderSnapshot {
+  /** The provider's event id where it has one, otherwise a digest of the payload: used to drop duplicates. */
+  eventId: string;
+}
+
+export interface IncomingWebhook {
+  headers: Record<string, string | string[] | undefined>;
+  rawBody: Buffer;
+}
+
+/** Thrown by adapters for a webhook whose signature does not verify. */
+export class WebhookVerificationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookVerificationError';
+  }
+}
+
+/** Thrown by adapters when the provider refuses a request for a reason the caller should see. */
+export class ProviderRejectedError extends Error {
+  constructor(
+    readonly code: 'limits' | 'country' | 'state' | 'currency' | 'payment_method' | 'rejected' | 'not_found',
+    message: string,
+    readonly details: { minAmount?: string; maxAmount?: string } = {},
+  ) {
+    super(message);
+    this.name = 'ProviderRejectedError';
+  }
+}
+
+/** Thrown when the provider cannot be reached or answers with a server error; worth retrying. */
+export class ProviderUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProviderUnavailableError';
+  }
+}
+
+/**
+ * The only code that knows a provider's protocol. Everything else speaks the broker's model:
+ * currency IDs, decimal strings and the broker's status set.
+ */
+export interface ProviderAdapter {
+  readonly info: ProviderInfo;
+  getQuote(request: QuoteRequest, signal?: AbortSignal): Promise<ProviderQuote>;
+  createOrder(request: CreateProviderOrderRequest): Promise<ProviderOrder>;
+  getOrder(orderId: string, providerOrderId?: string): Promise<ProviderOrderSnapshot>;
+  /** Verifies the provider's signature and parses the event; throws WebhookVerificationError. */
+  parseWebhook(webhook: IncomingWebhook): ProviderWebhookEvent;
+}

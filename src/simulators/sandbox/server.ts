@@ -1,0 +1,450 @@
+/**
+ * A local simulator of the "sandbox" provider: quotes, server-side order creation, status lookup,
+ * a checkout page whose buttons drive the order, and signed webhooks to the broker.
+ * It is a separate HTTP service; the broker reaches it only through its adapter.
+ */
+import { randomUUID } from 'node:crypto';
+import express, { type Request, type Response, type NextFunction } from 'express';
+import { renderCheckoutPage } from './checkout-page';
+import { quote } from './pricing';
+import { SANDBOX_PROFILE, type SimulatorProfile } from './profile';
+import { signSandboxPayload } from './signing';
+
+export type SimStatus =
+  | 'CREATED'
+  | 'AWAITING_PAYMENT'
+  | 'ON_HOLD'
+  | 'PAYMENT_RECEIVED'
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'EXPIRED'
+  | 'REFUNDED';
+
+export interface SimOrder {
+  id: string;
+  partner_order_id: string;
+  status: SimStatus;
+  fiat_currency: string;
+  fiat_amount: string;
+  crypto_currency: string;
+  network: string;
+  crypto_amount: string;
+  wallet_address: string;
+  payment_method: string;
+  country: string;
+  checkout_url: string;
+  return_url?: string;
+  failure_reason?: string;
+  tx_hash?: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Switches tests use to make the provider misbehave. */
+export interface SimulatorFaults {
+  /** Added to every API response. */
+  latencyMs: number;
+  /** Fraction of API calls answered 503. */
+  errorRate: number;
+  /** Webhooks are not sent at all (the broker must poll). */
+  dropWebhooks: boolean;
+  /** Every webhook is sent twice. */
+  duplicateWebhooks: boolean;
+  /** Wait before each webhook. */
+  webhookDelayMs: number;
+  /** Hold webhooks back and send each order's batch in reverse order. */
+  reorderWebhooks: boolean;
+}
+
+export const NO_FAULTS: SimulatorFaults = {
+  latencyMs: 0,
+  errorRate: 0,
+  dropWebhooks: false,
+  duplicateWebhooks: false,
+  webhookDelayMs: 0,
+  reorderWebhooks: false,
+};
+
+export interface SandboxSimulatorOptions {
+  apiKey: string;
+  webhookSecret: string;
+  /** Where webhooks go: the broker's POST /api/webhooks/sandbox. */
+  webhookUrl: string;
+  /** The simulator's own public base URL, for checkout links. */
+  publicUrl: string;
+  profile?: SimulatorProfile;
+  /** Time between payment received and crypto delivered. */
+  settleDelayMs?: number;
+  faults?: Partial<SimulatorFaults>;
+  random?: () => number;
+  log?: (message: string) => void;
+}
+
+const ACTIONS_BY_STATUS: Record<SimStatus, readonly string[]> = {
+  CREATED: ['pay', 'hold', 'fail', 'expire'],
+  AWAITING_PAYMENT: ['pay', 'hold', 'fail', 'expire'],
+  ON_HOLD: ['pay', 'fail', 'expire'],
+  PAYMENT_RECEIVED: ['refund', 'fail'],
+  COMPLETED: [],
+  FAILED: ['refund'],
+  EXPIRED: ['pay'],
+  REFUNDED: [],
+};
+
+const TERMINAL: readonly SimStatus[] = ['COMPLETED', 'REFUNDED'];
+
+export class SandboxSimulator {
+  readonly app = express();
+  readonly orders = new Map<string, SimOrder>();
+  readonly faults: SimulatorFaults;
+  /** Every webhook attempt, for tests: status code 0 means the request failed. */
+  readonly webhookLog: { orderId: string; status: SimStatus; eventId: string; httpStatus: number }[] = [];
+  private readonly byPartnerId = new Map<string, string>();
+  private readonly deliveries = new Map<string, Promise<void>>();
+  private readonly heldWebhooks = new Map<string, string[]>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly profile: SimulatorProfile;
+  private readonly random: () => number;
+  private stopped = false;
+
+  constructor(private readonly options: SandboxSimulatorOptions) {
+    this.profile = options.profile ?? SANDBOX_PROFILE;
+    this.faults = { ...NO_FAULTS, ...options.faults };
+    this.random = options.random ?? Math.random;
+    this.routes();
+  }
+
+  /** Stops pending timers; in-flight webhooks finish. */
+  stop(): void {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  /** Resolves when every queued webhook has been attempted. */
+  async drainWebhooks(): Promise<void> {
+    await Promise.all([...this.deliveries.values()]);
+  }
+
+  /** Sends the webhooks held back by `reorderWebhooks`, newest first. */
+  releaseHeldWebhooks(): void {
+    for (const [orderId, bodies] of this.heldWebhooks) {
+      for (const body of [...bodies].reverse()) this.enqueueDelivery(orderId, body);
+    }
+    this.heldWebhooks.clear();
+  }
+
+  private routes(): void {
+    const app = this.app;
+    app.disable('x-powered-by');
+    app.use(express.json({ limit: '64kb' }));
+
+    app.post('/_simulator/faults', (req, res) => {
+      Object.assign(this.faults, pickFaults(req.body));
+      if (!this.faults.reorderWebhooks) this.releaseHeldWebhooks();
+      res.json(this.faults);
+    });
+    app.get('/_simulator/faults', (_req, res) => void res.json(this.faults));
+
+    // Customer-facing pages need no API key.
+    app.get('/checkout/:id', (req, res) => this.checkoutPage(req, res));
+    app.post('/checkout/:id', (req, res) => this.checkoutAction(req, res));
+
+    app.use('/v1', (req, res, next) => this.authenticate(req, res, next));
+    app.use('/v1', (req, res, next) => this.injectFaults(res, next));
+    app.get('/v1/quotes', (req, res) => this.getQuote(req, res));
+    app.post('/v1/orders', (req, res) => this.createOrder(req, res));
+    app.get('/v1/orders', (req, res) => this.findOrder(req, res));
+    app.get('/v1/orders/:id', (req, res) => this.getOrder(req, res));
+    app.use((_req: Request, res: Response) => void res.status(404).json(error('not_found', 'no such route')));
+  }
+
+  private authenticate(req: Request, res: Response, next: NextFunction): void {
+    if (req.header('authorization') !== `Bearer ${this.options.apiKey}`) {
+      res.status(401).json(error('unauthorized', 'missing or wrong API key'));
+      return;
+    }
+    next();
+  }
+
+  private injectFaults(res: Response, next: NextFunction): void {
+    const proceed = () => {
+      if (this.faults.errorRate > 0 && this.random() < this.faults.errorRate) {
+        res.status(503).json(error('unavailable', 'simulated outage'));
+        return;
+      }
+      next();
+    };
+    if (this.faults.latencyMs > 0) this.later(proceed, this.faults.latencyMs);
+    else proceed();
+  }
+
+  private getQuote(req: Request, res: Response): void {
+    const q = req.query;
+    const missing = ['fiat_currency', 'crypto_currency', 'network', 'fiat_amount', 'payment_method'].filter(
+      (k) => typeof q[k] !== 'string' || q[k] === '',
+    );
+    if (missing.length > 0) {
+      res.status(400).json(error('invalid_request', `missing ${missing.join(', ')}`));
+      return;
+    }
+    const str = (k: string) => q[k] as string;
+    if (!/^\d+(\.\d+)?$/.test(str('fiat_amount'))) {
+      res.status(400).json(error('invalid_request', 'fiat_amount must be a decimal string'));
+      return;
+    }
+    const result = quote(this.profile, {
+      fiat: str('fiat_currency'),
+      crypto: str('crypto_currency'),
+      network: str('network'),
+      fiatAmount: str('fiat_amount'),
+      paymentMethod: str('payment_method'),
+      country: typeof q.country === 'string' ? q.country : undefined,
+    });
+    if (!result.ok) {
+      res.status(result.status).json(error(result.code, result.message, { min_amount: result.min, max_amount: result.max }));
+      return;
+    }
+    res.json({
+      quote_id: randomUUID(),
+      fiat_currency: str('fiat_currency'),
+      crypto_currency: str('crypto_currency'),
+      network: str('network'),
+      fiat_amount: str('fiat_amount'),
+      crypto_amount: result.cryptoAmount,
+      price: result.price,
+      processing_fee: result.processingFee,
+      network_fee: result.networkFee,
+      payment_method: result.method.code,
+      expires_at: new Date(Date.now() + this.profile.quoteTtlSeconds * 1000).toISOString(),
+    });
+  }
+
+  private createOrder(req: Request, res: Response): void {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const required = ['partner_order_id', 'fiat_currency', 'crypto_currency', 'network', 'fiat_amount', 'wallet_address', 'payment_method', 'country'];
+    const missing = required.filter((k) => typeof body[k] !== 'string' || body[k] === '');
+    if (missing.length > 0) {
+      res.status(400).json(error('invalid_request', `missing ${missing.join(', ')}`));
+      return;
+    }
+    const s = (k: string) => body[k] as string;
+    const existingId = this.byPartnerId.get(s('partner_order_id'));
+    if (existingId !== undefined) {
+      res.status(200).json(this.orders.get(existingId));
+      return;
+    }
+    const priced = quote(this.profile, {
+      fiat: s('fiat_currency'),
+      crypto: s('crypto_currency'),
+      network: s('network'),
+      fiatAmount: s('fiat_amount'),
+      paymentMethod: s('payment_method'),
+      country: s('country'),
+    });
+    if (!priced.ok) {
+      res.status(priced.status).json(error(priced.code, priced.message, { min_amount: priced.min, max_amount: priced.max }));
+      return;
+    }
+    const id = randomUUID();
+    const now = new Date().toISOString();
+    const order: SimOrder = {
+      id,
+      partner_order_id: s('partner_order_id'),
+      status: 'CREATED',
+      fiat_currency: s('fiat_currency'),
+      fiat_amount: s('fiat_amount'),
+      crypto_currency: s('crypto_currency'),
+      network: s('network'),
+      crypto_amount: priced.cryptoAmount,
+      wallet_address: s('wallet_address'),
+      payment_method: s('payment_method'),
+      country: s('country'),
+      checkout_url: `${this.options.publicUrl}/checkout/${id}`,
+      return_url: typeof body.return_url === 'string' ? body.return_url : undefined,
+      created_at: now,
+      updated_at: now,
+    };
+    this.orders.set(id, order);
+    this.byPartnerId.set(order.partner_order_id, id);
+    this.options.log?.(`order ${id} created for partner order ${order.partner_order_id}`);
+    res.status(201).json(order);
+  }
+
+  private findOrder(req: Request, res: Response): void {
+    const partnerId = req.query.partner_order_id;
+    const id = typeof partnerId === 'string' ? this.byPartnerId.get(partnerId) : undefined;
+    const order = id === undefined ? undefined : this.orders.get(id);
+    if (!order) {
+      res.status(404).json(error('not_found', 'no order with that partner_order_id'));
+      return;
+    }
+    res.json(order);
+  }
+
+  private getOrder(req: Request, res: Response): void {
+    const order = this.orders.get(String(req.params.id));
+    if (!order) {
+      res.status(404).json(error('not_found', 'no such order'));
+      return;
+    }
+    res.json(order);
+  }
+
+  private checkoutPage(req: Request, res: Response): void {
+    const order = this.orders.get(String(req.params.id));
+    if (!order) {
+      res.status(404).type('text/plain').send('Unknown checkout session');
+      return;
+    }
+    // The customer has reached the payment step.
+    if (order.status === 'CREATED') this.transition(order, 'AWAITING_PAYMENT');
+    res.type('html').send(
+      renderCheckoutPage({
+        id: order.id,
+        providerName: this.profile.name,
+        status: order.status,
+        fiatAmount: order.fiat_amount,
+        fiatCurrency: order.fiat_currency,
+        cryptoAmount: order.crypto_amount,
+        cryptoCurrency: order.crypto_currency,
+        network: order.network,
+        walletAddress: order.wallet_address,
+        paymentMethod: order.payment_method,
+        actions: ACTIONS_BY_STATUS[order.status],
+      }),
+    );
+  }
+
+  private checkoutAction(req: Request, res: Response): void {
+    const order = this.orders.get(String(req.params.id));
+    if (!order) {
+      res.status(404).json(error('not_found', 'no such order'));
+      return;
+    }
+    const action = (req.body as { action?: unknown } | undefined)?.action;
+    if (typeof action !== 'string' || !ACTIONS_BY_STATUS[order.status].includes(action)) {
+      res.status(409).json(
+        error('invalid_action', `action ${String(action)} is not possible while the order is ${order.status}`, {
+          allowed: ACTIONS_BY_STATUS[order.status],
+        }),
+      );
+      return;
+    }
+    switch (action) {
+      case 'pay':
+        if (order.status === 'CREATED') this.transition(order, 'AWAITING_PAYMENT');
+        this.transition(order, 'PAYMENT_RECEIVED');
+        this.later(() => {
+          if (order.status === 'PAYMENT_RECEIVED') {
+            order.tx_hash = `0x${randomUUID().replaceAll('-', '')}${randomUUID().replaceAll('-', '')}`;
+            this.transition(order, 'COMPLETED');
+          }
+        }, this.options.settleDelayMs ?? 1500);
+        break;
+      case 'hold':
+        this.transition(order, 'ON_HOLD');
+        break;
+      case 'fail':
+        order.failure_reason = order.status === 'PAYMENT_RECEIVED' ? 'crypto_delivery_failed' : 'card_declined';
+        this.transition(order, 'FAILED');
+        break;
+      case 'expire':
+        this.transition(order, 'EXPIRED');
+        break;
+      case 'refund':
+        this.transition(order, 'REFUNDED');
+        break;
+    }
+    res.json(order);
+  }
+
+  private transition(order: SimOrder, status: SimStatus): void {
+    if (TERMINAL.includes(order.status)) return;
+    order.status = status;
+    order.updated_at = new Date().toISOString();
+    this.options.log?.(`order ${order.id} -> ${status}`);
+    this.emitWebhook(order);
+  }
+
+  private emitWebhook(order: SimOrder): void {
+    if (this.faults.dropWebhooks) return;
+    const body = JSON.stringify({
+      event_id: randomUUID(),
+      event_type: 'order.status_changed',
+      created_at: new Date().toISOString(),
+      order,
+    });
+    if (this.faults.reorderWebhooks) {
+      const held = this.heldWebhooks.get(order.id) ?? [];
+      held.push(body);
+      this.heldWebhooks.set(order.id, held);
+      return;
+    }
+    this.enqueueDelivery(order.id, body);
+    if (this.faults.duplicateWebhooks) this.enqueueDelivery(order.id, body);
+  }
+
+  /** Webhooks of one order go out one after another, each retried a few times. */
+  private enqueueDelivery(orderId: string, body: string): void {
+    const previous = this.deliveries.get(orderId) ?? Promise.resolve();
+    const next = previous.then(() => this.deliver(orderId, body));
+    this.deliveries.set(orderId, next);
+  }
+
+  private async deliver(orderId: string, body: string): Promise<void> {
+    const { event_id: eventId, order } = JSON.parse(body) as { event_id: string; order: SimOrder };
+    if (this.faults.webhookDelayMs > 0) await this.pause(this.faults.webhookDelayMs);
+    const backoff = [250, 1000, 3000];
+    for (let attempt = 0; attempt <= backoff.length && !this.stopped; attempt++) {
+      let httpStatus = 0;
+      try {
+        const response = await fetch(this.options.webhookUrl, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'sandbox-signature': signSandboxPayload(this.options.webhookSecret, body, Math.floor(Date.now() / 1000)),
+          },
+          body,
+          signal: AbortSignal.timeout(5000),
+        });
+        httpStatus = response.status;
+        await response.arrayBuffer();
+      } catch {
+        httpStatus = 0;
+      }
+      this.webhookLog.push({ orderId, status: order.status, eventId, httpStatus });
+      if (httpStatus >= 200 && httpStatus < 300) return;
+      const wait = backoff[attempt];
+      if (wait !== undefined) await this.pause(wait);
+    }
+  }
+
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => this.later(resolve, ms));
+  }
+
+  private later(fn: () => void, ms: number): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      fn();
+    }, ms);
+    this.timers.add(timer);
+  }
+}
+
+function error(code: string, message: string, extra: Record<string, unknown> = {}) {
+  const details = Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined));
+  return { error: { code, message, ...details } };
+}
+
+function pickFaults(body: unknown): Partial<SimulatorFaults> {
+  const input = (body ?? {}) as Record<string, unknown>;
+  const out: Partial<SimulatorFaults> = {};
+  for (const key of Object.keys(NO_FAULTS) as (keyof SimulatorFaults)[]) {
+    const value = input[key];
+    if (typeof value === typeof NO_FAULTS[key]) (out as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}

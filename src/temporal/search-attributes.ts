@@ -1,0 +1,19 @@
+import type { Client } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { ORDER_SEARCH_ATTRIBUTES } from './shared';
+
+const KEYWORD = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+
+/** Registers the broker's custom search attributes that the namespace lacks; returns the ones added. */
+export async function ensureSearchAttributes(client: Client, namespace: string): Promise<string[]> {
+  const existing = await client.connection.operatorService.listSearchAttributes({ namespace });
+  const known = new Set(Object.keys(existing.customAttributes ?? {}));
+  const missing = ORDER_SEARCH_ATTRIBUTES.map((key) => key.name).filter((name) => !known.has(name));
+  if (missing.length > 0) {
+    await client.connection.operatorService.addSearchAttributes({
+      namespace,
+      searchAttributes: Object.fromEntries(missing.map((name) => [name, KEYWORD])),
+    });
+  }
+  return missing;
+}

@@ -1,0 +1,115 @@
+/**
+ * Definitions shared by the API, the worker and the workflow: task queue, workflow ids, messages,
+ * search attributes and the workflow's input. Imported by workflow code, so it stays free of Node
+ * built-ins and I/O.
+ */
+import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
+import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { Order } from '../domain/order';
+import type { OrderStatus } from '../domain/order-status';
+
+export const DEFAULT_TASK_QUEUE = 'onramp-orders';
+
+export const orderWorkflowId = (orderId: string) => `onramp-order-${orderId}`;
+
+export const ORDER_STATUS_KEY = defineSearchAttributeKey('OrderStatus', SearchAttributeType.KEYWORD);
+export const PROVIDER_CODE_KEY = defineSearchAttributeKey('ProviderCode', SearchAttributeType.KEYWORD);
+export const EXTERNAL_ORDER_ID_KEY = defineSearchAttributeKey('ExternalOrderId', SearchAttributeType.KEYWORD);
+export const EXTERNAL_USER_ID_KEY = defineSearchAttributeKey('ExternalUserId', SearchAttributeType.KEYWORD);
+export const INTEGRATOR_ID_KEY = defineSearchAttributeKey('IntegratorId', SearchAttributeType.KEYWORD);
+
+/** Custom search attributes the Temporal namespace must have (registered by `npm run dev` and compose). */
+export const ORDER_SEARCH_ATTRIBUTES = [
+  ORDER_STATUS_KEY,
+  PROVIDER_CODE_KEY,
+  EXTERNAL_ORDER_ID_KEY,
+  EXTERNAL_USER_ID_KEY,
+  INTEGRATOR_ID_KEY,
+] as const;
+
+/** The order request as the API accepted it (currency IDs, decimal strings). */
+export interface OrderRequest {
+  from_currency: number;
+  from_amount: string;
+  to_currency: number;
+  /** The amount of the offer the order was accepted against. */
+  to_amount: string;
+  wallet_address: string;
+  payment_method: string;
+  country_code: string;
+  state_code?: string;
+  external_user_id: string;
+  external_order_id: string;
+  ip?: string;
+  user_agent?: string;
+  extras: Record<string, unknown>;
+}
+
+/** Durations, in milliseconds, passed in so that tests can shorten them (workflows cannot read env). */
+export interface OrderTimings {
+  /** First status poll after creation or after a change. */
+  pollInitialMs: number;
+  /** Polling backs off up to this interval. */
+  pollMaxMs: number;
+  /** An order still unpaid this long after creation becomes `expired`. */
+  paymentWindowMs: number;
+  /** How long a `failed` or `expired` order keeps listening for a refund or a late payment. */
+  settledGraceMs: number;
+}
+
+export const DEFAULT_ORDER_TIMINGS: OrderTimings = {
+  pollInitialMs: 30_000,
+  pollMaxMs: 30 * 60_000,
+  paymentWindowMs: 24 * 60 * 60_000,
+  settledGraceMs: 7 * 24 * 60 * 60_000,
+};
+
+export interface OrderWorkflowInput {
+  orderId: string;
+  integratorId: string;
+  providerCode: string;
+  /** Digest of the canonical create request: a different body under the same id is a conflict. */
+  requestHash: string;
+  request: OrderRequest;
+  timings: OrderTimings;
+}
+
+/** A provider's report about the order, by webhook (signal) or by poll. */
+export interface ProviderEvent {
+  /** Provider event id for de-duplication; absent for polls. */
+  eventId?: string;
+  providerStatus: string;
+  status: OrderStatus;
+  providerOrderId?: string;
+  failureReason?: string;
+  cryptoAmount?: string;
+  transactionHash?: string;
+}
+
+export interface CreateOrderUpdateArgs {
+  requestHash: string;
+}
+
+/** What the workflow keeps in its memo: readable with no worker running and after it has closed. */
+export interface OrderMemo {
+  order: Order;
+  integratorId: string;
+  providerCode: string;
+  requestHash: string;
+  /** Number of status changes so far (1 = created). */
+  sequence: number;
+}
+
+/** Returns the order once the provider order exists; fails with the reason when it cannot be created. */
+export const createOrderUpdate = defineUpdate<Order, [CreateOrderUpdateArgs]>('createOrder');
+export const providerEventSignal = defineSignal<[ProviderEvent]>('providerEvent');
+export const getOrderQuery = defineQuery<OrderMemo | null>('getOrder');
+
+/** Failure types the workflow raises for an order that could not be created (mapped to API error codes). */
+export const ORDER_REJECTION_TYPES = [
+  'invalid_wallet_address',
+  'idempotency_conflict',
+  'provider_rejected',
+  'provider_unavailable',
+] as const;
+export type OrderRejectionType = (typeof ORDER_REJECTION_TYPES)[number];

@@ -1,0 +1,16 @@
+import { loadConfig } from '../config';
+import { runMain } from '../process';
+import { connectWorker } from './build';
+
+runMain('worker', async (logger) => {
+  const config = loadConfig();
+  logger.level = config.logLevel;
+  const { worker, connection } = await connectWorker(config);
+  logger.info({ temporal: config.temporal.address, taskQueue: config.temporal.taskQueue }, 'worker polling');
+  const running = worker.run();
+  return async () => {
+    worker.shutdown();
+    await running;
+    await connection.close();
+  };
+});

@@ -1,0 +1,18 @@
+import { buildConfig, parseEnv, type AppConfig } from '../../src/config';
+import { DEFAULT_DEV_API_KEY } from '../../src/config/env';
+import type { OrderTimings } from '../../src/temporal/shared';
+
+export const TEST_API_KEY = DEFAULT_DEV_API_KEY;
+
+/** Short durations so that polling, expiry and grace periods play out in seconds. */
+export const FAST_TIMINGS: OrderTimings = {
+  pollInitialMs: 500,
+  pollMaxMs: 2000,
+  paymentWindowMs: 60_000,
+  settledGraceMs: 1000,
+};
+
+export function testConfig(overrides: Partial<AppConfig> = {}, env: NodeJS.ProcessEnv = {}): AppConfig {
+  const config = buildConfig(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env }));
+  return { ...config, orderTimings: FAST_TIMINGS, ...overrides };
+}

@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { callApi, eventually } from './http';
+
+export const USD = 1;
+export const GBP = 3;
+export const BTC = 13;
+export const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+export interface OrderDraft {
+  provider_code: string;
+  from_currency: number;
+  to_currency: number;
+  from_amount: string;
+  wallet_address: string;
+  payment_method: string;
+  country_code: string;
+  external_user_id: string;
+  external_order_id: string;
+  [key: string]: unknown;
+}
+
+export function draftOrder(overrides: Partial<OrderDraft> = {}): OrderDraft {
+  return {
+    provider_code: 'sandbox',
+    from_currency: USD,
+    to_currency: BTC,
+    from_amount: '100.00',
+    wallet_address: BTC_ADDRESS,
+    payment_method: 'card',
+    country_code: 'GB',
+    external_user_id: `user-${randomUUID()}`,
+    external_order_id: `order-${randomUUID()}`,
+    ...overrides,
+  };
+}
+
+/** Asks for offers matching the draft, as an integrator must before ordering. */
+export async function fetchOffers(apiUrl: string, draft: OrderDraft) {
+  const query = new URLSearchParams({
+    external_user_id: draft.external_user_id,
+    currency_from: String(draft.from_currency),
+    currency_to: String(draft.to_currency),
+    amount_from: draft.from_amount,
+    country: draft.country_code,
+    payment_method: draft.payment_method,
+  });
+  return callApi(apiUrl, `/api/on_ramp/offers?${query}`);
+}
+
+export async function offerThenOrder(apiUrl: string, draft: OrderDraft) {
+  const offers = await fetchOffers(apiUrl, draft);
+  if (offers.status !== 200 || !offers.body[draft.provider_code]) {
+    throw new Error(`no ${draft.provider_code} offer: ${offers.status} ${JSON.stringify(offers.body)}`);
+  }
+  return callApi(apiUrl, '/api/on_ramp/orders', { body: draft });
+}
+
+export function waitForStatus(apiUrl: string, providerCode: string, id: string, status: string, timeoutMs?: number) {
+  return eventually(
+    async () => {
+      const res = await callApi(apiUrl, `/api/on_ramp/orders/${providerCode}?code=${id}`);
+      return res.status === 200 && res.body.status === status ? res.body : undefined;
+    },
+    `order ${id} to reach ${status}`,
+    timeoutMs,
+  );
+}
+
+export async function checkout(redirectUrl: string, action: string) {
+  const response = await fetch(redirectUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ action }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}

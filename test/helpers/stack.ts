@@ -1,0 +1,30 @@
+import { randomUUID } from 'node:crypto';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../src/dev/local-stack';
+import { createLogger } from '../../src/logging';
+import type { AppConfig } from '../../src/config';
+import { testConfig } from './config';
+import { workflowBundle } from './temporal';
+
+export interface TestStackOptions extends Partial<Pick<LocalStackOptions, 'settleDelayMs' | 'faults' | 'worker'>> {
+  config?: Partial<AppConfig>;
+}
+
+/** API + simulator + worker against a test Temporal server, on its own task queue. */
+export async function startTestStack(env: TestWorkflowEnvironment, options: TestStackOptions = {}): Promise<LocalStack> {
+  const base = testConfig(options.config);
+  const config: AppConfig = {
+    ...base,
+    temporal: { ...base.temporal, address: 'unused', taskQueue: `test-${randomUUID()}` },
+  };
+  return startLocalStack({
+    config,
+    client: env.client,
+    connection: env.nativeConnection,
+    logger: createLogger('silent', 'test'),
+    settleDelayMs: options.settleDelayMs ?? 50,
+    faults: options.faults,
+    worker: options.worker,
+    workflowBundle: await workflowBundle(),
+  });
+}
