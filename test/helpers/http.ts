@@ -30,7 +30,7 @@ export async function eventually<T>(probe: () => Promise<T | undefined>, what: s
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last instanceof Error ? `: ${last.message}` : ''}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }

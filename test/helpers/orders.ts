@@ -44,7 +44,7 @@ export async function fetchOffers(apiUrl: string, draft: OrderDraft) {
     country: draft.country_code,
     payment_method: draft.payment_method,
   });
-  return callApi(apiUrl, `/api/on_ramp/offers?${query}`);
+  return callApi(apiUrl, `/api/on_ramp/offers?${query.toString()}`);
 }
 
 export async function offerThenOrder(apiUrl: string, draft: OrderDraft) {
