@@ -26,7 +26,12 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger) {
       offerTtlSeconds: config.offerTtlSeconds,
       providerTimeoutMs: config.offersProviderTimeoutMs,
     }),
-    orders: new OrderService({ client, taskQueue: config.temporal.taskQueue }),
+    orders: new OrderService({
+      client,
+      taskQueue: config.temporal.taskQueue,
+      createTimeoutMs: config.orderCreateTimeoutMs,
+      rpcTimeoutMs: Math.min(5000, config.orderCreateTimeoutMs),
+    }),
     timings: config.orderTimings,
     ready: async () => ({ temporal: await temporalReachable(client) }),
   });

@@ -31,6 +31,7 @@ export const EnvSchema = z
     REDIS_URL: optionalString.pipe(z.url().optional()),
     OFFERS_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
 
+    ORDER_CREATE_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(30),
     ORDER_POLL_INITIAL_SECONDS: z.coerce.number().positive().default(30),
     ORDER_POLL_MAX_SECONDS: z.coerce.number().positive().default(1800),
     ORDER_PAYMENT_WINDOW_SECONDS: z.coerce.number().positive().default(86_400),

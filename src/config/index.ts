@@ -24,6 +24,8 @@ export interface AppConfig {
   offerTtlSeconds: number;
   offersProviderTimeoutMs: number;
   orderTimings: OrderTimings;
+  /** How long POST /orders waits for the provider order before answering 503. */
+  orderCreateTimeoutMs: number;
   redisUrl?: string;
   /** The local sandbox provider; absent in production unless SANDBOX_URL is set. */
   sandbox?: SandboxProviderConfig;
@@ -59,6 +61,7 @@ export function buildConfig(env: Env): AppConfig {
     integrators: integratorsFrom(env),
     offerTtlSeconds: env.OFFER_TTL_SECONDS,
     offersProviderTimeoutMs: env.OFFERS_PROVIDER_TIMEOUT_MS,
+    orderCreateTimeoutMs: env.ORDER_CREATE_TIMEOUT_SECONDS * 1000,
     orderTimings: {
       pollInitialMs: env.ORDER_POLL_INITIAL_SECONDS * 1000,
       pollMaxMs: Math.max(env.ORDER_POLL_MAX_SECONDS, env.ORDER_POLL_INITIAL_SECONDS) * 1000,

@@ -3,6 +3,8 @@ import {
   WorkflowExecutionAlreadyStartedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
+  ServiceError,
   isGrpcServiceError,
   type Client,
 } from '@temporalio/client';
@@ -34,7 +36,9 @@ export interface OrderServiceOptions {
   client: Client;
   taskQueue: string;
   /** How long an API request waits for the provider order to be created. */
-  createTimeoutMs?: number;
+  createTimeoutMs: number;
+  /** Deadline of a read or a signal (default 5 s): the caller gets a 503 rather than a hang. */
+  rpcTimeoutMs?: number;
 }
 
 export type SignalOutcome = 'delivered' | 'unknown_order';
@@ -63,7 +67,7 @@ export class OrderService {
       staticSummary: `${input.providerCode} order ${input.request.external_order_id} (${input.integratorId})`,
     });
     try {
-      return await client.withDeadline(Date.now() + (this.options.createTimeoutMs ?? 60_000), () =>
+      return await client.withDeadline(Date.now() + this.options.createTimeoutMs, () =>
         client.workflow.executeUpdateWithStart(createOrderUpdate, {
           args: [{ requestHash: input.requestHash }],
           updateId: `create-${input.requestHash}`,
@@ -83,7 +87,8 @@ export class OrderService {
   /** The order as its workflow memo records it; works with no worker running and after the workflow closed. */
   async get(orderId: string): Promise<OrderMemo | undefined> {
     try {
-      const description = await this.options.client.workflow.getHandle(orderWorkflowId(orderId)).describe();
+      const handle = this.options.client.workflow.getHandle(orderWorkflowId(orderId));
+      const description = await this.withRpcDeadline(() => handle.describe());
       const memo = description.memo as Partial<OrderMemo> | undefined;
       return memo?.order ? (memo as OrderMemo) : undefined;
     } catch (err) {
@@ -94,7 +99,8 @@ export class OrderService {
 
   async signalProviderEvent(event: ProviderWebhookEvent): Promise<SignalOutcome> {
     try {
-      await this.options.client.workflow.getHandle(orderWorkflowId(event.orderId)).signal(providerEventSignal, {
+      const handle = this.options.client.workflow.getHandle(orderWorkflowId(event.orderId));
+      await this.withRpcDeadline(() => handle.signal(providerEventSignal, {
         eventId: event.eventId,
         providerStatus: event.providerStatus,
         status: event.status,
@@ -102,12 +108,16 @@ export class OrderService {
         failureReason: event.failureReason,
         cryptoAmount: event.cryptoAmount,
         transactionHash: event.transactionHash,
-      });
+      }));
       return 'delivered';
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return 'unknown_order';
       throw unavailable(err);
     }
+  }
+
+  private withRpcDeadline<T>(fn: () => Promise<T>): Promise<T> {
+    return this.options.client.withDeadline(Date.now() + (this.options.rpcTimeoutMs ?? 5000), fn);
   }
 
   private async existing(input: OrderWorkflowInput): Promise<Order> {
@@ -124,7 +134,13 @@ export class OrderService {
 
 function unavailable(err: unknown): unknown {
   if (err instanceof ProblemError) return err;
-  if (isGrpcServiceError(err) || (err as Error).name === 'ServiceError' || (err as Error).name === 'TransportError') {
+  if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
+    // The workflow exists and keeps going; the same request later returns the order.
+    return new ProblemError('service_unavailable', 'The order is not created yet; repeat the same request shortly.', undefined, {
+      'Retry-After': '5',
+    });
+  }
+  if (isGrpcServiceError(err) || err instanceof ServiceError || (err as Error).name === 'TransportError') {
     return new ProblemError('service_unavailable', 'The order engine cannot be reached; try again shortly.', undefined, {
       'Retry-After': '5',
     });

@@ -13,10 +13,10 @@ export interface TestStackOptions extends Partial<Pick<LocalStackOptions, 'settl
 /** API + simulator + worker against a test Temporal server, on its own task queue. */
 export async function startTestStack(env: TestWorkflowEnvironment, options: TestStackOptions = {}): Promise<LocalStack> {
   const base = testConfig(options.config);
-  const config: AppConfig = {
-    ...base,
-    temporal: { ...base.temporal, address: 'unused', taskQueue: `test-${randomUUID()}` },
-  };
+  // Each stack gets its own task queue unless the test shares one between stacks on purpose.
+  const config: AppConfig = options.config?.temporal
+    ? base
+    : { ...base, temporal: { ...base.temporal, taskQueue: `test-${randomUUID()}` } };
   return startLocalStack({
     config,
     client: env.client,

@@ -5,6 +5,14 @@ import { WORKFLOWS_PATH } from '../../src/worker/build';
 
 let runtimeInstalled = false;
 
+/** Keeps the SDK's native logs to errors (replays of broken histories warn on every task). */
+function quietRuntime(): void {
+  if (!runtimeInstalled) {
+    Runtime.install({ logger: new DefaultLogger('ERROR') });
+    runtimeInstalled = true;
+  }
+}
+
 function cliPath(): string {
   const path = process.env.TEMPORAL_CLI_PATH;
   if (!path) throw new Error('TEMPORAL_CLI_PATH is not set: run the tests through jest (test/global-setup.ts)');
@@ -13,10 +21,7 @@ function cliPath(): string {
 
 /** A real Temporal dev server (the temporal CLI), fresh and in memory, with the broker's search attributes. */
 export async function startTemporal(): Promise<TestWorkflowEnvironment> {
-  if (!runtimeInstalled) {
-    Runtime.install({ logger: new DefaultLogger('ERROR') });
-    runtimeInstalled = true;
-  }
+  quietRuntime();
   return TestWorkflowEnvironment.createLocal({
     server: {
       executable: { type: 'existing-path', path: cliPath() },
@@ -29,6 +34,7 @@ let bundle: Promise<{ code: string }> | undefined;
 
 /** The production workflow code, bundled once per test file. */
 export function workflowBundle(): Promise<{ code: string }> {
+  quietRuntime();
   bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('ERROR') });
   return bundle;
 }

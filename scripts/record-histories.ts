@@ -1,0 +1,60 @@
+/**
+ * Re-records the replay fixtures in test/replay/histories from real runs of every order path on a
+ * real Temporal dev server. Run it after an intentional workflow change (docs/decisions.md,
+ * "Changing the workflow safely"): `npm run test:replay:record`.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
+import { orderIdFor } from '../src/orders/request';
+import { orderWorkflowId } from '../src/temporal/shared';
+import { REJECTED_SCENARIO, SCENARIOS, startScenarioOrder } from '../test/helpers/scenarios';
+import { startTestStack } from '../test/helpers/stack';
+import { startTemporal } from '../test/helpers/temporal';
+import { ensureTemporalCli } from './lib/temporal-cli';
+
+const OUT = resolve(__dirname, '..', 'test', 'replay', 'histories');
+
+async function main(): Promise<void> {
+  process.env.TEMPORAL_CLI_PATH ??= ensureTemporalCli();
+  mkdirSync(OUT, { recursive: true });
+  const env = await startTemporal();
+  try {
+    const save = async (name: string, orderId: string) => {
+      const history = await env.client.workflow.getHandle(orderWorkflowId(orderId)).fetchHistory();
+      writeFileSync(resolve(OUT, `${name}.json`), `${historyToJSON(history)}\n`);
+      process.stdout.write(`recorded ${name} (${history.events?.length ?? 0} events)\n`);
+    };
+    for (const scenario of SCENARIOS) {
+      const stack = await startTestStack(env, scenario.stack);
+      try {
+        const { res } = await startScenarioOrder(stack, scenario.walletAddress);
+        if (res.status !== 200) throw new Error(`${scenario.name}: order not created (${res.status})`);
+        await scenario.run(stack, res.body, env.client);
+        await save(scenario.name, res.body.id);
+      } finally {
+        await stack.stop();
+      }
+    }
+    const stack = await startTestStack(env);
+    try {
+      const { draft, res } = await startScenarioOrder(stack, REJECTED_SCENARIO.walletAddress);
+      if (res.status !== 422) throw new Error(`rejected scenario answered ${res.status}`);
+      const orderId = orderIdFor(stack.config.integrators[0]!.id, draft.external_order_id);
+      await env.client.workflow.getHandle(orderWorkflowId(orderId)).result().catch(() => undefined);
+      await save(REJECTED_SCENARIO.name, orderId);
+    } finally {
+      await stack.stop();
+    }
+  } finally {
+    await env.teardown();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,266 @@
+/**
+ * The HTTP API through supertest, with the sandbox simulator answering over real HTTP and a
+ * Temporal address where nothing listens (orders must then answer 503, never 500).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import request from 'supertest';
+import type { Express } from 'express';
+import { buildApi } from '../../src/api/server';
+import { createLogger } from '../../src/logging';
+import { SandboxSimulator } from '../../src/simulators/sandbox/server';
+import { signSandboxPayload } from '../../src/simulators/sandbox/signing';
+import { createTemporalClient } from '../../src/temporal/connection';
+import { TEST_API_KEY, testConfig } from '../helpers/config';
+import { BTC, BTC_ADDRESS, GBP, USD } from '../helpers/orders';
+
+let simulatorServer: Server;
+let simulator: SandboxSimulator;
+let app: Express;
+const client = createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' });
+
+beforeAll(async () => {
+  simulatorServer = createServer();
+  await new Promise<void>((resolve) => simulatorServer.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(simulatorServer.address() as AddressInfo).port}`;
+  const config = testConfig({ offersProviderTimeoutMs: 1000, orderCreateTimeoutMs: 1000 });
+  simulator = new SandboxSimulator({
+    apiKey: config.sandbox!.apiKey,
+    webhookSecret: config.sandbox!.webhookSecret,
+    webhookUrl: 'http://127.0.0.1:1/unused',
+    publicUrl: url,
+  });
+  simulatorServer.on('request', simulator.app);
+  app = buildApi({ ...config, sandbox: { ...config.sandbox!, baseUrl: url } }, client, createLogger('silent', 'test'));
+});
+
+afterAll(async () => {
+  simulator.stop();
+  simulatorServer.closeAllConnections();
+  await new Promise((resolve) => simulatorServer.close(resolve));
+});
+
+afterEach(() => {
+  Object.assign(simulator.faults, { latencyMs: 0, errorRate: 0 });
+});
+
+const authed = (path: string) => request(app).get(path).set('X-Api-Key', TEST_API_KEY);
+const offersQuery = (overrides: Record<string, string> = {}) =>
+  new URLSearchParams({
+    external_user_id: 'user-1',
+    currency_from: String(USD),
+    currency_to: String(BTC),
+    amount_from: '100',
+    country: 'GB',
+    ...overrides,
+  }).toString();
+
+function expectProblem(res: request.Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toContain('application/problem+json');
+  expect(res.body).toMatchObject({ status, code, type: `urn:onramp-broker:problem:${code}` });
+  expect(typeof res.body.title).toBe('string');
+  expect(typeof res.body.detail).toBe('string');
+  expect(JSON.stringify(res.body)).not.toMatch(/at .*\.ts:\d+/);
+}
+
+describe('authentication', () => {
+  test('no key is 401 with a Bearer challenge', async () => {
+    const res = await request(app).get('/api/dict/currencies');
+    expectProblem(res, 401, 'unauthorized');
+    expect(res.headers['www-authenticate']).toContain('Bearer');
+  });
+
+  test('a wrong key is 401', async () => {
+    expectProblem(await request(app).get('/api/dict/currencies').set('X-Api-Key', 'obk_test_wrong_key_000000000'), 401, 'unauthorized');
+  });
+
+  test('Authorization: Bearer is accepted too', async () => {
+    const res = await request(app).get('/api/dict/currencies').set('Authorization', `Bearer ${TEST_API_KEY}`);
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('errors', () => {
+  test('an unknown route is a problem+json 404', async () => {
+    expectProblem(await authed('/api/nope'), 404, 'not_found');
+  });
+
+  test('a wrong method is 405 with Allow', async () => {
+    const res = await request(app).post('/api/on_ramp/offers').set('X-Api-Key', TEST_API_KEY);
+    expectProblem(res, 405, 'method_not_allowed');
+    expect(res.headers.allow).toBe('GET');
+  });
+
+  test('a body that is not JSON is a validation error, not a 500', async () => {
+    const res = await request(app)
+      .post('/api/on_ramp/orders')
+      .set('X-Api-Key', TEST_API_KEY)
+      .set('Content-Type', 'application/json')
+      .send('{"provider_code": ');
+    expectProblem(res, 400, 'validation_error');
+  });
+
+  test('request ids are echoed, or made up', async () => {
+    const given = await authed('/api/dict/currencies').set('X-Request-Id', 'abc-123');
+    expect(given.headers['x-request-id']).toBe('abc-123');
+    const made = await authed('/api/nope');
+    expect(made.body.request_id).toBe(made.headers['x-request-id']);
+  });
+});
+
+describe('GET /api/dict/currencies', () => {
+  test('serves the dictionary with a 24 h cache lifetime', async () => {
+    const res = await authed('/api/dict/currencies');
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toContain('max-age=86400');
+    expect(res.body.currencies.find((c: { id: number }) => c.id === BTC)).toMatchObject({ ticker: 'BTC', network: 'bitcoin', precision: 8 });
+  });
+});
+
+describe('GET /api/on_ramp/offers', () => {
+  test('returns the sandbox offer with decimal strings', async () => {
+    const res = await authed(`/api/on_ramp/offers?${offersQuery()}`);
+    expect(res.status).toBe(200);
+    const offer = res.body.sandbox;
+    for (const field of ['rate', 'inverted_rate', 'fee', 'amount_from', 'amount_expected_to', 'total_fee_amount']) {
+      expect(offer[field]).toMatch(/^\d+(\.\d+)?$/);
+    }
+    expect(offer.amount_from).toBe('100.00');
+  });
+
+  test.each([
+    ['currency_from', 'USD', 'ticker_not_allowed'],
+    ['currency_to', 'btc', 'ticker_not_allowed'],
+    ['currency_from', '99999', 'unknown_currency'],
+    ['currency_from', '1.5', 'validation_error'],
+    ['currency_from', String(BTC), 'unsupported_pair'],
+  ])('%s=%s is %s', async (param, value, code) => {
+    const res = await authed(`/api/on_ramp/offers?${offersQuery({ [param]: value })}`);
+    expectProblem(res, code === 'unsupported_pair' ? 422 : 400, code);
+  });
+
+  test('lists every malformed field', async () => {
+    const res = await authed(`/api/on_ramp/offers?currency_from=${GBP}&currency_to=${BTC}&amount_from=ten&country=gb`);
+    expectProblem(res, 400, 'validation_error');
+    const paths = res.body.errors.map((e: { path: string }) => e.path).sort();
+    expect(paths).toEqual(['amount_from', 'country', 'external_user_id']);
+  });
+
+  test('include_errors explains a provider left out for its limits', async () => {
+    const res = await authed(`/api/on_ramp/offers?${offersQuery({ amount_from: '5', include_errors: 'true' })}`);
+    expect(res.status).toBe(200);
+    expect(res.body.sandbox.error).toMatchObject({ code: 'limits', min_amount: '20.00' });
+    const without = await authed(`/api/on_ramp/offers?${offersQuery({ amount_from: '5' })}`);
+    expect(without.body).toEqual({});
+  });
+
+  test('a provider slower than its deadline is left out, and the answer does not wait for it', async () => {
+    simulator.faults.latencyMs = 3000;
+    const started = Date.now();
+    const res = await authed(`/api/on_ramp/offers?${offersQuery({ include_errors: 'true' })}`);
+    expect(Date.now() - started).toBeLessThan(2500);
+    expect(res.body.sandbox.error.code).toBe('timeout');
+  });
+
+  test('a failing provider is reported unavailable', async () => {
+    simulator.faults.errorRate = 1;
+    const res = await authed(`/api/on_ramp/offers?${offersQuery({ include_errors: 'true' })}`);
+    expect(res.body.sandbox.error.code).toBe('unavailable');
+  });
+
+  test('provider_codes filters providers', async () => {
+    const res = await authed(`/api/on_ramp/offers?${offersQuery({ provider_codes: 'someone_else' })}`);
+    expect(res.body).toEqual({});
+  });
+});
+
+describe('orders', () => {
+  const order = {
+    provider_code: 'sandbox',
+    from_currency: USD,
+    to_currency: BTC,
+    from_amount: '100.00',
+    wallet_address: BTC_ADDRESS,
+    payment_method: 'card',
+    country_code: 'GB',
+    external_user_id: 'user-1',
+    external_order_id: 'order-1',
+  };
+  const post = (body: unknown) => request(app).post('/api/on_ramp/orders').set('X-Api-Key', TEST_API_KEY).send(body as object);
+
+  test.each(['external_user_id', 'external_order_id', 'wallet_address', 'provider_code'])('missing %s is a validation error naming it', async (field) => {
+    const body: Record<string, unknown> = { ...order };
+    delete body[field];
+    const res = await post(body);
+    expectProblem(res, 400, 'validation_error');
+    expect(res.body.errors).toContainEqual(expect.objectContaining({ path: field }));
+  });
+
+  test('a ticker in from_currency is ticker_not_allowed', async () => {
+    expectProblem(await post({ ...order, from_currency: 'USD' }), 400, 'ticker_not_allowed');
+  });
+
+  test('too many decimals for the fiat currency is refused', async () => {
+    const res = await post({ ...order, from_amount: '100.001' });
+    expectProblem(res, 400, 'validation_error');
+    expect(res.body.errors[0].path).toBe('from_amount');
+  });
+
+  test('a form-encoded body is 415', async () => {
+    const res = await request(app).post('/api/on_ramp/orders').set('X-Api-Key', TEST_API_KEY).type('form').send('a=b');
+    expectProblem(res, 415, 'unsupported_media_type');
+  });
+
+  test('with Temporal unreachable, creating an order is 503 with Retry-After', async () => {
+    await authed(`/api/on_ramp/offers?${offersQuery()}`);
+    const res = await post(order);
+    expectProblem(res, 503, 'service_unavailable');
+    expect(res.headers['retry-after']).toBe('5');
+  });
+
+  test('with Temporal unreachable, reading an order is 503', async () => {
+    expectProblem(await authed('/api/on_ramp/orders/sandbox?code=8d3f6f8e-1b2c-4d5e-9f00-112233445566'), 503, 'service_unavailable');
+  });
+});
+
+describe('provider webhooks', () => {
+  test('an unsigned webhook is 401', async () => {
+    const res = await request(app).post('/api/webhooks/sandbox').send({ event_id: 'x' });
+    expectProblem(res, 401, 'invalid_signature');
+  });
+
+  test('a verified webhook while Temporal is unreachable is 503, so the provider retries', async () => {
+    const body = JSON.stringify({
+      event_id: 'evt-1',
+      event_type: 'order.status_changed',
+      order: {
+        id: 'p-1',
+        partner_order_id: '8d3f6f8e-1b2c-4d5e-9f00-112233445566',
+        status: 'COMPLETED',
+        crypto_amount: '0.001',
+        checkout_url: 'http://127.0.0.1/checkout/p-1',
+        updated_at: new Date().toISOString(),
+      },
+    });
+    const res = await request(app)
+      .post('/api/webhooks/sandbox')
+      .set('Content-Type', 'application/json')
+      .set('Sandbox-Signature', signSandboxPayload(testConfig().sandbox!.webhookSecret, body, Math.floor(Date.now() / 1000)))
+      .send(body);
+    expectProblem(res, 503, 'service_unavailable');
+  });
+
+  test('a webhook for an unknown provider is 404', async () => {
+    expectProblem(await request(app).post('/api/webhooks/nobody').send({}), 404, 'not_found');
+  });
+});
+
+describe('health', () => {
+  test('/healthz is up, /readyz says Temporal is not reachable', async () => {
+    expect((await request(app).get('/healthz')).status).toBe(200);
+    const ready = await request(app).get('/readyz');
+    expect(ready.status).toBe(503);
+    expect(ready.body.checks).toEqual({ temporal: false });
+  });
+});

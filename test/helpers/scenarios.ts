@@ -1,0 +1,89 @@
+import type { Client } from '@temporalio/client';
+import type { LocalStack } from '../../src/dev/local-stack';
+import { orderWorkflowId } from '../../src/temporal/shared';
+import { FAST_TIMINGS } from './config';
+import { checkout, draftOrder, offerThenOrder, waitForStatus } from './orders';
+import type { TestStackOptions } from './stack';
+
+/** A recorded order path: how to set the stack up, and what to do once the order exists. */
+export interface Scenario {
+  name: string;
+  stack?: TestStackOptions;
+  walletAddress?: string;
+  /** Drives the order; resolves once the workflow has closed. */
+  run(stack: LocalStack, order: { id: string; redirect_url: string }, client: Client): Promise<void>;
+}
+
+async function closed(client: Client, orderId: string): Promise<void> {
+  await client.workflow
+    .getHandle(orderWorkflowId(orderId))
+    .result()
+    .catch(() => undefined);
+}
+
+const noPolling = { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 60_000, pollMaxMs: 60_000 } };
+
+/** Every path the order workflow can take, recorded into test/replay/histories by scripts/record-histories.ts. */
+export const SCENARIOS: Scenario[] = [
+  {
+    name: 'complete',
+    stack: { config: noPolling },
+    async run(stack, order, client) {
+      await fetch(order.redirect_url);
+      await checkout(order.redirect_url, 'pay');
+      await waitForStatus(stack.apiUrl, 'sandbox', order.id, 'complete');
+      await closed(client, order.id);
+    },
+  },
+  {
+    name: 'failed',
+    async run(stack, order, client) {
+      await checkout(order.redirect_url, 'fail');
+      await waitForStatus(stack.apiUrl, 'sandbox', order.id, 'failed');
+      await closed(client, order.id);
+    },
+  },
+  {
+    name: 'failed-then-refunded',
+    stack: { config: { orderTimings: { ...FAST_TIMINGS, settledGraceMs: 30_000 } } },
+    async run(stack, order, client) {
+      await checkout(order.redirect_url, 'fail');
+      await waitForStatus(stack.apiUrl, 'sandbox', order.id, 'failed');
+      await checkout(order.redirect_url, 'refund');
+      await closed(client, order.id);
+    },
+  },
+  {
+    name: 'expired',
+    stack: { config: { orderTimings: { ...FAST_TIMINGS, paymentWindowMs: 1500 } } },
+    async run(_stack, order, client) {
+      await closed(client, order.id);
+    },
+  },
+  {
+    name: 'hold-then-complete',
+    async run(stack, order, client) {
+      await checkout(order.redirect_url, 'hold');
+      await waitForStatus(stack.apiUrl, 'sandbox', order.id, 'hold');
+      await checkout(order.redirect_url, 'pay');
+      await closed(client, order.id);
+    },
+  },
+  {
+    name: 'webhooks-lost-polling-completes',
+    stack: { faults: { dropWebhooks: true } },
+    async run(_stack, order, client) {
+      await checkout(order.redirect_url, 'pay');
+      await closed(client, order.id);
+    },
+  },
+];
+
+/** A creation the workflow refuses (invalid wallet address): recorded as a failed workflow. */
+export const REJECTED_SCENARIO = { name: 'rejected-invalid-address', walletAddress: 'not-a-wallet-address' };
+
+export async function startScenarioOrder(stack: LocalStack, walletAddress?: string) {
+  const draft = draftOrder(walletAddress ? { wallet_address: walletAddress } : {});
+  const res = await offerThenOrder(stack.apiUrl, draft);
+  return { draft, res };
+}

@@ -1,0 +1,150 @@
+/**
+ * The order workflow's behaviour on a real Temporal dev server, with the real activities talking
+ * HTTP to the sandbox simulator, and the simulator misbehaving where a test says so.
+ */
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { WorkflowFailedError } from '@temporalio/client';
+import type { LocalStack } from '../../src/dev/local-stack';
+import { orderIdFor } from '../../src/orders/request';
+import { getOrderQuery, orderWorkflowId, providerEventSignal } from '../../src/temporal/shared';
+import { FAST_TIMINGS } from '../helpers/config';
+import { callApi, eventually } from '../helpers/http';
+import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
+import { startTestStack } from '../helpers/stack';
+import { startTemporal } from '../helpers/temporal';
+
+let env: TestWorkflowEnvironment;
+const stacks: LocalStack[] = [];
+
+async function stack(options: Parameters<typeof startTestStack>[1] = {}): Promise<LocalStack> {
+  const started = await startTestStack(env, options);
+  stacks.push(started);
+  return started;
+}
+
+beforeAll(async () => {
+  env = await startTemporal();
+});
+
+afterEach(async () => {
+  await Promise.all(stacks.splice(0).map((s) => s.stop()));
+});
+
+afterAll(async () => {
+  await env?.teardown();
+});
+
+test('when every webhook is lost, polling still takes the order to complete', async () => {
+  const s = await stack({ faults: { dropWebhooks: true } });
+  const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
+  await checkout(order.redirect_url, 'pay');
+  const done = await waitForStatus(s.apiUrl, 'sandbox', order.id, 'complete', 15_000);
+  expect(done.extras.provider_status).toBe('COMPLETED');
+  expect(s.simulator.webhookLog).toHaveLength(0);
+});
+
+test('late, duplicated and out-of-order provider events never move an order back', async () => {
+  const s = await stack({ config: { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 60_000, pollMaxMs: 60_000 } } });
+  const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
+  const handle = env.client.workflow.getHandle(orderWorkflowId(order.id));
+  await handle.signal(providerEventSignal, { eventId: 'e2', providerStatus: 'PAYMENT_RECEIVED', status: 'processing' });
+  await handle.signal(providerEventSignal, { eventId: 'e1', providerStatus: 'AWAITING_PAYMENT', status: 'pending' });
+  await handle.signal(providerEventSignal, { eventId: 'e2', providerStatus: 'PAYMENT_RECEIVED', status: 'processing' });
+  const memo = await eventually(async () => {
+    const m = await handle.query(getOrderQuery);
+    return m?.order.status === 'processing' ? m : undefined;
+  }, 'processing');
+  // created (1) -> processing (2): the stale "pending" and the duplicate were dropped.
+  expect(memo.sequence).toBe(2);
+  await handle.signal(providerEventSignal, { eventId: 'e3', providerStatus: 'COMPLETED', status: 'complete' });
+  await handle.signal(providerEventSignal, { eventId: 'e4', providerStatus: 'FAILED', status: 'failed', failureReason: 'late' });
+  const final = await handle.result();
+  expect(final.order.status).toBe('complete');
+  expect(final.order.failure_reason).toBeUndefined();
+  expect(final.sequence).toBe(3);
+});
+
+test('reordered webhooks from the simulator still end in complete', async () => {
+  const s = await stack({ faults: { reorderWebhooks: true }, config: { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 60_000, pollMaxMs: 60_000 } } });
+  const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
+  await checkout(order.redirect_url, 'pay');
+  await eventually(async () => (s.simulator.orders.get(order.extras.provider_order_id)?.status === 'COMPLETED' ? true : undefined), 'provider completion');
+  s.simulator.releaseHeldWebhooks();
+  await s.simulator.drainWebhooks();
+  const result = await env.client.workflow.getHandle(orderWorkflowId(order.id)).result();
+  expect(result.order.status).toBe('complete');
+});
+
+test('an order left unpaid past its payment window expires', async () => {
+  const s = await stack({ config: { orderTimings: { ...FAST_TIMINGS, paymentWindowMs: 1500 } } });
+  const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
+  const expired = await waitForStatus(s.apiUrl, 'sandbox', order.id, 'expired', 10_000);
+  expect(expired.failure_reason).toBeUndefined();
+  const result = await env.client.workflow.getHandle(orderWorkflowId(order.id)).result();
+  expect(result.order.status).toBe('expired');
+});
+
+test('a failed order still becomes refunded within its grace period', async () => {
+  const s = await stack({ config: { orderTimings: { ...FAST_TIMINGS, settledGraceMs: 20_000 } } });
+  const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
+  await checkout(order.redirect_url, 'fail');
+  await waitForStatus(s.apiUrl, 'sandbox', order.id, 'failed');
+  await checkout(order.redirect_url, 'refund');
+  const refunded = await waitForStatus(s.apiUrl, 'sandbox', order.id, 'refunded');
+  expect(refunded.failure_reason).toBeUndefined();
+  const result = await env.client.workflow.getHandle(orderWorkflowId(order.id)).result();
+  expect(result.sequence).toBe(3);
+});
+
+test('hold, then payment: the order goes on to complete', async () => {
+  const s = await stack();
+  const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
+  await checkout(order.redirect_url, 'hold');
+  await waitForStatus(s.apiUrl, 'sandbox', order.id, 'hold');
+  await checkout(order.redirect_url, 'pay');
+  await waitForStatus(s.apiUrl, 'sandbox', order.id, 'complete');
+});
+
+test('a rejected creation fails the workflow and the same external_order_id can be used again', async () => {
+  const s = await stack();
+  const draft = draftOrder({ wallet_address: 'not-an-address' });
+  const rejected = await offerThenOrder(s.apiUrl, draft);
+  expect(rejected.body.code).toBe('invalid_wallet_address');
+  const failedRun = env.client.workflow.getHandle(orderWorkflowId(orderIdOf(s, draft)));
+  await expect(failedRun.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+
+  const fixed = await offerThenOrder(s.apiUrl, { ...draft, wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
+  expect(fixed.status).toBe(200);
+  expect(fixed.body.status).toBe('created');
+});
+
+test('order status is answered from the memo with no worker running', async () => {
+  const s = await stack();
+  const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
+  await s.stop();
+  stacks.splice(stacks.indexOf(s), 1);
+  const readOnly = await stack({ worker: false });
+  const res = await callApi(readOnly.apiUrl, `/api/on_ramp/orders/sandbox?code=${order.id}`);
+  expect(res.status).toBe(200);
+  expect(res.body).toEqual(order);
+});
+
+test('while no worker can create the order, the API answers 503 in time and the retry gets the order', async () => {
+  const s = await stack({ worker: false, config: { orderCreateTimeoutMs: 2000 } });
+  const draft = draftOrder();
+  const started = Date.now();
+  const res = await offerThenOrder(s.apiUrl, draft);
+  expect(res.status).toBe(503);
+  expect(Date.now() - started).toBeLessThan(15_000);
+  // A worker coming up later creates the order; the integrator's retry gets it.
+  const withWorker = await stack({ config: { temporal: s.config.temporal } });
+  const retried = await eventually(async () => {
+    const again = await offerThenOrder(withWorker.apiUrl, draft);
+    return again.status === 200 ? again : undefined;
+  }, 'order created once a worker runs');
+  expect(retried.body.status).toBe('created');
+});
+
+function orderIdOf(s: LocalStack, draft: { external_order_id: string }): string {
+  return orderIdFor(s.config.integrators[0]!.id, draft.external_order_id);
+}
