@@ -30,8 +30,9 @@ async function main(): Promise<void> {
       try {
         const { res } = await startScenarioOrder(stack, scenario.walletAddress);
         if (res.status !== 200) throw new Error(`${scenario.name}: order not created (${res.status})`);
-        await scenario.run(stack, res.body, env.client);
-        await save(scenario.name, res.body.id);
+        const order = res.body as { id: string; redirect_url: string };
+        await scenario.run(stack, order, env.client);
+        await save(scenario.name, order.id);
       } finally {
         await stack.stop();
       }

@@ -19,6 +19,6 @@ test('every recorded path has a history', () => {
 test.each(files)('%s replays without a determinism error', async (file) => {
   const history = JSON.parse(readFileSync(resolve(DIR, file), 'utf8')) as unknown;
   await expect(
-    Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history as Parameters<typeof Worker.runReplayHistory>[1]),
+    Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history),
   ).resolves.toBeUndefined();
 });

@@ -68,7 +68,10 @@ test('reordered webhooks from the simulator still end in complete', async () => 
   const s = await stack({ faults: { reorderWebhooks: true }, config: { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 60_000, pollMaxMs: 60_000 } } });
   const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
   await checkout(order.redirect_url, 'pay');
-  await eventually(async () => (s.simulator.orders.get(order.extras.provider_order_id)?.status === 'COMPLETED' ? true : undefined), 'provider completion');
+  await eventually(
+    () => Promise.resolve(s.simulator.orders.get(order.extras.provider_order_id)?.status === 'COMPLETED' ? true : undefined),
+    'provider completion',
+  );
   s.simulator.releaseHeldWebhooks();
   await s.simulator.drainWebhooks();
   const result = await env.client.workflow.getHandle(orderWorkflowId(order.id)).result();
