@@ -11,7 +11,7 @@ const BASE58 = '[1-9A-HJ-NP-Za-km-z]';
 const BECH32 = '[02-9ac-hj-np-z]';
 const EVM = /^0x[0-9a-fA-F]{40}$/;
 
-const FORMATS: Readonly<Record<string, RegExp>> = {
+const FORMATS: ReadonlyMap<string, RegExp> = new Map(Object.entries({
   bitcoin: new RegExp(`^(bc1${BECH32}{11,71}|[13]${BASE58}{25,34})$`),
   litecoin: new RegExp(`^(ltc1${BECH32}{11,71}|[LM3]${BASE58}{26,33})$`),
   tron: new RegExp(`^T${BASE58}{33}$`),
@@ -21,10 +21,10 @@ const FORMATS: Readonly<Record<string, RegExp>> = {
   base: EVM,
   arbitrum: EVM,
   bsc: EVM,
-};
+}));
 
 export function validateWalletAddress(network: string, address: string): AddressValidation {
-  const format = FORMATS[network];
+  const format = FORMATS.get(network);
   if (!format) return { valid: false, reason: `no address rules for network ${network}` };
   return format.test(address) ? { valid: true } : { valid: false, reason: `not a ${network} address` };
 }

@@ -43,6 +43,7 @@ export function currencyParam(
 
 /** `a,b,c` into a de-duplicated list; undefined when the parameter is absent or empty. */
 export function codeListParam(raw: unknown): string[] | undefined {
-  if (typeof raw !== 'string' || raw.trim() === '') return undefined;
-  return [...new Set(raw.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  if (typeof raw !== 'string') return undefined;
+  const codes = [...new Set(raw.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  return codes.length > 0 ? codes : undefined;
 }

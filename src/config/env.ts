@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-const port = z.coerce.number().int().min(0).max(65535);
-const optionalString = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? undefined : v))
-  .optional();
+/** Whole numbers written as plain digits: "0x10" or "1e3" are refused rather than read as 16 or 1000. */
+const digits = z.string().trim().regex(/^\d+$/, 'expected a whole number').transform(Number);
+const integer = (min: number, max: number) => digits.pipe(z.number().int().min(min).max(max));
+const seconds = z.string().trim().regex(/^\d+(\.\d+)?$/, 'expected a number of seconds').transform(Number).pipe(z.number().positive());
+const port = integer(0, 65535);
+const optionalString = z.string().trim().optional();
 
 export const DEFAULT_DEV_API_KEY = 'obk_test_dev_0000000000000000000000000000';
 export const DEFAULT_DEV_WEBHOOK_SECRET = 'whsec_ZGV2LW9ubHktd2ViaG9vay1zZWNyZXQtMzJieXRlcyE=';
@@ -27,15 +27,15 @@ export const EnvSchema = z
     ONRAMP_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
     ONRAMP_WEBHOOK_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{32,}$/).optional()),
     ONRAMP_INTEGRATORS_FILE: optionalString,
-    OFFER_TTL_SECONDS: z.coerce.number().int().min(5).max(3600).default(120),
+    OFFER_TTL_SECONDS: integer(5, 3600).default(120),
     REDIS_URL: optionalString.pipe(z.url().optional()),
-    OFFERS_PROVIDER_TIMEOUT_MS: z.coerce.number().int().min(50).max(60_000).default(3000),
+    OFFERS_PROVIDER_TIMEOUT_MS: integer(50, 60_000).default(3000),
 
-    ORDER_CREATE_TIMEOUT_SECONDS: z.coerce.number().positive().max(300).default(30),
-    ORDER_POLL_INITIAL_SECONDS: z.coerce.number().positive().default(30),
-    ORDER_POLL_MAX_SECONDS: z.coerce.number().positive().default(1800),
-    ORDER_PAYMENT_WINDOW_SECONDS: z.coerce.number().positive().default(86_400),
-    ORDER_SETTLED_GRACE_SECONDS: z.coerce.number().positive().default(604_800),
+    ORDER_CREATE_TIMEOUT_SECONDS: seconds.pipe(z.number().max(300)).default(30),
+    ORDER_POLL_INITIAL_SECONDS: seconds.default(30),
+    ORDER_POLL_MAX_SECONDS: seconds.default(1800),
+    ORDER_PAYMENT_WINDOW_SECONDS: seconds.default(86_400),
+    ORDER_SETTLED_GRACE_SECONDS: seconds.default(604_800),
 
     SANDBOX_URL: optionalString.pipe(z.url().optional()),
     SANDBOX_API_KEY: optionalString,
@@ -62,7 +62,9 @@ export class ConfigError extends Error {
 
 /** Parses the environment; a bad value throws a ConfigError naming each offending variable. */
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const result = EnvSchema.safeParse(source);
+  // A variable set to the empty string counts as unset, as in most shells' `VAR= cmd`.
+  const set = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const result = EnvSchema.safeParse(set);
   if (result.success) return result.data;
   throw new ConfigError(
     result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),

@@ -19,7 +19,12 @@ export function isDecimalAmount(value: string): boolean {
 }
 
 export function decimal(value: string | number | BigNumber): BigNumber {
-  const result = new Decimal(value);
+  let result: BigNumber;
+  try {
+    result = new Decimal(value);
+  } catch {
+    result = new Decimal(NaN);
+  }
   if (!result.isFinite()) throw new RangeError(`not a finite decimal: ${String(value)}`);
   return result;
 }

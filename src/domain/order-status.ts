@@ -18,12 +18,14 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /**
  * Allowed moves. Everything not listed is refused, so a late, duplicated or reordered provider event
  * can never move an order back. `hold` may return to `pending`; `failed` may still become `refunded`;
- * `expired` may be revived by a late payment, but only to `processing` or `complete`.
+ * `expired` may be revived by a late payment, but only to `processing` or `complete`. A refund means
+ * a payment was taken, so any open status may become `refunded` (a lost `processing` event, or a
+ * payment held for verification and returned).
  */
 const TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
-  created: ['pending', 'hold', 'processing', 'complete', 'failed', 'expired'],
-  pending: ['hold', 'processing', 'complete', 'failed', 'expired'],
-  hold: ['pending', 'processing', 'complete', 'failed', 'expired'],
+  created: ['pending', 'hold', 'processing', 'complete', 'failed', 'expired', 'refunded'],
+  pending: ['hold', 'processing', 'complete', 'failed', 'expired', 'refunded'],
+  hold: ['pending', 'processing', 'complete', 'failed', 'expired', 'refunded'],
   processing: ['complete', 'failed', 'refunded'],
   complete: [],
   failed: ['refunded'],

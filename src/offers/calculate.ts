@@ -27,7 +27,8 @@ export function toOffer(quote: ProviderQuote, fiat: FiatCurrency, crypto: Crypto
   const totalFee = decimal(roundUp(decimal(quote.processingFee).plus(quote.networkFee), fiat.precision));
   const from = decimal(amountFrom);
   const to = decimal(roundDown(decimal(quote.cryptoAmount), crypto.precision));
-  const net = from.minus(totalFee);
+  // The offers service never quotes when fees eat the amount; the clamp keeps rates non-negative regardless.
+  const net = Decimal.max(from.minus(totalFee), 0);
   const rate = net.gt(0) && to.gt(0) ? to.div(net) : new Decimal(0);
   const inverted = to.gt(0) ? net.div(to) : new Decimal(0);
   return {

@@ -1,4 +1,5 @@
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
+import { decimal } from '../domain/money';
 import type { ProviderRegistry } from '../providers/registry';
 import { ProviderRejectedError, type ProviderAdapter } from '../providers/types';
 import { toOffer, type Offer } from './calculate';
@@ -79,6 +80,9 @@ export class OffersService {
           deadline.addEventListener('abort', () => reject(new DeadlineError()), { once: true });
         }),
       ]);
+      if (!decimal(quote.cryptoAmount).gt(0) || !decimal(query.amountFrom).gt(decimal(quote.processingFee).plus(quote.networkFee))) {
+        return { code, error: { code: 'limits', message: 'the amount does not cover the provider fees' } };
+      }
       const ttlEnd = now() + this.options.offerTtlSeconds * 1000;
       const expiresAt = new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd));
       const offer = toOffer(quote, query.fiat, query.crypto, query.amountFrom, expiresAt);

@@ -1,0 +1,342 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  buildConfig,
+  ConfigError,
+  DEFAULT_SANDBOX_PORT,
+  DEV_SANDBOX_API_KEY,
+  DEV_SANDBOX_WEBHOOK_SECRET,
+  loadConfig,
+  parseEnv,
+} from '../../src/config';
+import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
+import { sha256Hex } from '../../src/config/integrators';
+
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return err as ConfigError;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+const PROD_KEY = 'prod-key-0123456789abcdef';
+
+describe('parseEnv defaults (development)', () => {
+  const env = parseEnv({});
+
+  test('optional variables stay unset', () => {
+    for (const name of ['PUBLIC_BASE_URL', 'ONRAMP_API_KEY', 'ONRAMP_WEBHOOK_URL', 'ONRAMP_WEBHOOK_SECRET', 'ONRAMP_INTEGRATORS_FILE', 'REDIS_URL', 'SANDBOX_URL', 'SANDBOX_API_KEY', 'SANDBOX_WEBHOOK_SECRET'] as const) {
+      expect(env[name]).toBeUndefined();
+    }
+  });
+
+  test('every default', () => {
+    expect(env).toMatchObject({
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: 3000,
+      LOG_LEVEL: 'info',
+      TEMPORAL_ADDRESS: '127.0.0.1:7233',
+      TEMPORAL_NAMESPACE: 'default',
+      TEMPORAL_TASK_QUEUE: 'onramp-orders',
+      OFFER_TTL_SECONDS: 120,
+      OFFERS_PROVIDER_TIMEOUT_MS: 3000,
+      ORDER_POLL_INITIAL_SECONDS: 30,
+      ORDER_POLL_MAX_SECONDS: 1800,
+      ORDER_PAYMENT_WINDOW_SECONDS: 86_400,
+      ORDER_SETTLED_GRACE_SECONDS: 604_800,
+    });
+  });
+
+  test('does not read process.env when given a source', () => {
+    expect(parseEnv({ PORT: '4321' }).PORT).toBe(4321);
+  });
+});
+
+describe('parseEnv values', () => {
+  test('numbers are coerced from strings', () => {
+    const env = parseEnv({
+      PORT: '8080',
+      OFFER_TTL_SECONDS: '60',
+      OFFERS_PROVIDER_TIMEOUT_MS: '1500',
+      ORDER_POLL_INITIAL_SECONDS: '0.5',
+    });
+    expect(env.PORT).toBe(8080);
+    expect(env.OFFER_TTL_SECONDS).toBe(60);
+    expect(env.OFFERS_PROVIDER_TIMEOUT_MS).toBe(1500);
+    expect(env.ORDER_POLL_INITIAL_SECONDS).toBe(0.5);
+  });
+
+  test.each(['0', '1', '65535'])('PORT %s is accepted', (port) => {
+    expect(parseEnv({ PORT: port }).PORT).toBe(Number(port));
+  });
+
+  test.each(['5', '3600'])('OFFER_TTL_SECONDS %s is accepted (bounds)', (ttl) => {
+    expect(parseEnv({ OFFER_TTL_SECONDS: ttl }).OFFER_TTL_SECONDS).toBe(Number(ttl));
+  });
+
+  test('optional strings are trimmed', () => {
+    expect(parseEnv({ PUBLIC_BASE_URL: '  https://broker.example.com  ' }).PUBLIC_BASE_URL).toBe('https://broker.example.com');
+  });
+
+  test.each([
+    'PUBLIC_BASE_URL',
+    'ONRAMP_API_KEY',
+    'ONRAMP_WEBHOOK_URL',
+    'ONRAMP_WEBHOOK_SECRET',
+    'ONRAMP_INTEGRATORS_FILE',
+    'REDIS_URL',
+    'SANDBOX_URL',
+    'SANDBOX_API_KEY',
+    'SANDBOX_WEBHOOK_SECRET',
+  ])('an empty %s counts as unset', (name) => {
+    expect(parseEnv({ [name]: '' })[name as keyof ReturnType<typeof parseEnv>]).toBeUndefined();
+    expect(parseEnv({ [name]: '   ' })[name as keyof ReturnType<typeof parseEnv>]).toBeUndefined();
+  });
+
+  test.each([
+    ['PORT', 3000],
+    ['HOST', '127.0.0.1'],
+    ['NODE_ENV', 'development'],
+    ['LOG_LEVEL', 'info'],
+    ['TEMPORAL_ADDRESS', '127.0.0.1:7233'],
+    ['OFFER_TTL_SECONDS', 120],
+    ['OFFERS_PROVIDER_TIMEOUT_MS', 3000],
+    ['ORDER_CREATE_TIMEOUT_SECONDS', 30],
+    ['ORDER_POLL_INITIAL_SECONDS', 30],
+  ])('an empty %s takes its default', (name, expected) => {
+    expect(parseEnv({ [name]: '' })[name as keyof ReturnType<typeof parseEnv>]).toBe(expected);
+  });
+
+  test.each([
+    ['PORT', '0x10'],
+    ['PORT', '1e3'],
+    ['PORT', '80.5'],
+    ['OFFER_TTL_SECONDS', '1e2'],
+    ['ORDER_POLL_INITIAL_SECONDS', '-5'],
+  ])('%s=%s is refused rather than read loosely', (name, value) => {
+    expect(() => parseEnv({ [name]: value })).toThrow(ConfigError);
+    expect(() => parseEnv({ [name]: value })).toThrow(name);
+  });
+});
+
+describe('parseEnv refuses bad values, naming the variable', () => {
+  test.each<[string, string]>([
+    ['PORT', 'abc'],
+    ['PORT', '-1'],
+    ['PORT', '65536'],
+    ['PORT', '80.5'],
+    ['PUBLIC_BASE_URL', 'not a url'],
+    ['ONRAMP_WEBHOOK_URL', 'nope'],
+    ['REDIS_URL', 'localhost'],
+    ['SANDBOX_URL', '127.0.0.1:4010'],
+    ['OFFER_TTL_SECONDS', 'soon'],
+    ['OFFER_TTL_SECONDS', '4'],
+    ['OFFER_TTL_SECONDS', '3601'],
+    ['OFFER_TTL_SECONDS', '1.5'],
+    ['OFFERS_PROVIDER_TIMEOUT_MS', '49'],
+    ['OFFERS_PROVIDER_TIMEOUT_MS', '60001'],
+    ['ORDER_POLL_INITIAL_SECONDS', '0'],
+    ['ORDER_PAYMENT_WINDOW_SECONDS', '-5'],
+    ['NODE_ENV', 'staging'],
+    ['LOG_LEVEL', 'verbose'],
+    ['ONRAMP_API_KEY', 'short'],
+    ['ONRAMP_WEBHOOK_SECRET', 'not-a-whsec'],
+    ['ONRAMP_WEBHOOK_SECRET', 'whsec_tooShort'],
+  ])('%s=%p', (name, value) => {
+    const err = configError(() => parseEnv({ [name]: value }));
+    expect(err.name).toBe('ConfigError');
+    expect(err.problems).toHaveLength(1);
+    expect(err.problems[0]).toMatch(new RegExp(`^${name}: `));
+    expect(err.message).toContain(name);
+    expect(err.message.startsWith('Invalid configuration:\n')).toBe(true);
+  });
+
+  test('lists every bad variable at once', () => {
+    const err = configError(() => parseEnv({ PORT: 'x', OFFER_TTL_SECONDS: '1', PUBLIC_BASE_URL: 'y' }));
+    expect(err.problems.map((p) => p.split(':')[0]).sort()).toEqual(['OFFER_TTL_SECONDS', 'PORT', 'PUBLIC_BASE_URL']);
+    for (const name of ['PORT', 'OFFER_TTL_SECONDS', 'PUBLIC_BASE_URL']) expect(err.message).toContain(`  - ${name}: `);
+  });
+
+  test('loadConfig throws the same ConfigError', () => {
+    const err = configError(() => loadConfig({ PORT: 'nope' }));
+    expect(err.problems[0]).toMatch(/^PORT: /);
+  });
+});
+
+describe('production', () => {
+  test('without ONRAMP_INTEGRATORS_FILE and without ONRAMP_API_KEY is refused', () => {
+    const err = configError(() => parseEnv({ NODE_ENV: 'production' }));
+    expect(err.problems).toHaveLength(1);
+    expect(err.problems[0]).toMatch(/^ONRAMP_INTEGRATORS_FILE: /);
+    expect(err.message).toContain('ONRAMP_API_KEY');
+  });
+
+  test('empty ONRAMP_INTEGRATORS_FILE and ONRAMP_API_KEY count as unset, so are refused too', () => {
+    const err = configError(() => parseEnv({ NODE_ENV: 'production', ONRAMP_INTEGRATORS_FILE: '', ONRAMP_API_KEY: '  ' }));
+    expect(err.problems[0]).toMatch(/^ONRAMP_INTEGRATORS_FILE: /);
+  });
+
+  test('ONRAMP_API_KEY alone is enough', () => {
+    expect(parseEnv({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY }).ONRAMP_API_KEY).toBe(PROD_KEY);
+  });
+
+  test('ONRAMP_INTEGRATORS_FILE alone passes parseEnv', () => {
+    expect(parseEnv({ NODE_ENV: 'production', ONRAMP_INTEGRATORS_FILE: '/etc/x.json' }).ONRAMP_INTEGRATORS_FILE).toBe('/etc/x.json');
+  });
+
+  test('has no sandbox unless SANDBOX_URL is set', () => {
+    const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY });
+    expect(config.sandbox).toBeUndefined();
+    expect(config.env).toBe('production');
+  });
+
+  test('an empty SANDBOX_URL still means no sandbox', () => {
+    expect(loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY, SANDBOX_URL: '' }).sandbox).toBeUndefined();
+  });
+
+  test('with SANDBOX_URL the sandbox is configured (trailing slashes dropped)', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      ONRAMP_API_KEY: PROD_KEY,
+      SANDBOX_URL: 'https://sandbox.example.com//',
+      SANDBOX_API_KEY: 'sk_live_sandbox',
+      SANDBOX_WEBHOOK_SECRET: 'sandbox-secret',
+    });
+    expect(config.sandbox).toEqual({ baseUrl: 'https://sandbox.example.com', apiKey: 'sk_live_sandbox', webhookSecret: 'sandbox-secret' });
+  });
+
+  test('the single integrator from ONRAMP_API_KEY has no default webhook secret', () => {
+    const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY });
+    expect(config.integrators).toEqual([
+      { id: 'dev', name: 'Development integrator', api_key_sha256: [sha256Hex(PROD_KEY)], webhook_url: undefined, webhook_secret: undefined },
+    ]);
+  });
+
+  test('integrators come from ONRAMP_INTEGRATORS_FILE when set', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'onramp-config-'));
+    try {
+      const file = join(dir, 'integrators.json');
+      const integrators = [{ id: 'acme', name: 'Acme', api_key_sha256: [sha256Hex('acme-key-0123456789')] }];
+      writeFileSync(file, JSON.stringify({ integrators }));
+      const config = loadConfig({ NODE_ENV: 'production', ONRAMP_INTEGRATORS_FILE: file, ONRAMP_API_KEY: PROD_KEY });
+      expect(config.integrators).toEqual(integrators);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a missing ONRAMP_INTEGRATORS_FILE is a ConfigError naming the variable', () => {
+    const err = configError(() => loadConfig({ NODE_ENV: 'production', ONRAMP_INTEGRATORS_FILE: join(tmpdir(), 'no-such-dir-xyz', 'i.json') }));
+    expect(err.message).toContain('ONRAMP_INTEGRATORS_FILE');
+  });
+});
+
+describe('buildConfig in development', () => {
+  const config = loadConfig({});
+
+  test('every field', () => {
+    expect(config).toMatchObject({
+      env: 'development',
+      host: '127.0.0.1',
+      port: 3000,
+      publicBaseUrl: 'http://localhost:3000',
+      logLevel: 'info',
+      temporal: { address: '127.0.0.1:7233', namespace: 'default', taskQueue: 'onramp-orders' },
+      integrators: [
+        {
+          id: 'dev',
+          name: 'Development integrator',
+          api_key_sha256: [sha256Hex(DEFAULT_DEV_API_KEY)],
+          webhook_url: undefined,
+          webhook_secret: DEFAULT_DEV_WEBHOOK_SECRET,
+        },
+      ],
+      offerTtlSeconds: 120,
+      offersProviderTimeoutMs: 3000,
+      orderTimings: {
+        pollInitialMs: 30_000,
+        pollMaxMs: 1_800_000,
+        paymentWindowMs: 86_400_000,
+        settledGraceMs: 604_800_000,
+      },
+      redisUrl: undefined,
+      sandbox: {
+        baseUrl: `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`,
+        apiKey: DEV_SANDBOX_API_KEY,
+        webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET,
+      },
+    });
+  });
+
+  test('publicBaseUrl follows PORT and drops trailing slashes', () => {
+    expect(loadConfig({ PORT: '8080' }).publicBaseUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://broker.example.com/' }).publicBaseUrl).toBe('https://broker.example.com');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://broker.example.com/base///' }).publicBaseUrl).toBe('https://broker.example.com/base');
+  });
+
+  test('the dev integrator uses ONRAMP_API_KEY, ONRAMP_WEBHOOK_URL and ONRAMP_WEBHOOK_SECRET when set', () => {
+    const secret = 'whsec_' + 'A'.repeat(40);
+    const [integrator] = loadConfig({
+      ONRAMP_API_KEY: 'my-own-key-0123456789',
+      ONRAMP_WEBHOOK_URL: 'https://hooks.example.com/onramp',
+      ONRAMP_WEBHOOK_SECRET: secret,
+    }).integrators;
+    expect(integrator).toEqual({
+      id: 'dev',
+      name: 'Development integrator',
+      api_key_sha256: [sha256Hex('my-own-key-0123456789')],
+      webhook_url: 'https://hooks.example.com/onramp',
+      webhook_secret: secret,
+    });
+  });
+
+  test('REDIS_URL and the temporal settings pass through', () => {
+    const config = loadConfig({
+      REDIS_URL: 'redis://cache:6379',
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      TEMPORAL_NAMESPACE: 'onramp',
+      TEMPORAL_TASK_QUEUE: 'q',
+      HOST: '0.0.0.0',
+      LOG_LEVEL: 'debug',
+    });
+    expect(config.redisUrl).toBe('redis://cache:6379');
+    expect(config.temporal).toEqual({ address: 'temporal:7233', namespace: 'onramp', taskQueue: 'q' });
+    expect(config.host).toBe('0.0.0.0');
+    expect(config.logLevel).toBe('debug');
+  });
+
+  test('test mode also gets the sandbox', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).sandbox?.baseUrl).toBe(`http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`);
+  });
+});
+
+describe('orderTimings are computed in milliseconds', () => {
+  test('from the seconds variables', () => {
+    expect(
+      loadConfig({
+        ORDER_POLL_INITIAL_SECONDS: '2',
+        ORDER_POLL_MAX_SECONDS: '60',
+        ORDER_PAYMENT_WINDOW_SECONDS: '3600',
+        ORDER_SETTLED_GRACE_SECONDS: '0.25',
+      }).orderTimings,
+    ).toEqual({ pollInitialMs: 2000, pollMaxMs: 60_000, paymentWindowMs: 3_600_000, settledGraceMs: 250 });
+  });
+
+  test('pollMaxMs is never below pollInitialMs', () => {
+    const timings = loadConfig({ ORDER_POLL_INITIAL_SECONDS: '90', ORDER_POLL_MAX_SECONDS: '10' }).orderTimings;
+    expect(timings.pollInitialMs).toBe(90_000);
+    expect(timings.pollMaxMs).toBe(90_000);
+  });
+
+  test('buildConfig uses the parsed values directly', () => {
+    const env = parseEnv({ OFFER_TTL_SECONDS: '30', OFFERS_PROVIDER_TIMEOUT_MS: '250' });
+    const config = buildConfig(env);
+    expect(config.offerTtlSeconds).toBe(30);
+    expect(config.offersProviderTimeoutMs).toBe(250);
+  });
+});

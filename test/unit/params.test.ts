@@ -1,0 +1,139 @@
+import { codeListParam, currencyParam } from '../../src/api/params';
+import { PROBLEM_CODES, ProblemError } from '../../src/api/problem';
+import { CurrencyDictionary, type Currency } from '../../src/domain/currency';
+
+const USD: Currency = { id: 1, ticker: 'USD', currency_type: 'fiat', precision: 2, name: 'US Dollar', icon_url: 'https://example.com/usd.svg' };
+const BTC: Currency = {
+  id: 13,
+  ticker: 'BTC',
+  network: 'bitcoin',
+  currency_type: 'crypto',
+  precision: 8,
+  name: 'Bitcoin',
+  icon_url: 'https://example.com/btc.svg',
+};
+const BIG: Currency = { ...USD, id: 999_999_999, ticker: 'BIG', name: 'Largest id' };
+const dictionary = new CurrencyDictionary([USD, BTC, BIG]);
+
+function problem(fn: () => unknown): ProblemError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(ProblemError);
+    return err as ProblemError;
+  }
+  throw new Error('expected a ProblemError');
+}
+
+describe('currencyParam', () => {
+  test.each<[unknown, Currency]>([
+    [1, USD],
+    ['1', USD],
+    [' 1 ', USD],
+    [13, BTC],
+    ['13', BTC],
+    [13.0, BTC],
+    [999_999_999, BIG],
+    ['999999999', BIG],
+  ])('accepts %p', (raw, expected) => {
+    expect(currencyParam(dictionary, 'currency_from', raw)).toBe(dictionary.get(expected.id));
+  });
+
+  test('accepts the right kind when one is asked for', () => {
+    expect(currencyParam(dictionary, 'currency_from', '1', 'fiat')).toEqual(USD);
+    expect(currencyParam(dictionary, 'currency_to', 13, 'crypto')).toEqual(BTC);
+  });
+
+  test.each(['BTC', 'btc', 'usd', 'USDT', 'Eth', ' BTC ', 'USDC2', 'ABCDEFGHIJ'])('a ticker %p is ticker_not_allowed', (raw) => {
+    const err = problem(() => currencyParam(dictionary, 'currency_to', raw));
+    expect(err.code).toBe('ticker_not_allowed');
+    expect(PROBLEM_CODES[err.code].status).toBe(400);
+    expect(err.message).toBe(`currency_to must be a currency ID from GET /api/dict/currencies, not a ticker ("${raw.trim()}").`);
+    expect(err.errors).toEqual([{ path: 'currency_to', message: 'tickers are not accepted; use the integer currency ID' }]);
+  });
+
+  test('a ticker is refused even when a kind is asked for and the ticker exists', () => {
+    expect(problem(() => currencyParam(dictionary, 'currency_from', 'USD', 'fiat')).code).toBe('ticker_not_allowed');
+  });
+
+  test.each<unknown>([2, '2', 12, 14, 1_000, '123456789'])('unknown id %p is unknown_currency', (raw) => {
+    const err = problem(() => currencyParam(dictionary, 'from_currency', raw));
+    expect(err.code).toBe('unknown_currency');
+    expect(PROBLEM_CODES[err.code].status).toBe(400);
+    expect(err.message).toBe(`from_currency ${String(raw)} is not in the currency dictionary.`);
+    expect(err.errors).toEqual([{ path: 'from_currency', message: 'unknown currency ID' }]);
+  });
+
+  test.each<unknown>([
+    0,
+    '0',
+    -1,
+    '-1',
+    1.5,
+    '1.5',
+    '01',
+    '1e3',
+    '',
+    '   ',
+    'X',
+    'ABCDEFGHIJK',
+    'BTC-ETH',
+    'usdt_trc20',
+    '1000000000',
+    1e10,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    true,
+    null,
+    {},
+    [1],
+  ])('%p is validation_error', (raw) => {
+    const err = problem(() => currencyParam(dictionary, 'currency_to', raw));
+    expect(err.code).toBe('validation_error');
+    expect(err.message).toBe('currency_to must be an integer currency ID.');
+    expect(err.errors).toEqual([{ path: 'currency_to', message: 'expected a positive integer currency ID' }]);
+  });
+
+  test('a missing value is validation_error "required"', () => {
+    const err = problem(() => currencyParam(dictionary, 'currency_to', undefined));
+    expect(err.code).toBe('validation_error');
+    expect(err.errors).toEqual([{ path: 'currency_to', message: 'required' }]);
+  });
+
+  test.each<[unknown, 'fiat' | 'crypto', string]>([
+    [13, 'fiat', 'from_currency must be a fiat currency; BTC is crypto.'],
+    ['1', 'crypto', 'from_currency must be a crypto currency; USD is fiat.'],
+  ])('%p asked as %s is unsupported_pair', (raw, kind, message) => {
+    const err = problem(() => currencyParam(dictionary, 'from_currency', raw, kind));
+    expect(err.code).toBe('unsupported_pair');
+    expect(PROBLEM_CODES[err.code].status).toBe(422);
+    expect(err.message).toBe(message);
+    expect(err.errors).toEqual([{ path: 'from_currency', message: `expected a ${kind} currency` }]);
+  });
+
+  test('an unknown id is unknown_currency even when a kind is asked for', () => {
+    expect(problem(() => currencyParam(dictionary, 'from_currency', 2, 'fiat')).code).toBe('unknown_currency');
+  });
+});
+
+describe('codeListParam', () => {
+  test.each<[unknown, string[] | undefined]>([
+    ['sandbox', ['sandbox']],
+    ['a,b,c', ['a', 'b', 'c']],
+    [' a , b ,c ', ['a', 'b', 'c']],
+    ['a,b,a,b', ['a', 'b']],
+    ['a,,b,', ['a', 'b']],
+    ['b,a', ['b', 'a']],
+    [undefined, undefined],
+    ['', undefined],
+    ['   ', undefined],
+    [',,', undefined],
+    [' , ', undefined],
+    [['a', 'b'], undefined],
+    [42, undefined],
+    [null, undefined],
+    [{ a: 1 }, undefined],
+  ])('%p -> %p', (raw, expected) => {
+    expect(codeListParam(raw)).toEqual(expected);
+  });
+});

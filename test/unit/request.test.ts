@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import { validate as uuidValidate, version as uuidVersion } from 'uuid';
+import { CreateOrderBodySchema, orderIdFor, requestHash } from '../../src/orders/request';
+
+/** RFC 9562 UUIDv5, written out with node:crypto so the test does not trust the uuid package. */
+function uuidV5(namespace: string, name: string): string {
+  const hash = createHash('sha1')
+    .update(Buffer.from(namespace.replace(/-/g, ''), 'hex'))
+    .update(name, 'utf8')
+    .digest();
+  const bytes = hash.subarray(0, 16);
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const FULL_BODY = {
+  provider_code: 'sandbox',
+  from_currency: 1,
+  to_currency: 13,
+  from_amount: '100.00',
+  wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  payment_method: 'card',
+  country_code: 'US',
+  external_user_id: 'user-42',
+  external_order_id: 'order-2030-0001',
+  state_code: 'CA',
+  ip: '203.0.113.7',
+  user_agent: 'Mozilla/5.0',
+  extras: { campaign: 'spring', nested: { a: 1 } },
+};
+
+const MINIMAL_BODY = {
+  provider_code: 'sandbox',
+  from_currency: 1,
+  to_currency: 13,
+  from_amount: '100',
+  wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  payment_method: 'card',
+  country_code: 'DE',
+  external_user_id: 'u',
+  external_order_id: 'o',
+};
+
+describe('orderIdFor', () => {
+  const id = orderIdFor('acme', 'order-1');
+
+  test('is a version-5 UUID in canonical lowercase form', () => {
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(uuidValidate(id)).toBe(true);
+    expect(uuidVersion(id)).toBe(5);
+  });
+
+  test('is deterministic', () => {
+    expect(orderIdFor('acme', 'order-1')).toBe(id);
+    expect(orderIdFor('acme', 'order-1')).toBe(orderIdFor('acme', 'order-1'));
+  });
+
+  test('is UUIDv5 over "<integrator>\\0<external_order_id>" in the broker namespace (computed independently)', () => {
+    expect(id).toBe(uuidV5('6f1f2a7e-3c1e-5b7a-9d2a-8f0c4b1e2d3a', 'acme\u0000order-1'));
+    expect(orderIdFor('globex', 'x/y z')).toBe(uuidV5('6f1f2a7e-3c1e-5b7a-9d2a-8f0c4b1e2d3a', 'globex\u0000x/y z'));
+  });
+
+  test('is pinned: the same input gives this id in every release', () => {
+    // Handed to providers as the partner order reference and used for the workflow id: must never change.
+    expect(id).toBe('800e0a38-1730-5165-8983-587e663613e5');
+  });
+
+  test('differs by integrator', () => {
+    expect(orderIdFor('globex', 'order-1')).not.toBe(id);
+  });
+
+  test('differs by external_order_id', () => {
+    expect(orderIdFor('acme', 'order-2')).not.toBe(id);
+    expect(orderIdFor('acme', 'Order-1')).not.toBe(id);
+  });
+
+  test('the two parts cannot be shifted into each other', () => {
+    expect(orderIdFor('ab', 'c')).not.toBe(orderIdFor('a', 'bc'));
+    expect(orderIdFor('acme-', 'x')).not.toBe(orderIdFor('acme', '-x'));
+  });
+
+  test('many inputs give many distinct ids', () => {
+    const ids = new Set<string>();
+    for (const integrator of ['acme', 'globex', 'initech']) {
+      for (let n = 0; n < 100; n += 1) ids.add(orderIdFor(integrator, `order-${n}`));
+    }
+    expect(ids.size).toBe(300);
+  });
+});
+
+describe('requestHash', () => {
+  const body = { a: 1, b: 'two', c: { x: [1, 2, { y: true }], z: null } };
+  const hash = requestHash(body);
+
+  test('is a hex SHA-256 of the canonical JSON (sorted keys)', () => {
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    const canonical = '{"a":1,"b":"two","c":{"x":[1,2,{"y":true}],"z":null}}';
+    expect(hash).toBe(createHash('sha256').update(canonical).digest('hex'));
+  });
+
+  test('ignores key order, at every depth', () => {
+    expect(requestHash({ c: { z: null, x: [1, 2, { y: true }] }, b: 'two', a: 1 })).toBe(hash);
+  });
+
+  test('ignores undefined values, at every depth', () => {
+    expect(requestHash({ ...body, d: undefined })).toBe(hash);
+    expect(requestHash({ ...body, c: { ...body.c, w: undefined } })).toBe(hash);
+  });
+
+  test.each<[string, Record<string, unknown>]>([
+    ['a changed number', { ...body, a: 2 }],
+    ['a number turned string', { ...body, a: '1' }],
+    ['a changed string', { ...body, b: 'Two' }],
+    ['an added key', { ...body, d: 0 }],
+    ['an added null', { ...body, d: null }],
+    ['a removed key', { a: 1, b: 'two' }],
+    ['a nested change', { ...body, c: { ...body.c, z: 0 } }],
+    ['array order', { ...body, c: { ...body.c, x: [2, 1, { y: true }] } }],
+    ['a deep array element', { ...body, c: { ...body.c, x: [1, 2, { y: false }] } }],
+    ['a renamed key', { a: 1, b: 'two', d: body.c }],
+  ])('changes with %s', (_label, changed) => {
+    expect(requestHash(changed)).not.toBe(hash);
+  });
+
+  test('changes with every value of an order body', () => {
+    const base = requestHash(FULL_BODY);
+    for (const key of Object.keys(FULL_BODY)) {
+      const changed = { ...FULL_BODY, [key]: `${JSON.stringify((FULL_BODY as Record<string, unknown>)[key])}-changed` };
+      expect(requestHash(changed)).not.toBe(base);
+    }
+  });
+
+  test('"100" and "100.00" are different bodies (the caller normalises amounts first)', () => {
+    expect(requestHash({ from_amount: '100' })).not.toBe(requestHash({ from_amount: '100.00' }));
+  });
+});
+
+describe('CreateOrderBodySchema', () => {
+  test('accepts a full valid body, unchanged', () => {
+    const parsed = CreateOrderBodySchema.safeParse(FULL_BODY);
+    expect(parsed.success).toBe(true);
+    expect(parsed.data).toEqual(FULL_BODY);
+  });
+
+  test('accepts a minimal body', () => {
+    expect(CreateOrderBodySchema.safeParse(MINIMAL_BODY).success).toBe(true);
+  });
+
+  test('accepts an IPv6 address and currency fields of any type (checked elsewhere)', () => {
+    expect(CreateOrderBodySchema.safeParse({ ...MINIMAL_BODY, ip: '2001:db8::1', from_currency: 'USD', to_currency: '13' }).success).toBe(
+      true,
+    );
+  });
+
+  test('trims identifiers and the wallet address', () => {
+    const parsed = CreateOrderBodySchema.parse({ ...MINIMAL_BODY, external_order_id: ' o-1 ', wallet_address: ' addr ' });
+    expect(parsed.external_order_id).toBe('o-1');
+    expect(parsed.wallet_address).toBe('addr');
+  });
+
+  test('refuses unknown fields, naming them', () => {
+    const parsed = CreateOrderBodySchema.safeParse({ ...FULL_BODY, amount: '100', to_amount: '1' });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues).toHaveLength(1);
+    expect(parsed.error?.issues[0]?.code).toBe('unrecognized_keys');
+    expect(JSON.stringify(parsed.error?.issues[0])).toContain('to_amount');
+  });
+
+  test.each(['provider_code', 'from_amount', 'wallet_address', 'payment_method', 'country_code', 'external_user_id', 'external_order_id'])(
+    'refuses a body without %s',
+    (field) => {
+      const body: Record<string, unknown> = { ...MINIMAL_BODY };
+      delete body[field];
+      const parsed = CreateOrderBodySchema.safeParse(body);
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual([field]);
+    },
+  );
+
+  test.each(['us', 'USA', 'U', '', '12', 'U1', ' US'])('refuses country_code %p', (country_code) => {
+    const parsed = CreateOrderBodySchema.safeParse({ ...MINIMAL_BODY, country_code });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual(['country_code']);
+  });
+
+  test.each<unknown>(['', '-1', '1e5', '01', '1.', '.5', ' 100', '1,5', '1234567890123456789', 100, null])(
+    'refuses from_amount %p',
+    (from_amount) => {
+      const parsed = CreateOrderBodySchema.safeParse({ ...MINIMAL_BODY, from_amount });
+      expect(parsed.success).toBe(false);
+      expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual(['from_amount']);
+    },
+  );
+
+  test.each<[string, unknown]>([
+    ['provider_code', 'Sandbox'],
+    ['provider_code', 's'],
+    ['payment_method', 'Card'],
+    ['payment_method', 'credit-card'],
+    ['wallet_address', '   '],
+    ['wallet_address', 'x'.repeat(257)],
+    ['external_user_id', ''],
+    ['external_user_id', 'has space'],
+    ['external_order_id', 'x'.repeat(129)],
+    ['external_order_id', 'ordér'],
+    ['state_code', 'ca'],
+    ['state_code', 'CALI'],
+    ['ip', '999.1.1.1'],
+    ['ip', 'localhost'],
+    ['user_agent', 'x'.repeat(513)],
+    ['extras', 'not an object'],
+    ['extras', ['a']],
+  ])('refuses %s = %p', (field, value) => {
+    const parsed = CreateOrderBodySchema.safeParse({ ...MINIMAL_BODY, [field]: value });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error?.issues.map((i) => i.path[0])).toContain(field);
+  });
+
+  test.each<unknown>([null, [], 'body', 42])('refuses a non-object body %p', (body) => {
+    expect(CreateOrderBodySchema.safeParse(body).success).toBe(false);
+  });
+});
