@@ -1,0 +1,40 @@
+# One image for every broker process; the command picks which one runs:
+#   node dist/src/api/main.js         the HTTP API (default)
+#   node dist/src/worker/main.js      the Temporal worker (order workflows and activities)
+#   node dist/src/simulators/main.js  the sandbox provider simulator (demo and test stacks only)
+# See docs/operations.md and docker-compose.yml.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# --- build: every dependency, then tsc into dist/ ---------------------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+COPY workflows ./workflows
+COPY activities ./activities
+RUN npm run build
+
+# --- prod-deps: runtime dependencies only -------------------------------------------------------
+# The worker bundles the workflow code with webpack and swc when it starts, so @swc/core and the
+# Temporal native bridge are runtime dependencies and come along here.
+FROM ${NODE_IMAGE} AS prod-deps
+WORKDIR /app
+COPY package.json package-lock.json .npmrc ./
+RUN npm ci --omit=dev && npm cache clean --force
+
+# --- runtime -----------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+# Files stay owned by root: the processes only read them.
+COPY package.json package-lock.json ./
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+USER node
+EXPOSE 3000 4010
+CMD ["node", "dist/src/api/main.js"]
