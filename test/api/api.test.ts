@@ -9,10 +9,10 @@ import type { Express } from 'express';
 import { buildApi } from '../../src/api/server';
 import { createLogger } from '../../src/logging';
 import { SandboxSimulator } from '../../src/simulators/sandbox/server';
-import { signSandboxPayload } from '../../src/simulators/sandbox/signing';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
-import { BTC, BTC_ADDRESS, GBP, USD } from '../helpers/orders';
+import { BTC, draftOrder, GBP, USD } from '../helpers/orders';
+import { signedSandboxWebhook } from '../helpers/webhooks';
 
 let simulatorServer: Server;
 let simulator: SandboxSimulator;
@@ -176,17 +176,7 @@ describe('GET /api/on_ramp/offers', () => {
 });
 
 describe('orders', () => {
-  const order = {
-    provider_code: 'sandbox',
-    from_currency: USD,
-    to_currency: BTC,
-    from_amount: '100.00',
-    wallet_address: BTC_ADDRESS,
-    payment_method: 'card',
-    country_code: 'GB',
-    external_user_id: 'user-1',
-    external_order_id: 'order-1',
-  };
+  const order = draftOrder({ external_user_id: 'user-1', external_order_id: 'order-1' });
   const post = (body: unknown) => request(app).post('/api/on_ramp/orders').set('X-Api-Key', TEST_API_KEY).send(body as object);
 
   test.each(['external_user_id', 'external_order_id', 'wallet_address', 'provider_code'])('missing %s is a validation error naming it', async (field) => {
@@ -231,22 +221,14 @@ describe('provider webhooks', () => {
   });
 
   test('a verified webhook while Temporal is unreachable is 503, so the provider retries', async () => {
-    const body = JSON.stringify({
-      event_id: 'evt-1',
-      event_type: 'order.status_changed',
-      order: {
-        id: 'p-1',
-        partner_order_id: '8d3f6f8e-1b2c-4d5e-9f00-112233445566',
-        status: 'COMPLETED',
-        crypto_amount: '0.001',
-        checkout_url: 'http://127.0.0.1/checkout/p-1',
-        updated_at: new Date().toISOString(),
-      },
+    const { body, signature } = signedSandboxWebhook(testConfig().sandbox!.webhookSecret, {
+      partner_order_id: '8d3f6f8e-1b2c-4d5e-9f00-112233445566',
+      status: 'COMPLETED',
     });
     const res = await request(app)
       .post('/api/webhooks/sandbox')
       .set('Content-Type', 'application/json')
-      .set('Sandbox-Signature', signSandboxPayload(testConfig().sandbox!.webhookSecret, body, Math.floor(Date.now() / 1000)))
+      .set('Sandbox-Signature', signature)
       .send(body);
     expectProblem(res, 503, 'service_unavailable');
   });

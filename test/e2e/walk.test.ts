@@ -4,12 +4,12 @@
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { signSandboxPayload } from '../../src/simulators/sandbox/signing';
 import { ORDER_STATUS_KEY, orderWorkflowId } from '../../src/temporal/shared';
 import { callApi } from '../helpers/http';
 import { BTC, checkout, draftOrder, fetchOffers, offerThenOrder, USD, waitForStatus } from '../helpers/orders';
 import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
+import { signedSandboxWebhook } from '../helpers/webhooks';
 
 let env: TestWorkflowEnvironment;
 let stack: LocalStack;
@@ -105,14 +105,13 @@ test('an order without a live offer is refused with offer_expired', async () => 
 
 test('a forged provider webhook is refused with 401 and changes nothing', async () => {
   const { body: order } = await offerThenOrder(stack.apiUrl, draftOrder());
-  const body = JSON.stringify({
-    event_id: 'forged-1',
-    event_type: 'order.status_changed',
-    order: { ...stack.simulator.orders.get(order.extras.provider_order_id), status: 'COMPLETED' },
+  const { body, signature } = signedSandboxWebhook('not-the-secret', {
+    ...stack.simulator.orders.get(order.extras.provider_order_id),
+    status: 'COMPLETED',
   });
   const response = await fetch(`${stack.apiUrl}/api/webhooks/sandbox`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'sandbox-signature': signSandboxPayload('not-the-secret', body, Math.floor(Date.now() / 1000)) },
+    headers: { 'content-type': 'application/json', 'sandbox-signature': signature },
     body,
   });
   expect(response.status).toBe(401);
@@ -122,21 +121,13 @@ test('a forged provider webhook is refused with 401 and changes nothing', async 
 });
 
 test('a signed webhook for an unknown order is acknowledged', async () => {
-  const body = JSON.stringify({
-    event_id: 'evt-unknown',
-    event_type: 'order.status_changed',
-    order: {
-      id: 'p-1',
-      partner_order_id: '00000000-0000-5000-8000-000000000000',
-      status: 'COMPLETED',
-      crypto_amount: '1',
-      checkout_url: 'http://127.0.0.1/checkout/p-1',
-      updated_at: new Date().toISOString(),
-    },
+  const { body, signature } = signedSandboxWebhook(stack.config.sandbox!.webhookSecret, {
+    partner_order_id: '00000000-0000-5000-8000-000000000000',
+    status: 'COMPLETED',
   });
   const response = await fetch(`${stack.apiUrl}/api/webhooks/sandbox`, {
     method: 'POST',
-    headers: { 'sandbox-signature': signSandboxPayload(stack.config.sandbox!.webhookSecret, body, Math.floor(Date.now() / 1000)) },
+    headers: { 'sandbox-signature': signature },
     body,
   });
   expect(response.status).toBe(200);

@@ -2,25 +2,11 @@ import BigNumber from 'bignumber.js';
 import type { CryptoCurrency, FiatCurrency } from '../../src/domain/currency';
 import { toOffer, type Offer } from '../../src/offers/calculate';
 import type { ProviderQuote } from '../../src/providers/types';
+import { FIXTURE_BTC, FIXTURE_USD } from '../helpers/fixtures';
 
-const USD: FiatCurrency = {
-  id: 1,
-  ticker: 'USD',
-  currency_type: 'fiat',
-  precision: 2,
-  name: 'US Dollar',
-  icon_url: 'https://example.com/usd.svg',
-};
+const USD = FIXTURE_USD;
 const JPY: FiatCurrency = { ...USD, id: 7, ticker: 'JPY', precision: 0, name: 'Japanese Yen' };
-const BTC: CryptoCurrency = {
-  id: 13,
-  ticker: 'BTC',
-  network: 'bitcoin',
-  currency_type: 'crypto',
-  precision: 8,
-  name: 'Bitcoin',
-  icon_url: 'https://example.com/btc.svg',
-};
+const BTC = FIXTURE_BTC;
 const ETH: CryptoCurrency = { ...BTC, id: 14, ticker: 'ETH', network: 'ethereum', precision: 18, name: 'Ether' };
 
 const EXPIRES = new Date(Date.UTC(2030, 0, 2, 3, 4, 5, 678));

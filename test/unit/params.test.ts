@@ -1,17 +1,10 @@
 import { codeListParam, currencyParam } from '../../src/api/params';
 import { PROBLEM_CODES, ProblemError } from '../../src/api/problem';
 import { CurrencyDictionary, type Currency } from '../../src/domain/currency';
+import { FIXTURE_BTC, FIXTURE_USD } from '../helpers/fixtures';
 
-const USD: Currency = { id: 1, ticker: 'USD', currency_type: 'fiat', precision: 2, name: 'US Dollar', icon_url: 'https://example.com/usd.svg' };
-const BTC: Currency = {
-  id: 13,
-  ticker: 'BTC',
-  network: 'bitcoin',
-  currency_type: 'crypto',
-  precision: 8,
-  name: 'Bitcoin',
-  icon_url: 'https://example.com/btc.svg',
-};
+const USD: Currency = FIXTURE_USD;
+const BTC: Currency = FIXTURE_BTC;
 const BIG: Currency = { ...USD, id: 999_999_999, ticker: 'BIG', name: 'Largest id' };
 const dictionary = new CurrencyDictionary([USD, BTC, BIG]);
 
