@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
+import type { CatalogueService } from '../catalogue/service';
 import type { IntegratorDirectory } from '../config/integrators';
 import type { CurrencyDictionary } from '../domain/currency';
 import type { Logger } from '../logging';
@@ -12,6 +13,7 @@ import type { ProviderRegistry } from '../providers/registry';
 import type { OrderTimings } from '../temporal/shared';
 import { requireApiKey } from './auth';
 import { errorHandler, notFoundHandler } from './problem';
+import { catalogueRoutes } from './routes/catalogue';
 import { dictionaryRoutes } from './routes/dictionaries';
 import { healthRoutes } from './routes/health';
 import { offerRoutes } from './routes/offers';
@@ -20,6 +22,7 @@ import { webhookRoutes } from './routes/webhooks';
 
 export interface AppDependencies {
   logger: Logger;
+  catalogues: CatalogueService;
   integrators: IntegratorDirectory;
   currencies: CurrencyDictionary;
   providers: ProviderRegistry;
@@ -56,6 +59,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use('/api', express.json({ limit: '64kb', type: ['application/json', 'application/*+json'] }));
   app.use('/api', requireApiKey(deps.integrators));
   app.use('/api', dictionaryRoutes(deps.currencies));
+  app.use('/api', catalogueRoutes(deps.currencies, deps.catalogues));
   app.use('/api', offerRoutes(deps.currencies, deps.offers));
   app.use(
     '/api',

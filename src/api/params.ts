@@ -1,3 +1,4 @@
+import { country, hasState, requiresState } from '../domain/countries';
 import type { Currency, CurrencyDictionary } from '../domain/currency';
 import { ProblemError } from './problem';
 
@@ -46,4 +47,38 @@ export function codeListParam(raw: unknown): string[] | undefined {
   if (typeof raw !== 'string') return undefined;
   const codes = [...new Set(raw.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
   return codes.length > 0 ? codes : undefined;
+}
+
+/** An ISO 3166-1 alpha-2 code of a country that exists. */
+export function countryParam(name: string, raw: unknown): string {
+  if (typeof raw !== 'string' || !/^[A-Z]{2}$/.test(raw)) {
+    throw new ProblemError('validation_error', `${name} must be an ISO 3166-1 alpha-2 country code in capitals.`, [
+      { path: name, message: raw === undefined ? 'required' : 'expected two capital letters, e.g. "US"' },
+    ]);
+  }
+  if (!country(raw)) {
+    throw new ProblemError('validation_error', `${name} ${raw} is not an ISO 3166-1 country.`, [{ path: name, message: 'unknown country' }]);
+  }
+  return raw;
+}
+
+/**
+ * A state of `countryCode`. Where the country has states (GET /api/dict/countries) and `required`
+ * is set, leaving it out is `state_required`; a state that is not one of the country's is refused.
+ */
+export function stateParam(name: string, raw: unknown, countryCode: string, required: boolean): string | undefined {
+  if (raw === undefined || raw === '') {
+    if (required && requiresState(countryCode)) {
+      throw new ProblemError('state_required', `${countryCode} requires a state: send ${name} (codes in GET /api/dict/countries).`, [
+        { path: name, message: 'required for this country' },
+      ]);
+    }
+    return undefined;
+  }
+  if (typeof raw !== 'string' || !hasState(countryCode, raw)) {
+    throw new ProblemError('validation_error', `${name} is not a state of ${countryCode}.`, [
+      { path: name, message: requiresState(countryCode) ? `not a state of ${countryCode}` : `${countryCode} has no states` },
+    ]);
+  }
+  return raw;
 }

@@ -1,4 +1,5 @@
 import type { Client } from '@temporalio/client';
+import { CatalogueService } from '../catalogue/service';
 import type { AppConfig } from '../config';
 import { IntegratorDirectory } from '../config/integrators';
 import { currencyDictionary } from '../domain/currencies';
@@ -14,7 +15,14 @@ import { createApp } from './app';
 export function buildApi(config: AppConfig, client: Client, logger: Logger) {
   const providers = createProviderRegistry(config);
   const offerStore = new MemoryOfferStore();
+  const catalogues = new CatalogueService({
+    providers,
+    ttlMs: config.catalogueTtlMs,
+    timeoutMs: config.offersProviderTimeoutMs,
+    logger,
+  });
   return createApp({
+    catalogues,
     logger,
     integrators: new IntegratorDirectory(config.integrators),
     currencies: currencyDictionary,
@@ -22,6 +30,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger) {
     offerStore,
     offers: new OffersService({
       providers,
+      catalogues,
       store: offerStore,
       offerTtlSeconds: config.offerTtlSeconds,
       providerTimeoutMs: config.offersProviderTimeoutMs,

@@ -30,6 +30,7 @@ export const EnvSchema = z
     OFFER_TTL_SECONDS: integer(5, 3600).default(120),
     REDIS_URL: optionalString.pipe(z.url().optional()),
     OFFERS_PROVIDER_TIMEOUT_MS: integer(50, 60_000).default(3000),
+    CATALOGUE_TTL_SECONDS: integer(1, 86_400).default(300),
 
     ORDER_CREATE_TIMEOUT_SECONDS: seconds.pipe(z.number().max(300)).default(30),
     ORDER_POLL_INITIAL_SECONDS: seconds.default(30),
@@ -40,6 +41,11 @@ export const EnvSchema = z
     SANDBOX_URL: optionalString.pipe(z.url().optional()),
     SANDBOX_API_KEY: optionalString,
     SANDBOX_WEBHOOK_SECRET: optionalString,
+    SANDBOX_PROVIDERS: z
+      .string()
+      .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+      .pipe(z.array(z.enum(['sandbox', 'sandbox_eu', 'sandbox_us'])).min(1))
+      .default(['sandbox', 'sandbox_eu', 'sandbox_us']),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.ONRAMP_INTEGRATORS_FILE && !env.ONRAMP_API_KEY) {

@@ -8,9 +8,12 @@ export type { Env } from './env';
 export const DEFAULT_SANDBOX_PORT = 4010;
 
 export interface SandboxProviderConfig {
+  /** The simulator host; each simulated provider lives under /<code>. */
   baseUrl: string;
   apiKey: string;
   webhookSecret: string;
+  /** Which simulated providers are enabled. */
+  providers: string[];
 }
 
 export interface AppConfig {
@@ -23,6 +26,8 @@ export interface AppConfig {
   integrators: Integrator[];
   offerTtlSeconds: number;
   offersProviderTimeoutMs: number;
+  /** How long a provider's catalogue is served before it is refreshed (stale while refreshing). */
+  catalogueTtlMs: number;
   orderTimings: OrderTimings;
   /** How long POST /orders waits for the provider order before answering 503. */
   orderCreateTimeoutMs: number;
@@ -61,6 +66,7 @@ export function buildConfig(env: Env): AppConfig {
     integrators: integratorsFrom(env),
     offerTtlSeconds: env.OFFER_TTL_SECONDS,
     offersProviderTimeoutMs: env.OFFERS_PROVIDER_TIMEOUT_MS,
+    catalogueTtlMs: env.CATALOGUE_TTL_SECONDS * 1000,
     orderCreateTimeoutMs: env.ORDER_CREATE_TIMEOUT_SECONDS * 1000,
     orderTimings: {
       pollInitialMs: env.ORDER_POLL_INITIAL_SECONDS * 1000,
@@ -74,6 +80,7 @@ export function buildConfig(env: Env): AppConfig {
           baseUrl: (env.SANDBOX_URL ?? `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`).replace(/\/+$/, ''),
           apiKey: env.SANDBOX_API_KEY ?? DEV_SANDBOX_API_KEY,
           webhookSecret: env.SANDBOX_WEBHOOK_SECRET ?? DEV_SANDBOX_WEBHOOK_SECRET,
+          providers: env.SANDBOX_PROVIDERS,
         }
       : undefined,
   };

@@ -6,7 +6,8 @@ import { buildApi } from '../api/server';
 import { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET, type AppConfig } from '../config';
 import type { Logger } from '../logging';
 import { createProviderRegistry } from '../providers/registry';
-import { SandboxSimulator, type SimulatorFaults } from '../simulators/sandbox/server';
+import { SimulatorHost, type SandboxSimulator, type SimulatorFaults } from '../simulators/sandbox/server';
+import { SANDBOX_PROVIDER_CODES } from '../providers/sandbox';
 import { createOrderWorker } from '../worker/build';
 
 export interface LocalStackOptions {
@@ -28,7 +29,10 @@ export interface LocalStack {
   apiUrl: string;
   simulatorUrl: string;
   config: AppConfig;
+  /** The `sandbox` provider's simulator. */
   simulator: SandboxSimulator;
+  /** Every simulated provider. */
+  simulators: SimulatorHost;
   worker?: Worker;
   stop(): Promise<void>;
 }
@@ -55,18 +59,23 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const apiUrl = await listen(apiServer, host, options.apiPort ?? 0);
   const simulatorUrl = await listen(simulatorServer, host, options.simulatorPort ?? 0);
 
-  const sandbox = options.config.sandbox ?? { baseUrl: simulatorUrl, apiKey: DEV_SANDBOX_API_KEY, webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET };
+  const sandbox = options.config.sandbox ?? {
+    baseUrl: simulatorUrl,
+    apiKey: DEV_SANDBOX_API_KEY,
+    webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET,
+    providers: [...SANDBOX_PROVIDER_CODES],
+  };
   const config: AppConfig = { ...options.config, publicBaseUrl: apiUrl, sandbox: { ...sandbox, baseUrl: simulatorUrl } };
-  const simulator = new SandboxSimulator({
+  const simulators = new SimulatorHost({
     apiKey: sandbox.apiKey,
     webhookSecret: sandbox.webhookSecret,
-    webhookUrl: `${apiUrl}/api/webhooks/sandbox`,
+    brokerUrl: apiUrl,
     publicUrl: simulatorUrl,
     settleDelayMs: options.settleDelayMs,
     faults: options.faults,
     log: (message) => options.logger.debug({ component: 'simulator' }, message),
   });
-  simulatorServer.on('request', simulator.app);
+  simulatorServer.on('request', simulators.app);
   apiServer.on('request', buildApi(config, options.client, options.logger));
 
   let worker: Worker | undefined;
@@ -86,12 +95,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     apiUrl,
     simulatorUrl,
     config,
-    simulator,
+    simulator: simulators.get('sandbox'),
+    simulators,
     worker,
     async stop() {
       if (worker && worker.getState() === 'RUNNING') worker.shutdown();
       await running;
-      simulator.stop();
+      simulators.stop();
       await Promise.all([close(apiServer), close(simulatorServer)]);
     },
   };

@@ -7,6 +7,8 @@ export const CurrencySchema = z
     id: z.number().int().positive(),
     ticker: z.string().regex(/^[A-Z0-9]{2,10}$/),
     network: z.string().regex(NETWORK_PATTERN).optional(),
+    /** A token's contract address (EVM, Tron), mint (Solana) or jetton master (TON); absent for a network's native coin. */
+    contract: z.string().min(1).optional(),
     currency_type: z.enum(['fiat', 'crypto']),
     precision: z.number().int().min(0).max(18),
     name: z.string().min(1),
@@ -15,6 +17,10 @@ export const CurrencySchema = z
   .refine((c) => (c.currency_type === 'crypto') === (c.network !== undefined), {
     message: 'crypto currencies carry a network, fiat currencies do not',
     path: ['network'],
+  })
+  .refine((c) => c.contract === undefined || c.currency_type === 'crypto', {
+    message: 'only crypto tokens carry a contract',
+    path: ['contract'],
   });
 
 export type Currency = z.infer<typeof CurrencySchema>;

@@ -1,7 +1,9 @@
+import type { CatalogueService } from '../catalogue/service';
+import { eligibleMethods } from '../catalogue/eligibility';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
 import { decimal } from '../domain/money';
 import type { ProviderRegistry } from '../providers/registry';
-import { ProviderRejectedError, type ProviderAdapter } from '../providers/types';
+import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote } from '../providers/types';
 import { toOffer, type Offer } from './calculate';
 import type { OfferStore } from './store';
 
@@ -18,8 +20,15 @@ export interface OffersQuery {
   providerCodes?: string[];
 }
 
+export interface OfferErrorBody {
+  code: string;
+  message: string;
+  min_amount?: string;
+  max_amount?: string;
+}
+
 export interface OfferError {
-  error: { code: string; message: string; min_amount?: string; max_amount?: string };
+  error: OfferErrorBody;
 }
 
 export interface OffersResult {
@@ -29,97 +38,139 @@ export interface OffersResult {
 
 export interface OffersServiceOptions {
   providers: ProviderRegistry;
+  catalogues: CatalogueService;
   store: OfferStore;
   offerTtlSeconds: number;
   providerTimeoutMs: number;
-  /** Payment method quoted when the request names none. */
-  defaultPaymentMethod?: string;
   now?: () => number;
 }
 
-/** Asks every eligible provider in parallel, each under its own deadline; a slow or failing one is left out. */
+type Outcome = { code: string; offer: Offer } | { code: string; error: OfferErrorBody };
+
+/**
+ * Asks every eligible provider in parallel, each under its own deadline; a slow or failing one is
+ * left out. Within a provider, every payment method its catalogue allows for the request is quoted
+ * at once; the offer carries the best method's amounts and every method's fee.
+ */
 export class OffersService {
   constructor(private readonly options: OffersServiceOptions) {}
 
   async getOffers(query: OffersQuery): Promise<OffersResult> {
-    const now = this.options.now ?? Date.now;
     const adapters = this.options.providers.all().filter((a) => !query.providerCodes || query.providerCodes.includes(a.info.code));
-    const settled = await Promise.all(adapters.map((adapter) => this.quoteOne(adapter, query, now)));
+    const outcomes = await Promise.all(adapters.map((adapter) => this.withDeadline(adapter, query)));
     const result: OffersResult = { offers: {}, errors: {} };
-    for (const entry of settled) {
-      if ('offer' in entry) result.offers[entry.code] = entry.offer;
-      else result.errors[entry.code] = { error: entry.error };
+    for (const outcome of outcomes) {
+      if ('offer' in outcome) result.offers[outcome.code] = outcome.offer;
+      else result.errors[outcome.code] = { error: outcome.error };
     }
+    await Promise.all(Object.entries(result.offers).map(([code, offer]) => this.remember(query, code, offer)));
     return result;
   }
 
-  private async quoteOne(
-    adapter: ProviderAdapter,
-    query: OffersQuery,
-    now: () => number,
-  ): Promise<{ code: string; offer: Offer } | { code: string; error: OfferError['error'] }> {
+  private async withDeadline(adapter: ProviderAdapter, query: OffersQuery): Promise<Outcome> {
     const code = adapter.info.code;
     const deadline = AbortSignal.timeout(this.options.providerTimeoutMs);
-    const paymentMethod = query.paymentMethod ?? this.options.defaultPaymentMethod ?? 'card';
-    try {
-      const quote = await Promise.race([
+    const timedOut = new Promise<Outcome>((resolve) => {
+      deadline.addEventListener(
+        'abort',
+        () => resolve({ code, error: { code: 'timeout', message: `no answer within ${this.options.providerTimeoutMs} ms` } }),
+        { once: true },
+      );
+    });
+    return Promise.race([this.quoteProvider(adapter, query, deadline), timedOut]);
+  }
+
+  private async quoteProvider(adapter: ProviderAdapter, query: OffersQuery, signal: AbortSignal): Promise<Outcome> {
+    const code = adapter.info.code;
+    const catalogue = await this.options.catalogues.get(code);
+    if (!catalogue) return { code, error: { code: 'unavailable', message: 'the provider catalogue is not available' } };
+    const methods = eligibleMethods(catalogue, {
+      fiat: query.fiat.id,
+      crypto: query.crypto.id,
+      amount: query.amountFrom,
+      country: query.country,
+      state: query.state,
+      paymentMethod: query.paymentMethod,
+    });
+    if (!Array.isArray(methods)) return { code, error: atPrecision(methods, query.fiat.precision) };
+
+    const settled = await Promise.allSettled(
+      methods.map((method) =>
         adapter.getQuote(
           {
             fiat: query.fiat,
             crypto: query.crypto,
             fiatAmount: query.amountFrom,
-            paymentMethod,
+            paymentMethod: method.code,
             country: query.country,
             state: query.state,
             ip: query.ip,
             externalUserId: query.externalUserId,
           },
-          deadline,
+          signal,
         ),
-        new Promise<never>((_, reject) => {
-          deadline.addEventListener('abort', () => reject(new DeadlineError()), { once: true });
-        }),
-      ]);
-      if (!decimal(quote.cryptoAmount).gt(0) || !decimal(query.amountFrom).gt(decimal(quote.processingFee).plus(quote.networkFee))) {
-        return { code, error: { code: 'limits', message: 'the amount does not cover the provider fees' } };
-      }
-      const ttlEnd = now() + this.options.offerTtlSeconds * 1000;
-      const expiresAt = new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd));
-      const offer = toOffer(quote, query.fiat, query.crypto, query.amountFrom, expiresAt);
-      await this.options.store.remember({
-        integratorId: query.integratorId,
-        externalUserId: query.externalUserId,
-        providerCode: code,
-        fromCurrency: query.fiat.id,
-        toCurrency: query.crypto.id,
-        amountFrom: query.amountFrom,
-        country: query.country,
-        state: query.state,
-        paymentMethod: query.paymentMethod,
-        paymentMethods: offer.payment_methods.map((m) => m.payment_method_code),
-        amountExpectedTo: offer.amount_expected_to,
-        expiresAt: offer.expires_at,
-      });
-      return { code, offer };
-    } catch (err) {
-      if (err instanceof DeadlineError) {
-        return { code, error: { code: 'timeout', message: `no answer within ${this.options.providerTimeoutMs} ms` } };
-      }
-      if (err instanceof ProviderRejectedError) {
-        const mapped = err.code === 'rejected' || err.code === 'not_found' ? 'unavailable' : err.code;
-        return {
-          code,
-          error: {
-            code: mapped,
-            message: err.message,
-            ...(err.details.minAmount ? { min_amount: err.details.minAmount } : {}),
-            ...(err.details.maxAmount ? { max_amount: err.details.maxAmount } : {}),
-          },
-        };
-      }
-      return { code, error: { code: 'unavailable', message: (err as Error).message } };
-    }
+      ),
+    );
+    const quotes = settled.flatMap((s) => (s.status === 'fulfilled' && coversFees(s.value, query.amountFrom) ? [s.value] : []));
+    if (quotes.length === 0) return { code, error: atPrecision(failureOf(settled), query.fiat.precision) };
+
+    const now = this.options.now ?? Date.now;
+    const ttlEnd = now() + this.options.offerTtlSeconds * 1000;
+    const offers = quotes.map((quote) =>
+      toOffer(quote, query.fiat, query.crypto, query.amountFrom, new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd))),
+    );
+    const best = offers.reduce((a, b) => (decimal(b.amount_expected_to).gt(a.amount_expected_to) ? b : a));
+    const paymentMethods = offers
+      .map((o) => o.payment_methods[0]!)
+      .sort((a, b) => decimal(a.fee).comparedTo(b.fee) || a.payment_method_code.localeCompare(b.payment_method_code));
+    const expiresAt = offers.map((o) => o.expires_at).reduce((a, b) => (b < a ? b : a));
+    return { code, offer: { ...best, payment_methods: paymentMethods, expires_at: expiresAt } };
+  }
+
+  private remember(query: OffersQuery, providerCode: string, offer: Offer): Promise<void> {
+    return this.options.store.remember({
+      integratorId: query.integratorId,
+      externalUserId: query.externalUserId,
+      providerCode,
+      fromCurrency: query.fiat.id,
+      toCurrency: query.crypto.id,
+      amountFrom: query.amountFrom,
+      country: query.country,
+      state: query.state,
+      paymentMethod: query.paymentMethod,
+      paymentMethods: offer.payment_methods.map((m) => m.payment_method_code),
+      amountExpectedTo: offer.amount_expected_to,
+      expiresAt: offer.expires_at,
+    });
   }
 }
 
-class DeadlineError extends Error {}
+/** Limits in a reason are written like amounts: at the fiat currency's precision. */
+function atPrecision(error: OfferErrorBody, precision: number): OfferErrorBody {
+  return {
+    ...error,
+    ...(error.min_amount ? { min_amount: decimal(error.min_amount).toFixed(precision) } : {}),
+    ...(error.max_amount ? { max_amount: decimal(error.max_amount).toFixed(precision) } : {}),
+  };
+}
+
+/** A quote whose fees eat the whole amount is no offer. */
+function coversFees(quote: ProviderQuote, amount: string): boolean {
+  return decimal(quote.cryptoAmount).gt(0) && decimal(amount).gt(decimal(quote.processingFee).plus(quote.networkFee));
+}
+
+function failureOf(settled: PromiseSettledResult<ProviderQuote>[]): OfferErrorBody {
+  const reasons = settled.flatMap((s) => (s.status === 'rejected' ? [s.reason as unknown] : []));
+  const rejection = reasons.find((r): r is ProviderRejectedError => r instanceof ProviderRejectedError);
+  if (rejection) {
+    const code = rejection.code === 'rejected' || rejection.code === 'not_found' ? 'unavailable' : rejection.code;
+    return {
+      code,
+      message: rejection.message,
+      ...(rejection.details.minAmount ? { min_amount: rejection.details.minAmount } : {}),
+      ...(rejection.details.maxAmount ? { max_amount: rejection.details.maxAmount } : {}),
+    };
+  }
+  if (reasons.length === 0) return { code: 'limits', message: 'the amount does not cover the provider fees' };
+  return { code: 'unavailable', message: (reasons[0] as Error).message };
+}

@@ -15,8 +15,8 @@ const identifier = z.string().trim().min(1).max(128).regex(/^[\x21-\x7e]+$/, 'pr
 /** POST /api/on_ramp/orders body (spec "POST /api/on_ramp/orders"). Currency fields are checked separately. */
 export const CreateOrderBodySchema = z.strictObject({
   provider_code: z.string().regex(/^[a-z0-9_]{2,32}$/),
-  from_currency: z.unknown(),
-  to_currency: z.unknown(),
+  from_currency: z.unknown().optional(),
+  to_currency: z.unknown().optional(),
   from_amount: z.string().regex(DECIMAL_AMOUNT_PATTERN, 'a positive decimal string such as "100.00"'),
   wallet_address: z.string().trim().min(1).max(256),
   payment_method: z.string().regex(/^[a-z0-9_]{2,48}$/),

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config';
-import { createSandboxAdapter } from './sandbox';
+import { currencyDictionary } from '../domain/currencies';
+import { createSandboxAdapter, SANDBOX_PROVIDERS } from './sandbox';
 import type { ProviderAdapter } from './types';
 
 export class ProviderRegistry {
@@ -25,6 +26,11 @@ export class ProviderRegistry {
 /** The adapters this configuration enables. */
 export function createProviderRegistry(config: AppConfig): ProviderRegistry {
   const adapters: ProviderAdapter[] = [];
-  if (config.sandbox) adapters.push(createSandboxAdapter(config.sandbox));
+  const sandbox = config.sandbox;
+  if (sandbox) {
+    for (const info of SANDBOX_PROVIDERS.filter((p) => sandbox.providers.includes(p.code))) {
+      adapters.push(createSandboxAdapter(sandbox, info, currencyDictionary));
+    }
+  }
   return new ProviderRegistry(adapters);
 }

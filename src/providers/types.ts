@@ -9,6 +9,26 @@ export interface ProviderInfo {
   icon_url: string;
 }
 
+/** A payment method as a provider offers it, with its fee and its limits per fiat currency. */
+export interface CataloguePaymentMethod {
+  code: string;
+  name: string;
+  icon_url: string | null;
+  /** The method's percentage fee as text, e.g. "3.99%". */
+  fee: string;
+  /** Limits per fiat currency ID, decimal strings in that currency; the method takes only these fiat currencies. */
+  limits: Record<number, { min: string; max: string }>;
+}
+
+/** What a provider sells where: its catalogue, mapped to the broker's currency IDs. */
+export interface ProviderCatalogue {
+  fiat: number[];
+  crypto: number[];
+  /** Countries served; `states` lists the states served where the provider serves only some. */
+  countries: { code: string; states?: string[] }[];
+  paymentMethods: CataloguePaymentMethod[];
+}
+
 export interface QuoteRequest {
   fiat: FiatCurrency;
   crypto: CryptoCurrency;
@@ -109,9 +129,13 @@ export class ProviderUnavailableError extends Error {
  */
 export interface ProviderAdapter {
   readonly info: ProviderInfo;
+  /** The provider's catalogue from its own endpoints (the caller caches it). */
+  getCatalogue(signal?: AbortSignal): Promise<ProviderCatalogue>;
   getQuote(request: QuoteRequest, signal?: AbortSignal): Promise<ProviderQuote>;
   createOrder(request: CreateProviderOrderRequest): Promise<ProviderOrder>;
   getOrder(orderId: string, providerOrderId?: string): Promise<ProviderOrderSnapshot>;
   /** Verifies the provider's signature and parses the event; throws WebhookVerificationError. */
   parseWebhook(webhook: IncomingWebhook): ProviderWebhookEvent;
+  /** The provider's own address rule (ProviderAddressRule in src/addresses/validate.ts): it may only refuse. */
+  validateAddress?: (network: string, address: string) => { valid: boolean; reason?: string } | undefined;
 }

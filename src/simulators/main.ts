@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_SANDBOX_PORT, DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET } from '../config';
 import { ConfigError } from '../config/env';
 import { runMain } from '../process';
-import { SandboxSimulator } from './sandbox/server';
+import { SimulatorHost } from './sandbox/server';
 
 const SimulatorEnvSchema = z.object({
   SIMULATOR_HOST: z.string().default('127.0.0.1'),
@@ -10,7 +10,8 @@ const SimulatorEnvSchema = z.object({
   SIMULATOR_PUBLIC_URL: z.url().optional(),
   SANDBOX_API_KEY: z.string().min(1).default(DEV_SANDBOX_API_KEY),
   SANDBOX_WEBHOOK_SECRET: z.string().min(1).default(DEV_SANDBOX_WEBHOOK_SECRET),
-  SANDBOX_WEBHOOK_URL: z.url().default('http://127.0.0.1:3000/api/webhooks/sandbox'),
+  /** The broker's base URL; each simulated provider posts its webhooks to <BROKER_URL>/api/webhooks/<code>. */
+  BROKER_URL: z.url().default('http://127.0.0.1:3000'),
 });
 
 /** Runs the provider simulator as its own process (docker-compose, or beside a production-like API). */
@@ -18,16 +19,16 @@ runMain('simulator', async (logger) => {
   const parsed = SimulatorEnvSchema.safeParse(process.env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   const env = parsed.data;
-  const simulator = new SandboxSimulator({
+  const simulator = new SimulatorHost({
     apiKey: env.SANDBOX_API_KEY,
     webhookSecret: env.SANDBOX_WEBHOOK_SECRET,
-    webhookUrl: env.SANDBOX_WEBHOOK_URL,
-    publicUrl: env.SIMULATOR_PUBLIC_URL ?? `http://localhost:${env.SIMULATOR_PORT}`,
+    brokerUrl: env.BROKER_URL.replace(/\/+$/, ''),
+    publicUrl: (env.SIMULATOR_PUBLIC_URL ?? `http://localhost:${env.SIMULATOR_PORT}`).replace(/\/+$/, ''),
     log: (message) => logger.info(message),
   });
   const server = simulator.app.listen(env.SIMULATOR_PORT, env.SIMULATOR_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  logger.info({ port: env.SIMULATOR_PORT, webhookUrl: env.SANDBOX_WEBHOOK_URL }, 'sandbox provider simulator listening');
+  logger.info({ port: env.SIMULATOR_PORT, brokerUrl: env.BROKER_URL, providers: [...simulator.simulators.keys()] }, 'provider simulators listening');
   return async () => {
     simulator.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));

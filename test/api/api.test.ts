@@ -8,13 +8,14 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { buildApi } from '../../src/api/server';
 import { createLogger } from '../../src/logging';
-import { SandboxSimulator } from '../../src/simulators/sandbox/server';
+import { SimulatorHost, type SandboxSimulator } from '../../src/simulators/sandbox/server';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
 import { BTC, draftOrder, GBP, USD } from '../helpers/orders';
 import { signedSandboxWebhook } from '../helpers/webhooks';
 
 let simulatorServer: Server;
+let host: SimulatorHost;
 let simulator: SandboxSimulator;
 let app: Express;
 const client = createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' });
@@ -24,18 +25,19 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => simulatorServer.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(simulatorServer.address() as AddressInfo).port}`;
   const config = testConfig({ offersProviderTimeoutMs: 1000, orderCreateTimeoutMs: 1000 });
-  simulator = new SandboxSimulator({
+  host = new SimulatorHost({
     apiKey: config.sandbox!.apiKey,
     webhookSecret: config.sandbox!.webhookSecret,
-    webhookUrl: 'http://127.0.0.1:1/unused',
+    brokerUrl: 'http://127.0.0.1:1',
     publicUrl: url,
   });
-  simulatorServer.on('request', simulator.app);
+  simulator = host.get('sandbox');
+  simulatorServer.on('request', host.app);
   app = buildApi({ ...config, sandbox: { ...config.sandbox!, baseUrl: url } }, client, createLogger('silent', 'test'));
 });
 
 afterAll(async () => {
-  simulator.stop();
+  host.stop();
   simulatorServer.closeAllConnections();
   await new Promise((resolve) => simulatorServer.close(resolve));
 });
@@ -47,6 +49,7 @@ afterEach(() => {
 const authed = (path: string) => request(app).get(path).set('X-Api-Key', TEST_API_KEY);
 const offersQuery = (overrides: Record<string, string> = {}) =>
   new URLSearchParams({
+    provider_codes: 'sandbox',
     external_user_id: 'user-1',
     currency_from: String(USD),
     currency_to: String(BTC),

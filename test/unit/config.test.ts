@@ -207,7 +207,17 @@ describe('production', () => {
       SANDBOX_API_KEY: 'sk_live_sandbox',
       SANDBOX_WEBHOOK_SECRET: 'sandbox-secret',
     });
-    expect(config.sandbox).toEqual({ baseUrl: 'https://sandbox.example.com', apiKey: 'sk_live_sandbox', webhookSecret: 'sandbox-secret' });
+    expect(config.sandbox).toEqual({
+      baseUrl: 'https://sandbox.example.com',
+      apiKey: 'sk_live_sandbox',
+      webhookSecret: 'sandbox-secret',
+      providers: ['sandbox', 'sandbox_eu', 'sandbox_us'],
+    });
+  });
+
+  test('SANDBOX_PROVIDERS picks the simulated providers; an unknown one is refused', () => {
+    expect(loadConfig({ SANDBOX_PROVIDERS: 'sandbox_eu, sandbox' }).sandbox?.providers).toEqual(['sandbox_eu', 'sandbox']);
+    expect(() => loadConfig({ SANDBOX_PROVIDERS: 'sandbox,moonpay' })).toThrow('SANDBOX_PROVIDERS');
   });
 
   test('the single integrator from ONRAMP_API_KEY has no default webhook secret', () => {

@@ -1,18 +1,41 @@
+import { CatalogueService } from '../../src/catalogue/service';
 import { currencyDictionary } from '../../src/domain/currencies';
 import type { CryptoCurrency, FiatCurrency } from '../../src/domain/currency';
 import { OffersService } from '../../src/offers/service';
 import { MemoryOfferStore } from '../../src/offers/store';
 import { ProviderRegistry } from '../../src/providers/registry';
-import { ProviderRejectedError, ProviderUnavailableError, type ProviderAdapter, type ProviderQuote } from '../../src/providers/types';
+import {
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type ProviderAdapter,
+  type ProviderCatalogue,
+  type ProviderQuote,
+  type QuoteRequest,
+} from '../../src/providers/types';
 
 const USD = currencyDictionary.fiat(1) as FiatCurrency;
 const BTC = currencyDictionary.crypto(13) as CryptoCurrency;
 const NOW = Date.parse('2026-11-21T12:00:00Z');
 
-function adapter(code: string, quote: (signal?: AbortSignal) => Promise<ProviderQuote>): ProviderAdapter {
+const CATALOGUE: ProviderCatalogue = {
+  fiat: [USD.id],
+  crypto: [BTC.id],
+  countries: [{ code: 'GB' }, { code: 'US', states: ['CA', 'FL'] }],
+  paymentMethods: [
+    { code: 'card', name: 'Card', icon_url: null, fee: '3.99%', limits: { [USD.id]: { min: '20', max: '5000' } } },
+    { code: 'bank_transfer', name: 'Bank', icon_url: null, fee: '1%', limits: { [USD.id]: { min: '50', max: '20000' } } },
+  ],
+};
+
+function adapter(
+  code: string,
+  quote: (signal?: AbortSignal, request?: QuoteRequest) => Promise<ProviderQuote>,
+  catalogue: ProviderCatalogue = { ...CATALOGUE, paymentMethods: CATALOGUE.paymentMethods.slice(0, 1) },
+): ProviderAdapter {
   return {
     info: { code, name: code, description: code, icon_url: 'https://example.org/i.svg' },
-    getQuote: (_request, signal) => quote(signal),
+    getCatalogue: () => Promise.resolve(catalogue),
+    getQuote: (request, signal) => quote(signal, request),
     createOrder: () => Promise.reject(new Error('unused')),
     getOrder: () => Promise.reject(new Error('unused')),
     parseWebhook: () => {
@@ -31,8 +54,10 @@ const goodQuote: ProviderQuote = {
 };
 
 function service(adapters: ProviderAdapter[], store = new MemoryOfferStore(() => NOW), timeoutMs = 200) {
+  const providers = new ProviderRegistry(adapters);
   return new OffersService({
-    providers: new ProviderRegistry(adapters),
+    providers,
+    catalogues: new CatalogueService({ providers, ttlMs: 60_000, timeoutMs }),
     store,
     offerTtlSeconds: 120,
     providerTimeoutMs: timeoutMs,
@@ -102,4 +127,59 @@ test('provider_codes narrows the providers asked', async () => {
   const make = (code: string) => adapter(code, () => (asked.push(code), Promise.resolve(goodQuote)));
   await service([make('a'), make('b'), make('c')]).getOffers({ ...query, providerCodes: ['b', 'zzz'] });
   expect(asked).toEqual(['b']);
+});
+
+test('the catalogue rules providers out before any quote, each with its reason', async () => {
+  const quoted: string[] = [];
+  const make = (code: string, catalogue: ProviderCatalogue) =>
+    adapter(code, () => (quoted.push(code), Promise.resolve(goodQuote)), catalogue);
+  const offers = service([
+    make('ok', CATALOGUE),
+    make('no_country', { ...CATALOGUE, countries: [{ code: 'DE' }] }),
+    make('no_pair', { ...CATALOGUE, crypto: [] }),
+    make('no_method', { ...CATALOGUE, paymentMethods: [] }),
+  ]);
+  const result = await offers.getOffers(query);
+  expect(Object.keys(result.offers)).toEqual(['ok']);
+  expect(result.errors).toEqual({
+    no_country: { error: { code: 'country', message: 'does not serve GB' } },
+    no_pair: { error: { code: 'currency', message: 'does not sell this currency pair' } },
+    no_method: { error: { code: 'payment_method', message: 'does not offer any payment method for this currency' } },
+  });
+  expect(quoted).toEqual(['ok', 'ok']);
+});
+
+test('limits and states come from the catalogue, with the limits in the reason', async () => {
+  const offers = service([adapter('p', () => Promise.resolve(goodQuote), CATALOGUE)]);
+  const small = await offers.getOffers({ ...query, amountFrom: '5' });
+  expect(small.errors.p).toEqual({ error: { code: 'limits', message: 'amount must be between 20 and 20000', min_amount: '20.00', max_amount: '20000.00' } });
+  const bankOnly = await offers.getOffers({ ...query, amountFrom: '10000', paymentMethod: 'card' });
+  expect(bankOnly.errors.p?.error).toMatchObject({ code: 'limits', min_amount: '20.00', max_amount: '5000.00' });
+  const texas = await offers.getOffers({ ...query, country: 'US', state: 'TX' });
+  expect(texas.errors.p?.error.code).toBe('state');
+  const california = await offers.getOffers({ ...query, country: 'US', state: 'CA' });
+  expect(california.offers.p).toBeDefined();
+});
+
+test('every eligible payment method is quoted; the best amounts win and every fee is listed', async () => {
+  const byMethod: Record<string, ProviderQuote> = {
+    card: { ...goodQuote, paymentMethod: 'card', cryptoAmount: '0.00090', processingFee: '4.29' },
+    bank_transfer: { ...goodQuote, paymentMethod: 'bank_transfer', cryptoAmount: '0.00095', processingFee: '1.00' },
+  };
+  const offers = service([adapter('p', (_signal, request) => Promise.resolve(byMethod[request!.paymentMethod]!), CATALOGUE)]);
+  const result = await offers.getOffers({ ...query, amountFrom: '100' });
+  expect(result.offers.p).toMatchObject({
+    amount_expected_to: '0.00095000',
+    fee: '1.00',
+    payment_methods: [
+      { payment_method_code: 'bank_transfer', fee: '1.00' },
+      { payment_method_code: 'card', fee: '4.29' },
+    ],
+  });
+});
+
+test('a provider whose catalogue cannot be loaded is unavailable', async () => {
+  const broken: ProviderAdapter = { ...adapter('p', () => Promise.resolve(goodQuote)), getCatalogue: () => Promise.reject(new ProviderUnavailableError('down')) };
+  const result = await service([broken]).getOffers(query);
+  expect(result.errors.p?.error.code).toBe('unavailable');
 });

@@ -9,7 +9,7 @@ const BANK = SANDBOX_PROFILE.paymentMethods.find((m) => m.code === 'bank_transfe
 const WITH_JPY: SimulatorProfile = { ...SANDBOX_PROFILE, fiat: [...SANDBOX_PROFILE.fiat, 'JPY'], countries: [...SANDBOX_PROFILE.countries, 'JP'] };
 
 function input(overrides: Partial<QuoteInput> = {}): QuoteInput {
-  return { fiat: 'USD', crypto: 'BTC', network: 'bitcoin', fiatAmount: '100', paymentMethod: 'card', country: 'US', ...overrides };
+  return { fiat: 'USD', crypto: 'BTC', network: 'bitcoin', fiatAmount: '100', paymentMethod: 'card', country: 'US', state: 'CA', ...overrides };
 }
 
 function failure(result: QuoteResult): Extract<QuoteResult, { ok: false }> {
@@ -85,9 +85,11 @@ describe('quote: supported cases', () => {
     expect(result.price).toMatch(/^\d+\.\d{2}$/);
   });
 
+  // Bank transfer (1 %) in every fiat it takes; SEPA (0.8 %) for EUR.
   test.each(SANDBOX_PROFILE.fiat)('%s: fees at 2 decimals', (fiat) => {
-    const result = success(quote(SANDBOX_PROFILE, input({ fiat, fiatAmount: '1000', paymentMethod: 'bank_transfer' })));
-    expect(result.processingFee).toBe('10.00');
+    const method = fiat === 'EUR' ? 'sepa' : 'bank_transfer';
+    const result = success(quote(SANDBOX_PROFILE, input({ fiat, fiatAmount: '1000', paymentMethod: method })));
+    expect(result.processingFee).toBe(fiat === 'EUR' ? '8.00' : '10.00');
     expect(result.networkFee).toMatch(/^\d+\.\d{2}$/);
   });
 
@@ -106,6 +108,9 @@ describe('quote: unsupported requests', () => {
     ['an asset on another network', { network: 'ethereum' }, 'unsupported_asset', 'BTC on ethereum is not supported'],
     ['a market asset the profile does not sell', { crypto: 'DOGE', network: 'dogecoin' }, 'unsupported_asset', 'DOGE on dogecoin is not supported'],
     ['an unserved country', { country: 'JP' }, 'unsupported_country', 'country JP is not served'],
+    ['an unserved state', { country: 'US', state: 'NY' }, 'unsupported_state', 'state NY of US is not served'],
+    ['a US order without a state', { country: 'US', state: undefined }, 'unsupported_state', 'state (none) of US is not served'],
+    ['a method not taking this fiat', { paymentMethod: 'sepa' }, 'unsupported_payment_method', 'payment method sepa is not offered'],
     ['an unknown payment method', { paymentMethod: 'paypal' }, 'unsupported_payment_method', 'payment method paypal is not offered'],
   ])('%s', (_label, change, code, message) => {
     expect(quote(SANDBOX_PROFILE, input(change))).toEqual({ ok: false, status: 422, code, message });
@@ -128,7 +133,7 @@ describe('quote: amount limits', () => {
     ['EUR', 'card', '18.39', '18.40', '4600.00'],
     ['EUR', 'card', '4600.01', '18.40', '4600.00'],
     ['SEK', 'bank_transfer', '529.99', '530.00', '212000.00'],
-    ['USD', 'sepa', '29.99', '30.00', '20000.00'],
+    ['EUR', 'sepa', '27.59', '27.60', '18400.00'],
     ['USD', 'card', '0', '20.00', '5000.00'],
   ])('%s %s %s is out of range (%s to %s)', (fiat, paymentMethod, fiatAmount, min, max) => {
     expect(quote(SANDBOX_PROFILE, input({ fiat, paymentMethod, fiatAmount }))).toEqual({

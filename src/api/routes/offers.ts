@@ -4,14 +4,14 @@ import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../../dom
 import { DECIMAL_AMOUNT_PATTERN, fractionDigits } from '../../domain/money';
 import type { OffersService } from '../../offers/service';
 import { integratorOf } from '../auth';
-import { codeListParam, currencyParam } from '../params';
+import { codeListParam, countryParam, currencyParam, stateParam } from '../params';
 import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
 
 const OffersQuerySchema = z.object({
   external_user_id: z.string().trim().min(1).max(128),
   amount_from: z.string().regex(DECIMAL_AMOUNT_PATTERN, 'a positive decimal string such as "100.00"'),
-  country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals'),
-  state: z.string().regex(/^[A-Z0-9]{1,3}$/).optional(),
+  country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals').optional(),
+  state: z.string().optional(),
   ip: z.union([z.ipv4(), z.ipv6()]).optional(),
   payment_method: z.string().regex(/^[a-z0-9_]{2,48}$/).optional(),
   provider_codes: z.string().optional(),
@@ -29,6 +29,8 @@ export function offerRoutes(currencies: CurrencyDictionary, offers: OffersServic
       const parsed = OffersQuerySchema.safeParse(req.query);
       if (!parsed.success) throw validationProblem(parsed.error, 'query');
       const query = parsed.data;
+      const country = countryParam('country', query.country);
+      const state = stateParam('state', query.state, country, true);
       if (fractionDigits(query.amount_from) > fiat.precision) {
         throw new ProblemError('validation_error', `amount_from has more decimals than ${fiat.ticker} allows.`, [
           { path: 'amount_from', message: `at most ${fiat.precision} decimal places` },
@@ -45,8 +47,8 @@ export function offerRoutes(currencies: CurrencyDictionary, offers: OffersServic
         fiat,
         crypto,
         amountFrom: query.amount_from,
-        country: query.country,
-        state: query.state,
+        country,
+        state,
         ip: query.ip,
         paymentMethod: query.payment_method,
         providerCodes: codeListParam(query.provider_codes),

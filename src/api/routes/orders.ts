@@ -8,7 +8,7 @@ import type { OrderService } from '../../orders/service';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { OrderTimings } from '../../temporal/shared';
 import { integratorOf } from '../auth';
-import { currencyParam } from '../params';
+import { countryParam, currencyParam, stateParam } from '../params';
 import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
 
 export interface OrderRouteDeps {
@@ -36,6 +36,7 @@ export function orderRoutes({ currencies, providers, offers, orders, timings }: 
       const body = parsed.data;
       const fiat = currencyParam(currencies, 'from_currency', body.from_currency, 'fiat');
       const crypto = currencyParam(currencies, 'to_currency', body.to_currency, 'crypto');
+      const stateCode = stateParam('state_code', body.state_code, countryParam('country_code', body.country_code), true);
       if (fractionDigits(body.from_amount) > fiat.precision) {
         throw new ProblemError('validation_error', `from_amount has more decimals than ${fiat.ticker} allows.`, [
           { path: 'from_amount', message: `at most ${fiat.precision} decimal places` },
@@ -70,7 +71,7 @@ export function orderRoutes({ currencies, providers, offers, orders, timings }: 
         toCurrency: crypto.id,
         amountFrom: fromAmount,
         country: body.country_code,
-        state: body.state_code,
+        state: stateCode,
         paymentMethod: body.payment_method,
       });
       if (!offer) {

@@ -2,11 +2,19 @@ import type { z } from 'zod';
 import type { SandboxProviderConfig } from '../../config';
 import { providerRequest, type ProviderRequestOptions } from '../http';
 import { ProviderRejectedError, ProviderUnavailableError } from '../types';
-import { SandboxErrorSchema, SandboxOrderSchema, SandboxQuoteSchema } from './schemas';
+import {
+  SandboxCountriesSchema,
+  SandboxCurrenciesSchema,
+  SandboxErrorSchema,
+  SandboxOrderSchema,
+  SandboxPaymentMethodsSchema,
+  SandboxQuoteSchema,
+} from './schemas';
 
 const REJECTION_CODES: Record<string, ProviderRejectedError['code']> = {
   amount_out_of_range: 'limits',
   unsupported_country: 'country',
+  unsupported_state: 'state',
   unsupported_fiat: 'currency',
   unsupported_asset: 'currency',
   unsupported_payment_method: 'payment_method',
@@ -19,6 +27,18 @@ export class SandboxClient {
     private readonly config: SandboxProviderConfig,
     private readonly timeoutMs = 10_000,
   ) {}
+
+  getCurrencies(signal?: AbortSignal) {
+    return this.call('/v1/currencies', SandboxCurrenciesSchema, { signal });
+  }
+
+  getCountries(signal?: AbortSignal) {
+    return this.call('/v1/countries', SandboxCountriesSchema, { signal });
+  }
+
+  getPaymentMethods(signal?: AbortSignal) {
+    return this.call('/v1/payment-methods', SandboxPaymentMethodsSchema, { signal });
+  }
 
   getQuote(params: Record<string, string>, signal?: AbortSignal) {
     const query = new URLSearchParams(params).toString();

@@ -1,20 +1,52 @@
 import type { SandboxProviderConfig } from '../../config';
-import type { ProviderAdapter } from '../types';
+import type { CurrencyDictionary } from '../../domain/currency';
+import type { ProviderAdapter, ProviderInfo } from '../types';
 import { SandboxClient } from './client';
-import { fromOrder, fromQuote, toOrderBody, toQuoteParams } from './transformers';
+import { fromCatalogue, fromOrder, fromQuote, toOrderBody, toQuoteParams } from './transformers';
 import { parseSandboxWebhook } from './webhook';
 
-export const SANDBOX_PROVIDER_INFO = {
-  code: 'sandbox',
-  name: 'Sandbox Pay',
-  description: 'Local simulator of a card and bank-transfer provider, for development and tests. No real money moves.',
-  icon_url: 'https://cdn.jsdelivr.net/gh/spothq/cryptocurrency-icons@master/svg/color/generic.svg',
-};
+const ICON = 'https://cdn.jsdelivr.net/gh/spothq/cryptocurrency-icons@master/svg/color/generic.svg';
 
-export function createSandboxAdapter(config: SandboxProviderConfig): ProviderAdapter {
-  const client = new SandboxClient(config);
+/**
+ * The simulated providers that speak the sandbox protocol, each a separate provider to the broker
+ * with its own coverage, prices, fees and limits (the simulator's profiles of the same codes).
+ */
+export const SANDBOX_PROVIDERS: readonly ProviderInfo[] = [
+  {
+    code: 'sandbox',
+    name: 'Sandbox Pay',
+    description: 'Simulated card and bank-transfer provider in North America, Europe, Australia and Brazil. No real money moves.',
+    icon_url: ICON,
+  },
+  {
+    code: 'sandbox_eu',
+    name: 'Sandbox Euro',
+    description: 'Simulated European provider with low-cost SEPA and Faster Payments transfers. No real money moves.',
+    icon_url: ICON,
+  },
+  {
+    code: 'sandbox_us',
+    name: 'Sandbox States',
+    description: 'Simulated US and Canadian provider with cards, ACH and Apple Pay. No real money moves.',
+    icon_url: ICON,
+  },
+];
+
+export const SANDBOX_PROVIDER_CODES = SANDBOX_PROVIDERS.map((p) => p.code);
+
+export function createSandboxAdapter(config: SandboxProviderConfig, info: ProviderInfo, currencies: CurrencyDictionary): ProviderAdapter {
+  // Each simulated provider lives under its own path of the simulator host.
+  const client = new SandboxClient({ ...config, baseUrl: `${config.baseUrl}/${info.code}` });
   return {
-    info: SANDBOX_PROVIDER_INFO,
+    info,
+    async getCatalogue(signal) {
+      const [assets, countries, methods] = await Promise.all([
+        client.getCurrencies(signal),
+        client.getCountries(signal),
+        client.getPaymentMethods(signal),
+      ]);
+      return fromCatalogue(currencies, assets, countries, methods);
+    },
     async getQuote(request, signal) {
       return fromQuote(await client.getQuote(toQuoteParams(request), signal));
     },

@@ -40,3 +40,24 @@ export const SandboxErrorSchema = z.object({
     max_amount: z.string().optional(),
   }),
 });
+
+export const SandboxCurrenciesSchema = z.object({
+  fiat: z.array(z.object({ code: z.string() })),
+  crypto: z.array(z.object({ ticker: z.string(), network: z.string() })),
+});
+
+export const SandboxCountriesSchema = z.object({
+  countries: z.array(z.object({ code: z.string().length(2), states: z.array(z.string()).optional() })),
+});
+
+export const SandboxPaymentMethodsSchema = z.object({
+  payment_methods: z.array(
+    z.object({
+      code: z.string(),
+      name: z.string(),
+      fee_rate: decimalString,
+      fee_fixed_usd: decimalString,
+      limits: z.record(z.string(), z.object({ min: decimalString, max: decimalString })),
+    }),
+  ),
+});

@@ -1,7 +1,14 @@
-import type { CreateProviderOrderRequest, ProviderOrderSnapshot, ProviderQuote, QuoteRequest } from '../types';
-import type { SandboxOrder } from './schemas';
-import type { SandboxQuoteSchema } from './schemas';
 import type { z } from 'zod';
+import type { CurrencyDictionary } from '../../domain/currency';
+import { decimal } from '../../domain/money';
+import type { CreateProviderOrderRequest, ProviderCatalogue, ProviderOrderSnapshot, ProviderQuote, QuoteRequest } from '../types';
+import type {
+  SandboxCountriesSchema,
+  SandboxCurrenciesSchema,
+  SandboxOrder,
+  SandboxPaymentMethodsSchema,
+  SandboxQuoteSchema,
+} from './schemas';
 import { SANDBOX_STATUS_MAP } from './status-map';
 
 /** The sandbox provider names assets by ticker and network exactly as the broker's dictionary does. */
@@ -13,6 +20,41 @@ export function toQuoteParams(request: QuoteRequest): Record<string, string> {
     fiat_amount: request.fiatAmount,
     payment_method: request.paymentMethod,
     country: request.country,
+    ...(request.state ? { state: request.state } : {}),
+  };
+}
+
+/**
+ * The provider's catalogue in the broker's terms. Assets and fiat the broker's dictionary does not
+ * know are dropped: they cannot be offered.
+ */
+export function fromCatalogue(
+  dictionary: CurrencyDictionary,
+  currencies: z.infer<typeof SandboxCurrenciesSchema>,
+  countries: z.infer<typeof SandboxCountriesSchema>,
+  methods: z.infer<typeof SandboxPaymentMethodsSchema>,
+): ProviderCatalogue {
+  const fiatIds = new Map(dictionary.currencies.filter((c) => c.currency_type === 'fiat').map((c) => [c.ticker, c.id]));
+  const cryptoIds = new Map(
+    dictionary.currencies.filter((c) => c.currency_type === 'crypto').map((c) => [`${c.ticker}/${c.network}`, c.id]),
+  );
+  const known = <T>(values: (T | undefined)[]) => values.filter((v): v is T => v !== undefined);
+  return {
+    fiat: known(currencies.fiat.map((f) => fiatIds.get(f.code))),
+    crypto: known(currencies.crypto.map((c) => cryptoIds.get(`${c.ticker}/${c.network}`))),
+    countries: countries.countries.map((c) => (c.states ? { code: c.code, states: [...c.states] } : { code: c.code })),
+    paymentMethods: methods.payment_methods.map((m) => ({
+      code: m.code,
+      name: m.name,
+      icon_url: null,
+      fee: `${decimal(m.fee_rate).times(100).toFixed()}%`,
+      limits: Object.fromEntries(
+        Object.entries(m.limits).flatMap(([ticker, limit]) => {
+          const id = fiatIds.get(ticker);
+          return id === undefined ? [] : [[id, { min: limit.min, max: limit.max }]];
+        }),
+      ),
+    })),
   };
 }
 
@@ -38,6 +80,7 @@ export function toOrderBody(request: CreateProviderOrderRequest): Record<string,
     wallet_address: request.walletAddress,
     payment_method: request.paymentMethod,
     country: request.country,
+    ...(request.state ? { state: request.state } : {}),
   };
 }
 

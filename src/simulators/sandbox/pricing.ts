@@ -11,6 +11,7 @@ export interface QuoteInput {
   fiatAmount: string;
   paymentMethod: string;
   country?: string;
+  state?: string;
 }
 
 export type QuoteResult =
@@ -25,6 +26,16 @@ export type QuoteResult =
   | { ok: false; status: number; code: string; message: string; min?: string; max?: string };
 
 const fiatDecimals = (fiat: string) => (fiat === 'JPY' ? 0 : 2);
+
+/** A payment method's limits in one fiat currency: its USD limits at the simulator's FX rate. */
+export function methodLimits(method: PaymentMethodProfile, fiat: string): { min: BigNumber; max: BigNumber } {
+  const fx = FIAT_PER_USD[fiat] ?? '1';
+  const dp = fiatDecimals(fiat);
+  return {
+    min: new D(method.minUsd).times(fx).decimalPlaces(dp, BigNumber.ROUND_UP),
+    max: new D(method.maxUsd).times(fx).decimalPlaces(dp, BigNumber.ROUND_DOWN),
+  };
+}
 const cryptoDecimals = (ticker: string) => (ticker === 'USDT' || ticker === 'USDC' ? 6 : 8);
 
 export function quote(profile: SimulatorProfile, input: QuoteInput): QuoteResult {
@@ -39,14 +50,17 @@ export function quote(profile: SimulatorProfile, input: QuoteInput): QuoteResult
   if (input.country !== undefined && !profile.countries.includes(input.country)) {
     return { ok: false, status: 422, code: 'unsupported_country', message: `country ${input.country} is not served` };
   }
-  const method = profile.paymentMethods.find((m) => m.code === input.paymentMethod);
+  const servedStates = input.country === undefined ? undefined : profile.states?.[input.country];
+  if (servedStates && (input.state === undefined || !servedStates.includes(input.state))) {
+    return { ok: false, status: 422, code: 'unsupported_state', message: `state ${input.state ?? '(none)'} of ${input.country} is not served` };
+  }
+  const method = profile.paymentMethods.find((m) => m.code === input.paymentMethod && (!m.fiat || m.fiat.includes(input.fiat)));
   if (!method) {
     return { ok: false, status: 422, code: 'unsupported_payment_method', message: `payment method ${input.paymentMethod} is not offered` };
   }
   const dp = fiatDecimals(input.fiat);
   const amount = new D(input.fiatAmount);
-  const min = new D(method.minUsd).times(fx).decimalPlaces(dp, BigNumber.ROUND_UP);
-  const max = new D(method.maxUsd).times(fx).decimalPlaces(dp, BigNumber.ROUND_DOWN);
+  const { min, max } = methodLimits(method, input.fiat);
   if (amount.lt(min) || amount.gt(max)) {
     return {
       ok: false,

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { renderCheckoutPage } from './checkout-page';
-import { quote } from './pricing';
-import { SANDBOX_PROFILE, type SimulatorProfile } from './profile';
+import { methodLimits, quote } from './pricing';
+import { SANDBOX_PROFILE, SIMULATOR_PROFILES, type SimulatorProfile } from './profile';
 import { signSandboxPayload } from './signing';
 
 export type SimStatus =
@@ -152,6 +152,9 @@ export class SandboxSimulator {
 
     app.use('/v1', (req, res, next) => this.authenticate(req, res, next));
     app.use('/v1', (req, res, next) => this.injectFaults(res, next));
+    app.get('/v1/currencies', (_req, res) => this.getCurrencies(res));
+    app.get('/v1/countries', (_req, res) => this.getCountries(res));
+    app.get('/v1/payment-methods', (_req, res) => this.getPaymentMethods(res));
     app.get('/v1/quotes', (req, res) => this.getQuote(req, res));
     app.post('/v1/orders', (req, res) => this.createOrder(req, res));
     app.get('/v1/orders', (req, res) => this.findOrder(req, res));
@@ -179,6 +182,44 @@ export class SandboxSimulator {
     else proceed();
   }
 
+  private getCurrencies(res: Response): void {
+    res.json({
+      fiat: this.profile.fiat.map((code) => ({ code })),
+      crypto: this.profile.assets.map((asset) => {
+        const [ticker, network] = asset.split('/');
+        return { ticker, network };
+      }),
+    });
+  }
+
+  private getCountries(res: Response): void {
+    res.json({
+      countries: this.profile.countries.map((code) => ({
+        code,
+        ...(this.profile.states?.[code] ? { states: this.profile.states[code] } : {}),
+      })),
+    });
+  }
+
+  private getPaymentMethods(res: Response): void {
+    res.json({
+      payment_methods: this.profile.paymentMethods.map((method) => ({
+        code: method.code,
+        name: method.name,
+        fee_rate: method.feeRate,
+        fee_fixed_usd: method.feeFixedUsd,
+        limits: Object.fromEntries(
+          this.profile.fiat
+            .filter((fiat) => !method.fiat || method.fiat.includes(fiat))
+            .map((fiat) => {
+              const { min, max } = methodLimits(method, fiat);
+              return [fiat, { min: min.toFixed(), max: max.toFixed() }];
+            }),
+        ),
+      })),
+    });
+  }
+
   private getQuote(req: Request, res: Response): void {
     const q = req.query;
     const missing = ['fiat_currency', 'crypto_currency', 'network', 'fiat_amount', 'payment_method'].filter(
@@ -200,6 +241,7 @@ export class SandboxSimulator {
       fiatAmount: str('fiat_amount'),
       paymentMethod: str('payment_method'),
       country: typeof q.country === 'string' ? q.country : undefined,
+      state: typeof q.state === 'string' ? q.state : undefined,
     });
     if (!result.ok) {
       res.status(result.status).json(error(result.code, result.message, { min_amount: result.min, max_amount: result.max }));
@@ -241,6 +283,7 @@ export class SandboxSimulator {
       fiatAmount: s('fiat_amount'),
       paymentMethod: s('payment_method'),
       country: s('country'),
+      state: typeof body.state === 'string' ? body.state : undefined,
     });
     if (!priced.ok) {
       res.status(priced.status).json(error(priced.code, priced.message, { min_amount: priced.min, max_amount: priced.max }));
@@ -431,6 +474,45 @@ export class SandboxSimulator {
       fn();
     }, ms);
     this.timers.add(timer);
+  }
+}
+
+export interface SimulatorHostOptions extends Omit<SandboxSimulatorOptions, 'profile' | 'webhookUrl' | 'publicUrl'> {
+  /** The broker's base URL; each provider posts to <broker>/api/webhooks/<code>. */
+  brokerUrl: string;
+  /** The host's own public base URL; each provider lives under /<code>. */
+  publicUrl: string;
+  profiles?: readonly SimulatorProfile[];
+}
+
+/** Several simulated providers on one HTTP server, each under its own path: /<code>/v1/..., /<code>/checkout/... */
+export class SimulatorHost {
+  readonly app = express();
+  readonly simulators = new Map<string, SandboxSimulator>();
+
+  constructor(options: SimulatorHostOptions) {
+    this.app.disable('x-powered-by');
+    for (const profile of options.profiles ?? SIMULATOR_PROFILES) {
+      const simulator = new SandboxSimulator({
+        ...options,
+        profile,
+        webhookUrl: `${options.brokerUrl}/api/webhooks/${profile.code}`,
+        publicUrl: `${options.publicUrl}/${profile.code}`,
+      });
+      this.simulators.set(profile.code, simulator);
+      this.app.use(`/${profile.code}`, simulator.app);
+    }
+    this.app.use((_req: Request, res: Response) => void res.status(404).json(error('not_found', 'no such provider')));
+  }
+
+  get(code: string): SandboxSimulator {
+    const simulator = this.simulators.get(code);
+    if (!simulator) throw new Error(`no simulated provider ${code}`);
+    return simulator;
+  }
+
+  stop(): void {
+    for (const simulator of this.simulators.values()) simulator.stop();
   }
 }
 

@@ -1,0 +1,130 @@
+/**
+ * The catalogue endpoints: what can be bought where, aggregated from the providers' cached
+ * catalogues (never from lists in this layer).
+ */
+import { Router, type Request } from 'express';
+import { methodsFor, servesRegion, supportsPair } from '../../catalogue/eligibility';
+import type { CatalogueService, ProviderWithCatalogue } from '../../catalogue/service';
+import { COUNTRIES, country as countryOf } from '../../domain/countries';
+import type { CurrencyDictionary } from '../../domain/currency';
+import { codeListParam, countryParam, currencyParam, stateParam } from '../params';
+import { methodNotAllowed, ProblemError } from '../problem';
+
+const DAY = 'private, max-age=86400';
+
+function providerCodes(req: Request): string[] | undefined {
+  return codeListParam(req.query.provider_codes);
+}
+
+/** Country and optional state from the query; an absent country is allowed only where optional. */
+function region(req: Request, required: boolean): { country?: string; state?: string } {
+  if (req.query.country_code === undefined && !required) {
+    if (req.query.state !== undefined) {
+      throw new ProblemError('validation_error', 'state needs country_code.', [{ path: 'country_code', message: 'required with state' }]);
+    }
+    return {};
+  }
+  const country = countryParam('country_code', req.query.country_code);
+  return { country, state: stateParam('state', req.query.state, country, false) };
+}
+
+function inRegion(p: ProviderWithCatalogue, where: { country?: string; state?: string }): boolean {
+  if (where.country === undefined) return true;
+  const problem = servesRegion(p.catalogue, where.country, where.state);
+  // Without a state, a provider serving some of the country's states still counts as serving it.
+  return problem === undefined || (problem.code === 'state' && where.state === undefined);
+}
+
+export function catalogueRoutes(currencies: CurrencyDictionary, catalogues: CatalogueService): Router {
+  const router = Router();
+  const countriesBody = JSON.stringify({ countries: COUNTRIES });
+
+  router
+    .route('/dict/countries')
+    .get((_req, res) => {
+      res.setHeader('Cache-Control', DAY);
+      res.type('application/json').send(countriesBody);
+    })
+    .all(methodNotAllowed(['GET']));
+
+  router
+    .route('/on_ramp/payment_methods')
+    .get(async (req, res) => {
+      const fiat = currencyParam(currencies, 'fiat_currency', req.query.fiat_currency, 'fiat');
+      const where = region(req, false);
+      const byCode = new Map<string, { code: string; name: string; icon_url: string | null }>();
+      for (const p of await catalogues.available(providerCodes(req))) {
+        if (!inRegion(p, where)) continue;
+        for (const m of methodsFor(p.catalogue, fiat.id)) {
+          if (!byCode.has(m.code)) byCode.set(m.code, { code: m.code, name: m.name, icon_url: m.icon_url });
+        }
+      }
+      res.json({ payment_methods: [...byCode.values()].sort((a, b) => a.code.localeCompare(b.code)) });
+    })
+    .all(methodNotAllowed(['GET']));
+
+  router
+    .route('/on_ramp/payment_methods_extra_info')
+    .get(async (req, res) => {
+      const code = req.query.provider_code;
+      if (typeof code !== 'string' || code === '') {
+        throw new ProblemError('validation_error', 'provider_code is required.', [{ path: 'provider_code', message: 'required' }]);
+      }
+      const [provider] = await catalogues.available([code]);
+      if (!provider) {
+        throw new ProblemError('validation_error', `Provider ${code} is not available.`, [{ path: 'provider_code', message: 'unknown or unavailable provider' }]);
+      }
+      res.json({ payment_methods: provider.catalogue.paymentMethods.map((m) => ({ payment_method_code: m.code, fee: m.fee })) });
+    })
+    .all(methodNotAllowed(['GET']));
+
+  router
+    .route('/on_ramp/countries')
+    .get(async (req, res) => {
+      const served = new Map<string, Set<string> | undefined>();
+      for (const p of await catalogues.available(providerCodes(req))) {
+        for (const c of p.catalogue.countries) {
+          const states = countryOf(c.code)?.states.map((s) => s.code) ?? [];
+          const known = served.get(c.code);
+          const add = states.length === 0 ? [] : (c.states ?? states).filter((s) => states.includes(s));
+          served.set(c.code, states.length === 0 ? undefined : new Set([...(known ?? []), ...add]));
+        }
+      }
+      const countries = [...served.entries()]
+        .filter(([code]) => countryOf(code) !== undefined)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([code, states]) => (states ? { code, states: [...states].sort() } : { code }));
+      res.json({ countries });
+    })
+    .all(methodNotAllowed(['GET']));
+
+  router
+    .route('/on_ramp/currency_pairs')
+    .get(async (req, res) => {
+      const where = region(req, true);
+      const pairs = (await catalogues.available(providerCodes(req)))
+        .filter((p) => inRegion(p, where))
+        .map((p) => ({
+          provider_code: p.adapter.info.code,
+          fiat_currencies: [...p.catalogue.fiat].sort((a, b) => a - b),
+          crypto_currencies: [...p.catalogue.crypto].sort((a, b) => a - b),
+        }));
+      res.json(pairs);
+    })
+    .all(methodNotAllowed(['GET']));
+
+  router
+    .route('/on_ramp/providers')
+    .get(async (req, res) => {
+      const where = region(req, true);
+      const fiat = currencyParam(currencies, 'from_currency', req.query.from_currency, 'fiat');
+      const crypto = currencyParam(currencies, 'to_currency', req.query.to_currency, 'crypto');
+      const providers = (await catalogues.available(providerCodes(req)))
+        .filter((p) => inRegion(p, where) && supportsPair(p.catalogue, fiat.id, crypto.id))
+        .map((p) => p.adapter.info);
+      res.json({ providers });
+    })
+    .all(methodNotAllowed(['GET']));
+
+  return router;
+}

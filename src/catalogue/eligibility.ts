@@ -1,0 +1,60 @@
+/**
+ * What a provider's catalogue allows for a request: pure rules shared by the catalogue endpoints
+ * and the offers fan-out. Reason codes are the offers' `include_errors` codes.
+ */
+import { decimal } from '../domain/money';
+import type { CataloguePaymentMethod, ProviderCatalogue } from '../providers/types';
+
+export type Ineligible = { code: 'country' | 'state' | 'currency' | 'payment_method' | 'limits'; message: string; min_amount?: string; max_amount?: string };
+
+export function servesRegion(catalogue: ProviderCatalogue, country: string, state?: string): Ineligible | undefined {
+  const entry = catalogue.countries.find((c) => c.code === country);
+  if (!entry) return { code: 'country', message: `does not serve ${country}` };
+  if (entry.states && (state === undefined || !entry.states.includes(state))) {
+    return { code: 'state', message: state === undefined ? `serves only some states of ${country}` : `does not serve ${country}-${state}` };
+  }
+  return undefined;
+}
+
+export function supportsPair(catalogue: ProviderCatalogue, fiat: number, crypto: number): boolean {
+  return catalogue.fiat.includes(fiat) && catalogue.crypto.includes(crypto);
+}
+
+/** Payment methods that take this fiat currency. */
+export function methodsFor(catalogue: ProviderCatalogue, fiat: number): CataloguePaymentMethod[] {
+  return catalogue.paymentMethods.filter((m) => m.limits[fiat] !== undefined);
+}
+
+export interface OfferRequestTerms {
+  fiat: number;
+  crypto: number;
+  amount: string;
+  country: string;
+  state?: string;
+  paymentMethod?: string;
+}
+
+/** The payment methods a provider can quote for this request, or why it cannot. */
+export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferRequestTerms): CataloguePaymentMethod[] | Ineligible {
+  const region = servesRegion(catalogue, terms.country, terms.state);
+  if (region) return region;
+  if (!supportsPair(catalogue, terms.fiat, terms.crypto)) return { code: 'currency', message: 'does not sell this currency pair' };
+  const methods = methodsFor(catalogue, terms.fiat).filter((m) => terms.paymentMethod === undefined || m.code === terms.paymentMethod);
+  if (methods.length === 0) return { code: 'payment_method', message: `does not offer ${terms.paymentMethod ?? 'any payment method'} for this currency` };
+  const amount = decimal(terms.amount);
+  const within = methods.filter((m) => {
+    const limit = m.limits[terms.fiat]!;
+    return amount.gte(limit.min) && amount.lte(limit.max);
+  });
+  if (within.length > 0) return within;
+  const mins = methods.map((m) => decimal(m.limits[terms.fiat]!.min));
+  const maxes = methods.map((m) => decimal(m.limits[terms.fiat]!.max));
+  const min = mins.reduce((a, b) => (b.lt(a) ? b : a));
+  const max = maxes.reduce((a, b) => (b.gt(a) ? b : a));
+  return {
+    code: 'limits',
+    message: `amount must be between ${min.toFixed()} and ${max.toFixed()}`,
+    min_amount: min.toFixed(),
+    max_amount: max.toFixed(),
+  };
+}

@@ -1,0 +1,84 @@
+import type { Logger } from '../logging';
+import type { ProviderRegistry } from '../providers/registry';
+import type { ProviderAdapter, ProviderCatalogue } from '../providers/types';
+
+export interface CatalogueServiceOptions {
+  providers: ProviderRegistry;
+  /** A catalogue younger than this is served as it is. */
+  ttlMs: number;
+  /** Deadline of one catalogue fetch. */
+  timeoutMs: number;
+  logger?: Logger;
+  now?: () => number;
+}
+
+interface Entry {
+  catalogue?: ProviderCatalogue;
+  fetchedAt: number;
+  refreshing?: Promise<ProviderCatalogue | undefined>;
+}
+
+export interface ProviderWithCatalogue {
+  adapter: ProviderAdapter;
+  catalogue: ProviderCatalogue;
+}
+
+/**
+ * Providers' catalogues, cached per provider. A stale catalogue is served while one refresh runs
+ * in the background; a provider whose catalogue has never loaded is left out until it does.
+ */
+export class CatalogueService {
+  private readonly entries = new Map<string, Entry>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: CatalogueServiceOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The catalogue of one provider, or undefined when it is unknown or has never answered. */
+  async get(code: string): Promise<ProviderCatalogue | undefined> {
+    const adapter = this.options.providers.get(code);
+    if (!adapter) return undefined;
+    const entry = this.entries.get(code);
+    if (entry?.catalogue) {
+      if (this.now() - entry.fetchedAt >= this.options.ttlMs) void this.refresh(adapter);
+      return entry.catalogue;
+    }
+    return this.refresh(adapter);
+  }
+
+  /** Every enabled provider (or those named) whose catalogue is available. */
+  async available(codes?: readonly string[]): Promise<ProviderWithCatalogue[]> {
+    const adapters = this.options.providers.all().filter((a) => !codes || codes.includes(a.info.code));
+    const loaded = await Promise.all(adapters.map(async (adapter) => ({ adapter, catalogue: await this.get(adapter.info.code) })));
+    return loaded.filter((p): p is ProviderWithCatalogue => p.catalogue !== undefined);
+  }
+
+  /** Loads every catalogue once, e.g. at start-up. */
+  async warm(): Promise<void> {
+    await this.available();
+  }
+
+  private refresh(adapter: ProviderAdapter): Promise<ProviderCatalogue | undefined> {
+    const code = adapter.info.code;
+    const entry = this.entries.get(code) ?? { fetchedAt: 0 };
+    this.entries.set(code, entry);
+    entry.refreshing ??= adapter
+      .getCatalogue(AbortSignal.timeout(this.options.timeoutMs))
+      .then(
+        (catalogue) => {
+          entry.catalogue = catalogue;
+          entry.fetchedAt = this.now();
+          return catalogue;
+        },
+        (err: unknown) => {
+          this.options.logger?.warn({ provider: code, err: (err as Error).message }, 'provider catalogue refresh failed');
+          return entry.catalogue;
+        },
+      )
+      .finally(() => {
+        entry.refreshing = undefined;
+      });
+    return entry.refreshing;
+  }
+}

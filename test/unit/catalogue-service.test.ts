@@ -1,0 +1,73 @@
+import { CatalogueService } from '../../src/catalogue/service';
+import { ProviderRegistry } from '../../src/providers/registry';
+import type { ProviderAdapter, ProviderCatalogue } from '../../src/providers/types';
+
+const catalogue = (fiat: number): ProviderCatalogue => ({ fiat: [fiat], crypto: [13], countries: [{ code: 'GB' }], paymentMethods: [] });
+
+function fakeProvider() {
+  let calls = 0;
+  let next: () => Promise<ProviderCatalogue> = () => Promise.resolve(catalogue(1));
+  const adapter = {
+    info: { code: 'p', name: 'p', description: 'p', icon_url: 'https://example.org/p.svg' },
+    getCatalogue: () => {
+      calls++;
+      return next();
+    },
+  } as unknown as ProviderAdapter;
+  return {
+    adapter,
+    calls: () => calls,
+    answer: (fn: () => Promise<ProviderCatalogue>) => {
+      next = fn;
+    },
+  };
+}
+
+function setup() {
+  let now = 1_000_000;
+  const provider = fakeProvider();
+  const service = new CatalogueService({ providers: new ProviderRegistry([provider.adapter]), ttlMs: 60_000, timeoutMs: 1000, now: () => now });
+  return { service, provider, advance: (ms: number) => (now += ms) };
+}
+
+test('loads once and serves from the cache within the TTL', async () => {
+  const { service, provider, advance } = setup();
+  expect(await service.get('p')).toEqual(catalogue(1));
+  advance(59_000);
+  expect(await service.get('p')).toEqual(catalogue(1));
+  expect(provider.calls()).toBe(1);
+});
+
+test('after the TTL it answers with the stale catalogue at once and runs a single refresh', async () => {
+  const { service, provider, advance } = setup();
+  await service.get('p');
+  advance(60_000);
+  let release!: (c: ProviderCatalogue) => void;
+  provider.answer(() => new Promise((resolve) => (release = resolve)));
+  const answers = await Promise.all([service.get('p'), service.get('p'), service.get('p')]);
+  expect(answers).toEqual([catalogue(1), catalogue(1), catalogue(1)]);
+  expect(provider.calls()).toBe(2);
+  release(catalogue(2));
+  await new Promise((r) => setImmediate(r));
+  expect(await service.get('p')).toEqual(catalogue(2));
+  expect(provider.calls()).toBe(2);
+});
+
+test('a failed refresh keeps the stale catalogue', async () => {
+  const { service, provider, advance } = setup();
+  await service.get('p');
+  advance(61_000);
+  provider.answer(() => Promise.reject(new Error('down')));
+  expect(await service.get('p')).toEqual(catalogue(1));
+  await new Promise((r) => setImmediate(r));
+  expect(await service.get('p')).toEqual(catalogue(1));
+});
+
+test('concurrent first loads share one fetch; a provider that never answered is left out', async () => {
+  const { service, provider } = setup();
+  provider.answer(() => Promise.reject(new Error('down')));
+  expect(await Promise.all([service.get('p'), service.get('p')])).toEqual([undefined, undefined]);
+  expect(provider.calls()).toBe(1);
+  expect(await service.available()).toEqual([]);
+  expect(await service.get('unknown')).toBeUndefined();
+});
