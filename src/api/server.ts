@@ -7,13 +7,18 @@ import type { Logger } from '../logging';
 import { OffersService } from '../offers/service';
 import { MemoryOfferStore } from '../offers/store';
 import { OrderService } from '../orders/service';
-import { createProviderRegistry } from '../providers/registry';
+import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
 import { temporalReachable } from '../temporal/connection';
 import { createApp } from './app';
 
+export interface BuildApiOverrides {
+  /** Providers to use instead of those the configuration enables (benchmarks, tests). */
+  providers?: ProviderRegistry;
+}
+
 /** Wires the API from configuration: the composition root shared by main, dev and tests. */
-export function buildApi(config: AppConfig, client: Client, logger: Logger) {
-  const providers = createProviderRegistry(config);
+export function buildApi(config: AppConfig, client: Client, logger: Logger, overrides: BuildApiOverrides = {}) {
+  const providers = overrides.providers ?? createProviderRegistry(config);
   const offerStore = new MemoryOfferStore();
   const catalogues = new CatalogueService({
     providers,
