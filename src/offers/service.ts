@@ -42,10 +42,20 @@ export interface OffersServiceOptions {
   store: OfferStore;
   offerTtlSeconds: number;
   providerTimeoutMs: number;
+  /** Timeouts in a row after which a provider stops holding answers (default 2). */
+  slowAfterTimeouts?: number;
+  /** How often a slow provider is given its full deadline again to show it has recovered (default 30 s). */
+  slowProbeIntervalMs?: number;
   now?: () => number;
 }
 
-type Outcome = { code: string; offer: Offer } | { code: string; error: OfferErrorBody };
+interface ProviderHealth {
+  timeoutsInARow: number;
+  nextProbeAt: number;
+}
+
+/** `asked` is false when the provider was ruled out before any quote (its catalogue, or none). */
+type Outcome = ({ code: string; offer: Offer } | { code: string; error: OfferErrorBody }) & { asked?: false };
 
 /**
  * Asks every eligible provider in parallel, each under its own deadline; a slow or failing one is
@@ -53,11 +63,16 @@ type Outcome = { code: string; offer: Offer } | { code: string; error: OfferErro
  * at once; the offer carries the best method's amounts and every method's fee.
  */
 export class OffersService {
-  constructor(private readonly options: OffersServiceOptions) {}
+  private readonly health = new Map<string, ProviderHealth>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: OffersServiceOptions) {
+    this.now = options.now ?? Date.now;
+  }
 
   async getOffers(query: OffersQuery): Promise<OffersResult> {
     const adapters = this.options.providers.all().filter((a) => !query.providerCodes || query.providerCodes.includes(a.info.code));
-    const outcomes = await Promise.all(adapters.map((adapter) => this.withDeadline(adapter, query)));
+    const outcomes = await this.gather(adapters, query);
     const result: OffersResult = { offers: {}, errors: {} };
     for (const outcome of outcomes) {
       if ('offer' in outcome) result.offers[outcome.code] = outcome.offer;
@@ -67,23 +82,78 @@ export class OffersService {
     return result;
   }
 
-  private async withDeadline(adapter: ProviderAdapter, query: OffersQuery): Promise<Outcome> {
+  /**
+   * Every provider runs under its own deadline. A provider that has been timing out ("slow") is
+   * still asked, but the answer does not wait for it once the others are done; now and then one
+   * request waits for it in full (a probe), and an answer from it makes it healthy again.
+   */
+  private gather(adapters: ProviderAdapter[], query: OffersQuery): Promise<Outcome[]> {
+    const slow = new Set(adapters.filter((a) => this.isSlowWithoutProbe(a.info.code)).map((a) => a.info.code));
+    if (slow.size === adapters.length) slow.clear();
+    const outcomes = new Map<string, Outcome>();
+    const cutters = new Map<string, AbortController>();
+    return new Promise((resolve) => {
+      const finish = () => {
+        for (const [code, cut] of cutters) {
+          if (!outcomes.has(code)) {
+            cut.abort();
+            outcomes.set(code, { code, error: { code: 'timeout', message: 'left out: timed out in recent requests' } });
+          }
+        }
+        resolve(adapters.map((a) => outcomes.get(a.info.code)!));
+      };
+      const settle = () => {
+        if (adapters.every((a) => outcomes.has(a.info.code) || slow.has(a.info.code))) finish();
+      };
+      for (const adapter of adapters) {
+        const code = adapter.info.code;
+        const cut = new AbortController();
+        cutters.set(code, cut);
+        void this.withDeadline(adapter, query, cut.signal).then((outcome) => {
+          if (!cut.signal.aborted) outcomes.set(code, outcome);
+          if (outcome.asked !== false) this.record(code, cut.signal.aborted || ('error' in outcome && outcome.error.code === 'timeout'));
+          settle();
+        });
+      }
+      settle();
+    });
+  }
+
+  private isSlowWithoutProbe(code: string): boolean {
+    const health = this.health.get(code);
+    if (!health || health.timeoutsInARow < (this.options.slowAfterTimeouts ?? 2)) return false;
+    if (this.now() >= health.nextProbeAt) {
+      health.nextProbeAt = this.now() + (this.options.slowProbeIntervalMs ?? 30_000);
+      return false;
+    }
+    return true;
+  }
+
+  private record(code: string, timedOut: boolean): void {
+    const health = this.health.get(code) ?? { timeoutsInARow: 0, nextProbeAt: 0 };
+    health.timeoutsInARow = timedOut ? health.timeoutsInARow + 1 : 0;
+    if (timedOut && health.nextProbeAt === 0) health.nextProbeAt = this.now() + (this.options.slowProbeIntervalMs ?? 30_000);
+    if (!timedOut) health.nextProbeAt = 0;
+    this.health.set(code, health);
+  }
+
+  private async withDeadline(adapter: ProviderAdapter, query: OffersQuery, cut: AbortSignal): Promise<Outcome> {
     const code = adapter.info.code;
     const deadline = AbortSignal.timeout(this.options.providerTimeoutMs);
-    const timedOut = new Promise<Outcome>((resolve) => {
-      deadline.addEventListener(
-        'abort',
-        () => resolve({ code, error: { code: 'timeout', message: `no answer within ${this.options.providerTimeoutMs} ms` } }),
-        { once: true },
-      );
+    // Listen on the source signals: a signal made by AbortSignal.any() that nothing else holds may be
+    // garbage-collected before it fires.
+    const stopped = new Promise<Outcome>((resolve) => {
+      const onAbort = () => resolve({ code, error: { code: 'timeout', message: `no answer within ${this.options.providerTimeoutMs} ms` } });
+      deadline.addEventListener('abort', onAbort, { once: true });
+      cut.addEventListener('abort', onAbort, { once: true });
     });
-    return Promise.race([this.quoteProvider(adapter, query, deadline), timedOut]);
+    return Promise.race([this.quoteProvider(adapter, query, AbortSignal.any([deadline, cut])), stopped]);
   }
 
   private async quoteProvider(adapter: ProviderAdapter, query: OffersQuery, signal: AbortSignal): Promise<Outcome> {
     const code = adapter.info.code;
     const catalogue = await this.options.catalogues.get(code);
-    if (!catalogue) return { code, error: { code: 'unavailable', message: 'the provider catalogue is not available' } };
+    if (!catalogue) return { code, asked: false, error: { code: 'unavailable', message: 'the provider catalogue is not available' } };
     const methods = eligibleMethods(catalogue, {
       fiat: query.fiat.id,
       crypto: query.crypto.id,
@@ -92,7 +162,7 @@ export class OffersService {
       state: query.state,
       paymentMethod: query.paymentMethod,
     });
-    if (!Array.isArray(methods)) return { code, error: atPrecision(methods, query.fiat.precision) };
+    if (!Array.isArray(methods)) return { code, asked: false, error: atPrecision(methods, query.fiat.precision) };
 
     const settled = await Promise.allSettled(
       methods.map((method) =>
@@ -114,8 +184,7 @@ export class OffersService {
     const quotes = settled.flatMap((s) => (s.status === 'fulfilled' && coversFees(s.value, query.amountFrom) ? [s.value] : []));
     if (quotes.length === 0) return { code, error: atPrecision(failureOf(settled), query.fiat.precision) };
 
-    const now = this.options.now ?? Date.now;
-    const ttlEnd = now() + this.options.offerTtlSeconds * 1000;
+    const ttlEnd = this.now() + this.options.offerTtlSeconds * 1000;
     const offers = quotes.map((quote) =>
       toOffer(quote, query.fiat, query.crypto, query.amountFrom, new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd))),
     );

@@ -183,3 +183,69 @@ test('a provider whose catalogue cannot be loaded is unavailable', async () => {
   const result = await service([broken]).getOffers(query);
   expect(result.errors.p?.error.code).toBe('unavailable');
 });
+
+describe('slow providers', () => {
+  function slowSetup() {
+    let clock = NOW;
+    let slowAnswers = false;
+    const fast = adapter('fast', () => Promise.resolve(goodQuote));
+    const slow = adapter('slow', () => (slowAnswers ? Promise.resolve(goodQuote) : new Promise<ProviderQuote>(() => undefined)));
+    const providers = new ProviderRegistry([fast, slow]);
+    const offers = new OffersService({
+      providers,
+      catalogues: new CatalogueService({ providers, ttlMs: 60_000, timeoutMs: 1000 }),
+      store: new MemoryOfferStore(() => clock),
+      offerTtlSeconds: 120,
+      providerTimeoutMs: 150,
+      slowProbeIntervalMs: 30_000,
+      now: () => clock,
+    });
+    const timed = async () => {
+      const started = Date.now();
+      const result = await offers.getOffers(query);
+      return { result, ms: Date.now() - started };
+    };
+    return { timed, advance: (ms: number) => (clock += ms), recover: () => (slowAnswers = true) };
+  }
+
+  test('after two timeouts in a row a provider no longer holds the answer, until a probe finds it recovered', async () => {
+    const { timed, advance, recover } = slowSetup();
+    for (let i = 0; i < 2; i++) {
+      const { result, ms } = await timed();
+      expect(ms).toBeGreaterThanOrEqual(140);
+      expect(result.errors.slow?.error.message).toBe('no answer within 150 ms');
+    }
+    const skipped = await timed();
+    expect(skipped.ms).toBeLessThan(100);
+    expect(Object.keys(skipped.result.offers)).toEqual(['fast']);
+    expect(skipped.result.errors.slow?.error).toEqual({ code: 'timeout', message: 'left out: timed out in recent requests' });
+
+    recover();
+    // Still left out until the probe interval has passed (it would answer, but nobody waits).
+    advance(10_000);
+    expect((await timed()).result.offers.slow).toBeUndefined();
+    advance(25_000);
+    const probe = await timed();
+    expect(Object.keys(probe.result.offers).sort()).toEqual(['fast', 'slow']);
+    expect((await timed()).result.offers.slow).toBeDefined();
+  });
+
+  test('when every provider is slow, the answer waits for them all', async () => {
+    const never = () => new Promise<ProviderQuote>(() => undefined);
+    const providers = new ProviderRegistry([adapter('a', never)]);
+    const offers = new OffersService({
+      providers,
+      catalogues: new CatalogueService({ providers, ttlMs: 60_000, timeoutMs: 1000 }),
+      store: new MemoryOfferStore(() => NOW),
+      offerTtlSeconds: 120,
+      providerTimeoutMs: 80,
+      now: () => NOW,
+    });
+    for (let i = 0; i < 3; i++) {
+      const started = Date.now();
+      const result = await offers.getOffers(query);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(70);
+      expect(result.errors.a?.error.code).toBe('timeout');
+    }
+  });
+});
