@@ -1,5 +1,5 @@
 import { ApplicationFailure } from '@temporalio/activity';
-import { validateWalletAddress } from '../src/addresses/validate';
+import { validateForProvider } from '../src/addresses/validate';
 import type { CurrencyDictionary } from '../src/domain/currency';
 import type { ProviderRegistry } from '../src/providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderOrder, type ProviderOrderSnapshot } from '../src/providers/types';
@@ -25,10 +25,12 @@ export function createActivities({ providers, currencies }: ActivityDependencies
 
   return {
     // eslint-disable-next-line @typescript-eslint/require-await
-    async validateWalletAddress(input: { currencyId: number; walletAddress: string }): Promise<AddressCheck> {
+    async validateWalletAddress(input: { currencyId: number; walletAddress: string; providerCode?: string }): Promise<AddressCheck> {
       const crypto = currencies.crypto(input.currencyId);
       if (!crypto) return { valid: false, reason: `currency ${input.currencyId} is not a crypto currency` };
-      return validateWalletAddress(crypto.network, input.walletAddress);
+      const rule = input.providerCode ? providers.get(input.providerCode)?.validateAddress : undefined;
+      const { valid, reason } = validateForProvider(crypto.network, input.walletAddress, {}, rule);
+      return reason === undefined ? { valid } : { valid, reason };
     },
 
     async createProviderOrder(input: { orderId: string; providerCode: string; request: OrderRequest }): Promise<ProviderOrder> {

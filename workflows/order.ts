@@ -145,6 +145,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     const address = await validateWalletAddress({
       currencyId: input.request.to_currency,
       walletAddress: input.request.wallet_address,
+      providerCode: input.providerCode,
     });
     if (!address.valid) return reject('invalid_wallet_address', address.reason ?? 'invalid wallet address');
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import { pinoHttp } from 'pino-http';
 import type { CatalogueService } from '../catalogue/service';
@@ -12,17 +12,21 @@ import type { OrderService } from '../orders/service';
 import type { ProviderRegistry } from '../providers/registry';
 import type { OrderTimings } from '../temporal/shared';
 import { requireApiKey } from './auth';
+import { openApiRoutes } from './openapi';
 import { errorHandler, notFoundHandler } from './problem';
 import { catalogueRoutes } from './routes/catalogue';
 import { dictionaryRoutes } from './routes/dictionaries';
 import { healthRoutes } from './routes/health';
 import { offerRoutes } from './routes/offers';
+import { validateAddressRoutes } from './routes/validate-address';
 import { orderRoutes } from './routes/orders';
 import { webhookRoutes } from './routes/webhooks';
 
 export interface AppDependencies {
   logger: Logger;
   catalogues: CatalogueService;
+  /** Per-API-key rate limiting; absent when turned off. */
+  rateLimiter?: RequestHandler;
   integrators: IntegratorDirectory;
   currencies: CurrencyDictionary;
   providers: ProviderRegistry;
@@ -52,15 +56,19 @@ export function createApp(deps: AppDependencies): Express {
   );
   app.use(helmet());
   app.use(healthRoutes(deps.ready));
+  // GET /api/openapi.json and the docs page at /docs, without an API key.
+  app.use(openApiRoutes());
 
   // Provider webhooks are authenticated by their signatures, not by API keys, and need the raw body.
   app.use('/api', webhookRoutes(deps.providers, deps.orders));
 
   app.use('/api', express.json({ limit: '64kb', type: ['application/json', 'application/*+json'] }));
   app.use('/api', requireApiKey(deps.integrators));
+  if (deps.rateLimiter) app.use('/api', deps.rateLimiter);
   app.use('/api', dictionaryRoutes(deps.currencies));
   app.use('/api', catalogueRoutes(deps.currencies, deps.catalogues));
   app.use('/api', offerRoutes(deps.currencies, deps.offers));
+  app.use('/api', validateAddressRoutes(deps.currencies, deps.providers));
   app.use(
     '/api',
     orderRoutes({

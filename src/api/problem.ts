@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 
 /** Stable error codes of the API (docs/api.md, "Errors"). */
 export const PROBLEM_CODES = {
@@ -26,10 +26,27 @@ export const PROBLEM_CODES = {
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
 
-export interface FieldError {
-  path: string;
-  message: string;
-}
+export const PROBLEM_TYPE_PREFIX = 'urn:onramp-broker:problem:';
+
+/** One offending field of a validation problem. */
+export const FieldErrorSchema = z.object({
+  /** Dotted path of the field, `(root)` for the whole body. */
+  path: z.string(),
+  message: z.string(),
+});
+export type FieldError = z.infer<typeof FieldErrorSchema>;
+
+/** The application/problem+json body of every error (RFC 9457, with the broker's extensions). */
+export const ProblemSchema = z.object({
+  type: z.string().regex(new RegExp(`^${PROBLEM_TYPE_PREFIX}[a-z_]+$`)),
+  title: z.string(),
+  status: z.number().int().min(400).max(599),
+  detail: z.string(),
+  code: z.enum(Object.keys(PROBLEM_CODES) as [ProblemCode, ...ProblemCode[]]),
+  errors: z.array(FieldErrorSchema).optional(),
+  request_id: z.string().optional(),
+});
+export type Problem = z.infer<typeof ProblemSchema>;
 
 export class ProblemError extends Error {
   constructor(
@@ -43,23 +60,22 @@ export class ProblemError extends Error {
   }
 }
 
-export const problemType = (code: ProblemCode) => `urn:onramp-broker:problem:${code}`;
+export const problemType = (code: ProblemCode) => `${PROBLEM_TYPE_PREFIX}${code}`;
 
 export function sendProblem(res: Response, problem: ProblemError): void {
   const { status, title } = PROBLEM_CODES[problem.code];
   res.status(status);
   for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
-  res.type('application/problem+json').send(
-    JSON.stringify({
-      type: problemType(problem.code),
-      title,
-      status,
-      detail: problem.message,
-      code: problem.code,
-      ...(problem.errors ? { errors: problem.errors } : {}),
-      ...(typeof res.req.id === 'string' ? { request_id: res.req.id } : {}),
-    }),
-  );
+  const body: Problem = {
+    type: problemType(problem.code),
+    title,
+    status,
+    detail: problem.message,
+    code: problem.code,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+    ...(typeof res.req.id === 'string' ? { request_id: res.req.id } : {}),
+  };
+  res.type('application/problem+json').send(JSON.stringify(body));
 }
 
 export function fieldErrors(error: z.ZodError): FieldError[] {

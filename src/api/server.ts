@@ -5,21 +5,26 @@ import { IntegratorDirectory } from '../config/integrators';
 import { currencyDictionary } from '../domain/currencies';
 import type { Logger } from '../logging';
 import { OffersService } from '../offers/service';
-import { MemoryOfferStore } from '../offers/store';
+import type { RedisClient } from '../offers/redis-store';
+import { createOfferStore } from '../offers/store-factory';
 import { OrderService } from '../orders/service';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
 import { temporalReachable } from '../temporal/connection';
 import { createApp } from './app';
+import { createRateLimiter } from './rate-limit';
 
 export interface BuildApiOverrides {
   /** Providers to use instead of those the configuration enables (benchmarks, tests). */
   providers?: ProviderRegistry;
+  /** A connected Redis client (REDIS_URL): the shared offer store and rate-limit counters. */
+  redis?: RedisClient;
 }
 
 /** Wires the API from configuration: the composition root shared by main, dev and tests. */
 export function buildApi(config: AppConfig, client: Client, logger: Logger, overrides: BuildApiOverrides = {}) {
   const providers = overrides.providers ?? createProviderRegistry(config);
-  const offerStore = new MemoryOfferStore();
+  const { redis } = overrides;
+  const offerStore = createOfferStore(redis, { logger });
   const catalogues = new CatalogueService({
     providers,
     ttlMs: config.catalogueTtlMs,
@@ -28,6 +33,11 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
   });
   return createApp({
     catalogues,
+    // express-rate-limit treats a limit of 0 as "refuse everything", so 0 mounts no limiter.
+    rateLimiter:
+      config.rateLimit.limit > 0
+        ? createRateLimiter({ limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs, redis, logger })
+        : undefined,
     logger,
     integrators: new IntegratorDirectory(config.integrators),
     currencies: currencyDictionary,
@@ -47,6 +57,6 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       rpcTimeoutMs: Math.min(5000, config.orderCreateTimeoutMs),
     }),
     timings: config.orderTimings,
-    ready: async () => ({ temporal: await temporalReachable(client) }),
+    ready: async () => ({ temporal: await temporalReachable(client), ...(redis ? { redis: redis.isReady } : {}) }),
   });
 }

@@ -3,9 +3,10 @@
  * and the offers fan-out. Reason codes are the offers' `include_errors` codes.
  */
 import { decimal } from '../domain/money';
+import type { OfferErrorBody } from '../offers/calculate';
 import type { CataloguePaymentMethod, ProviderCatalogue } from '../providers/types';
 
-export type Ineligible = { code: 'country' | 'state' | 'currency' | 'payment_method' | 'limits'; message: string; min_amount?: string; max_amount?: string };
+export type Ineligible = OfferErrorBody & { code: 'country' | 'state' | 'currency' | 'payment_method' | 'limits' };
 
 export function servesRegion(catalogue: ProviderCatalogue, country: string, state?: string): Ineligible | undefined {
   const entry = catalogue.countries.find((c) => c.code === country);

@@ -31,6 +31,9 @@ export const EnvSchema = z
     REDIS_URL: optionalString.pipe(z.url().optional()),
     OFFERS_PROVIDER_TIMEOUT_MS: integer(50, 60_000).default(3000),
     CATALOGUE_TTL_SECONDS: integer(1, 86_400).default(300),
+    /** Requests per API key per window; 0 turns rate limiting off. */
+    RATE_LIMIT_REQUESTS: integer(0, 1_000_000).default(600),
+    RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(60),
 
     ORDER_CREATE_TIMEOUT_SECONDS: seconds.pipe(z.number().max(300)).default(30),
     ORDER_POLL_INITIAL_SECONDS: seconds.default(30),

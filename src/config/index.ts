@@ -28,6 +28,8 @@ export interface AppConfig {
   offersProviderTimeoutMs: number;
   /** How long a provider's catalogue is served before it is refreshed (stale while refreshing). */
   catalogueTtlMs: number;
+  /** Requests per API key per window; a limit of 0 means no rate limiting. */
+  rateLimit: { limit: number; windowMs: number };
   orderTimings: OrderTimings;
   /** How long POST /orders waits for the provider order before answering 503. */
   orderCreateTimeoutMs: number;
@@ -67,6 +69,7 @@ export function buildConfig(env: Env): AppConfig {
     offerTtlSeconds: env.OFFER_TTL_SECONDS,
     offersProviderTimeoutMs: env.OFFERS_PROVIDER_TIMEOUT_MS,
     catalogueTtlMs: env.CATALOGUE_TTL_SECONDS * 1000,
+    rateLimit: { limit: env.RATE_LIMIT_REQUESTS, windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     orderCreateTimeoutMs: env.ORDER_CREATE_TIMEOUT_SECONDS * 1000,
     orderTimings: {
       pollInitialMs: env.ORDER_POLL_INITIAL_SECONDS * 1000,

@@ -4,19 +4,25 @@
  * providers price, license and restrict by state (docs/decisions.md, "Countries and states").
  */
 import { iso31661, iso31662 } from 'iso-3166';
+import { z } from 'zod';
 
-export interface State {
+export const StateSchema = z.object({
   /** The subdivision part of the ISO 3166-2 code: "NY" for US-NY. */
-  code: string;
-  name: string;
-}
+  code: z.string().regex(/^[A-Z0-9]{1,3}$/),
+  name: z.string(),
+});
+export type State = z.infer<typeof StateSchema>;
 
-export interface Country {
-  code: string;
-  name: string;
-  icon_url: string;
-  states: State[];
-}
+/** A country of GET /api/dict/countries. */
+export const CountrySchema = z.object({
+  /** ISO 3166-1 alpha-2. */
+  code: z.string().regex(/^[A-Z]{2}$/),
+  name: z.string(),
+  icon_url: z.url(),
+  /** The states to choose from where the broker requires one (the US); empty elsewhere. */
+  states: z.array(StateSchema),
+});
+export type Country = z.infer<typeof CountrySchema>;
 
 /**
  * Countries where a state is required, and the ISO 3166-2 subdivisions that count as states:

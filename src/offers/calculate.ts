@@ -1,17 +1,35 @@
+import { z } from 'zod';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
 import { decimal, Decimal, roundDown, roundUp } from '../domain/money';
 import type { ProviderQuote } from '../providers/types';
 
-export interface Offer {
-  rate: string;
-  inverted_rate: string;
-  fee: string;
-  amount_from: string;
-  amount_expected_to: string;
-  payment_methods: { payment_method_code: string; fee: string }[];
-  expires_at: string;
-  total_fee_amount: string;
-}
+/** A non-negative decimal string, never a JSON number. */
+const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
+
+/** One provider's offer in GET /api/on_ramp/offers (formulas in docs/api.md, "Offer arithmetic"). */
+export const OfferSchema = z.object({
+  rate: decimalString,
+  inverted_rate: decimalString,
+  fee: decimalString,
+  amount_from: decimalString,
+  amount_expected_to: decimalString,
+  payment_methods: z.array(z.object({ payment_method_code: z.string(), fee: decimalString })),
+  expires_at: z.iso.datetime(),
+  total_fee_amount: decimalString,
+});
+export type Offer = z.infer<typeof OfferSchema>;
+
+/** Why a provider was left out of the offers (shown with include_errors=true). */
+export const OfferErrorSchema = z.object({
+  error: z.object({
+    code: z.enum(['timeout', 'unavailable', 'limits', 'country', 'state', 'currency', 'payment_method']),
+    message: z.string(),
+    min_amount: decimalString.optional(),
+    max_amount: decimalString.optional(),
+  }),
+});
+export type OfferError = z.infer<typeof OfferErrorSchema>;
+export type OfferErrorBody = OfferError['error'];
 
 /** Significant digits kept in rates, which are informative; amounts are rounded to currency precision. */
 const RATE_SIGNIFICANT_DIGITS = 12;

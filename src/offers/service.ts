@@ -4,7 +4,7 @@ import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
 import { decimal } from '../domain/money';
 import type { ProviderRegistry } from '../providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote } from '../providers/types';
-import { toOffer, type Offer } from './calculate';
+import { toOffer, type Offer, type OfferError, type OfferErrorBody } from './calculate';
 import type { OfferStore } from './store';
 
 export interface OffersQuery {
@@ -20,16 +20,6 @@ export interface OffersQuery {
   providerCodes?: string[];
 }
 
-export interface OfferErrorBody {
-  code: string;
-  message: string;
-  min_amount?: string;
-  max_amount?: string;
-}
-
-export interface OfferError {
-  error: OfferErrorBody;
-}
 
 export interface OffersResult {
   offers: Record<string, Offer>;

@@ -1,13 +1,15 @@
+import { z } from 'zod';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
 import type { OrderStatus } from '../domain/order-status';
 
 /** The provider resource of the API (spec "Provider"). */
-export interface ProviderInfo {
-  code: string;
-  name: string;
-  description: string;
-  icon_url: string;
-}
+export const ProviderInfoSchema = z.object({
+  code: z.string().regex(/^[a-z0-9_]{2,32}$/),
+  name: z.string(),
+  description: z.string(),
+  icon_url: z.url(),
+});
+export type ProviderInfo = z.infer<typeof ProviderInfoSchema>;
 
 /** A payment method as a provider offers it, with its fee and its limits per fiat currency. */
 export interface CataloguePaymentMethod {

@@ -14,5 +14,5 @@ export const FAST_TIMINGS: OrderTimings = {
 
 export function testConfig(overrides: Partial<AppConfig> = {}, env: NodeJS.ProcessEnv = {}): AppConfig {
   const config = buildConfig(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env }));
-  return { ...config, orderTimings: FAST_TIMINGS, ...overrides };
+  return { ...config, orderTimings: FAST_TIMINGS, rateLimit: { limit: 100_000, windowMs: 60_000 }, ...overrides };
 }

@@ -7,7 +7,7 @@ import { integratorOf } from '../auth';
 import { codeListParam, countryParam, currencyParam, stateParam } from '../params';
 import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
 
-const OffersQuerySchema = z.object({
+export const OffersQuerySchema = z.object({
   external_user_id: z.string().trim().min(1).max(128),
   amount_from: z.string().regex(DECIMAL_AMOUNT_PATTERN, 'a positive decimal string such as "100.00"'),
   country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals').optional(),

@@ -19,7 +19,7 @@ export interface OrderRouteDeps {
   timings: OrderTimings;
 }
 
-const StatusQuerySchema = z.object({ code: z.uuid('code must be the order id returned at creation') });
+export const StatusQuerySchema = z.object({ code: z.uuid('code must be the order id returned at creation') });
 
 export function orderRoutes({ currencies, providers, offers, orders, timings }: OrderRouteDeps): Router {
   const router = Router();

@@ -1,0 +1,596 @@
+/**
+ * API benchmark: `npm run bench:api`.
+ *
+ * Prints a human-readable report and, as the last line of stdout, one JSON object with
+ *   dict_rps_ratio    req/s of GET /api/dict/currencies over req/s of a bare Express handler that
+ *                     answers the same bytes and content type (same run, same load tool, same
+ *                     connections; interleaved runs bare, api, api, bare; median of each)
+ *   offers_p50_ratio  p50 latency of GET /api/on_ramp/offers over 100 ms, with five simulated
+ *   offers_p99_ratio  providers answering in 100 ms and a sixth in 10 s, at 50 connections (p99 likewise)
+ * Progress goes to stderr.
+ *
+ * Processes: this process runs only the orchestration and the load tool (autocannon, in-process).
+ * Every server runs in its own forked child (bench/servers.ts): the broker API of the dictionary
+ * runs (also profiled, by leaving middleware out in turn), the bare Express app, the simulator host
+ * of the six providers, and the broker API of the offers runs. So the load tool, the API and the
+ * simulators never share an event loop. They do share the machine's cores: the report gives, per
+ * run, each process's CPU use (cores) and its event-loop thread's CPU time per request.
+ * Everything binds 127.0.0.1, every load run is bounded in time, and every child is stopped before exit.
+ *
+ * Offers phases: one request while every provider (bench_6 included) answers in 100 ms, which loads
+ * the six catalogues (catalogue calls get the simulated latency too, and a 10 s catalogue would never
+ * load); a warm-up at 100 ms everywhere; bench_6 turned to 10 s; a warm-up in that state (whatever
+ * the offers service does when a provider turns slow happens here, and is reported); then the
+ * measured run; then a short run at 5 connections, which shows the service's latency without the
+ * CPU saturation that 50 connections bring on a small machine.
+ *
+ * Environment (all optional): BENCH_DICT_SECONDS (5), BENCH_OFFERS_SECONDS (20), BENCH_CONNECTIONS (50),
+ * BENCH_PROFILE = auto (profile the dictionary route's middleware when its ratio is below 0.8) | 1 | 0,
+ * BENCH_OFFERS_USERS = fixed (every request external_user_id=bench) | per-connection (bench_<n>),
+ * BENCH_ONLY = all | dict | offers (the JSON then has null for the ratios not measured),
+ * BENCH_CHILD_NODE_ARGS = extra node flags for the server children (e.g. --cpu-prof --cpu-prof-dir=DIR).
+ */
+import os from 'node:os';
+import { currencyDictionary } from '../src/domain/currencies';
+import { TEST_API_KEY, testConfig } from '../test/helpers/config';
+import { startServer, stopAll, type RunningServer } from './lib/children';
+import { runLoad, type LoadOptions, type LoadResult } from './lib/load';
+import { median, renderTable, round } from './lib/table';
+import { BENCH_PROVIDER_CODES, SLOW_PROVIDER } from './providers';
+
+function numberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw.trim() === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+function choiceFromEnv<T extends string>(name: string, choices: readonly T[]): T {
+  const raw = (process.env[name] ?? '').trim() || choices[0]!;
+  if (!choices.includes(raw as T)) throw new Error(`${name} must be one of ${choices.join(', ')}`);
+  return raw as T;
+}
+
+const CONNECTIONS = numberFromEnv('BENCH_CONNECTIONS', 50);
+const DICT_SECONDS = numberFromEnv('BENCH_DICT_SECONDS', 5);
+const DICT_WARMUP_SECONDS = 1.5;
+const OFFERS_SECONDS = numberFromEnv('BENCH_OFFERS_SECONDS', 20);
+const OFFERS_WARMUP_SECONDS = 3;
+// After bench_6 turns slow: the provider deadline (default configuration) and 2 s more, so that
+// whatever the service does once a provider has timed out is in place before the measured run.
+const PROVIDER_DEADLINE_MS = testConfig().offersProviderTimeoutMs;
+const OFFERS_SLOW_WARMUP_SECONDS = Math.ceil(PROVIDER_DEADLINE_MS / 1000) + 2;
+const OFFERS_FEW_CONNECTIONS = 5;
+const OFFERS_FEW_SECONDS = 6;
+const PROFILE_SECONDS = 1.2;
+const PROFILE_WARMUP_SECONDS = 0.4;
+const PROFILE_ROUNDS = 3;
+const PROFILE = choiceFromEnv('BENCH_PROFILE', ['auto', '1', '0']);
+const OFFERS_USERS = choiceFromEnv('BENCH_OFFERS_USERS', ['fixed', 'per-connection']);
+const ONLY = choiceFromEnv('BENCH_ONLY', ['all', 'dict', 'offers']);
+
+const DICT_TARGET = 0.8;
+const OFFERS_P50_TARGET = 1.15;
+const OFFERS_P99_TARGET = 1.5;
+
+const PROVIDER_LATENCY_MS = 100;
+const SLOW_LATENCY_MS = 10_000;
+
+const HEADERS = { 'x-api-key': TEST_API_KEY };
+const DICT_PATH = '/api/dict/currencies';
+
+function currencyId(ticker: string, network?: string): number {
+  const found = currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network);
+  if (!found) throw new Error(`no currency ${ticker}${network ? `/${network}` : ''} in the dictionary`);
+  return found.id;
+}
+const GBP = currencyId('GBP');
+const BTC = currencyId('BTC', 'bitcoin');
+const offersPath = (user: string) =>
+  `/api/on_ramp/offers?external_user_id=${user}&currency_from=${GBP}&currency_to=${BTC}&amount_from=100&country=GB`;
+const OFFERS_PATH = offersPath('bench');
+
+function log(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+async function get(url: string, headers: Record<string, string> = HEADERS) {
+  const started = performance.now();
+  const response = await fetch(url, { headers, signal: AbortSignal.timeout(30_000) });
+  const body = Buffer.from(await response.arrayBuffer());
+  return { status: response.status, contentType: response.headers.get('content-type') ?? '', body, ms: performance.now() - started };
+}
+
+async function load(
+  label: string,
+  url: string,
+  durationSec: number,
+  watch: Record<string, number>,
+  extra: Partial<LoadOptions> = {},
+): Promise<LoadResult> {
+  const connections = extra.connections ?? CONNECTIONS;
+  log(`${label}: ${connections} connections, ${durationSec} s`);
+  const result = await runLoad({ url, connections, durationSec, headers: HEADERS, ...extra, watch: { ...watch, 'load tool': process.pid } });
+  log(
+    `${label}: ${round(result.rps, 0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
+      `non-2xx ${result.non2xx}, errors ${result.errors}, cpu ${cpuText(result)}`,
+  );
+  return result;
+}
+
+function cpuText(result: LoadResult): string {
+  const entries = Object.entries(result.cpu).filter(([, v]) => Number.isFinite(v));
+  return entries.length === 0 ? '-' : entries.map(([name, cores]) => `${name} ${Math.round(cores * 100)}%`).join(', ');
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. /api/dict/currencies against a bare Express handler
+
+interface DictFigures {
+  bytes: number;
+  contentType: string;
+  apiRps: number;
+  bareRps: number;
+  ratio: number;
+  /** CPU time per request of each server (median of its runs), and bare over api: less noisy than req/s. */
+  apiUs: number;
+  bareUs: number;
+  cpuRatio: number;
+  non2xx: number;
+  runs: { target: 'api' | 'bare'; result: LoadResult }[];
+  apiLayers: string[];
+}
+
+async function benchDict(api: RunningServer, bare: RunningServer, apiBody: Buffer, contentType: string): Promise<DictFigures> {
+  const check = await get(bare.url + DICT_PATH);
+  if (check.status !== 200 || !check.body.equals(apiBody) || check.contentType !== contentType) {
+    throw new Error('the bare handler does not answer the same bytes and content type as the API');
+  }
+  await load('dict warm-up, bare', bare.url + DICT_PATH, DICT_WARMUP_SECONDS, { bare: bare.pid });
+  await load('dict warm-up, api', api.url + DICT_PATH, DICT_WARMUP_SECONDS, { api: api.pid });
+  // Interleaved (ABBA) so that a drift in the machine's load falls on both alike.
+  const order: ('bare' | 'api')[] = ['bare', 'api', 'api', 'bare'];
+  const runs: DictFigures['runs'] = [];
+  for (const [i, target] of order.entries()) {
+    const server = target === 'api' ? api : bare;
+    const result = await load(`dict run ${i + 1}/${order.length}, ${target}`, server.url + DICT_PATH, DICT_SECONDS, { [target]: server.pid });
+    runs.push({ target, result });
+  }
+  const of = (target: 'api' | 'bare') => runs.filter((r) => r.target === target).map((r) => r.result);
+  const apiRps = median(of('api').map((r) => r.rps));
+  const bareRps = median(of('bare').map((r) => r.rps));
+  const apiUs = median(of('api').map((r) => r.cpuPerRequestUs.api ?? NaN));
+  const bareUs = median(of('bare').map((r) => r.cpuPerRequestUs.bare ?? NaN));
+  return {
+    bytes: apiBody.length,
+    contentType,
+    apiRps,
+    bareRps,
+    ratio: apiRps / bareRps,
+    apiUs,
+    bareUs,
+    cpuRatio: bareUs / apiUs,
+    non2xx: runs.reduce((n, r) => n + r.result.non2xx + r.result.errors, 0),
+    runs,
+    apiLayers: api.layers ?? [],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1b. Profile: the dictionary route with some middleware removed (only the benchmark's copy of the app)
+
+interface Variant {
+  name: string;
+  removed: string[];
+  /** Medians over the rounds. */
+  rps: number;
+  /** CPU time of the API's event-loop thread per request, in microseconds. */
+  us: number;
+  /** Each round's CPU time per request. */
+  usRuns: number[];
+}
+
+interface DictProfile {
+  bareRps: number;
+  bareUs: number;
+  full: Variant;
+  variants: Variant[];
+}
+
+/**
+ * The dictionary API of the runs above (warm), with some top-level middleware left out in turn.
+ * CPU time of the event-loop thread per request is the measure (far less disturbed by the rest of
+ * a busy machine than req/s): what a middleware costs is the full API's time per request minus that
+ * of the API without it. Short runs, interleaved over several rounds, median of each.
+ */
+async function profileDict(api: RunningServer, bare: RunningServer): Promise<DictProfile> {
+  const layers = api.layers ?? [];
+  const singles = ['pino-http', 'helmet', 'auth', 'rate-limit'].filter((name) => layers.includes(name));
+  const all = layers.filter((name) => [...singles, 'json', 'health', 'openapi', 'webhooks'].includes(name));
+  const plan = [[], ...singles.map((name) => [name]), all];
+  const url = (s: RunningServer) => s.url + DICT_PATH;
+  const runs = plan.map(() => ({ removed: [] as string[], rps: [] as number[], us: [] as number[] }));
+  try {
+    const bareRuns = [await load('profile, bare', url(bare), PROFILE_SECONDS, { bare: bare.pid })];
+    for (let round = 1; round <= PROFILE_ROUNDS; round++) {
+      for (const [i, strip] of plan.entries()) {
+        const label = `profile ${round}/${PROFILE_ROUNDS}, api${strip.length === 0 ? '' : ` without ${strip.join(', ')}`}`;
+        runs[i]!.removed = await api.strip(strip);
+        const result = await load(label, url(api), PROFILE_WARMUP_SECONDS + PROFILE_SECONDS, { api: api.pid }, { settleSec: PROFILE_WARMUP_SECONDS });
+        runs[i]!.rps.push(result.rps);
+        runs[i]!.us.push(result.cpuPerRequestUs.api ?? NaN);
+      }
+    }
+    bareRuns.push(await load('profile, bare', url(bare), PROFILE_SECONDS, { bare: bare.pid }));
+    const [full, ...variants] = runs.map((r) => ({
+      name: r.removed.length === 0 ? 'full api' : `api without ${r.removed.join(', ')}`,
+      removed: r.removed,
+      rps: median(r.rps),
+      us: median(r.us),
+      usRuns: r.us,
+    }));
+    return {
+      bareRps: median(bareRuns.map((r) => r.rps)),
+      bareUs: median(bareRuns.map((r) => r.cpuPerRequestUs.bare ?? NaN)),
+      full: full!,
+      variants,
+    };
+  } finally {
+    await api.strip([]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. /api/on_ramp/offers: five providers at 100 ms, a sixth at 10 s
+
+interface OffersSample {
+  when: string;
+  ms: number;
+  offers: string[];
+  slow: string;
+}
+
+interface OffersFigures {
+  allFast: LoadResult;
+  slowWarmup: LoadResult;
+  main: LoadResult;
+  few: LoadResult;
+  samples: OffersSample[];
+  correct: boolean;
+}
+
+async function setLatency(sim: RunningServer, code: string, latencyMs: number): Promise<void> {
+  const response = await fetch(`${sim.url}/${code}/_simulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ latencyMs }),
+    signal: AbortSignal.timeout(5000),
+  });
+  const faults = (await response.json()) as { latencyMs?: number };
+  if (faults.latencyMs !== latencyMs) throw new Error(`could not set ${code}'s latency`);
+}
+
+async function sample(api: RunningServer, when: string): Promise<OffersSample> {
+  const answer = await get(`${api.url}${OFFERS_PATH}&include_errors=true`);
+  if (answer.status !== 200) throw new Error(`offers sample (${when}): HTTP ${answer.status}: ${answer.body.toString()}`);
+  const json = JSON.parse(answer.body.toString()) as Record<string, { error?: { code: string } }>;
+  const offers = Object.keys(json).filter((code) => !json[code]?.error).sort();
+  const slowEntry = json[SLOW_PROVIDER];
+  const slow = slowEntry === undefined ? 'absent' : slowEntry.error ? `error ${slowEntry.error.code}` : 'offer';
+  return { when, ms: answer.ms, offers, slow };
+}
+
+async function benchOffers(api: RunningServer, sim: RunningServer): Promise<OffersFigures> {
+  const url = api.url + OFFERS_PATH;
+  const watch = { api: api.pid, simulators: sim.pid };
+  let users = 0;
+  const extra: Partial<LoadOptions> = {
+    timeoutSec: 30,
+    ...(OFFERS_USERS === 'per-connection'
+      ? {
+          pathFor: (connection: Record<string, unknown>) => {
+            if (typeof connection.user !== 'string') connection.user = `bench_${++users}`;
+            return offersPath(connection.user as string);
+          },
+        }
+      : {}),
+  };
+
+  const samples = [await sample(api, 'catalogues loading, all six at 100 ms')];
+  if (samples[0]!.offers.length !== BENCH_PROVIDER_CODES.length) {
+    throw new Error(`expected offers from all six providers while warming, got ${samples[0]!.offers.join(', ')}`);
+  }
+  const allFast = await load('offers warm-up, all six at 100 ms', url, OFFERS_WARMUP_SECONDS, watch, extra);
+
+  await setLatency(sim, SLOW_PROVIDER, SLOW_LATENCY_MS);
+  const slowWarmup = await load(`offers warm-up, ${SLOW_PROVIDER} at 10 s`, url, OFFERS_SLOW_WARMUP_SECONDS, watch, extra);
+  const running = load(`offers, ${SLOW_PROVIDER} at 10 s`, url, OFFERS_SECONDS, watch, extra);
+  await new Promise((resolve) => setTimeout(resolve, (OFFERS_SECONDS * 1000) / 2));
+  samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, under load`));
+  const main = await running;
+  const few = await load(`offers, ${SLOW_PROVIDER} at 10 s, few connections`, url, OFFERS_FEW_SECONDS, watch, {
+    ...extra,
+    connections: OFFERS_FEW_CONNECTIONS,
+  });
+  samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, unloaded`));
+
+  const expected = BENCH_PROVIDER_CODES.filter((c) => c !== SLOW_PROVIDER).join(',');
+  const correct = samples.slice(1).every((s) => s.offers.join(',') === expected);
+  return { allFast, slowWarmup, main, few, samples, correct };
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function loadRow(label: string, r: LoadResult): (string | number)[] {
+  return [
+    label,
+    r.connections,
+    round(r.durationSec, 1),
+    round(r.rps, 1),
+    r.requests,
+    r.latency.p50,
+    r.latency.p90,
+    r.latency.p99,
+    r.latency.max,
+    r.non2xx,
+    r.errors,
+    cpuText(r),
+    Object.entries(r.cpuPerRequestUs)
+      .filter(([name]) => name !== 'load tool')
+      .map(([name, us]) => `${name} ${round(us / 1000, 1)}`)
+      .join(', '),
+  ];
+}
+
+const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+
+function reportDict(out: string[], dict: DictFigures, profile: DictProfile | undefined): void {
+  out.push(`GET ${DICT_PATH} (${dict.bytes} bytes, ${dict.contentType}), ${CONNECTIONS} connections, ${DICT_SECONDS} s runs`);
+  out.push(
+    renderTable(
+      ['run', 'target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'server cpu us/req', 'cpu'],
+      dict.runs.map((r, i) => [
+        i + 1,
+        r.target,
+        round(r.result.rps, 0),
+        r.result.latency.p50,
+        r.result.latency.p99,
+        r.result.non2xx,
+        round(r.result.cpuPerRequestUs[r.target] ?? NaN, 0),
+        cpuText(r.result),
+      ]),
+    ),
+  );
+  if (dict.non2xx > 0) out.push(`WARNING: the dictionary runs had ${dict.non2xx} non-2xx answers or errors (rate limit?): the ratio is not valid.`);
+  out.push(
+    `CPU per request: api ${round(dict.apiUs, 0)} us, bare ${round(dict.bareUs, 0)} us (medians); bare/api = ${round(dict.cpuRatio, 3)} ` +
+      '(the same comparison by CPU time, less disturbed by the rest of the machine)',
+  );
+  out.push('');
+  if (!profile) return;
+  out.push(
+    `Profile of ${DICT_PATH}: the same API process with top-level middleware left out in turn, ${PROFILE_ROUNDS} interleaved rounds ` +
+      `of ${PROFILE_SECONDS} s runs (after ${PROFILE_WARMUP_SECONDS} s of warm-up each); cpu = event-loop thread per request (median, and each round); cost = full api minus the variant`,
+  );
+  out.push(`Layers of the app, in order: ${dict.apiLayers.join(' > ')}`);
+  const gap = profile.full.us - profile.bareUs;
+  out.push(
+    renderTable(
+      ['server', 'req/s', 'cpu us/req', 'rounds', 'cost us/req', 'share of api-bare gap'],
+      [
+        ['bare express (first and last run)', round(profile.bareRps, 0), round(profile.bareUs, 0), '', '-', '-'],
+        ...[profile.full, ...profile.variants].map((v) => [
+          v.name,
+          round(v.rps, 0),
+          round(v.us, 0),
+          v.usRuns.map((u) => round(u, 0)).join(' '),
+          v === profile.full ? '-' : round(profile.full.us - v.us, 0),
+          v === profile.full ? '-' : `${round(((profile.full.us - v.us) / gap) * 100, 0)} %`,
+        ]),
+      ],
+    ),
+  );
+  out.push('');
+}
+
+function reportOffers(out: string[], offers: OffersFigures): void {
+  out.push(
+    `GET /api/on_ramp/offers (GBP ${GBP} -> BTC ${BTC}, 100, GB; external_user_id ${OFFERS_USERS === 'fixed' ? 'bench on every request' : 'one per connection'}): ` +
+      `bench_1..5 answer in ${PROVIDER_LATENCY_MS} ms; default configuration (testConfig(): provider deadline ${PROVIDER_DEADLINE_MS} ms)`,
+  );
+  out.push(
+    renderTable(
+      ['run', 'conns', 's', 'req/s', 'requests', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'cpu', 'cpu ms/req'],
+      [
+        loadRow(`warm-up, ${SLOW_PROVIDER} at 100 ms too`, offers.allFast),
+        loadRow(`warm-up, ${SLOW_PROVIDER} just turned 10 s`, offers.slowWarmup),
+        loadRow(`measured, ${SLOW_PROVIDER} at 10 s`, offers.main),
+        loadRow(`${SLOW_PROVIDER} at 10 s, few connections`, offers.few),
+      ],
+    ),
+  );
+  const m = offers.main;
+  out.push(
+    `Measured run, second half only: p50 ${m.secondHalf.p50} ms, p99 ${m.secondHalf.p99} ms, max ${m.secondHalf.max} ms. ` +
+      `Responses over 1 s per second of the run: ${m.perSecond.map((b) => b.over1s).join(' ')}`,
+  );
+  out.push('Sample answers (include_errors=true):');
+  out.push(renderTable(['when', 'ms', 'offers from', SLOW_PROVIDER], offers.samples.map((s) => [s.when, round(s.ms, 0), s.offers.join(',') || '-', s.slow])));
+  out.push(`Correct (offers from bench_1..5 and none from ${SLOW_PROVIDER} while it is slow): ${offers.correct ? 'yes' : 'NO'}`);
+  out.push(
+    `At ${CONNECTIONS} connections a closed loop holds mean latency = ${CONNECTIONS} / req/s: ` +
+      `${round((CONNECTIONS / (OFFERS_P50_TARGET * PROVIDER_LATENCY_MS)) * 1000, 0)} req/s are needed for a mean of ${round(OFFERS_P50_TARGET * PROVIDER_LATENCY_MS, 0)} ms; ` +
+      `measured ${round(offers.main.rps, 1)} req/s, mean ${round(offers.main.latency.mean, 0)} ms.`,
+  );
+  out.push('');
+}
+
+/** without_<layer>, or without_all for the variant without every middleware. */
+const variantKey = (v: Variant) => `without_${v.removed.length > 1 ? 'all' : (v.removed[0] ?? 'nothing')}`;
+
+function dictSummary(dict: DictFigures, profile: DictProfile | undefined) {
+  return {
+    dict_api_rps: round(dict.apiRps, 0),
+    dict_bare_rps: round(dict.bareRps, 0),
+    dict_runs_rps: dict.runs.map((r) => `${r.target}:${round(r.result.rps, 0)}`).join(','),
+    dict_api_us_per_req: round(dict.apiUs, 0),
+    dict_bare_us_per_req: round(dict.bareUs, 0),
+    dict_cpu_ratio: round(dict.cpuRatio, 3),
+    dict_non2xx: dict.non2xx,
+    dict_bytes: dict.bytes,
+    ...(profile
+      ? {
+          dict_profile_us_per_req: {
+            bare: round(profile.bareUs, 0),
+            full: round(profile.full.us, 0),
+            ...Object.fromEntries(profile.variants.map((v) => [variantKey(v), round(v.us, 0)])),
+          },
+          dict_profile_rps: {
+            bare: round(profile.bareRps, 0),
+            full: round(profile.full.rps, 0),
+            ...Object.fromEntries(profile.variants.map((v) => [variantKey(v), round(v.rps, 0)])),
+          },
+        }
+      : {}),
+  };
+}
+
+function offersSummary(offers: OffersFigures) {
+  const cpu = (r: LoadResult) => Object.fromEntries(Object.entries(r.cpu).map(([k, v]) => [k.replace(' ', '_'), round(v, 2)]));
+  return {
+    offers_p50_ms: offers.main.latency.p50,
+    offers_p90_ms: offers.main.latency.p90,
+    offers_p99_ms: offers.main.latency.p99,
+    offers_max_ms: offers.main.latency.max,
+    offers_mean_ms: round(offers.main.latency.mean, 1),
+    offers_second_half_p50_ms: offers.main.secondHalf.p50,
+    offers_second_half_p99_ms: offers.main.secondHalf.p99,
+    offers_rps: round(offers.main.rps, 1),
+    offers_requests: offers.main.requests,
+    offers_non2xx: offers.main.non2xx,
+    offers_errors: offers.main.errors,
+    offers_correct: offers.correct,
+    offers_cpu_cores: cpu(offers.main),
+    offers_api_cpu_ms_per_req: round((offers.main.cpuPerRequestUs.api ?? NaN) / 1000, 2),
+    offers_sim_cpu_ms_per_req: round((offers.main.cpuPerRequestUs.simulators ?? NaN) / 1000, 2),
+    offers_users: OFFERS_USERS,
+    offers_all_fast_p50_ms: offers.allFast.latency.p50,
+    offers_all_fast_p99_ms: offers.allFast.latency.p99,
+    offers_all_fast_rps: round(offers.allFast.rps, 1),
+    offers_slow_warmup_p99_ms: offers.slowWarmup.latency.p99,
+    [`offers_c${OFFERS_FEW_CONNECTIONS}_p50_ms`]: offers.few.latency.p50,
+    [`offers_c${OFFERS_FEW_CONNECTIONS}_p99_ms`]: offers.few.latency.p99,
+    [`offers_c${OFFERS_FEW_CONNECTIONS}_rps`]: round(offers.few.rps, 1),
+  };
+}
+
+async function runDict(): Promise<{ dict: DictFigures; profile?: DictProfile }> {
+  log('starting the dictionary API');
+  const api = await startServer({ role: 'api' }, 'api-dict');
+  try {
+    const reference = await get(api.url + DICT_PATH);
+    if (reference.status !== 200) throw new Error(`GET ${DICT_PATH}: HTTP ${reference.status}`);
+    log('starting the bare Express app');
+    const bare = await startServer(
+      { role: 'bare', path: DICT_PATH, body: reference.body.toString('utf8'), contentType: reference.contentType },
+      'bare',
+    );
+    try {
+      const dict = await benchDict(api, bare, reference.body, reference.contentType);
+      const runProfile = PROFILE === '1' || (PROFILE === 'auto' && dict.ratio < DICT_TARGET);
+      return { dict, profile: runProfile ? await profileDict(api, bare) : undefined };
+    } finally {
+      await bare.stop();
+    }
+  } finally {
+    await api.stop();
+  }
+}
+
+async function runOffers(): Promise<OffersFigures> {
+  log('starting the simulator host and the offers API');
+  const latencies = Object.fromEntries(BENCH_PROVIDER_CODES.map((code) => [code, PROVIDER_LATENCY_MS]));
+  const sim = await startServer({ role: 'sim', latencyMs: latencies }, 'simulators');
+  try {
+    const api = await startServer({ role: 'api', simUrl: sim.url }, 'api-offers');
+    try {
+      return await benchOffers(api, sim);
+    } finally {
+      await api.stop();
+    }
+  } finally {
+    await sim.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const load1 = os.loadavg()[0] ?? 0;
+  log(`node ${process.version}, ${os.cpus().length} cores, load average ${load1.toFixed(2)}`);
+
+  const dictPart = ONLY === 'offers' ? undefined : await runDict();
+  const offers = ONLY === 'dict' ? undefined : await runOffers();
+
+  const out: string[] = [];
+  out.push(`API benchmark: node ${process.version}, ${os.cpus().length} cores, load average at start ${load1.toFixed(2)}`);
+  out.push(
+    'Load tool: autocannon in the parent process; each server in its own child process. cpu = cores used by each process ' +
+      'during the run; us/req and ms/req = CPU time of its event-loop thread per request.',
+  );
+  out.push('');
+  if (dictPart) reportDict(out, dictPart.dict, dictPart.profile);
+  if (offers) reportOffers(out, offers);
+
+  const ratio = dictPart?.dict.ratio;
+  const p50Ratio = offers ? offers.main.latency.p50 / PROVIDER_LATENCY_MS : undefined;
+  const p99Ratio = offers ? offers.main.latency.p99 / PROVIDER_LATENCY_MS : undefined;
+  const rows: (string | number)[][] = [];
+  if (dictPart && ratio !== undefined) {
+    rows.push(
+      ['dict api req/s (median)', round(dictPart.dict.apiRps, 0), '', ''],
+      ['dict bare req/s (median)', round(dictPart.dict.bareRps, 0), '', ''],
+      ['dict_rps_ratio', round(ratio, 3), `>= ${DICT_TARGET}`, verdict(ratio >= DICT_TARGET)],
+    );
+  }
+  if (offers && p50Ratio !== undefined && p99Ratio !== undefined) {
+    rows.push(
+      ['offers p50 ms', offers.main.latency.p50, '', ''],
+      ['offers p99 ms', offers.main.latency.p99, '', ''],
+      ['offers_p50_ratio', round(p50Ratio, 3), `<= ${OFFERS_P50_TARGET}`, verdict(p50Ratio <= OFFERS_P50_TARGET)],
+      ['offers_p99_ratio', round(p99Ratio, 3), `<= ${OFFERS_P99_TARGET}`, verdict(p99Ratio <= OFFERS_P99_TARGET)],
+      [`offers p50 / p99 ms at ${OFFERS_FEW_CONNECTIONS} connections`, `${offers.few.latency.p50} / ${offers.few.latency.p99}`, '', ''],
+    );
+  }
+  out.push(renderTable(['figure', 'value', 'target', ''], rows));
+  out.push(`Total time ${round((Date.now() - started) / 1000, 1)} s`);
+
+  const summary = {
+    dict_rps_ratio: ratio === undefined ? null : round(ratio, 3),
+    offers_p50_ratio: p50Ratio === undefined ? null : round(p50Ratio, 3),
+    offers_p99_ratio: p99Ratio === undefined ? null : round(p99Ratio, 3),
+    ...(dictPart ? dictSummary(dictPart.dict, dictPart.profile) : {}),
+    ...(offers ? offersSummary(offers) : {}),
+    connections: CONNECTIONS,
+    cores: os.cpus().length,
+    load_avg_start: round(load1, 2),
+    seconds: round((Date.now() - started) / 1000, 1),
+  };
+  process.stdout.write(`${out.join('\n')}\n${JSON.stringify(summary)}\n`);
+}
+
+let interrupted = false;
+process.on('SIGINT', () => {
+  if (interrupted) process.exit(130);
+  interrupted = true;
+  log('interrupted: stopping the servers');
+  void stopAll().then(() => process.exit(130));
+});
+
+main()
+  .then(() => stopAll())
+  .then(() => process.exit(0))
+  .catch(async (err: unknown) => {
+    log(`failed: ${(err as Error).stack ?? String(err)}`);
+    await stopAll();
+    process.exit(1);
+  });

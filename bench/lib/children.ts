@@ -1,0 +1,90 @@
+/** Forks bench/servers.ts children and stops them again; none outlives the benchmark. */
+import { fork, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import type { ChildCommand, ChildMessage, ServerSpec } from './protocol';
+
+export interface RunningServer {
+  url: string;
+  pid: number;
+  /** role "api": the names of the app's top-level layers, in order. */
+  layers?: string[];
+  /** role "api": leaves the named layers out from now on (none: all back in); resolves to those left out. */
+  strip(names: string[]): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+const running = new Set<ChildProcess>();
+
+function childExecArgv(): string[] {
+  // Under `tsx bench/api.ts` the parent's execArgv already loads tsx; otherwise ask Node to.
+  const tsx = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
+  // e.g. BENCH_CHILD_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers.
+  const extra = (process.env.BENCH_CHILD_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
+  return [...tsx, ...extra];
+}
+
+export function startServer(spec: ServerSpec, label: string, readyTimeoutMs = 60_000): Promise<RunningServer> {
+  const child = fork(join(__dirname, '..', 'servers.ts'), [label], {
+    execArgv: childExecArgv(),
+    env: { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+    // Children's output goes to our stderr: our stdout is the report.
+    stdio: ['ignore', 2, 2, 'ipc'],
+  });
+  running.add(child);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => running.delete(child));
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      if (child.connected) child.send({ type: 'stop' } satisfies ChildCommand);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    }
+  };
+
+  return new Promise<RunningServer>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      void stop();
+      reject(new Error(`${label}: not ready within ${readyTimeoutMs} ms`));
+    }, readyTimeoutMs);
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`${label}: exited before it was ready (code ${code}, signal ${signal})`));
+    });
+    const strip = (names: string[]) =>
+      new Promise<string[]>((resolveStrip, rejectStrip) => {
+        child.once('message', (message: ChildMessage) => {
+          if (message.type === 'stripped') resolveStrip(message.removed);
+          else rejectStrip(new Error(`${label}: ${message.type === 'error' ? message.message : 'unexpected answer'}`));
+        });
+        child.send({ type: 'strip', names } satisfies ChildCommand);
+      });
+    child.once('message', (message: ChildMessage) => {
+      clearTimeout(timer);
+      if (message.type !== 'ready') {
+        void stop();
+        reject(new Error(`${label}: ${message.type === 'error' ? message.message : 'unexpected message'}`));
+        return;
+      }
+      resolve({ url: `http://127.0.0.1:${message.port}`, pid: child.pid ?? -1, layers: message.layers, strip, stop });
+    });
+    child.send({ type: 'start', spec } satisfies ChildCommand);
+  });
+}
+
+/** Stops every child still running (on the way out, also after a failure). */
+export async function stopAll(): Promise<void> {
+  await Promise.all(
+    [...running].map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          if (child.connected) child.send({ type: 'stop' } satisfies ChildCommand);
+          else child.kill('SIGTERM');
+          setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+        }),
+    ),
+  );
+}

@@ -1,0 +1,140 @@
+/** One bounded autocannon run (in this process; the servers under load run in child processes). */
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+
+export interface LoadOptions {
+  url: string;
+  connections: number;
+  durationSec: number;
+  headers?: Record<string, string>;
+  /** Per-request timeout of the load tool. */
+  timeoutSec?: number;
+  /** The path of each request, from the connection's own context (e.g. one user per connection). */
+  pathFor?: (connection: Record<string, unknown>) => string;
+  /** Processes whose CPU time is measured over the run (Linux /proc; absent elsewhere). */
+  watch?: Record<string, number>;
+  /** The first seconds only warm up: req/s and the CPU figures cover the rest of the run. */
+  settleSec?: number;
+}
+
+export interface LoadResult {
+  url: string;
+  connections: number;
+  durationSec: number;
+  /** Mean of autocannon's per-second request counts. */
+  rps: number;
+  requests: number;
+  latency: { mean: number; p50: number; p90: number; p99: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  /** CPU used by each watched process over the run, in cores (1 = one core busy all the time). */
+  cpu: Record<string, number>;
+  /** CPU time of each watched process's main thread (event loop) per completed request, in microseconds. */
+  cpuPerRequestUs: Record<string, number>;
+  /** Per second of the run: responses completed, and how many of them took over 1 s. */
+  perSecond: { responses: number; over1s: number }[];
+  /** Latency percentiles of the responses completed in the second half of the run (steady state). */
+  secondHalf: { p50: number; p99: number; max: number };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds (user + system) used so far by a process (all its threads: JIT compiler and GC helpers
+ * too) or, with `mainThread`, by its main thread alone: the event loop, which bounds a Node server's
+ * throughput. NaN when /proc cannot tell (not Linux).
+ */
+export function cpuSeconds(pid: number, mainThread = false): number {
+  try {
+    const stat = readFileSync(mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return NaN;
+  }
+}
+
+export function runLoad(options: LoadOptions): Promise<LoadResult> {
+  const watch = Object.entries(options.watch ?? {});
+  const snapshot = (responsesSoFar: number) => ({
+    at: performance.now(),
+    responses: responsesSoFar,
+    cpu: watch.map(([, pid]) => cpuSeconds(pid)),
+    loop: watch.map(([, pid]) => cpuSeconds(pid, true)),
+  });
+  let base = snapshot(0);
+  const startedAt = base.at;
+  const { pathFor, settleSec } = options;
+  const responses: { at: number; ms: number }[] = [];
+  const settle = settleSec ? setTimeout(() => (base = snapshot(responses.length)), settleSec * 1000) : undefined;
+  return new Promise((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: options.url,
+        connections: options.connections,
+        duration: options.durationSec,
+        headers: options.headers,
+        timeout: options.timeoutSec ?? 10,
+        ...(pathFor
+          ? {
+              requests: [
+                {
+                  setupRequest: (request: autocannon.Request, context: object) => ({ ...request, path: pathFor(context as Record<string, unknown>) }),
+                },
+              ],
+            }
+          : {}),
+      },
+      (err: unknown, result: autocannon.Result) => {
+        clearTimeout(guard);
+        clearTimeout(settle);
+        if (err) return reject(err instanceof Error ? err : new Error(JSON.stringify(err)));
+        const end = snapshot(responses.length);
+        const wall = (end.at - base.at) / 1000;
+        const counted = Math.max(end.responses - base.responses, 1);
+        const used = watch.map((_, i) => end.cpu[i]! - base.cpu[i]!);
+        const loopUsed = watch.map((_, i) => end.loop[i]! - base.loop[i]!);
+        const half = (options.durationSec * 1000) / 2;
+        const late = responses.filter((r) => r.at >= half).map((r) => r.ms).sort((a, b) => a - b);
+        const perSecond = Array.from({ length: Math.ceil(options.durationSec) }, () => ({ responses: 0, over1s: 0 }));
+        for (const r of responses) {
+          const bucket = perSecond[Math.min(perSecond.length - 1, Math.floor(r.at / 1000))]!;
+          bucket.responses++;
+          if (r.ms > 1000) bucket.over1s++;
+        }
+        resolve({
+          url: options.url,
+          connections: options.connections,
+          durationSec: result.duration,
+          rps: settleSec ? counted / wall : result.requests.average,
+          requests: result.requests.total,
+          latency: {
+            mean: result.latency.average,
+            p50: result.latency.p50,
+            p90: result.latency.p90,
+            p99: result.latency.p99,
+            max: result.latency.max,
+          },
+          non2xx: result.non2xx,
+          errors: result.errors,
+          timeouts: result.timeouts,
+          cpu: Object.fromEntries(watch.map(([name], i) => [name, used[i]! / wall])),
+          cpuPerRequestUs: Object.fromEntries(watch.map(([name], i) => [name, (loopUsed[i]! / counted) * 1e6])),
+          perSecond,
+          secondHalf: { p50: Math.round(percentile(late, 50)), p99: Math.round(percentile(late, 99)), max: Math.round(late.at(-1) ?? NaN) },
+        });
+      },
+    );
+    instance.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+      responses.push({ at: performance.now() - startedAt, ms: responseTime });
+    });
+    // autocannon stops by itself after `duration`; this guard only bounds a run that would not.
+    const guard = setTimeout(() => instance.stop(), (options.durationSec + (options.timeoutSec ?? 10) + 15) * 1000);
+  });
+}

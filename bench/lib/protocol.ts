@@ -1,0 +1,21 @@
+/** Messages between bench/api.ts and its server children (bench/servers.ts). */
+
+export type ServerSpec =
+  | { role: 'bare'; path: string; body: string; contentType: string }
+  | {
+      role: 'api';
+      /** The simulator host of the six benchmark providers; without it, the configured providers. */
+      simUrl?: string;
+    }
+  | { role: 'sim'; latencyMs?: Record<string, number> };
+
+export type ChildMessage =
+  | { type: 'ready'; port: number; layers?: string[] }
+  | { type: 'stripped'; removed: string[] }
+  | { type: 'error'; message: string };
+
+export type ChildCommand =
+  | { type: 'start'; spec: ServerSpec }
+  /** role "api" only: leave these top-level middleware layers out from now on (profiling). */
+  | { type: 'strip'; names: string[] }
+  | { type: 'stop' };

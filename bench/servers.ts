@@ -1,0 +1,113 @@
+/**
+ * Child-process entry of the API benchmark (bench/api.ts forks it once per server, so that no server
+ * shares an event loop with the load tool or with another server).
+ *
+ *   role "api"   the real broker API (buildApi) on testConfig(), an unreachable Temporal client and a
+ *                silent logger; with `simUrl`, six benchmark sandbox providers pointing at that host;
+ *                on {type:'strip'}, it leaves some top-level middleware out (profiling only)
+ *   role "bare"  a bare Express app whose one GET handler answers `body` with `contentType`
+ *   role "sim"   a SimulatorHost with the six benchmark profiles (bench/providers.ts)
+ *
+ * The parent sends {type:'start', spec}. Everything binds 127.0.0.1 on an ephemeral port. The child reports {type:'ready', port} over IPC,
+ * exits on {type:'stop'}, and exits by itself when the parent goes away (IPC disconnect).
+ */
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express, { type Express } from 'express';
+import { LayerSwitch } from './lib/layers';
+import type { ChildCommand, ChildMessage, ServerSpec } from './lib/protocol';
+
+function send(message: ChildMessage): void {
+  process.send?.(message);
+}
+
+async function buildApp(spec: ServerSpec): Promise<{ app: Express; layers?: LayerSwitch; stop?: () => void }> {
+  switch (spec.role) {
+    case 'bare': {
+      const app = express();
+      app.disable('x-powered-by');
+      const { body, contentType, path } = spec;
+      app.get(path, (_req, res) => {
+        res.setHeader('Content-Type', contentType);
+        res.send(body);
+      });
+      return { app };
+    }
+    case 'api': {
+      process.env.LOG_LEVEL = 'silent';
+      const [{ buildApi }, { testConfig }, { createTemporalClient }, { createLogger }] = await Promise.all([
+        import('../src/api/server'),
+        import('../test/helpers/config'),
+        import('../src/temporal/connection'),
+        import('../src/logging'),
+      ]);
+      const config = testConfig();
+      const client = createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' });
+      const logger = createLogger('silent', 'bench-api');
+      let providers;
+      if (spec.simUrl) {
+        const { benchRegistry } = await import('./providers');
+        providers = benchRegistry(spec.simUrl);
+      }
+      const app = buildApi(config, client, logger, providers ? { providers } : {});
+      return { app, layers: new LayerSwitch(app) };
+    }
+    case 'sim': {
+      const [{ SimulatorHost }, { benchProfiles, SIM_API_KEY, SIM_WEBHOOK_SECRET }] = await Promise.all([
+        import('../src/simulators/sandbox/server'),
+        import('./providers'),
+      ]);
+      const host = new SimulatorHost({
+        apiKey: SIM_API_KEY,
+        webhookSecret: SIM_WEBHOOK_SECRET,
+        // No orders are created in the benchmark, so no webhook is ever sent.
+        brokerUrl: 'http://127.0.0.1:1',
+        publicUrl: 'http://127.0.0.1:1',
+        profiles: benchProfiles(),
+      });
+      for (const [code, latencyMs] of Object.entries(spec.latencyMs ?? {})) host.get(code).faults.latencyMs = latencyMs;
+      return { app: host.app, stop: () => host.stop() };
+    }
+  }
+}
+
+async function main(spec: ServerSpec): Promise<void> {
+  const { app, layers, stop } = await buildApp(spec);
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+  });
+  // Many short-lived benchmark connections: keep them open as long as the load tool wants.
+  server.keepAliveTimeout = 65_000;
+
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    stop?.();
+    server.closeAllConnections();
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 1000).unref();
+  };
+  process.on('message', (message: ChildCommand) => {
+    if (message.type === 'stop') shutdown();
+    if (message.type === 'strip') {
+      if (!layers) send({ type: 'error', message: 'only the API has layers to strip' });
+      else send({ type: 'stripped', removed: layers.strip(message.names) });
+    }
+  });
+  process.on('SIGTERM', shutdown);
+
+  send({ type: 'ready', port: (server.address() as AddressInfo).port, layers: layers?.names });
+}
+
+// The spec comes over IPC (a response body can be larger than a command-line argument may be).
+process.once('message', (message: ChildCommand) => {
+  if (message.type !== 'start') return;
+  main(message.spec).catch((err: unknown) => {
+    send({ type: 'error', message: (err as Error).stack ?? String(err) });
+    process.exit(1);
+  });
+});
+// The parent's Ctrl-C reaches the whole process group; the parent stops us in order.
+process.on('SIGINT', () => undefined);
+process.once('disconnect', () => process.exit(0));

@@ -1,0 +1,50 @@
+import { Router } from 'express';
+import { z } from 'zod';
+import { validateForProvider } from '../../addresses/validate';
+import type { CryptoCurrency, CurrencyDictionary } from '../../domain/currency';
+import type { ProviderRegistry } from '../../providers/registry';
+import { currencyParam } from '../params';
+import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
+
+/**
+ * POST /api/on_ramp/validate-address body (spec "POST /api/on_ramp/validate-address"). `memo` is the
+ * broker's addition: the destination tag or memo for networks that have one (docs/decisions.md).
+ * The address is trimmed as in order creation, so both give one verdict for one address.
+ */
+export const ValidateAddressBodySchema = z.strictObject({
+  provider_code: z.string().regex(/^[a-z0-9_]{2,32}$/),
+  currency: z.unknown().optional(),
+  wallet_address: z.string().trim().min(1).max(256),
+  memo: z.string().max(256).optional(),
+});
+
+/** Answers `{ result }` with 200 whether the address is valid or not, and a `reason` when it is not. */
+export function validateAddressRoutes(currencies: CurrencyDictionary, providers: ProviderRegistry): Router {
+  const router = Router();
+  router
+    .route('/on_ramp/validate-address')
+    .post((req, res) => {
+      if (!req.is('application/json')) {
+        throw new ProblemError('unsupported_media_type', 'Send the request as application/json.');
+      }
+      const parsed = ValidateAddressBodySchema.safeParse(req.body ?? {});
+      if (!parsed.success) throw validationProblem(parsed.error);
+      const body = parsed.data;
+      const crypto = currencyParam(currencies, 'currency', body.currency, 'crypto') as CryptoCurrency;
+      const provider = providers.get(body.provider_code);
+      if (!provider) {
+        throw new ProblemError('validation_error', `Provider ${body.provider_code} is not available.`, [
+          { path: 'provider_code', message: 'unknown or disabled provider' },
+        ]);
+      }
+      const verdict = validateForProvider(
+        crypto.network,
+        body.wallet_address,
+        { tag: body.memo },
+        provider.validateAddress?.bind(provider),
+      );
+      res.json(verdict.valid ? { result: true } : { result: false, reason: verdict.reason });
+    })
+    .all(methodNotAllowed(['POST']));
+  return router;
+}

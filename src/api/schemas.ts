@@ -1,0 +1,322 @@
+/**
+ * The zod schemas of every request and response of the API: the one source of the OpenAPI document
+ * (src/api/openapi.ts). Where a route parses its input with a zod schema, that schema is reused
+ * here (extended only where the route checks a field by hand, such as currency IDs), and so are the
+ * schemas whose `z.infer` types the routes answer with (Currency, Country, ProviderInfo, Offer,
+ * Order, Problem).
+ *
+ * OpenAPI names, descriptions and examples are zod's own `.meta()`, which zod-to-openapi reads as it
+ * reads `.openapi()`. (`.openapi()` from extendZodWithOpenApi exists only on schemas built after the
+ * extension ran, and most of these come from modules loaded before this one.)
+ */
+import { z } from 'zod';
+import { COUNTRIES, CountrySchema, StateSchema } from '../domain/countries';
+import { currencyDictionary } from '../domain/currencies';
+import { CurrencySchema } from '../domain/currency';
+import { OrderSchema, OrderStatusSchema } from '../domain/order';
+import { OfferErrorSchema, OfferSchema } from '../offers/calculate';
+import { CreateOrderBodySchema, orderIdFor } from '../orders/request';
+import { ProviderInfoSchema } from '../providers/types';
+import { FieldErrorSchema, PROBLEM_CODES, ProblemSchema, type ProblemCode } from './problem';
+import { OffersQuerySchema } from './routes/offers';
+import { StatusQuerySchema } from './routes/orders';
+import { ValidateAddressBodySchema } from './routes/validate-address';
+
+// ---- shared pieces -------------------------------------------------------------------------------
+
+/** Currency IDs as the routes accept them (src/api/params.ts): positive integers of at most 9 digits. */
+export const CurrencyIdSchema = z.number().int().min(1).max(999_999_999);
+
+const idsOf = (type: 'fiat' | 'crypto') => currencyDictionary.currencies.filter((c) => c.currency_type === type).map((c) => c.id);
+
+/**
+ * The currency parameters list the dictionary's IDs, so that clients (and schemathesis) see which
+ * exist. Another integer is `400 unknown_currency`, a ticker `400 ticker_not_allowed`, a currency
+ * of the other kind `422 unsupported_pair`.
+ */
+export const FiatCurrencyId = CurrencyIdSchema.meta({
+  id: 'FiatCurrencyId',
+  description: 'A fiat currency: its ID in GET /api/dict/currencies, never a ticker.',
+  enum: idsOf('fiat'),
+  example: 1,
+});
+export const CryptoCurrencyId = CurrencyIdSchema.meta({
+  id: 'CryptoCurrencyId',
+  description: 'A crypto currency (a coin or token on one network): its ID in GET /api/dict/currencies, never a ticker.',
+  enum: idsOf('crypto'),
+  example: 13,
+});
+
+const ProviderCodeSchema = z
+  .string()
+  .regex(/^[a-z0-9_]{2,32}$/)
+  .meta({ description: 'A provider code (GET /api/on_ramp/providers).', example: 'sandbox' });
+
+export const CountryCode = CountrySchema.shape.code.meta({
+  id: 'CountryCode',
+  description: 'ISO 3166-1 alpha-2 country code, in capitals (GET /api/dict/countries).',
+  enum: COUNTRIES.map((c) => c.code),
+  example: 'GB',
+});
+
+export const StateCode = StateSchema.shape.code.meta({
+  id: 'StateCode',
+  description:
+    'A state: the subdivision part of its ISO 3166-2 code ("NY" for US-NY). Required where the country has states (the US, ' +
+    'GET /api/dict/countries); refused where it has none.',
+  enum: [...new Set(COUNTRIES.flatMap((c) => c.states.map((s) => s.code)))].sort(),
+});
+
+/**
+ * An IP address field (z.ipv4() or z.ipv6()): zod-to-openapi writes both as format "ip", which JSON
+ * Schema does not define, so the two branches are spelled out.
+ */
+const ipAddress = (description: string) => ({
+  description,
+  anyOf: [
+    { type: 'string', format: 'ipv4' },
+    { type: 'string', format: 'ipv6' },
+  ],
+});
+
+const ProviderCodesSchema = z
+  .string()
+  .meta({ description: 'Comma-separated provider codes: only these providers.', example: 'sandbox,sandbox_eu' });
+
+// ---- examples ------------------------------------------------------------------------------------
+
+/** An order the offers example makes possible: same user, provider, currencies, amount, country and method. */
+const EXAMPLE_ORDER = {
+  provider_code: 'sandbox',
+  from_currency: 1,
+  to_currency: 13,
+  from_amount: '100.00',
+  wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  payment_method: 'card',
+  country_code: 'GB',
+  external_user_id: 'user-1',
+  external_order_id: 'order-1',
+};
+/** The id the example order gets for the development integrator (`dev`, the default key of `npm run dev`). */
+const EXAMPLE_ORDER_ID = orderIdFor('dev', EXAMPLE_ORDER.external_order_id);
+
+// ---- errors --------------------------------------------------------------------------------------
+
+export const FieldError = FieldErrorSchema.meta({ id: 'FieldError' });
+
+export const Problem = ProblemSchema.extend({ errors: z.array(FieldError).optional() }).meta({
+  id: 'Problem',
+  description:
+    'An error, as application/problem+json (RFC 9457). `code` is stable: program against it, not against `detail`. ' +
+    '`errors` lists every offending field of a validation problem; `request_id` matches the X-Request-Id response header.',
+  example: {
+    type: 'urn:onramp-broker:problem:ticker_not_allowed',
+    title: 'Currency tickers are not accepted',
+    status: 400,
+    detail: 'currency_from must be a currency ID from GET /api/dict/currencies, not a ticker ("USD").',
+    code: 'ticker_not_allowed',
+    errors: [{ path: 'currency_from', message: 'tickers are not accepted; use the integer currency ID' }],
+    request_id: '5b0c3c9e-4a8e-4f6b-9a53-0c1c7f7d2a10',
+  },
+});
+
+const problemCodesFor = (status: number) =>
+  (Object.keys(PROBLEM_CODES) as ProblemCode[]).filter((code) => PROBLEM_CODES[code].status === status);
+
+const problemsByStatus = new Map<number, ReturnType<typeof buildProblemFor>>();
+
+function buildProblemFor(status: number) {
+  const codes = problemCodesFor(status);
+  if (codes.length === 0) throw new Error(`no problem code answers ${status}`);
+  const narrowed = z.object({ status: z.literal(status), code: z.enum(codes as [ProblemCode, ...ProblemCode[]]) });
+  return z.intersection(Problem, narrowed).meta({ id: `Problem${status}` });
+}
+
+/** The problem schema of one HTTP status (component `Problem<status>`): `status` is that status and `code` one of its codes. */
+export function problemFor(status: number) {
+  let schema = problemsByStatus.get(status);
+  if (!schema) problemsByStatus.set(status, (schema = buildProblemFor(status)));
+  return schema;
+}
+
+// ---- dictionaries --------------------------------------------------------------------------------
+
+export const Currency = CurrencySchema.meta({
+  id: 'Currency',
+  description:
+    'A currency of the dictionary. IDs never change and are never reused; a crypto currency is tied to its network ' +
+    '(USDT on Ethereum and USDT on Tron are two IDs), fiat currencies have no network.',
+});
+export const CurrencyListSchema = z.object({ currencies: z.array(Currency) }).meta({ id: 'CurrencyList' });
+export type CurrencyList = z.infer<typeof CurrencyListSchema>;
+
+export const State = StateSchema.meta({ id: 'State' });
+export const Country = CountrySchema.extend({ states: z.array(State) }).meta({ id: 'Country' });
+export const CountryListSchema = z.object({ countries: z.array(Country) }).meta({ id: 'CountryList' });
+export type CountryList = z.infer<typeof CountryListSchema>;
+
+// ---- catalogue -----------------------------------------------------------------------------------
+
+export const PaymentMethodSchema = z
+  .object({ code: z.string(), name: z.string(), icon_url: z.url().nullable() })
+  .meta({ id: 'PaymentMethod' });
+export const PaymentMethodListSchema = z.object({ payment_methods: z.array(PaymentMethodSchema) }).meta({ id: 'PaymentMethodList' });
+export type PaymentMethodList = z.infer<typeof PaymentMethodListSchema>;
+
+export const PaymentMethodFeeSchema = z
+  .object({
+    payment_method_code: z.string(),
+    fee: z.string().meta({ description: "The method's percentage fee as text.", example: '3.99%' }),
+  })
+  .meta({ id: 'PaymentMethodFee' });
+export const PaymentMethodFeeListSchema = z.object({ payment_methods: z.array(PaymentMethodFeeSchema) }).meta({ id: 'PaymentMethodFeeList' });
+export type PaymentMethodFeeList = z.infer<typeof PaymentMethodFeeListSchema>;
+
+export const ServedCountrySchema = z
+  .object({
+    code: CountryCode,
+    states: z.array(z.string()).optional().meta({ description: 'The states served, where the country has states.' }),
+  })
+  .meta({ id: 'ServedCountry' });
+export const ServedCountryListSchema = z.object({ countries: z.array(ServedCountrySchema) }).meta({ id: 'ServedCountryList' });
+export type ServedCountryList = z.infer<typeof ServedCountryListSchema>;
+
+export const CurrencyPairsSchema = z
+  .object({
+    provider_code: ProviderCodeSchema,
+    fiat_currencies: z.array(CurrencyIdSchema),
+    crypto_currencies: z.array(CurrencyIdSchema),
+  })
+  .meta({ id: 'CurrencyPairs' });
+export const CurrencyPairsListSchema = z.array(CurrencyPairsSchema).meta({ id: 'CurrencyPairsList' });
+export type CurrencyPairsList = z.infer<typeof CurrencyPairsListSchema>;
+
+export const Provider = ProviderInfoSchema.meta({ id: 'Provider' });
+export const ProviderListSchema = z.object({ providers: z.array(Provider) }).meta({ id: 'ProviderList' });
+export type ProviderList = z.infer<typeof ProviderListSchema>;
+
+const providerCodes = { provider_codes: ProviderCodesSchema.optional() };
+
+export const PaymentMethodsQuerySchema = z.object({
+  fiat_currency: FiatCurrencyId,
+  country_code: CountryCode.optional(),
+  state: StateCode.optional(),
+  ...providerCodes,
+});
+
+export const PaymentMethodsExtraInfoQuerySchema = z.object({ provider_code: ProviderCodeSchema });
+
+export const CatalogueCountriesQuerySchema = z.object({ ...providerCodes });
+
+export const CurrencyPairsQuerySchema = z.object({
+  country_code: CountryCode,
+  state: StateCode.optional(),
+  ...providerCodes,
+});
+
+export const ProvidersQuerySchema = z.object({
+  country_code: CountryCode,
+  state: StateCode.optional(),
+  from_currency: FiatCurrencyId,
+  to_currency: CryptoCurrencyId,
+  ...providerCodes,
+});
+
+// ---- offers --------------------------------------------------------------------------------------
+
+/** The offers query as GET /api/on_ramp/offers parses it, with the currency IDs it checks by hand. */
+export const OffersParamsSchema = OffersQuerySchema.extend({
+  external_user_id: OffersQuerySchema.shape.external_user_id.meta({ description: "Your user's id.", example: 'user-1' }),
+  currency_from: FiatCurrencyId,
+  currency_to: CryptoCurrencyId,
+  amount_from: OffersQuerySchema.shape.amount_from.meta({
+    description: "Fiat amount as a decimal string, at most the currency's precision in decimals.",
+    example: '100.00',
+  }),
+  country: CountryCode,
+  state: StateCode.optional(),
+  ip: OffersQuerySchema.shape.ip.meta(ipAddress("The end user's IP address.")),
+  payment_method: OffersQuerySchema.shape.payment_method.meta({ description: 'Quote this payment method only.', example: 'card' }),
+  provider_codes: ProviderCodesSchema.optional(),
+  include_errors: OffersQuerySchema.shape.include_errors.meta({
+    description: '`true`: also list the providers left out, each with the reason.',
+  }),
+});
+
+export const Offer = OfferSchema.meta({
+  id: 'Offer',
+  description: "A provider's offer. Amounts are decimal strings; expires_at is when the order must be created by.",
+});
+export const OfferError = OfferErrorSchema.meta({
+  id: 'OfferError',
+  description: 'A provider left out of the offers (only with include_errors=true), with the reason.',
+});
+export const OffersSchema = z.record(ProviderCodeSchema, z.union([Offer, OfferError])).meta({
+  id: 'Offers',
+  description: 'Offers keyed by provider code. Providers left out appear only with include_errors=true, as OfferError.',
+});
+export type Offers = z.infer<typeof OffersSchema>;
+
+// ---- orders --------------------------------------------------------------------------------------
+
+export const CreateOrderRequest = CreateOrderBodySchema.extend({
+  from_currency: FiatCurrencyId,
+  to_currency: CryptoCurrencyId,
+  country_code: CountryCode,
+  state_code: StateCode.optional(),
+  ip: CreateOrderBodySchema.shape.ip.meta(ipAddress("The end user's IP address.")),
+}).meta({ id: 'CreateOrderRequest', example: EXAMPLE_ORDER });
+
+export const OrderStatus = OrderStatusSchema.meta({ id: 'OrderStatus' });
+export const Order = OrderSchema.extend({ status: OrderStatus }).meta({ id: 'Order' });
+
+export const OrderPathSchema = z.object({ provider_code: ProviderCodeSchema });
+export const OrderStatusQuerySchema = StatusQuerySchema.extend({
+  code: StatusQuerySchema.shape.code.meta({
+    description: 'The order id returned at creation.',
+    example: EXAMPLE_ORDER_ID,
+  }),
+});
+
+// ---- addresses -----------------------------------------------------------------------------------
+
+export const ValidateAddressRequest = ValidateAddressBodySchema.extend({
+  currency: CryptoCurrencyId,
+}).meta({
+  id: 'ValidateAddressRequest',
+  example: { provider_code: 'sandbox', currency: 13, wallet_address: EXAMPLE_ORDER.wallet_address },
+});
+
+export const ValidateAddressResultSchema = z
+  .object({
+    result: z.boolean(),
+    reason: z.string().optional().meta({ description: 'Why the address is not valid.' }),
+  })
+  .meta({ id: 'ValidateAddressResult' });
+export type ValidateAddressResult = z.infer<typeof ValidateAddressResultSchema>;
+
+// ---- provider webhooks ---------------------------------------------------------------------------
+
+export const WebhookPathSchema = z.object({ provider_code: ProviderCodeSchema });
+export const WebhookBodySchema = z
+  .record(z.string(), z.unknown())
+  .meta({ id: 'ProviderWebhook', description: "The provider's own event, verified against its signature on the raw body." });
+export const WebhookReceiptSchema = z.object({ received: z.literal(true) }).meta({ id: 'WebhookReceipt' });
+export type WebhookReceipt = z.infer<typeof WebhookReceiptSchema>;
+
+// ---- health --------------------------------------------------------------------------------------
+
+export const HealthSchema = z.object({ status: z.literal('ok') }).meta({ id: 'Health' });
+export const ReadinessSchema = z
+  .object({ status: z.enum(['ready', 'not_ready']), checks: z.record(z.string(), z.boolean()) })
+  .meta({ id: 'Readiness' });
+
+// ---- documentation -------------------------------------------------------------------------------
+
+export const OpenApiDocumentSchema = z
+  .looseObject({
+    openapi: z.literal('3.1.0'),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'OpenApiDocument', description: 'An OpenAPI 3.1 document: this one.' });
