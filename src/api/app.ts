@@ -1,7 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { CatalogueService } from '../catalogue/service';
 import type { IntegratorDirectory } from '../config/integrators';
 import type { CurrencyDictionary } from '../domain/currency';
@@ -12,6 +10,7 @@ import type { OrderService } from '../orders/service';
 import type { ProviderRegistry } from '../providers/registry';
 import type { OrderTimings } from '../temporal/shared';
 import { requireApiKey } from './auth';
+import { requestLogging } from './request-log';
 import { openApiRoutes } from './openapi';
 import { errorHandler, notFoundHandler } from './problem';
 import { catalogueRoutes } from './routes/catalogue';
@@ -37,23 +36,10 @@ export interface AppDependencies {
   ready: () => Promise<Record<string, boolean>>;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
-
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(
-    pinoHttp({
-      logger: deps.logger,
-      genReqId: (req, res) => {
-        const given = req.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        res.setHeader('X-Request-Id', id);
-        return id;
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-    }),
-  );
+  app.use(requestLogging(deps.logger));
   app.use(helmet());
   app.use(healthRoutes(deps.ready));
   // GET /api/openapi.json and the docs page at /docs, without an API key.

@@ -73,7 +73,7 @@ export function sendProblem(res: Response, problem: ProblemError): void {
     detail: problem.message,
     code: problem.code,
     ...(problem.errors ? { errors: problem.errors } : {}),
-    ...(typeof res.req.id === 'string' ? { request_id: res.req.id } : {}),
+    ...(res.req.id ? { request_id: res.req.id } : {}),
   };
   res.type('application/problem+json').send(JSON.stringify(body));
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RedisClientType } from 'redis';
 import { ProblemError } from '../api/problem';
 import type { Logger } from '../logging';
-import { matches, offerKey, type OfferStore, type OfferTerms } from './store';
+import { matches, MAX_OFFERS_PER_KEY, offerKey, type OfferStore, type OfferTerms } from './store';
 
 /** The node-redis client the Redis-backed stores share (see connectRedis in ./store-factory). */
 export type RedisClient = RedisClientType;
@@ -55,7 +55,9 @@ export function withRedisDeadline<T>(call: Promise<T>, ms: number): Promise<T> {
  * new offer when it is still live, and set the key to expire (PEXPIREAT) at the latest expiry left,
  * so Redis itself forgets a key once all its offers have expired.
  *
- * KEYS[1] key; ARGV[1] now (ms); ARGV[2] the new offer's expiry (ms); ARGV[3] the element.
+ * Only the newest ARGV[4] elements are kept (MAX_OFFERS_PER_KEY).
+ *
+ * KEYS[1] key; ARGV[1] now (ms); ARGV[2] the new offer's expiry (ms); ARGV[3] the element; ARGV[4] the cap.
  * Returns the number of live offers under the key.
  */
 const REMEMBER_SCRIPT = `
@@ -72,6 +74,7 @@ for _, item in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
 end
 if expiry > now then
   redis.call('RPUSH', KEYS[1], ARGV[3])
+  redis.call('LTRIM', KEYS[1], -tonumber(ARGV[4]), -1)
   if expiry > latest then latest = expiry end
 end
 if latest > 0 and redis.call('EXISTS', KEYS[1]) == 1 then
@@ -106,7 +109,7 @@ export class RedisOfferStore implements OfferStore {
   async remember(terms: OfferTerms): Promise<void> {
     const expiry = Date.parse(terms.expiresAt);
     const element = `${expiry}|${JSON.stringify(terms)}`;
-    const args = { keys: [this.keyOf(terms)], arguments: [String(this.now()), String(expiry), element] };
+    const args = { keys: [this.keyOf(terms)], arguments: [String(this.now()), String(expiry), element, String(MAX_OFFERS_PER_KEY)] };
     await this.call('remember', async () => {
       try {
         await this.redis.evalSha(REMEMBER_SHA, args);

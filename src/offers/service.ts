@@ -74,39 +74,21 @@ export class OffersService {
 
   /**
    * Every provider runs under its own deadline. A provider that has been timing out ("slow") is
-   * still asked, but the answer does not wait for it once the others are done; now and then one
-   * request waits for it in full (a probe), and an answer from it makes it healthy again.
+   * left out; now and then one request asks it and waits for it in full (a probe), and an answer
+   * from it makes it healthy again.
    */
   private gather(adapters: ProviderAdapter[], query: OffersQuery): Promise<Outcome[]> {
     const slow = new Set(adapters.filter((a) => this.isSlowWithoutProbe(a.info.code)).map((a) => a.info.code));
     if (slow.size === adapters.length) slow.clear();
-    const outcomes = new Map<string, Outcome>();
-    const cutters = new Map<string, AbortController>();
-    return new Promise((resolve) => {
-      const finish = () => {
-        for (const [code, cut] of cutters) {
-          if (!outcomes.has(code)) {
-            cut.abort();
-            outcomes.set(code, { code, error: { code: 'timeout', message: 'left out: timed out in recent requests' } });
-          }
-        }
-        resolve(adapters.map((a) => outcomes.get(a.info.code)!));
-      };
-      const settle = () => {
-        if (adapters.every((a) => outcomes.has(a.info.code) || slow.has(a.info.code))) finish();
-      };
-      for (const adapter of adapters) {
+    return Promise.all(
+      adapters.map(async (adapter): Promise<Outcome> => {
         const code = adapter.info.code;
-        const cut = new AbortController();
-        cutters.set(code, cut);
-        void this.withDeadline(adapter, query, cut.signal).then((outcome) => {
-          if (!cut.signal.aborted) outcomes.set(code, outcome);
-          if (outcome.asked !== false) this.record(code, cut.signal.aborted || ('error' in outcome && outcome.error.code === 'timeout'));
-          settle();
-        });
-      }
-      settle();
-    });
+        if (slow.has(code)) return { code, error: { code: 'timeout', message: 'left out: timed out in recent requests' } };
+        const outcome = await this.withDeadline(adapter, query);
+        if (outcome.asked !== false) this.record(code, 'error' in outcome && outcome.error.code === 'timeout');
+        return outcome;
+      }),
+    );
   }
 
   private isSlowWithoutProbe(code: string): boolean {
@@ -127,17 +109,17 @@ export class OffersService {
     this.health.set(code, health);
   }
 
-  private async withDeadline(adapter: ProviderAdapter, query: OffersQuery, cut: AbortSignal): Promise<Outcome> {
+  private async withDeadline(adapter: ProviderAdapter, query: OffersQuery): Promise<Outcome> {
     const code = adapter.info.code;
     const deadline = AbortSignal.timeout(this.options.providerTimeoutMs);
-    // Listen on the source signals: a signal made by AbortSignal.any() that nothing else holds may be
-    // garbage-collected before it fires.
     const stopped = new Promise<Outcome>((resolve) => {
-      const onAbort = () => resolve({ code, error: { code: 'timeout', message: `no answer within ${this.options.providerTimeoutMs} ms` } });
-      deadline.addEventListener('abort', onAbort, { once: true });
-      cut.addEventListener('abort', onAbort, { once: true });
+      deadline.addEventListener(
+        'abort',
+        () => resolve({ code, error: { code: 'timeout', message: `no answer within ${this.options.providerTimeoutMs} ms` } }),
+        { once: true },
+      );
     });
-    return Promise.race([this.quoteProvider(adapter, query, AbortSignal.any([deadline, cut])), stopped]);
+    return Promise.race([this.quoteProvider(adapter, query, deadline), stopped]);
   }
 
   private async quoteProvider(adapter: ProviderAdapter, query: OffersQuery, signal: AbortSignal): Promise<Outcome> {

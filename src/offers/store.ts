@@ -26,6 +26,12 @@ export interface OfferStore {
   findLive(query: Omit<OfferTerms, 'amountExpectedTo' | 'expiresAt' | 'paymentMethods'> & { paymentMethod: string }): Promise<OfferTerms | undefined>;
 }
 
+/**
+ * Live offers kept per key (integrator, user, provider, pair, amount), newest kept: an integrator
+ * asking again and again for the same offer must not make each request slower than the last.
+ */
+export const MAX_OFFERS_PER_KEY = 16;
+
 export function offerKey(t: Pick<OfferTerms, 'integratorId' | 'externalUserId' | 'providerCode' | 'fromCurrency' | 'toCurrency' | 'amountFrom'>): string {
   // Amounts are normalised so that "100" and "100.00" are the same offer.
   const amount = new Decimal(t.amountFrom).toFixed();
@@ -47,10 +53,12 @@ export class MemoryOfferStore implements OfferStore {
 
   remember(terms: OfferTerms): Promise<void> {
     const key = offerKey(terms);
-    const ttl = Math.max(Date.parse(terms.expiresAt) - this.now(), 1);
-    const live = (this.cache.get(key) ?? []).filter((o) => Date.parse(o.expiresAt) > this.now());
+    const now = this.now();
+    const live = (this.cache.get(key) ?? []).filter((o) => Date.parse(o.expiresAt) > now);
     live.push(terms);
-    this.cache.set(key, live, { ttl: Math.max(ttl, ...live.map((o) => Date.parse(o.expiresAt) - this.now())) });
+    const kept = live.slice(-MAX_OFFERS_PER_KEY);
+    const latest = kept.reduce((max, o) => Math.max(max, Date.parse(o.expiresAt)), 0);
+    this.cache.set(key, kept, { ttl: Math.max(latest - now, 1) });
     return Promise.resolve();
   }
 

@@ -3,7 +3,7 @@
  * handler: in memory, and in a real redis-server shared by two app instances.
  */
 import express, { type Express, type Request, type RequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
+import { requestLogging } from '../../src/api/request-log';
 import request from 'supertest';
 import { requireApiKey } from '../../src/api/auth';
 import { errorHandler, notFoundHandler } from '../../src/api/problem';
@@ -24,7 +24,7 @@ const directory = new IntegratorDirectory([
 /** The API's order of middleware: auth, then the limiter, then the routes; problem+json for errors. */
 function appWith(limiter: RequestHandler): Express {
   const app = express();
-  app.use(pinoHttp({ logger }));
+  app.use(requestLogging(logger));
   app.get('/healthz', (_req, res) => res.json({ ok: true }));
   app.use('/api', requireApiKey(directory));
   app.use('/api', limiter);

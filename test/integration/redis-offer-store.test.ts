@@ -8,7 +8,7 @@ import { errorHandler, ProblemError } from '../../src/api/problem';
 import { createLogger } from '../../src/logging';
 import { RedisOfferStore, StoreUnavailableError, type RedisClient } from '../../src/offers/redis-store';
 import { connectRedis, createOfferStore, redactRedisUrl, type RedisConnection } from '../../src/offers/store-factory';
-import { MemoryOfferStore, type OfferStore, type OfferTerms } from '../../src/offers/store';
+import { MAX_OFFERS_PER_KEY, MemoryOfferStore, type OfferStore, type OfferTerms } from '../../src/offers/store';
 import { startRedis, type RedisServer } from '../helpers/redis';
 
 type Query = Parameters<OfferStore['findLive']>[0];
@@ -160,6 +160,16 @@ describe.each(implementations)('%s', (_name, makeStore) => {
     await expect(store.findLive(query({ paymentMethod: 'card' }))).resolves.toEqual(card);
     await expect(store.findLive(query({ paymentMethod: 'sepa' }))).resolves.toEqual(sepa);
     await expect(store.findLive(query({ country: 'FR' }))).resolves.toEqual(inFrance);
+  });
+
+  test(`only the newest ${MAX_OFFERS_PER_KEY} offers of one key are kept`, async () => {
+    const { store } = storeAt();
+    const france = terms({ country: 'FR', amountExpectedTo: '0' });
+    await store.remember(france);
+    for (let i = 1; i <= MAX_OFFERS_PER_KEY; i++) await store.remember(terms({ amountExpectedTo: String(i) }));
+    // The French offer was the oldest and has been dropped; the first of the kept ones now wins.
+    await expect(store.findLive(query({ country: 'FR' }))).resolves.toBeUndefined();
+    await expect(store.findLive(query())).resolves.toEqual(terms({ amountExpectedTo: '1' }));
   });
 
   test('when several live offers match, the first one remembered wins', async () => {

@@ -8,9 +8,8 @@ import type { CatalogueService, ProviderWithCatalogue } from '../../catalogue/se
 import { COUNTRIES, country as countryOf } from '../../domain/countries';
 import type { CurrencyDictionary } from '../../domain/currency';
 import { codeListParam, countryParam, currencyParam, stateParam } from '../params';
+import { staticJson } from './dictionaries';
 import { methodNotAllowed, ProblemError } from '../problem';
-
-const DAY = 'private, max-age=86400';
 
 function providerCodes(req: Request): string[] | undefined {
   return codeListParam(req.query.provider_codes);
@@ -37,14 +36,10 @@ function inRegion(p: ProviderWithCatalogue, where: { country?: string; state?: s
 
 export function catalogueRoutes(currencies: CurrencyDictionary, catalogues: CatalogueService): Router {
   const router = Router();
-  const countriesBody = JSON.stringify({ countries: COUNTRIES });
 
   router
     .route('/dict/countries')
-    .get((_req, res) => {
-      res.setHeader('Cache-Control', DAY);
-      res.type('application/json').send(countriesBody);
-    })
+    .get(staticJson({ countries: COUNTRIES }))
     .all(methodNotAllowed(['GET']));
 
   router
