@@ -1,3 +1,4 @@
+import { request } from 'undici';
 import { ProviderUnavailableError } from './types';
 
 export interface ProviderResponse {
@@ -14,39 +15,41 @@ export interface ProviderRequestOptions {
 }
 
 /**
- * One HTTP call to a provider. Network errors, timeouts and 5xx answers become
- * ProviderUnavailableError (worth retrying); any other answer is returned with its parsed body.
+ * One HTTP call to a provider (undici, keep-alive connections). Network errors, timeouts and 5xx
+ * answers become ProviderUnavailableError (worth retrying); any other answer is returned with its
+ * parsed body.
  */
 export async function providerRequest(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
+  const method = options.method ?? 'GET';
+  const path = new URL(url).pathname;
   const timeout = AbortSignal.timeout(options.timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
-  let response: Response;
+  let status: number;
+  let text: string;
   try {
-    response = await fetch(url, {
-      method: options.method ?? 'GET',
+    const response = await request(url, {
+      method,
       headers: {
         accept: 'application/json',
         ...(options.json === undefined ? {} : { 'content-type': 'application/json' }),
         ...options.headers,
       },
       body: options.json === undefined ? undefined : JSON.stringify(options.json),
-      signal,
+      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
     });
+    status = response.statusCode;
+    text = await response.body.text();
   } catch (err) {
-    const reason = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : (err as Error).message;
-    throw new ProviderUnavailableError(`${options.method ?? 'GET'} ${new URL(url).pathname}: ${reason}`);
+    const reason = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : options.signal?.aborted ? 'aborted' : (err as Error).message;
+    throw new ProviderUnavailableError(`${method} ${path}: ${reason}`);
   }
-  const text = await response.text();
-  if (response.status >= 500) {
-    throw new ProviderUnavailableError(`${options.method ?? 'GET'} ${new URL(url).pathname}: HTTP ${response.status}`);
-  }
+  if (status >= 500) throw new ProviderUnavailableError(`${method} ${path}: HTTP ${status}`);
   let body: unknown = undefined;
   if (text !== '') {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new ProviderUnavailableError(`${new URL(url).pathname}: answer is not JSON (HTTP ${response.status})`);
+      throw new ProviderUnavailableError(`${path}: answer is not JSON (HTTP ${status})`);
     }
   }
-  return { status: response.status, body };
+  return { status, body };
 }

@@ -104,6 +104,16 @@ describe('errors', () => {
     expectProblem(res, 400, 'validation_error');
   });
 
+  test("every answer carries helmet's security headers and no X-Powered-By", async () => {
+    for (const res of [await authed('/api/dict/currencies'), await authed('/api/nope'), await request(app).get('/healthz')]) {
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['strict-transport-security']).toContain('max-age=');
+      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['x-powered-by']).toBeUndefined();
+    }
+  });
+
   test('request ids are echoed, or made up', async () => {
     const given = await authed('/api/dict/currencies').set('X-Request-Id', 'abc-123');
     expect(given.headers['x-request-id']).toBe('abc-123');
