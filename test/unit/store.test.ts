@@ -123,87 +123,8 @@ describe('matches', () => {
 });
 
 describe('MemoryOfferStore', () => {
-  test('remember then findLive returns the offer', async () => {
-    const { store } = storeAt();
-    const offer = terms();
-    await store.remember(offer);
-    await expect(store.findLive(query())).resolves.toEqual(offer);
-  });
-
-  test('nothing remembered, nothing found', async () => {
-    const { store } = storeAt();
-    await expect(store.findLive(query())).resolves.toBeUndefined();
-  });
-
-  test.each<[string, string]>([
-    ['100', '100.00'],
-    ['100.00', '100'],
-    ['100.5', '100.50'],
-  ])('an offer for "%s" is found for an order of "%s"', async (offered, ordered) => {
-    const { store } = storeAt();
-    await store.remember(terms({ amountFrom: offered }));
-    await expect(store.findLive(query({ amountFrom: ordered }))).resolves.toMatchObject({ amountFrom: offered });
-  });
-
-  test('an order for another amount is not matched', async () => {
-    const { store } = storeAt();
-    await store.remember(terms());
-    await expect(store.findLive(query({ amountFrom: '100.01' }))).resolves.toBeUndefined();
-  });
-
-  test('an offer stops being found once it expires', async () => {
-    const { store, clock } = storeAt();
-    await store.remember(terms());
-    clock.now = T0 + TTL_MS - 1;
-    await expect(store.findLive(query())).resolves.toBeDefined();
-    clock.now = T0 + TTL_MS;
-    await expect(store.findLive(query())).resolves.toBeUndefined();
-    clock.now = T0 + 10 * TTL_MS;
-    await expect(store.findLive(query())).resolves.toBeUndefined();
-  });
-
-  test('an offer that was already expired when remembered is never found', async () => {
-    const { store } = storeAt();
-    await store.remember(terms({ expiresAt: new Date(T0 - 1).toISOString() }));
-    await expect(store.findLive(query())).resolves.toBeUndefined();
-  });
-
-  test.each<[string, Partial<Query>]>([
-    ['country', { country: 'FR' }],
-    ['state', { state: 'NY' }],
-    ['missing state', { state: undefined }],
-    ['payment method', { paymentMethod: 'sepa' }],
-    ['user', { externalUserId: 'user-2' }],
-    ['integrator', { integratorId: 'other' }],
-    ['provider', { providerCode: 'other' }],
-    ['from currency', { fromCurrency: 2 }],
-    ['to currency', { toCurrency: 14 }],
-  ])('a mismatched %s is not found', async (_label, change) => {
-    const { store } = storeAt();
-    await store.remember(terms({ country: 'US', state: 'CA' }));
-    await expect(store.findLive(query({ country: 'US', state: 'CA' }))).resolves.toBeDefined();
-    await expect(store.findLive(query({ country: 'US', state: 'CA', ...change }))).resolves.toBeUndefined();
-  });
-
-  test('an offer restricted to a payment method only matches that method', async () => {
-    const { store } = storeAt();
-    await store.remember(terms({ paymentMethod: 'sepa', paymentMethods: ['sepa'] }));
-    await expect(store.findLive(query({ paymentMethod: 'sepa' }))).resolves.toMatchObject({ paymentMethod: 'sepa' });
-    await expect(store.findLive(query({ paymentMethod: 'card' }))).resolves.toBeUndefined();
-  });
-
-  test('several offers under one key are all kept; the matching one is returned', async () => {
-    const { store } = storeAt();
-    const card = terms({ paymentMethod: 'card', paymentMethods: ['card'], amountExpectedTo: '1' });
-    const sepa = terms({ paymentMethod: 'sepa', paymentMethods: ['sepa'], amountExpectedTo: '2' });
-    const inFrance = terms({ country: 'FR', amountExpectedTo: '3' });
-    await store.remember(card);
-    await store.remember(sepa);
-    await store.remember(inFrance);
-    await expect(store.findLive(query({ paymentMethod: 'card' }))).resolves.toEqual(card);
-    await expect(store.findLive(query({ paymentMethod: 'sepa' }))).resolves.toEqual(sepa);
-    await expect(store.findLive(query({ country: 'FR' }))).resolves.toEqual(inFrance);
-  });
+  // The store's behaviour (matching, amounts, expiry, mismatches) is one suite run against both the
+  // memory and the Redis store: test/integration/redis-offer-store.test.ts. What follows is memory-only.
 
   test('a newer offer under the same key does not hide an older live one, and expired ones drop out', async () => {
     const { store, clock } = storeAt();
