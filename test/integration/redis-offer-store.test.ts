@@ -8,45 +8,11 @@ import { errorHandler, ProblemError } from '../../src/api/problem';
 import { createLogger } from '../../src/logging';
 import { RedisOfferStore, StoreUnavailableError, type RedisClient } from '../../src/offers/redis-store';
 import { connectRedis, createOfferStore, redactRedisUrl, type RedisConnection } from '../../src/offers/store-factory';
-import { MAX_OFFERS_PER_KEY, MemoryOfferStore, type OfferStore, type OfferTerms } from '../../src/offers/store';
+import { MAX_OFFERS_PER_KEY, MemoryOfferStore, type OfferStore } from '../../src/offers/store';
 import { startRedis, type RedisServer } from '../helpers/redis';
-
-type Query = Parameters<OfferStore['findLive']>[0];
+import { query, T0, terms, TTL_MS, type OfferQuery as Query } from '../helpers/offer-terms';
 
 const logger = createLogger('silent', 'test');
-// In the future, so that Redis (which expires keys by its own clock) keeps what the tests remember.
-const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
-const TTL_MS = 120_000;
-
-function terms(overrides: Partial<OfferTerms> = {}): OfferTerms {
-  return {
-    integratorId: 'acme',
-    externalUserId: 'user-1',
-    providerCode: 'sandbox',
-    fromCurrency: 1,
-    toCurrency: 13,
-    amountFrom: '100',
-    country: 'DE',
-    paymentMethods: ['card'],
-    amountExpectedTo: '0.00097992',
-    expiresAt: new Date(T0 + TTL_MS).toISOString(),
-    ...overrides,
-  };
-}
-
-function query(overrides: Partial<Query> = {}): Query {
-  return {
-    integratorId: 'acme',
-    externalUserId: 'user-1',
-    providerCode: 'sandbox',
-    fromCurrency: 1,
-    toCurrency: 13,
-    amountFrom: '100',
-    country: 'DE',
-    paymentMethod: 'card',
-    ...overrides,
-  };
-}
 
 let server: RedisServer;
 let connection: RedisConnection;

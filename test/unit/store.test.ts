@@ -1,39 +1,5 @@
-import { matches, MemoryOfferStore, offerKey, type OfferStore, type OfferTerms } from '../../src/offers/store';
-
-type Query = Parameters<OfferStore['findLive']>[0];
-
-const T0 = Date.UTC(2030, 0, 1, 12, 0, 0);
-const TTL_MS = 120_000;
-
-function terms(overrides: Partial<OfferTerms> = {}): OfferTerms {
-  return {
-    integratorId: 'acme',
-    externalUserId: 'user-1',
-    providerCode: 'sandbox',
-    fromCurrency: 1,
-    toCurrency: 13,
-    amountFrom: '100',
-    country: 'DE',
-    paymentMethods: ['card'],
-    amountExpectedTo: '0.00097992',
-    expiresAt: new Date(T0 + TTL_MS).toISOString(),
-    ...overrides,
-  };
-}
-
-function query(overrides: Partial<Query> = {}): Query {
-  return {
-    integratorId: 'acme',
-    externalUserId: 'user-1',
-    providerCode: 'sandbox',
-    fromCurrency: 1,
-    toCurrency: 13,
-    amountFrom: '100',
-    country: 'DE',
-    paymentMethod: 'card',
-    ...overrides,
-  };
-}
+import { matches, MemoryOfferStore, offerKey, type OfferTerms } from '../../src/offers/store';
+import { query, T0, terms, TTL_MS } from '../helpers/offer-terms';
 
 /** A store whose clock the test moves. */
 function storeAt(start = T0): { store: MemoryOfferStore; clock: { now: number } } {
