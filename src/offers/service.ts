@@ -55,9 +55,13 @@ type Outcome = ({ code: string; offer: Offer } | { code: string; error: OfferErr
 export class OffersService {
   private readonly health = new Map<string, ProviderHealth>();
   private readonly now: () => number;
+  private readonly slowAfterTimeouts: number;
+  private readonly slowProbeIntervalMs: number;
 
   constructor(private readonly options: OffersServiceOptions) {
     this.now = options.now ?? Date.now;
+    this.slowAfterTimeouts = options.slowAfterTimeouts ?? 2;
+    this.slowProbeIntervalMs = options.slowProbeIntervalMs ?? 30_000;
   }
 
   async getOffers(query: OffersQuery): Promise<OffersResult> {
@@ -93,9 +97,9 @@ export class OffersService {
 
   private isSlowWithoutProbe(code: string): boolean {
     const health = this.health.get(code);
-    if (!health || health.timeoutsInARow < (this.options.slowAfterTimeouts ?? 2)) return false;
+    if (!health || health.timeoutsInARow < this.slowAfterTimeouts) return false;
     if (this.now() >= health.nextProbeAt) {
-      health.nextProbeAt = this.now() + (this.options.slowProbeIntervalMs ?? 30_000);
+      health.nextProbeAt = this.now() + this.slowProbeIntervalMs;
       return false;
     }
     return true;
@@ -104,7 +108,7 @@ export class OffersService {
   private record(code: string, timedOut: boolean): void {
     const health = this.health.get(code) ?? { timeoutsInARow: 0, nextProbeAt: 0 };
     health.timeoutsInARow = timedOut ? health.timeoutsInARow + 1 : 0;
-    if (timedOut && health.nextProbeAt === 0) health.nextProbeAt = this.now() + (this.options.slowProbeIntervalMs ?? 30_000);
+    if (timedOut && health.nextProbeAt === 0) health.nextProbeAt = this.now() + this.slowProbeIntervalMs;
     if (!timedOut) health.nextProbeAt = 0;
     this.health.set(code, health);
   }
