@@ -6,7 +6,8 @@
 import { currencyDictionary } from '../src/domain/currencies';
 import { ProviderRegistry } from '../src/providers/registry';
 import { createSandboxAdapter } from '../src/providers/sandbox';
-import { SANDBOX_PROFILE, type SimulatorProfile } from '../src/simulators/sandbox/profile';
+import type { SimulatorProfile } from '../src/simulators/kit/profile';
+import { SANDBOX_PROFILE } from '../src/simulators/sandbox/profile';
 
 export const BENCH_PROVIDER_CODES = ['bench_1', 'bench_2', 'bench_3', 'bench_4', 'bench_5', 'bench_6'] as const;
 export const SLOW_PROVIDER = 'bench_6';

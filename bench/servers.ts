@@ -53,18 +53,24 @@ async function buildApp(spec: ServerSpec): Promise<{ app: Express; layers?: Laye
       return { app, layers: new LayerSwitch(app) };
     }
     case 'sim': {
-      const [{ SimulatorHost }, { benchProfiles, SIM_API_KEY, SIM_WEBHOOK_SECRET }] = await Promise.all([
+      const [{ SimulatorHost }, { SandboxSimulator }, { benchProfiles, SIM_API_KEY, SIM_WEBHOOK_SECRET }] = await Promise.all([
+        import('../src/simulators/kit/host'),
         import('../src/simulators/sandbox/server'),
         import('./providers'),
       ]);
-      const host = new SimulatorHost({
-        apiKey: SIM_API_KEY,
-        webhookSecret: SIM_WEBHOOK_SECRET,
-        // No orders are created in the benchmark, so no webhook is ever sent.
-        brokerUrl: 'http://127.0.0.1:1',
-        publicUrl: 'http://127.0.0.1:1',
-        profiles: benchProfiles(),
-      });
+      const host = new SimulatorHost(
+        benchProfiles().map(
+          (profile) =>
+            new SandboxSimulator({
+              apiKey: SIM_API_KEY,
+              webhookSecret: SIM_WEBHOOK_SECRET,
+              profile,
+              // No orders are created in the benchmark, so no webhook is ever sent.
+              webhookUrl: 'http://127.0.0.1:1',
+              publicUrl: 'http://127.0.0.1:1',
+            }),
+        ),
+      );
       for (const [code, latencyMs] of Object.entries(spec.latencyMs ?? {})) host.get(code).faults.latencyMs = latencyMs;
       return { app: host.app, stop: () => host.stop() };
     }

@@ -6,7 +6,9 @@ import { buildApi } from '../api/server';
 import { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET, type AppConfig } from '../config';
 import type { Logger } from '../logging';
 import { createProviderRegistry } from '../providers/registry';
-import { SimulatorHost, type SandboxSimulator, type SimulatorFaults } from '../simulators/sandbox/server';
+import { createSimulatorHost, type SimulatorHost } from '../simulators';
+import type { SimulatorFaults } from '../simulators/kit/faults';
+import type { SandboxSimulator } from '../simulators/sandbox/server';
 import { SANDBOX_PROVIDER_CODES } from '../providers/sandbox';
 import { createOrderWorker } from '../worker/build';
 
@@ -66,9 +68,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     providers: [...SANDBOX_PROVIDER_CODES],
   };
   const config: AppConfig = { ...options.config, publicBaseUrl: apiUrl, sandbox: { ...sandbox, baseUrl: simulatorUrl } };
-  const simulators = new SimulatorHost({
-    apiKey: sandbox.apiKey,
-    webhookSecret: sandbox.webhookSecret,
+  const simulators = createSimulatorHost({
+    sandbox: { apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret },
     brokerUrl: apiUrl,
     publicUrl: simulatorUrl,
     settleDelayMs: options.settleDelayMs,

@@ -95,6 +95,8 @@ export interface ProviderWebhookEvent extends ProviderOrderSnapshot {
 export interface IncomingWebhook {
   headers: Record<string, string | string[] | undefined>;
   rawBody: Buffer;
+  /** Query parameters of the webhook URL (a provider that echoes no partner reference can carry it there). */
+  query: Record<string, string>;
 }
 
 /** Thrown by adapters for a webhook whose signature does not verify. */
@@ -136,8 +138,12 @@ export interface ProviderAdapter {
   getQuote(request: QuoteRequest, signal?: AbortSignal): Promise<ProviderQuote>;
   createOrder(request: CreateProviderOrderRequest): Promise<ProviderOrder>;
   getOrder(orderId: string, providerOrderId?: string): Promise<ProviderOrderSnapshot>;
-  /** Verifies the provider's signature and parses the event; throws WebhookVerificationError. */
-  parseWebhook(webhook: IncomingWebhook): ProviderWebhookEvent;
+  /**
+   * Verifies the provider's signature and parses the event; rejects with WebhookVerificationError.
+   * Asynchronous because some schemes need a key fetched from the provider (Transak's access token)
+   * and some events carry only an id to look up (Banxa).
+   */
+  parseWebhook(webhook: IncomingWebhook): Promise<ProviderWebhookEvent>;
   /** The provider's own address rule (ProviderAddressRule in src/addresses/validate.ts): it may only refuse. */
   validateAddress?: (network: string, address: string) => { valid: boolean; reason?: string } | undefined;
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DEFAULT_SANDBOX_PORT, DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET } from '../config';
 import { ConfigError } from '../config/env';
 import { runMain } from '../process';
-import { SimulatorHost } from './sandbox/server';
+import { createSimulatorHost } from '.';
 
 const SimulatorEnvSchema = z.object({
   SIMULATOR_HOST: z.string().default('127.0.0.1'),
@@ -19,9 +19,8 @@ runMain('simulator', async (logger) => {
   const parsed = SimulatorEnvSchema.safeParse(process.env);
   if (!parsed.success) throw new ConfigError(parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
   const env = parsed.data;
-  const simulator = new SimulatorHost({
-    apiKey: env.SANDBOX_API_KEY,
-    webhookSecret: env.SANDBOX_WEBHOOK_SECRET,
+  const simulator = createSimulatorHost({
+    sandbox: { apiKey: env.SANDBOX_API_KEY, webhookSecret: env.SANDBOX_WEBHOOK_SECRET },
     brokerUrl: env.BROKER_URL.replace(/\/+$/, ''),
     publicUrl: (env.SIMULATOR_PUBLIC_URL ?? `http://localhost:${env.SIMULATOR_PORT}`).replace(/\/+$/, ''),
     log: (message) => logger.info(message),

@@ -8,7 +8,8 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { buildApi } from '../../src/api/server';
 import { createLogger } from '../../src/logging';
-import { SimulatorHost, type SandboxSimulator } from '../../src/simulators/sandbox/server';
+import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
+import type { SandboxSimulator } from '../../src/simulators/sandbox/server';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
 import { BTC, draftOrder, GBP, USD } from '../helpers/orders';
@@ -25,9 +26,8 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => simulatorServer.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(simulatorServer.address() as AddressInfo).port}`;
   const config = testConfig({ offersProviderTimeoutMs: 1000, orderCreateTimeoutMs: 1000 });
-  host = new SimulatorHost({
-    apiKey: config.sandbox!.apiKey,
-    webhookSecret: config.sandbox!.webhookSecret,
+  host = createSimulatorHost({
+    sandbox: { apiKey: config.sandbox!.apiKey, webhookSecret: config.sandbox!.webhookSecret },
     brokerUrl: 'http://127.0.0.1:1',
     publicUrl: url,
   });

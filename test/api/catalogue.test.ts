@@ -7,7 +7,7 @@ import request from 'supertest';
 import type { Express } from 'express';
 import { buildApi } from '../../src/api/server';
 import { createLogger } from '../../src/logging';
-import { SimulatorHost } from '../../src/simulators/sandbox/server';
+import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
 import { BTC, GBP, USD } from '../helpers/orders';
@@ -22,7 +22,11 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = testConfig();
-  host = new SimulatorHost({ apiKey: config.sandbox!.apiKey, webhookSecret: config.sandbox!.webhookSecret, brokerUrl: 'http://127.0.0.1:1', publicUrl: url });
+  host = createSimulatorHost({
+    sandbox: { apiKey: config.sandbox!.apiKey, webhookSecret: config.sandbox!.webhookSecret },
+    brokerUrl: 'http://127.0.0.1:1',
+    publicUrl: url,
+  });
   server.on('request', host.app);
   app = buildApi({ ...config, sandbox: { ...config.sandbox!, baseUrl: url } }, createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' }), createLogger('silent', 'test'));
 });

@@ -12,7 +12,7 @@ import { openApiDocument } from '../../src/api/openapi';
 import { PROBLEM_CODES } from '../../src/api/problem';
 import { buildApi } from '../../src/api/server';
 import { createLogger } from '../../src/logging';
-import { SimulatorHost } from '../../src/simulators/sandbox/server';
+import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
 import { checkedAnswers, expectConforms, expectResponseConforms, openApiAjv, OPENAPI_DOCUMENT_ID, pointer, resolvePointer } from '../helpers/openapi';
@@ -34,7 +34,11 @@ beforeAll(async () => {
   server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  host = new SimulatorHost({ apiKey: config.sandbox!.apiKey, webhookSecret: config.sandbox!.webhookSecret, brokerUrl: 'http://127.0.0.1:1', publicUrl: url });
+  host = createSimulatorHost({
+    sandbox: { apiKey: config.sandbox!.apiKey, webhookSecret: config.sandbox!.webhookSecret },
+    brokerUrl: 'http://127.0.0.1:1',
+    publicUrl: url,
+  });
   server.on('request', host.app);
   app = buildApi({ ...config, sandbox: { ...config.sandbox!, baseUrl: url } }, unreachableTemporal, logger);
 });

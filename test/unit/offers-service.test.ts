@@ -38,9 +38,7 @@ function adapter(
     getQuote: (request, signal) => quote(signal, request),
     createOrder: () => Promise.reject(new Error('unused')),
     getOrder: () => Promise.reject(new Error('unused')),
-    parseWebhook: () => {
-      throw new Error('unused');
-    },
+    parseWebhook: () => Promise.reject(new Error('unused')),
   };
 }
 

@@ -31,7 +31,7 @@ function event(status: SandboxStatus = 'PAYMENT_RECEIVED', extra: Record<string,
 
 function signed(body: string, options: { secret?: string; at?: number; header?: string } = {}): IncomingWebhook {
   const header = options.header ?? signSandboxPayload(options.secret ?? SECRET, body, options.at ?? NOW);
-  return { headers: { [SANDBOX_SIGNATURE_HEADER]: header }, rawBody: Buffer.from(body, 'utf8') };
+  return { headers: { [SANDBOX_SIGNATURE_HEADER]: header }, rawBody: Buffer.from(body, 'utf8'), query: {} };
 }
 
 function refusal(webhook: IncomingWebhook, now = NOW): WebhookVerificationError {
@@ -164,19 +164,19 @@ describe('parseSandboxWebhook refuses', () => {
   });
 
   test('a missing header', () => {
-    expect(refusal({ headers: {}, rawBody: Buffer.from(body) }).message).toBe('missing sandbox-signature header');
+    expect(refusal({ headers: {}, rawBody: Buffer.from(body), query: {} }).message).toBe('missing sandbox-signature header');
   });
 
   test('a header under another name', () => {
     const header = signSandboxPayload(SECRET, body, NOW);
-    expect(refusal({ headers: { 'x-signature': header }, rawBody: Buffer.from(body) }).message).toBe(
+    expect(refusal({ headers: { 'x-signature': header }, rawBody: Buffer.from(body), query: {} }).message).toBe(
       'missing sandbox-signature header',
     );
   });
 
   test('a repeated header (array value)', () => {
     const header = signSandboxPayload(SECRET, body, NOW);
-    expect(refusal({ headers: { [SANDBOX_SIGNATURE_HEADER]: [header, header] }, rawBody: Buffer.from(body) }).message).toBe(
+    expect(refusal({ headers: { [SANDBOX_SIGNATURE_HEADER]: [header, header] }, rawBody: Buffer.from(body), query: {} }).message).toBe(
       'missing sandbox-signature header',
     );
   });

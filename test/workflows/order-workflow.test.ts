@@ -40,7 +40,7 @@ test('when every webhook is lost, polling still takes the order to complete', as
   await checkout(order.redirect_url, 'pay');
   const done = await waitForStatus(s.apiUrl, 'sandbox', order.id, 'complete', 15_000);
   expect(done.extras.provider_status).toBe('COMPLETED');
-  expect(s.simulator.webhookLog).toHaveLength(0);
+  expect(s.simulator.webhooks.attempts).toHaveLength(0);
 });
 
 test('late, duplicated and out-of-order provider events never move an order back', async () => {
@@ -72,8 +72,8 @@ test('reordered webhooks from the simulator still end in complete', async () => 
     () => Promise.resolve(s.simulator.orders.get(order.extras.provider_order_id)?.status === 'COMPLETED' ? true : undefined),
     'provider completion',
   );
-  s.simulator.releaseHeldWebhooks();
-  await s.simulator.drainWebhooks();
+  s.simulator.webhooks.releaseHeld();
+  await s.simulator.webhooks.drain();
   const result = await env.client.workflow.getHandle(orderWorkflowId(order.id)).result();
   expect(result.order.status).toBe('complete');
 });

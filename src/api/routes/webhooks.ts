@@ -18,7 +18,7 @@ export function webhookRoutes(providers: ProviderRegistry, orders: OrderService)
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       let event;
       try {
-        event = adapter.parseWebhook({ headers: req.headers, rawBody });
+        event = await adapter.parseWebhook({ headers: req.headers, rawBody, query: stringQuery(req.query) });
       } catch (err) {
         if (err instanceof WebhookVerificationError) {
           req.log.warn({ provider: adapter.info.code, reason: err.message }, 'provider webhook refused');
@@ -34,4 +34,8 @@ export function webhookRoutes(providers: ProviderRegistry, orders: OrderService)
     })
     .all(methodNotAllowed(['POST']));
   return router;
+}
+
+function stringQuery(query: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }

@@ -59,7 +59,7 @@ export function createSandboxAdapter(config: SandboxProviderConfig, info: Provid
       return fromOrder(order);
     },
     parseWebhook(webhook) {
-      return parseSandboxWebhook(webhook, config.webhookSecret);
+      return Promise.resolve().then(() => parseSandboxWebhook(webhook, config.webhookSecret));
     },
   };
 }

@@ -1,40 +1,4 @@
-/** What makes one simulated provider differ from another: coverage, pricing, fees and limits. */
-export interface PaymentMethodProfile {
-  code: string;
-  name: string;
-  /** Processing fee as a fraction of the fiat amount, e.g. "0.0399". */
-  feeRate: string;
-  /** Fixed part of the processing fee, in USD. */
-  feeFixedUsd: string;
-  minUsd: string;
-  maxUsd: string;
-  /** Fiat currencies the method takes; all of the profile's when absent. */
-  fiat?: readonly string[];
-}
-
-export interface SimulatorProfile {
-  code: string;
-  name: string;
-  /** Markup over the reference price, e.g. "0.01" for 1 %. */
-  spread: string;
-  /** Network fee charged per order, in USD. */
-  networkFeeUsd: string;
-  countries: readonly string[];
-  /** Countries served only in some states: country -> state codes served. */
-  states?: Readonly<Record<string, readonly string[]>>;
-  fiat: readonly string[];
-  /** Supported assets as `TICKER/network`. */
-  assets: readonly string[];
-  paymentMethods: readonly PaymentMethodProfile[];
-  quoteTtlSeconds: number;
-}
-
-const US_STATES = [
-  'AL', 'AK', 'AZ', 'AR', 'CA', 'CO', 'CT', 'DE', 'DC', 'FL', 'GA', 'HI', 'ID', 'IL', 'IN', 'IA', 'KS', 'KY', 'LA',
-  'ME', 'MD', 'MA', 'MI', 'MN', 'MS', 'MO', 'MT', 'NE', 'NV', 'NH', 'NJ', 'NM', 'NY', 'NC', 'ND', 'OH', 'OK', 'OR',
-  'PA', 'RI', 'SC', 'SD', 'TN', 'TX', 'UT', 'VT', 'VA', 'WA', 'WV', 'WI', 'WY',
-];
-const except = (...excluded: string[]) => US_STATES.filter((s) => !excluded.includes(s));
+import { usStatesExcept, type SimulatorProfile } from '../kit/profile';
 
 /** A broad card-and-bank provider: many countries and assets, mid-range fees. */
 export const SANDBOX_PROFILE: SimulatorProfile = {
@@ -43,7 +7,7 @@ export const SANDBOX_PROFILE: SimulatorProfile = {
   spread: '0.012',
   networkFeeUsd: '1.50',
   countries: ['US', 'GB', 'DE', 'FR', 'ES', 'IT', 'NL', 'PL', 'SE', 'CA', 'AU', 'CH', 'BR'],
-  states: { US: except('NY', 'HI') },
+  states: { US: usStatesExcept('NY', 'HI') },
   fiat: ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'CHF', 'PLN', 'SEK', 'BRL'],
   assets: [
     'BTC/bitcoin',
@@ -91,7 +55,7 @@ export const SANDBOX_US_PROFILE: SimulatorProfile = {
   spread: '0.015',
   networkFeeUsd: '2.00',
   countries: ['US', 'CA'],
-  states: { US: except('NY', 'TX', 'LA', 'HI') },
+  states: { US: usStatesExcept('NY', 'TX', 'LA', 'HI') },
   fiat: ['USD', 'CAD'],
   assets: ['BTC/bitcoin', 'ETH/ethereum', 'USDC/ethereum', 'USDC/base', 'ETH/base', 'USDC/polygon', 'SOL/solana', 'USDT/tron', 'TRX/tron'],
   paymentMethods: [

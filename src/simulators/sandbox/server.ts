@@ -5,9 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type NextFunction } from 'express';
-import { renderCheckoutPage } from './checkout-page';
-import { methodLimits, quote } from './pricing';
-import { SANDBOX_PROFILE, SIMULATOR_PROFILES, type SimulatorProfile } from './profile';
+import { renderCheckoutPage } from '../kit/checkout-page';
+import { faultRoutes, injectFaults, NO_FAULTS, type SimulatorFaults } from '../kit/faults';
+import type { ProviderSimulator } from '../kit/host';
+import { methodLimits, quote } from '../kit/pricing';
+import type { SimulatorProfile } from '../kit/profile';
+import { SimulatorTimers } from '../kit/timers';
+import { WebhookSender } from '../kit/webhook-sender';
+import { SANDBOX_PROFILE } from './profile';
 import { signSandboxPayload } from './signing';
 
 export type SimStatus =
@@ -40,31 +45,6 @@ export interface SimOrder {
   updated_at: string;
 }
 
-/** Switches tests use to make the provider misbehave. */
-export interface SimulatorFaults {
-  /** Added to every API response. */
-  latencyMs: number;
-  /** Fraction of API calls answered 503. */
-  errorRate: number;
-  /** Webhooks are not sent at all (the broker must poll). */
-  dropWebhooks: boolean;
-  /** Every webhook is sent twice. */
-  duplicateWebhooks: boolean;
-  /** Wait before each webhook. */
-  webhookDelayMs: number;
-  /** Hold webhooks back and send each order's batch in reverse order. */
-  reorderWebhooks: boolean;
-}
-
-export const NO_FAULTS: SimulatorFaults = {
-  latencyMs: 0,
-  errorRate: 0,
-  dropWebhooks: false,
-  duplicateWebhooks: false,
-  webhookDelayMs: 0,
-  reorderWebhooks: false,
-};
-
 export interface SandboxSimulatorOptions {
   apiKey: string;
   webhookSecret: string;
@@ -93,45 +73,29 @@ const ACTIONS_BY_STATUS: Record<SimStatus, readonly string[]> = {
 
 const TERMINAL: readonly SimStatus[] = ['COMPLETED', 'REFUNDED'];
 
-export class SandboxSimulator {
+export class SandboxSimulator implements ProviderSimulator {
   readonly app = express();
+  readonly code: string;
   readonly orders = new Map<string, SimOrder>();
   readonly faults: SimulatorFaults;
-  /** Every webhook attempt, for tests: status code 0 means the request failed. */
-  readonly webhookLog: { orderId: string; status: SimStatus; eventId: string; httpStatus: number }[] = [];
+  readonly webhooks: WebhookSender;
   private readonly byPartnerId = new Map<string, string>();
-  private readonly deliveries = new Map<string, Promise<void>>();
-  private readonly heldWebhooks = new Map<string, string[]>();
-  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly timers = new SimulatorTimers();
   private readonly profile: SimulatorProfile;
   private readonly random: () => number;
-  private stopped = false;
 
   constructor(private readonly options: SandboxSimulatorOptions) {
     this.profile = options.profile ?? SANDBOX_PROFILE;
+    this.code = this.profile.code;
     this.faults = { ...NO_FAULTS, ...options.faults };
     this.random = options.random ?? Math.random;
+    this.webhooks = new WebhookSender({ url: options.webhookUrl, faults: this.faults, timers: this.timers, log: options.log });
     this.routes();
   }
 
   /** Stops pending timers; in-flight webhooks finish. */
   stop(): void {
-    this.stopped = true;
-    for (const t of this.timers) clearTimeout(t);
-    this.timers.clear();
-  }
-
-  /** Resolves when every queued webhook has been attempted. */
-  async drainWebhooks(): Promise<void> {
-    await Promise.all([...this.deliveries.values()]);
-  }
-
-  /** Sends the webhooks held back by `reorderWebhooks`, newest first. */
-  releaseHeldWebhooks(): void {
-    for (const [orderId, bodies] of this.heldWebhooks) {
-      for (const body of [...bodies].reverse()) this.enqueueDelivery(orderId, body);
-    }
-    this.heldWebhooks.clear();
+    this.timers.stop();
   }
 
   private routes(): void {
@@ -139,19 +103,26 @@ export class SandboxSimulator {
     app.disable('x-powered-by');
     app.use(express.json({ limit: '64kb' }));
 
-    app.post('/_simulator/faults', (req, res) => {
-      Object.assign(this.faults, pickFaults(req.body));
-      if (!this.faults.reorderWebhooks) this.releaseHeldWebhooks();
-      res.json(this.faults);
-    });
-    app.get('/_simulator/faults', (_req, res) => void res.json(this.faults));
+    app.use(
+      faultRoutes(this.faults, () => {
+        if (!this.faults.reorderWebhooks) this.webhooks.releaseHeld();
+      }),
+    );
 
     // Customer-facing pages need no API key.
     app.get('/checkout/:id', (req, res) => this.checkoutPage(req, res));
     app.post('/checkout/:id', (req, res) => this.checkoutAction(req, res));
 
     app.use('/v1', (req, res, next) => this.authenticate(req, res, next));
-    app.use('/v1', (req, res, next) => this.injectFaults(res, next));
+    app.use(
+      '/v1',
+      injectFaults({
+        faults: this.faults,
+        timers: this.timers,
+        random: this.random,
+        outage: (res) => void res.status(503).json(error('unavailable', 'simulated outage')),
+      }),
+    );
     app.get('/v1/currencies', (_req, res) => this.getCurrencies(res));
     app.get('/v1/countries', (_req, res) => this.getCountries(res));
     app.get('/v1/payment-methods', (_req, res) => this.getPaymentMethods(res));
@@ -168,18 +139,6 @@ export class SandboxSimulator {
       return;
     }
     next();
-  }
-
-  private injectFaults(res: Response, next: NextFunction): void {
-    const proceed = () => {
-      if (this.faults.errorRate > 0 && this.random() < this.faults.errorRate) {
-        res.status(503).json(error('unavailable', 'simulated outage'));
-        return;
-      }
-      next();
-    };
-    if (this.faults.latencyMs > 0) this.later(proceed, this.faults.latencyMs);
-    else proceed();
   }
 
   private getCurrencies(res: Response): void {
@@ -344,7 +303,7 @@ export class SandboxSimulator {
     if (order.status === 'CREATED') this.transition(order, 'AWAITING_PAYMENT');
     res.type('html').send(
       renderCheckoutPage({
-        id: order.id,
+        reference: order.id,
         providerName: this.profile.name,
         status: order.status,
         fiatAmount: order.fiat_amount,
@@ -378,7 +337,7 @@ export class SandboxSimulator {
       case 'pay':
         if (order.status === 'CREATED') this.transition(order, 'AWAITING_PAYMENT');
         this.transition(order, 'PAYMENT_RECEIVED');
-        this.later(() => {
+        this.timers.later(() => {
           if (order.status === 'PAYMENT_RECEIVED') {
             order.tx_hash = `0x${randomUUID().replaceAll('-', '')}${randomUUID().replaceAll('-', '')}`;
             this.transition(order, 'COMPLETED');
@@ -411,122 +370,19 @@ export class SandboxSimulator {
   }
 
   private emitWebhook(order: SimOrder): void {
-    if (this.faults.dropWebhooks) return;
-    const body = JSON.stringify({
-      event_id: randomUUID(),
-      event_type: 'order.status_changed',
-      created_at: new Date().toISOString(),
-      order,
+    const eventId = randomUUID();
+    const body = JSON.stringify({ event_id: eventId, event_type: 'order.status_changed', created_at: new Date().toISOString(), order });
+    this.webhooks.send({
+      orderKey: order.id,
+      status: order.status,
+      eventId,
+      body,
+      headers: { 'sandbox-signature': signSandboxPayload(this.options.webhookSecret, body, Math.floor(Date.now() / 1000)) },
     });
-    if (this.faults.reorderWebhooks) {
-      const held = this.heldWebhooks.get(order.id) ?? [];
-      held.push(body);
-      this.heldWebhooks.set(order.id, held);
-      return;
-    }
-    this.enqueueDelivery(order.id, body);
-    if (this.faults.duplicateWebhooks) this.enqueueDelivery(order.id, body);
-  }
-
-  /** Webhooks of one order go out one after another, each retried a few times. */
-  private enqueueDelivery(orderId: string, body: string): void {
-    const previous = this.deliveries.get(orderId) ?? Promise.resolve();
-    const next = previous.then(() => this.deliver(orderId, body));
-    this.deliveries.set(orderId, next);
-  }
-
-  private async deliver(orderId: string, body: string): Promise<void> {
-    const { event_id: eventId, order } = JSON.parse(body) as { event_id: string; order: SimOrder };
-    if (this.faults.webhookDelayMs > 0) await this.pause(this.faults.webhookDelayMs);
-    const backoff = [250, 1000, 3000];
-    for (let attempt = 0; attempt <= backoff.length && !this.stopped; attempt++) {
-      let httpStatus = 0;
-      try {
-        const response = await fetch(this.options.webhookUrl, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'sandbox-signature': signSandboxPayload(this.options.webhookSecret, body, Math.floor(Date.now() / 1000)),
-          },
-          body,
-          signal: AbortSignal.timeout(5000),
-        });
-        httpStatus = response.status;
-        await response.arrayBuffer();
-      } catch {
-        httpStatus = 0;
-      }
-      this.webhookLog.push({ orderId, status: order.status, eventId, httpStatus });
-      if (httpStatus >= 200 && httpStatus < 300) return;
-      const wait = backoff[attempt];
-      if (wait !== undefined) await this.pause(wait);
-    }
-  }
-
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => this.later(resolve, ms));
-  }
-
-  private later(fn: () => void, ms: number): void {
-    if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
-    }, ms);
-    this.timers.add(timer);
-  }
-}
-
-export interface SimulatorHostOptions extends Omit<SandboxSimulatorOptions, 'profile' | 'webhookUrl' | 'publicUrl'> {
-  /** The broker's base URL; each provider posts to <broker>/api/webhooks/<code>. */
-  brokerUrl: string;
-  /** The host's own public base URL; each provider lives under /<code>. */
-  publicUrl: string;
-  profiles?: readonly SimulatorProfile[];
-}
-
-/** Several simulated providers on one HTTP server, each under its own path: /<code>/v1/..., /<code>/checkout/... */
-export class SimulatorHost {
-  readonly app = express();
-  readonly simulators = new Map<string, SandboxSimulator>();
-
-  constructor(options: SimulatorHostOptions) {
-    this.app.disable('x-powered-by');
-    for (const profile of options.profiles ?? SIMULATOR_PROFILES) {
-      const simulator = new SandboxSimulator({
-        ...options,
-        profile,
-        webhookUrl: `${options.brokerUrl}/api/webhooks/${profile.code}`,
-        publicUrl: `${options.publicUrl}/${profile.code}`,
-      });
-      this.simulators.set(profile.code, simulator);
-      this.app.use(`/${profile.code}`, simulator.app);
-    }
-    this.app.use((_req: Request, res: Response) => void res.status(404).json(error('not_found', 'no such provider')));
-  }
-
-  get(code: string): SandboxSimulator {
-    const simulator = this.simulators.get(code);
-    if (!simulator) throw new Error(`no simulated provider ${code}`);
-    return simulator;
-  }
-
-  stop(): void {
-    for (const simulator of this.simulators.values()) simulator.stop();
   }
 }
 
 function error(code: string, message: string, extra: Record<string, unknown> = {}) {
   const details = Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined));
   return { error: { code, message, ...details } };
-}
-
-function pickFaults(body: unknown): Partial<SimulatorFaults> {
-  const input = (body ?? {}) as Record<string, unknown>;
-  const out: Partial<SimulatorFaults> = {};
-  for (const key of Object.keys(NO_FAULTS) as (keyof SimulatorFaults)[]) {
-    const value = input[key];
-    if (typeof value === typeof NO_FAULTS[key]) (out as Record<string, unknown>)[key] = value;
-  }
-  return out;
 }

@@ -1,5 +1,6 @@
 export interface CheckoutView {
-  id: string;
+  /** The provider's reference for the order, shown to the customer. */
+  reference: string;
   providerName: string;
   status: string;
   fiatAmount: string;
@@ -15,7 +16,10 @@ export interface CheckoutView {
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
-/** The customer's checkout page. Every button is the same JSON call an automated test can make. */
+/**
+ * A simulated provider's checkout page. Every button is the JSON call an automated test can make:
+ * `POST` to the page's own URL (query string included) with `{"action": ...}`.
+ */
 export function renderCheckoutPage(view: CheckoutView): string {
   const buttons = view.actions
     .map((a) => `<button type="button" data-action="${escapeHtml(a)}" id="action-${escapeHtml(a)}">${escapeHtml(a)}</button>`)
@@ -40,7 +44,7 @@ export function renderCheckoutPage(view: CheckoutView): string {
   <div class="card">
     <h1>${escapeHtml(view.providerName)}</h1>
     <dl>
-      <dt>Order</dt><dd>${escapeHtml(view.id)}</dd>
+      <dt>Order</dt><dd>${escapeHtml(view.reference)}</dd>
       <dt>You pay</dt><dd>${escapeHtml(view.fiatAmount)} ${escapeHtml(view.fiatCurrency)} by ${escapeHtml(view.paymentMethod)}</dd>
       <dt>You receive</dt><dd>${escapeHtml(view.cryptoAmount)} ${escapeHtml(view.cryptoCurrency)} (${escapeHtml(view.network)})</dd>
       <dt>Wallet</dt><dd>${escapeHtml(view.walletAddress)}</dd>
@@ -54,7 +58,7 @@ export function renderCheckoutPage(view: CheckoutView): string {
   <script>
     for (const button of document.querySelectorAll('button[data-action]')) {
       button.addEventListener('click', async () => {
-        const response = await fetch(location.pathname, {
+        const response = await fetch(location.href, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ action: button.dataset.action }),

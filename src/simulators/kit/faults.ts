@@ -1,0 +1,78 @@
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import type { SimulatorTimers } from './timers';
+
+/** Switches tests use to make a simulated provider misbehave. */
+export interface SimulatorFaults {
+  /** Added to every API response. */
+  latencyMs: number;
+  /** Fraction of API calls answered 503. */
+  errorRate: number;
+  /** Fraction of API calls never answered (the caller's deadline decides). */
+  timeoutRate: number;
+  /** Webhooks are not sent at all (the broker must poll). */
+  dropWebhooks: boolean;
+  /** Every webhook is sent twice. */
+  duplicateWebhooks: boolean;
+  /** Wait before each webhook. */
+  webhookDelayMs: number;
+  /** Hold webhooks back and send each order's batch in reverse order when the switch is turned off. */
+  reorderWebhooks: boolean;
+}
+
+export const NO_FAULTS: SimulatorFaults = {
+  latencyMs: 0,
+  errorRate: 0,
+  timeoutRate: 0,
+  dropWebhooks: false,
+  duplicateWebhooks: false,
+  webhookDelayMs: 0,
+  reorderWebhooks: false,
+};
+
+/** The known switches of a JSON body, each only when it has the right type. */
+export function pickFaults(body: unknown): Partial<SimulatorFaults> {
+  const input = (body ?? {}) as Record<string, unknown>;
+  const out: Partial<SimulatorFaults> = {};
+  for (const key of Object.keys(NO_FAULTS) as (keyof SimulatorFaults)[]) {
+    const value = input[key];
+    if (typeof value === typeof NO_FAULTS[key]) (out as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}
+
+export interface FaultInjectionOptions {
+  faults: SimulatorFaults;
+  timers: SimulatorTimers;
+  random?: () => number;
+  /** Writes the provider's own error body for a simulated outage. */
+  outage?: (res: Response) => void;
+}
+
+/** Middleware for a provider's API routes: latency, outages (503) and requests left unanswered. */
+export function injectFaults({ faults, timers, random = Math.random, outage }: FaultInjectionOptions): RequestHandler {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const proceed = () => {
+      if (faults.timeoutRate > 0 && random() < faults.timeoutRate) return; // the caller times out
+      if (faults.errorRate > 0 && random() < faults.errorRate) {
+        if (outage) outage(res);
+        else res.status(503).json({ message: 'simulated outage' });
+        return;
+      }
+      next();
+    };
+    if (faults.latencyMs > 0) timers.later(proceed, faults.latencyMs);
+    else proceed();
+  };
+}
+
+/** `GET|POST /_simulator/faults`: read or change the switches; `onChange` runs after each change. */
+export function faultRoutes(faults: SimulatorFaults, onChange?: () => void): express.Router {
+  const router = express.Router();
+  router.post('/_simulator/faults', express.json(), (req, res) => {
+    Object.assign(faults, pickFaults(req.body));
+    onChange?.();
+    res.json(faults);
+  });
+  router.get('/_simulator/faults', (_req, res) => void res.json(faults));
+  return router;
+}
