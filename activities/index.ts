@@ -1,14 +1,22 @@
-import { ApplicationFailure } from '@temporalio/activity';
+import { ApplicationFailure, Context } from '@temporalio/activity';
 import { validateForProvider } from '../src/addresses/validate';
+import type { IntegratorDirectory } from '../src/config/integrators';
 import type { CurrencyDictionary } from '../src/domain/currency';
 import type { ProviderRegistry } from '../src/providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderOrder, type ProviderOrderSnapshot } from '../src/providers/types';
-import type { OrderRequest } from '../src/temporal/shared';
+import type { IntegratorNotification, OrderRequest } from '../src/temporal/shared';
+import type { WebhookDeliverer } from '../src/webhooks/delivery';
+import { orderWebhookBody } from '../src/webhooks/event';
+import { nextRetryDelayMs } from '../src/webhooks/retry';
 
 export interface ActivityDependencies {
   providers: ProviderRegistry;
   currencies: CurrencyDictionary;
+  integrators: IntegratorDirectory;
+  webhooks: WebhookDeliverer;
 }
+
+export type NotifyOutcome = { outcome: 'delivered'; attempts: number; status: number } | { outcome: 'no_endpoint' };
 
 export interface AddressCheck {
   valid: boolean;
@@ -16,7 +24,7 @@ export interface AddressCheck {
 }
 
 /** Activities of the order workflow. Built from their dependencies so tests can inject them. */
-export function createActivities({ providers, currencies }: ActivityDependencies) {
+export function createActivities({ providers, currencies, integrators, webhooks }: ActivityDependencies) {
   function adapter(code: string): ProviderAdapter {
     const found = providers.get(code);
     if (!found) throw ApplicationFailure.nonRetryable(`provider ${code} is not enabled on this worker`, 'provider_unavailable');
@@ -60,6 +68,38 @@ export function createActivities({ providers, currencies }: ActivityDependencies
         }
         throw err;
       }
+    },
+
+    /**
+     * One attempt to deliver an order webhook to the integrator. A failed attempt tells Temporal
+     * when to try again (the retry schedule, or the receiver's Retry-After), so each attempt is an
+     * activity attempt visible in Temporal, and a crashed worker's attempt is retried elsewhere.
+     */
+    async notifyIntegrator(input: { notification: IntegratorNotification; retryDelaysMs: number[] }): Promise<NotifyOutcome> {
+      const { notification } = input;
+      const integrator = integrators.byId(notification.integratorId);
+      if (!integrator?.webhook_url || !integrator.webhook_secret) return { outcome: 'no_endpoint' };
+      const { attempt } = Context.current().info;
+      const result = await webhooks.attempt({
+        url: integrator.webhook_url,
+        secret: integrator.webhook_secret,
+        id: notification.webhookId,
+        body: orderWebhookBody(notification),
+      });
+      const fields = { webhookId: notification.webhookId, attempt, orderId: notification.order.id, sequence: notification.sequence };
+      if (result.outcome === 'delivered') {
+        Context.current().log.info('integrator webhook delivered', { ...fields, status: result.status });
+        return { outcome: 'delivered', attempts: attempt, status: result.status };
+      }
+      if (result.outcome === 'refused') {
+        throw ApplicationFailure.nonRetryable(`webhook URL refused: ${result.error}`, 'webhook_url_refused');
+      }
+      const delay = nextRetryDelayMs(attempt, input.retryDelaysMs, result.retryAfterMs);
+      Context.current().log.warn('integrator webhook attempt failed', { ...fields, error: result.error, retryInMs: delay });
+      if (delay === undefined) {
+        throw ApplicationFailure.nonRetryable(`gave up after ${attempt} attempts: ${result.error}`, 'webhook_delivery_failed');
+      }
+      throw ApplicationFailure.create({ message: `attempt ${attempt}: ${result.error}`, type: 'webhook_attempt_failed', nextRetryDelay: delay });
     },
 
     async getProviderOrderStatus(input: { orderId: string; providerCode: string; providerOrderId?: string }): Promise<ProviderOrderSnapshot> {

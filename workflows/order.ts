@@ -5,6 +5,7 @@ import {
   condition,
   continueAsNew,
   log,
+  patched,
   proxyActivities,
   setHandler,
   upsertMemo,
@@ -16,9 +17,12 @@ import type { Order } from '../src/domain/order';
 import { canTransition, isTerminal, type OrderStatus } from '../src/domain/order-status';
 import {
   createOrderUpdate,
+  DEFAULT_ORDER_TIMINGS,
   getOrderQuery,
+  integratorWebhookId,
   ORDER_STATUS_KEY,
   providerEventSignal,
+  type IntegratorNotification,
   type OrderMemo,
   type OrderRejectionType,
   type OrderWorkflowInput,
@@ -52,11 +56,16 @@ export interface OrderResumeState {
   seenEventIds: string[];
   pollDelayMs: number;
   settledAtMs?: number;
+  /** Integrator webhooks not yet delivered, oldest first. */
+  outbox?: IntegratorNotification[];
 }
 
 const UNPAID: readonly OrderStatus[] = ['created', 'pending'];
 const SEEN_EVENT_IDS_KEPT = 200;
 const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
+/** Orders started before integrator webhooks existed replay without them. */
+export const INTEGRATOR_WEBHOOKS_PATCH = 'integrator-webhooks';
+const DEFAULT_WEBHOOK_ATTEMPT_TIMEOUT_MS = 30_000;
 
 /**
  * One order, from address validation and provider order creation to a final status. Provider
@@ -70,6 +79,10 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   const seenEventIds: string[] = resume?.seenEventIds ?? [];
   let pollDelayMs = resume?.pollDelayMs ?? timings.pollInitialMs;
   let settledAtMs = resume?.settledAtMs;
+  const notifiesIntegrator = patched(INTEGRATOR_WEBHOOKS_PATCH);
+  const outbox: IntegratorNotification[] = resume?.outbox ?? [];
+  let delivering = false;
+  let closingRun = false;
 
   setHandler(
     createOrderUpdate,
@@ -97,7 +110,46 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   function publish(current: OrderMemo): void {
     upsertMemo({ ...current });
     upsertSearchAttributes([{ key: ORDER_STATUS_KEY, value: current.order.status }]);
+    if (notifiesIntegrator) {
+      outbox.push({
+        webhookId: integratorWebhookId(current.order.id, current.sequence),
+        integratorId: current.integratorId,
+        occurredAt: current.order.updated_at,
+        order: current.order,
+        sequence: current.sequence,
+      });
+    }
   }
+
+  /** Delivers the outbox one webhook at a time, so each order's webhooks arrive in order. */
+  async function deliverNotifications(): Promise<void> {
+    const retryDelaysMs = timings.webhookRetryDelaysMs ?? DEFAULT_ORDER_TIMINGS.webhookRetryDelaysMs!;
+    const { notifyIntegrator } = proxyActivities<OrderActivities>({
+      startToCloseTimeout: timings.webhookAttemptTimeoutMs ?? DEFAULT_WEBHOOK_ATTEMPT_TIMEOUT_MS,
+      retry: {
+        // A failed attempt names its own next delay; these apply when an attempt times out.
+        initialInterval: retryDelaysMs[0] ?? 5_000,
+        backoffCoefficient: 2,
+        maximumInterval: '1 day',
+        nonRetryableErrorTypes: ['webhook_url_refused', 'webhook_delivery_failed'],
+      },
+    });
+    for (;;) {
+      await condition(() => outbox.length > 0 && !closingRun);
+      const next = outbox[0]!;
+      delivering = true;
+      try {
+        const result = await notifyIntegrator({ notification: next, retryDelaysMs });
+        if (result.outcome === 'no_endpoint') log.info('integrator has no webhook endpoint', { webhookId: next.webhookId });
+      } catch (err) {
+        const cause = err instanceof ActivityFailure ? err.cause : err;
+        log.error('integrator webhook not delivered', { webhookId: next.webhookId, error: (cause as Error).message });
+      }
+      outbox.shift();
+      delivering = false;
+    }
+  }
+  if (notifiesIntegrator) void deliverNotifications();
 
   /** Applies a provider report; returns true when the order's status changed. */
   function apply(event: ProviderEvent): boolean {
@@ -220,15 +272,18 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       }
     }
 
-    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > HISTORY_EVENTS_BEFORE_CONTINUE) {
-      await condition(allHandlersFinished);
+    const historyLimit = timings.historyEventsBeforeContinue ?? HISTORY_EVENTS_BEFORE_CONTINUE;
+    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > historyLimit) {
+      // A webhook attempt in flight finishes first; undelivered webhooks move to the next run.
+      closingRun = true;
+      await condition(() => !delivering && allHandlersFinished());
       // Signals that arrived meanwhile are carried over: nothing acknowledged is dropped.
       for (const event of inbox.splice(0)) apply(event);
-      return continueAsNew<typeof orderWorkflow>(input, { memo, seenEventIds, pollDelayMs, settledAtMs });
+      return continueAsNew<typeof orderWorkflow>(input, { memo, seenEventIds, pollDelayMs, settledAtMs, outbox });
     }
   }
 
-  await condition(allHandlersFinished);
+  await condition(() => outbox.length === 0 && allHandlersFinished());
   return memo;
 
   async function poll(): Promise<boolean> {

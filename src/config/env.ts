@@ -41,6 +41,17 @@ export const EnvSchema = z
     ORDER_PAYMENT_WINDOW_SECONDS: seconds.default(86_400),
     ORDER_SETTLED_GRACE_SECONDS: seconds.default(604_800),
 
+    /** Pauses between integrator webhook attempts, in seconds (design.md: about three days in all). */
+    WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+      .string()
+      .transform((v) => v.split(',').map((s) => s.trim()))
+      .pipe(z.array(z.string().regex(/^\d+(\.\d+)?$/, 'expected seconds, comma-separated').transform(Number)).min(1).max(20))
+      .optional(),
+    /** How long one webhook attempt waits for the integrator's answer. */
+    WEBHOOK_TIMEOUT_SECONDS: seconds.pipe(z.number().max(60)).default(10),
+    /** Deliver webhooks to loopback and private-network addresses (SSRF guard off); default on outside production. */
+    WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.stringbool().optional(),
+
     SANDBOX_URL: optionalString.pipe(z.url().optional()),
     SANDBOX_API_KEY: optionalString,
     SANDBOX_WEBHOOK_SECRET: optionalString,

@@ -1,6 +1,10 @@
 import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET, parseEnv, type Env } from './env';
 import type { OrderTimings } from '../temporal/shared';
+import { checkWebhookUrl, WebhookUrlRefusedError } from '../webhooks/ssrf';
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
 import { readIntegratorsFile, sha256Hex, type Integrator } from './integrators';
+
+import { ConfigError } from './env';
 
 export { ConfigError, parseEnv } from './env';
 export type { Env } from './env';
@@ -33,6 +37,8 @@ export interface AppConfig {
   orderTimings: OrderTimings;
   /** How long POST /orders waits for the provider order before answering 503. */
   orderCreateTimeoutMs: number;
+  /** Integrator webhook delivery: SSRF guard and per-attempt HTTP timeout. */
+  webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
   redisUrl?: string;
   /** The local sandbox provider; absent in production unless SANDBOX_URL is set. */
   sandbox?: SandboxProviderConfig;
@@ -55,8 +61,28 @@ function integratorsFrom(env: Env): Integrator[] {
   ];
 }
 
+/** Refuses, at start-up, integrator webhook URLs the SSRF guard would refuse at delivery. */
+function checkIntegratorWebhooks(integrators: Integrator[], allowPrivateNetworks: boolean): void {
+  const problems: string[] = [];
+  for (const integrator of integrators) {
+    if (!integrator.webhook_url) continue;
+    try {
+      checkWebhookUrl(integrator.webhook_url, allowPrivateNetworks);
+    } catch (err) {
+      if (!(err instanceof WebhookUrlRefusedError)) throw err;
+      problems.push(
+        `integrator ${integrator.id}: webhook_url ${integrator.webhook_url} is refused (${err.message}); set WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow it`,
+      );
+    }
+    if (!integrator.webhook_secret) problems.push(`integrator ${integrator.id}: webhook_url needs a webhook_secret`);
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+}
+
 export function buildConfig(env: Env): AppConfig {
   const production = env.NODE_ENV === 'production';
+  const integrators = integratorsFrom(env);
+  checkIntegratorWebhooks(integrators, env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? !production);
   const sandboxEnabled = !production || env.SANDBOX_URL !== undefined;
   return {
     env: env.NODE_ENV,
@@ -65,7 +91,7 @@ export function buildConfig(env: Env): AppConfig {
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL,
     temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
-    integrators: integratorsFrom(env),
+    integrators,
     offerTtlSeconds: env.OFFER_TTL_SECONDS,
     offersProviderTimeoutMs: env.OFFERS_PROVIDER_TIMEOUT_MS,
     catalogueTtlMs: env.CATALOGUE_TTL_SECONDS * 1000,
@@ -76,6 +102,13 @@ export function buildConfig(env: Env): AppConfig {
       pollMaxMs: Math.max(env.ORDER_POLL_MAX_SECONDS, env.ORDER_POLL_INITIAL_SECONDS) * 1000,
       paymentWindowMs: env.ORDER_PAYMENT_WINDOW_SECONDS * 1000,
       settledGraceMs: env.ORDER_SETTLED_GRACE_SECONDS * 1000,
+      webhookRetryDelaysMs: env.WEBHOOK_RETRY_SCHEDULE_SECONDS?.map((s) => s * 1000) ?? [...DEFAULT_WEBHOOK_RETRY_DELAYS_MS],
+      // The attempt's HTTP timeout plus room for signing and logging.
+      webhookAttemptTimeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 + 5_000,
+    },
+    webhooks: {
+      allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? !production,
+      timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000,
     },
     redisUrl: env.REDIS_URL,
     sandbox: sandboxEnabled

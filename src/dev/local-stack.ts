@@ -10,6 +10,8 @@ import { createSimulatorHost, type SimulatorHost } from '../simulators';
 import type { SimulatorFaults } from '../simulators/kit/faults';
 import type { SandboxSimulator } from '../simulators/sandbox/server';
 import { SANDBOX_PROVIDER_CODES } from '../providers/sandbox';
+import { IntegratorDirectory } from '../config/integrators';
+import { WebhookDeliverer } from '../webhooks/delivery';
 import { createOrderWorker } from '../worker/build';
 
 export interface LocalStackOptions {
@@ -81,12 +83,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
+  const webhooks = new WebhookDeliverer(config.webhooks);
   if (options.worker !== false) {
     worker = await createOrderWorker({
       connection: options.connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
       providers: createProviderRegistry(config),
+      integrators: new IntegratorDirectory(config.integrators),
+      webhooks,
       workflowBundle: options.workflowBundle,
     });
     running = worker.run();
@@ -103,7 +108,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       if (worker && worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       simulators.stop();
-      await Promise.all([close(apiServer), close(simulatorServer)]);
+      await Promise.all([close(apiServer), close(simulatorServer), webhooks.close()]);
     },
   };
 }

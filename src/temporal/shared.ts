@@ -7,6 +7,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { Order } from '../domain/order';
 import type { OrderStatus } from '../domain/order-status';
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
 
 export const DEFAULT_TASK_QUEUE = 'onramp-orders';
 
@@ -55,6 +56,12 @@ export interface OrderTimings {
   paymentWindowMs: number;
   /** How long a `failed` or `expired` order keeps listening for a refund or a late payment. */
   settledGraceMs: number;
+  /** Pauses between integrator webhook attempts; absent in orders started before webhooks existed. */
+  webhookRetryDelaysMs?: number[];
+  /** How long one webhook attempt may take before Temporal retries it elsewhere. */
+  webhookAttemptTimeoutMs?: number;
+  /** History length at which a run continues as new (tests lower it to exercise continue-as-new). */
+  historyEventsBeforeContinue?: number;
 }
 
 export const DEFAULT_ORDER_TIMINGS: OrderTimings = {
@@ -62,6 +69,8 @@ export const DEFAULT_ORDER_TIMINGS: OrderTimings = {
   pollMaxMs: 30 * 60_000,
   paymentWindowMs: 24 * 60 * 60_000,
   settledGraceMs: 7 * 24 * 60 * 60_000,
+  webhookRetryDelaysMs: [...DEFAULT_WEBHOOK_RETRY_DELAYS_MS],
+  webhookAttemptTimeoutMs: 30_000,
 };
 
 export interface OrderWorkflowInput {
@@ -99,6 +108,19 @@ export interface OrderMemo {
   /** Number of status changes so far (1 = created). */
   sequence: number;
 }
+
+/** One status change to tell the integrator about (a Standard Webhooks message). */
+export interface IntegratorNotification {
+  /** The Standard Webhooks `webhook-id`: the same on every attempt, unique per order and sequence. */
+  webhookId: string;
+  integratorId: string;
+  /** When the status changed (the body's `timestamp`). */
+  occurredAt: string;
+  order: Order;
+  sequence: number;
+}
+
+export const integratorWebhookId = (orderId: string, sequence: number) => `evt_${orderId}_${sequence}`;
 
 /** Returns the order once the provider order exists; fails with the reason when it cannot be created. */
 export const createOrderUpdate = defineUpdate<Order, [CreateOrderUpdateArgs]>('createOrder');

@@ -1,6 +1,8 @@
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import type { AppConfig } from '../config';
+import { IntegratorDirectory } from '../config/integrators';
+import { WebhookDeliverer } from '../webhooks/delivery';
 import { currencyDictionary } from '../domain/currencies';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
 
@@ -9,6 +11,8 @@ export interface OrderWorkerOptions {
   namespace: string;
   taskQueue: string;
   providers: ProviderRegistry;
+  integrators: IntegratorDirectory;
+  webhooks: WebhookDeliverer;
   /** A prebuilt workflow bundle (tests bundle once per file); otherwise the workflows are bundled now. */
   workflowBundle?: { code: string };
 }
@@ -21,7 +25,12 @@ export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> 
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
-    activities: createActivities({ providers: options.providers, currencies: currencyDictionary }),
+    activities: createActivities({
+      providers: options.providers,
+      currencies: currencyDictionary,
+      integrators: options.integrators,
+      webhooks: options.webhooks,
+    }),
   });
 }
 
@@ -32,6 +41,8 @@ export async function connectWorker(config: AppConfig): Promise<{ worker: Worker
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
     providers: createProviderRegistry(config),
+    integrators: new IntegratorDirectory(config.integrators),
+    webhooks: new WebhookDeliverer(config.webhooks),
   });
   return { worker, connection };
 }

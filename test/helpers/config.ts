@@ -10,6 +10,8 @@ export const FAST_TIMINGS: OrderTimings = {
   pollMaxMs: 2000,
   paymentWindowMs: 60_000,
   settledGraceMs: 1000,
+  webhookRetryDelaysMs: [200, 400, 800, 1600],
+  webhookAttemptTimeoutMs: 3000,
 };
 
 export function testConfig(overrides: Partial<AppConfig> = {}, env: NodeJS.ProcessEnv = {}): AppConfig {

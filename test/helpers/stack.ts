@@ -8,11 +8,13 @@ import { workflowBundle } from './temporal';
 
 export interface TestStackOptions extends Partial<Pick<LocalStackOptions, 'settleDelayMs' | 'faults' | 'worker'>> {
   config?: Partial<AppConfig>;
+  /** Environment variables the configuration is built from (e.g. ONRAMP_WEBHOOK_URL). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** API + simulator + worker against a test Temporal server, on its own task queue. */
 export async function startTestStack(env: TestWorkflowEnvironment, options: TestStackOptions = {}): Promise<LocalStack> {
-  const base = testConfig(options.config);
+  const base = testConfig(options.config, options.env);
   // Each stack gets its own task queue unless the test shares one between stacks on purpose.
   const config: AppConfig = options.config?.temporal
     ? base
