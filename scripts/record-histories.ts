@@ -8,25 +8,35 @@ import { resolve } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { orderIdFor } from '../src/orders/request';
 import { orderWorkflowId } from '../src/temporal/shared';
-import { REJECTED_SCENARIO, SCENARIOS, startScenarioOrder } from '../test/helpers/scenarios';
+import { DEFAULT_DEV_WEBHOOK_SECRET } from '../src/config/env';
+import { IntegratorReceiver } from '../test/helpers/integrator-receiver';
+import { REJECTED_SCENARIO, SCENARIOS, startScenarioOrder, workflowRuns } from '../test/helpers/scenarios';
 import { startTestStack } from '../test/helpers/stack';
 import { startTemporal } from '../test/helpers/temporal';
 import { ensureTemporalCli } from './lib/temporal-cli';
 
-const OUT = resolve(__dirname, '..', 'test', 'replay', 'histories');
+/** The current generation; older generations beside it are kept as they are (docs/decisions.md). */
+const OUT = resolve(__dirname, '..', 'test', 'replay', 'histories', 'current');
 
 async function main(): Promise<void> {
   process.env.TEMPORAL_CLI_PATH ??= ensureTemporalCli();
   mkdirSync(OUT, { recursive: true });
   const env = await startTemporal();
+  // Orders notify an integrator endpoint, so the histories hold webhook deliveries too.
+  const receiver = new IntegratorReceiver(DEFAULT_DEV_WEBHOOK_SECRET);
+  const webhookUrl = await receiver.start();
   try {
     const save = async (name: string, orderId: string) => {
-      const history = await env.client.workflow.getHandle(orderWorkflowId(orderId)).fetchHistory();
-      writeFileSync(resolve(OUT, `${name}.json`), `${historyToJSON(history)}\n`);
-      process.stdout.write(`recorded ${name} (${history.events?.length ?? 0} events)\n`);
+      const runs = await workflowRuns(env.client, orderId);
+      for (const [index, runId] of runs.entries()) {
+        const file = runs.length === 1 ? `${name}.json` : `${name}.run${index + 1}.json`;
+        const history = await env.client.workflow.getHandle(orderWorkflowId(orderId), runId).fetchHistory();
+        writeFileSync(resolve(OUT, file), `${historyToJSON(history)}\n`);
+        process.stdout.write(`recorded ${file} (${history.events?.length ?? 0} events)\n`);
+      }
     };
     for (const scenario of SCENARIOS) {
-      const stack = await startTestStack(env, scenario.stack);
+      const stack = await startTestStack(env, { ...scenario.stack, env: { ONRAMP_WEBHOOK_URL: webhookUrl } });
       try {
         const { res } = await startScenarioOrder(stack, scenario.walletAddress);
         if (res.status !== 200) throw new Error(`${scenario.name}: order not created (${res.status})`);
@@ -37,7 +47,7 @@ async function main(): Promise<void> {
         await stack.stop();
       }
     }
-    const stack = await startTestStack(env);
+    const stack = await startTestStack(env, { env: { ONRAMP_WEBHOOK_URL: webhookUrl } });
     try {
       const { draft, res } = await startScenarioOrder(stack, REJECTED_SCENARIO.walletAddress);
       if (res.status !== 422) throw new Error(`rejected scenario answered ${res.status}`);
@@ -48,6 +58,7 @@ async function main(): Promise<void> {
       await stack.stop();
     }
   } finally {
+    await receiver.stop();
     await env.teardown();
   }
 }

@@ -77,7 +77,35 @@ export const SCENARIOS: Scenario[] = [
       await closed(client, order.id);
     },
   },
+  {
+    // A short history limit makes the polling order continue as new before the customer pays.
+    name: 'continue-as-new',
+    stack: { config: { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 100, pollMaxMs: 100, historyEventsBeforeContinue: 40 } } },
+    async run(stack, order, client) {
+      await waitForRuns(client, order.id, 2);
+      await checkout(order.redirect_url, 'pay');
+      await waitForStatus(stack.apiUrl, 'sandbox', order.id, 'complete');
+      await closed(client, order.id);
+    },
+  },
 ];
+
+/** Every run of an order's workflow, oldest first (more than one after continue-as-new). */
+export async function workflowRuns(client: Client, orderId: string): Promise<string[]> {
+  const runs: { runId: string; startTime: Date }[] = [];
+  for await (const execution of client.workflow.list({ query: `WorkflowId = '${orderWorkflowId(orderId)}'` })) {
+    runs.push({ runId: execution.runId, startTime: execution.startTime });
+  }
+  return runs.sort((a, b) => a.startTime.getTime() - b.startTime.getTime()).map((r) => r.runId);
+}
+
+async function waitForRuns(client: Client, orderId: string, count: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while ((await workflowRuns(client, orderId)).length < count) {
+    if (Date.now() > deadline) throw new Error(`order ${orderId} did not continue as new`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 /** A creation the workflow refuses (invalid wallet address): recorded as a failed workflow. */
 export const REJECTED_SCENARIO = { name: 'rejected-invalid-address', walletAddress: 'not-a-wallet-address' };

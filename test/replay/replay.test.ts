@@ -1,6 +1,8 @@
 /**
  * Replays histories recorded from real runs (scripts/record-histories.ts) against the current
  * workflow code: a change that would break running orders fails here with a determinism error.
+ * `histories/current` is the latest recording of every path; each other folder is an older
+ * generation, kept while orders started under it may still be open.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -9,16 +11,22 @@ import { SCENARIOS, REJECTED_SCENARIO } from '../helpers/scenarios';
 import { workflowBundle } from '../helpers/temporal';
 
 const DIR = resolve(__dirname, 'histories');
-const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort();
+const generations = readdirSync(DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const files = generations.flatMap((g) =>
+  readdirSync(resolve(DIR, g))
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => `${g}/${f}`),
+);
 
-test('every recorded path has a history', () => {
-  const expected = [...SCENARIOS.map((s) => s.name), REJECTED_SCENARIO.name].map((n) => `${n}.json`).sort();
-  expect(files).toEqual(expected);
+test('the current generation has every recorded path, and continue-as-new spans two runs', () => {
+  const current = files.filter((f) => f.startsWith('current/')).map((f) => f.slice('current/'.length).replace(/(\.run\d+)?\.json$/, ''));
+  expect([...new Set(current)].sort()).toEqual([...SCENARIOS.map((s) => s.name), REJECTED_SCENARIO.name].sort());
+  expect(files).toEqual(expect.arrayContaining(['current/continue-as-new.run1.json', 'current/continue-as-new.run2.json']));
+  expect(generations).toContain('before-integrator-webhooks');
 });
 
 test.each(files)('%s replays without a determinism error', async (file) => {
   const history = JSON.parse(readFileSync(resolve(DIR, file), 'utf8')) as unknown;
-  await expect(
-    Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history),
-  ).resolves.toBeUndefined();
+  await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history)).resolves.toBeUndefined();
 });
