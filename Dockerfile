@@ -18,8 +18,8 @@ COPY activities ./activities
 RUN npm run build
 
 # --- prod-deps: runtime dependencies only -------------------------------------------------------
-# The worker bundles the workflow code with webpack and swc when it starts, so @swc/core and the
-# Temporal native bridge are runtime dependencies and come along here.
+# The worker loads the workflow bundle prebuilt by `npm run build` (WORKFLOW_BUNDLE_PATH below); the
+# Temporal native bridge is a runtime dependency and comes along here.
 FROM ${NODE_IMAGE} AS prod-deps
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
@@ -29,7 +29,8 @@ RUN npm ci --omit=dev && npm cache clean --force
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
-    PORT=3000
+    PORT=3000 \
+    WORKFLOW_BUNDLE_PATH=dist/workflow-bundle.js
 WORKDIR /app
 # Files stay owned by root: the processes only read them.
 COPY package.json package-lock.json ./

@@ -22,6 +22,8 @@ export const EnvSchema = z
     TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
     TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
     TEMPORAL_TASK_QUEUE: z.string().min(1).default('onramp-orders'),
+    /** A prebuilt workflow bundle (`npm run build` writes dist/workflow-bundle.js); bundled at start-up when unset. */
+    WORKFLOW_BUNDLE_PATH: optionalString,
 
     ONRAMP_API_KEY: optionalString.pipe(z.string().min(16).optional()),
     ONRAMP_WEBHOOK_URL: optionalString.pipe(z.url().optional()),

@@ -26,7 +26,7 @@ export interface AppConfig {
   port: number;
   publicBaseUrl: string;
   logLevel: Env['LOG_LEVEL'];
-  temporal: { address: string; namespace: string; taskQueue: string };
+  temporal: { address: string; namespace: string; taskQueue: string; workflowBundlePath?: string };
   integrators: Integrator[];
   offerTtlSeconds: number;
   offersProviderTimeoutMs: number;
@@ -90,7 +90,12 @@ export function buildConfig(env: Env): AppConfig {
     port: env.PORT,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
     logLevel: env.LOG_LEVEL,
-    temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE },
+    temporal: {
+      address: env.TEMPORAL_ADDRESS,
+      namespace: env.TEMPORAL_NAMESPACE,
+      taskQueue: env.TEMPORAL_TASK_QUEUE,
+      ...(env.WORKFLOW_BUNDLE_PATH ? { workflowBundlePath: env.WORKFLOW_BUNDLE_PATH } : {}),
+    },
     integrators,
     offerTtlSeconds: env.OFFER_TTL_SECONDS,
     offersProviderTimeoutMs: env.OFFERS_PROVIDER_TIMEOUT_MS,

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import type { AppConfig } from '../config';
+import { ConfigError, type AppConfig } from '../config';
 import { IntegratorDirectory } from '../config/integrators';
 import { WebhookDeliverer } from '../webhooks/delivery';
 import { currencyDictionary } from '../domain/currencies';
@@ -43,6 +44,15 @@ export async function connectWorker(config: AppConfig): Promise<{ worker: Worker
     providers: createProviderRegistry(config),
     integrators: new IntegratorDirectory(config.integrators),
     webhooks: new WebhookDeliverer(config.webhooks),
+    ...(config.temporal.workflowBundlePath ? { workflowBundle: readBundle(config.temporal.workflowBundlePath) } : {}),
   });
   return { worker, connection };
+}
+
+function readBundle(path: string): { code: string } {
+  try {
+    return { code: readFileSync(path, 'utf8') };
+  } catch (err) {
+    throw new ConfigError([`WORKFLOW_BUNDLE_PATH: cannot read ${path}: ${(err as Error).message}`]);
+  }
 }

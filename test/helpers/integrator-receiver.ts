@@ -40,6 +40,11 @@ export class IntegratorReceiver {
     this.scripted.push(...answers);
   }
 
+  /** Forgets the answers still scripted: from now on every request gets 204. */
+  clearScript(): void {
+    this.scripted.length = 0;
+  }
+
   /** Successful deliveries of one order, in arrival order. */
   delivered(orderId: string): ReceivedWebhook[] {
     return this.received.filter((w) => w.body.data.id === orderId && w.answered >= 200 && w.answered < 300);
