@@ -139,7 +139,7 @@ async function pays(orders: TestOrder[]): Promise<void> {
 
 async function memoOf(orderId: string): Promise<OrderMemo> {
   const description = await server!.client.workflow.getHandle(orderWorkflowId(orderId)).describe();
-  return (await description.memo) as unknown as OrderMemo;
+  return description.memo as unknown as OrderMemo;
 }
 
 /** Every order final, one provider order each, and every status change received by the integrator, in order. */

@@ -28,8 +28,8 @@ export class WorkerProcess {
           resolveReady();
         }
       };
-      child.stdout!.on('data', onData);
-      child.stderr!.on('data', onData);
+      child.stdout.on('data', onData);
+      child.stderr.on('data', onData);
       child.once('exit', (code, signal) => {
         clearTimeout(timer);
         reject(new Error(`worker exited (${code ?? signal}) before it was ready:\n${this.output}`));
