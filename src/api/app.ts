@@ -77,6 +77,7 @@ export function createApp(deps: AppDependencies): Express {
     '/api',
     orderRoutes({
       currencies: deps.currencies,
+      catalogue: deps.catalogues,
       providers: deps.providers,
       offers: deps.offerStore,
       orders: deps.orders,

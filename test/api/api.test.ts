@@ -210,6 +210,16 @@ describe('orders', () => {
     expect(res.body.errors[0].path).toBe('from_amount');
   });
 
+  test("a payment method the provider does not offer is a validation error listing the provider's methods", async () => {
+    const res = await post({ ...order, payment_method: 'carrier_pigeon' });
+    expectProblem(res, 400, 'validation_error');
+    expect(res.body.errors).toEqual([{ path: 'payment_method', message: 'one of card, bank_transfer, sepa' }]);
+  });
+
+  test('a US order without its state is state_required', async () => {
+    expectProblem(await post({ ...order, country_code: 'US' }), 400, 'state_required');
+  });
+
   test('a form-encoded body is 415', async () => {
     const res = await request(app).post('/api/on_ramp/orders').set('X-Api-Key', TEST_API_KEY).type('form').send('a=b');
     expectProblem(res, 415, 'unsupported_media_type');

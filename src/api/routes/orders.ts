@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import type { CatalogueService } from '../../catalogue/service';
 import type { CurrencyDictionary } from '../../domain/currency';
 import { decimal, fractionDigits } from '../../domain/money';
 import type { OfferStore } from '../../offers/store';
@@ -13,6 +14,7 @@ import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
 
 export interface OrderRouteDeps {
   currencies: CurrencyDictionary;
+  catalogue: CatalogueService;
   providers: ProviderRegistry;
   offers: OfferStore;
   orders: OrderService;
@@ -21,7 +23,7 @@ export interface OrderRouteDeps {
 
 export const StatusQuerySchema = z.object({ code: z.uuid('code must be the order id returned at creation') });
 
-export function orderRoutes({ currencies, providers, offers, orders, timings }: OrderRouteDeps): Router {
+export function orderRoutes({ currencies, catalogue, providers, offers, orders, timings }: OrderRouteDeps): Router {
   const router = Router();
 
   router
@@ -45,6 +47,14 @@ export function orderRoutes({ currencies, providers, offers, orders, timings }: 
       if (!providers.get(body.provider_code)) {
         throw new ProblemError('validation_error', `Provider ${body.provider_code} is not available.`, [
           { path: 'provider_code', message: 'unknown or disabled provider' },
+        ]);
+      }
+      // An unknown method is a mistake to name, not an expired offer; when the catalogue cannot be
+      // loaded the offer match below still decides.
+      const methods = (await catalogue.get(body.provider_code))?.paymentMethods;
+      if (methods && !methods.some((m) => m.code === body.payment_method)) {
+        throw new ProblemError('validation_error', `Provider ${body.provider_code} has no payment method ${body.payment_method}.`, [
+          { path: 'payment_method', message: `one of ${methods.map((m) => m.code).join(', ')}` },
         ]);
       }
 
