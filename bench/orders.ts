@@ -92,13 +92,13 @@ class CompletionReceiver {
   }
 }
 
-async function api(stack: LocalStack, path: string, body?: unknown): Promise<any> {
+async function api<T>(stack: LocalStack, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${stack.apiUrl}${path}`, {
     method: body === undefined ? 'GET' : 'POST',
     headers: { 'x-api-key': DEFAULT_DEV_API_KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  const json = (await response.json()) as unknown;
+  const json = (await response.json()) as T;
   if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${JSON.stringify(json)}`);
   return json;
 }
@@ -117,17 +117,17 @@ async function offerFor(stack: LocalStack, user: string): Promise<void> {
     payment_method: ORDER.payment_method,
     provider_codes: 'sandbox',
   });
-  const offers = (await api(stack, `/api/on_ramp/offers?${query.toString()}`)) as Record<string, unknown>;
+  const offers = await api<Record<string, unknown>>(stack, `/api/on_ramp/offers?${query.toString()}`);
   if (!offers.sandbox) throw new Error(`no sandbox offer: ${JSON.stringify(offers)}`);
 }
 
 async function createOrder(stack: LocalStack, user: string): Promise<{ id: string; redirect_url: string }> {
-  return api(stack, '/api/on_ramp/orders', {
+  return api<{ id: string; redirect_url: string }>(stack, '/api/on_ramp/orders', {
     ...ORDER,
     wallet_address: WALLET,
     external_user_id: user,
     external_order_id: `bench-${randomUUID()}`,
-  }) as Promise<{ id: string; redirect_url: string }>;
+  });
 }
 
 async function brokerLifecycles(stack: LocalStack, receiver: CompletionReceiver, count: number): Promise<Run> {
