@@ -1,0 +1,71 @@
+import type { z } from 'zod';
+import { providerRequest } from '../http';
+import { ProviderRejectedError, ProviderUnavailableError } from '../types';
+import type { MoonpayConfig } from './config';
+import {
+  MoonpayBuyQuoteSchema,
+  MoonpayCountriesSchema,
+  MoonpayCurrenciesSchema,
+  MoonpayErrorSchema,
+  MoonpayTransactionsSchema,
+  type MoonpayTransaction,
+} from './schemas';
+
+type Auth = 'publishable' | 'secret';
+
+/**
+ * MoonPay's REST API. Public calls carry the publishable key as `apiKey` in the query; calls about
+ * transactions carry the secret key as `Authorization: Api-Key <key>`.
+ */
+export class MoonpayClient {
+  constructor(
+    private readonly config: MoonpayConfig,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  getCurrencies(signal?: AbortSignal) {
+    return this.get('/v3/currencies', {}, MoonpayCurrenciesSchema, 'publishable', signal);
+  }
+
+  getCountries(signal?: AbortSignal) {
+    return this.get('/v3/countries', {}, MoonpayCountriesSchema, 'publishable', signal);
+  }
+
+  getBuyQuote(currencyCode: string, params: Record<string, string>, signal?: AbortSignal) {
+    return this.get(`/v3/currencies/${encodeURIComponent(currencyCode)}/buy_quote`, params, MoonpayBuyQuoteSchema, 'publishable', signal);
+  }
+
+  /** Every buy transaction carrying our id; none before the customer has submitted the widget. */
+  async findTransactions(externalTransactionId: string): Promise<MoonpayTransaction[]> {
+    try {
+      return await this.get(`/v1/transactions/ext/${encodeURIComponent(externalTransactionId)}`, {}, MoonpayTransactionsSchema, 'secret');
+    } catch (err) {
+      if (err instanceof ProviderRejectedError && err.code === 'not_found') return [];
+      throw err;
+    }
+  }
+
+  private async get<T extends z.ZodType>(
+    path: string,
+    params: Record<string, string>,
+    schema: T,
+    auth: Auth,
+    signal?: AbortSignal,
+  ): Promise<z.output<T>> {
+    const query = new URLSearchParams(auth === 'publishable' ? { ...params, apiKey: this.config.publishableKey } : params).toString();
+    const { status, body } = await providerRequest(`${this.config.apiUrl}${path}${query === '' ? '' : `?${query}`}`, {
+      timeoutMs: this.timeoutMs,
+      signal,
+      headers: auth === 'secret' ? { authorization: `Api-Key ${this.config.secretKey}` } : {},
+    });
+    if (status >= 200 && status < 300) {
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) throw new ProviderUnavailableError(`${path}: unexpected answer shape`);
+      return parsed.data;
+    }
+    if (status === 401 || status === 403) throw new ProviderUnavailableError(`${path}: MoonPay refused the ${auth} key (HTTP ${status})`);
+    const error = MoonpayErrorSchema.safeParse(body);
+    const message = error.success ? error.data.message : `HTTP ${status}`;
+    throw new ProviderRejectedError(status === 404 ? 'not_found' : 'rejected', `MoonPay: ${message}`);
+  }
+}

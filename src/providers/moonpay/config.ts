@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { ConfigError } from '../../config/config-error';
+
+const optional = z.string().trim().optional();
+
+/** MoonPay's environment variables; all optional: without credentials the simulator (or nothing) is used. */
+export const MoonpayEnvSchema = z.object({
+  /** Publishable key (`pk_test_…` sandbox, `pk_live_…` production): the widget and public API calls. */
+  MOONPAY_PUBLISHABLE_KEY: optional,
+  /** Secret key (`sk_test_…` / `sk_live_…`): signs widget URLs and authenticates transaction lookups. */
+  MOONPAY_SECRET_KEY: optional,
+  /** Webhook API key from the dashboard: verifies `Moonpay-Signature-V2`. */
+  MOONPAY_WEBHOOK_KEY: optional,
+  /** REST API base URL; https://api.moonpay.com when unset (test or live is chosen by the key). */
+  MOONPAY_API_URL: optional,
+  /** Buy widget base URL; https://buy-sandbox.moonpay.com for test keys, https://buy.moonpay.com for live keys. */
+  MOONPAY_WIDGET_URL: optional,
+});
+export type MoonpayEnv = z.infer<typeof MoonpayEnvSchema>;
+
+export interface MoonpayCredentials {
+  publishableKey: string;
+  secretKey: string;
+  webhookKey: string;
+}
+
+export interface MoonpayConfig extends MoonpayCredentials {
+  /** REST API base, without a trailing slash. */
+  apiUrl: string;
+  /** Buy widget base; the signed query string is appended to it. */
+  widgetUrl: string;
+  /** The broker's public base URL; MoonPay's webhook URL is registered as <brokerPublicUrl>/api/webhooks/moonpay. */
+  brokerPublicUrl: string;
+}
+
+export type MoonpayConfigResult =
+  | { mode: 'live'; config: MoonpayConfig }
+  | { mode: 'simulator'; config: MoonpayConfig }
+  | { mode: 'disabled'; reason: string };
+
+/** Fixed development credentials: the local simulator accepts exactly these. */
+export const MOONPAY_SIMULATOR_CREDENTIALS: MoonpayCredentials = {
+  publishableKey: 'pk_test_moonpay_simulator_publishable',
+  secretKey: 'sk_test_moonpay_simulator_secret',
+  webhookKey: 'wk_test_moonpay_simulator_webhook',
+};
+
+const MOONPAY_API_URL = 'https://api.moonpay.com';
+const WIDGET_URLS = { test: 'https://buy-sandbox.moonpay.com', live: 'https://buy.moonpay.com' } as const;
+
+const CREDENTIAL_VARIABLES = ['MOONPAY_PUBLISHABLE_KEY', 'MOONPAY_SECRET_KEY', 'MOONPAY_WEBHOOK_KEY'] as const;
+const URL_VARIABLES = ['MOONPAY_API_URL', 'MOONPAY_WIDGET_URL'] as const;
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** Test mode is chosen by the key, not by the host: `pk_test_` / `sk_test_` keys act on MoonPay's sandbox. */
+export function isTestKey(key: string): boolean {
+  return /^[ps]k_test_/.test(key);
+}
+
+function keyMode(variable: string, key: string, prefix: 'pk' | 'sk'): 'test' | 'live' {
+  const match = new RegExp(`^${prefix}_(test|live)_.+`).exec(key);
+  if (!match) throw new ConfigError([`${variable}: expected a key starting with ${prefix}_test_ or ${prefix}_live_`]);
+  return match[1] as 'test' | 'live';
+}
+
+function checkUrl(variable: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!z.url({ protocol: /^https?$/ }).safeParse(value).success) throw new ConfigError([`${variable}: expected an http(s) URL`]);
+  return trimSlash(value);
+}
+
+/**
+ * Live with credentials (MoonPay's hosts, or the override URLs), the local simulator without them
+ * when one runs, disabled otherwise. Some credentials without the others is a configuration error.
+ */
+export function moonpayConfig(env: MoonpayEnv, options: { simulatorUrl?: string; brokerPublicUrl: string }): MoonpayConfigResult {
+  const value = (name: keyof MoonpayEnv) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
+  const present = CREDENTIAL_VARIABLES.filter((name) => value(name) !== undefined);
+  const brokerPublicUrl = trimSlash(options.brokerPublicUrl);
+
+  if (present.length === 0) {
+    const strayUrls = URL_VARIABLES.filter((name) => value(name) !== undefined);
+    if (strayUrls.length > 0) {
+      throw new ConfigError(strayUrls.map((name) => `${name}: set without MoonPay credentials (${CREDENTIAL_VARIABLES.join(', ')})`));
+    }
+    if (options.simulatorUrl === undefined) return { mode: 'disabled', reason: 'no MoonPay credentials and no simulator' };
+    const base = `${trimSlash(options.simulatorUrl)}/moonpay`;
+    return {
+      mode: 'simulator',
+      config: { ...MOONPAY_SIMULATOR_CREDENTIALS, apiUrl: base, widgetUrl: `${base}/widget`, brokerPublicUrl },
+    };
+  }
+
+  const missing = CREDENTIAL_VARIABLES.filter((name) => value(name) === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(missing.map((name) => `${name}: required when ${present.join(', ')} ${present.length === 1 ? 'is' : 'are'} set`));
+  }
+  const publishableKey = value('MOONPAY_PUBLISHABLE_KEY')!;
+  const secretKey = value('MOONPAY_SECRET_KEY')!;
+  const mode = keyMode('MOONPAY_PUBLISHABLE_KEY', publishableKey, 'pk');
+  if (keyMode('MOONPAY_SECRET_KEY', secretKey, 'sk') !== mode) {
+    throw new ConfigError([`MOONPAY_SECRET_KEY: a ${mode === 'test' ? 'live' : 'test'} key beside a ${mode} publishable key`]);
+  }
+  return {
+    mode: 'live',
+    config: {
+      publishableKey,
+      secretKey,
+      webhookKey: value('MOONPAY_WEBHOOK_KEY')!,
+      apiUrl: checkUrl('MOONPAY_API_URL', value('MOONPAY_API_URL')) ?? MOONPAY_API_URL,
+      widgetUrl: checkUrl('MOONPAY_WIDGET_URL', value('MOONPAY_WIDGET_URL')) ?? WIDGET_URLS[mode],
+      brokerPublicUrl,
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import type { CurrencyDictionary } from '../../domain/currency';
+import { decimal } from '../../domain/money';
+import { ProviderRejectedError, ProviderUnavailableError, type CataloguePaymentMethod, type ProviderAdapter, type ProviderInfo } from '../types';
+import { indexCurrencies, type MoonpayAssetIndex } from './assets';
+import { MoonpayClient } from './client';
+import { isTestKey, type MoonpayConfig } from './config';
+import { MOONPAY_METHODS, type MoonpayMethod } from './payment-methods';
+import {
+  feeText,
+  fromCountries,
+  fromQuote,
+  fromTransactions,
+  methodLimits,
+  resolveTerms,
+  toQuoteParams,
+  toWidgetParams,
+} from './transformers';
+import { signedWidgetUrl } from './widget';
+import { parseMoonpayWebhook } from './webhook';
+
+export { MoonpayEnvSchema, moonpayConfig, MOONPAY_SIMULATOR_CREDENTIALS, type MoonpayConfig, type MoonpayCredentials } from './config';
+
+export const MOONPAY_INFO: ProviderInfo = {
+  code: 'moonpay',
+  name: 'MoonPay',
+  description: 'Buy crypto with cards, Apple Pay, Google Pay, PayPal and bank transfers (SEPA, Faster Payments, ACH, PIX) in the MoonPay widget.',
+  icon_url: 'https://www.moonpay.com/favicon.ico',
+};
+
+/** How long MoonPay's currency list is reused for quotes and orders between catalogue fetches. */
+const ASSET_INDEX_TTL_MS = 10 * 60 * 1000;
+/** Each method's fee is read from a quote of ten times the currency's minimum (the minimum fee would dominate smaller ones). */
+const REFERENCE_AMOUNT_FACTOR = 10;
+
+function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new ProviderUnavailableError('MoonPay currency list: aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new ProviderUnavailableError('MoonPay currency list: aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export function createMoonpayAdapter(config: MoonpayConfig, currencies: CurrencyDictionary): ProviderAdapter {
+  const client = new MoonpayClient(config);
+  const testMode = isTestKey(config.publishableKey);
+  let cached: { index: MoonpayAssetIndex; at: number } | undefined;
+  let refreshing: Promise<MoonpayAssetIndex> | undefined;
+
+  const remember = (index: MoonpayAssetIndex) => {
+    cached = { index, at: Date.now() };
+    return index;
+  };
+
+  /** The currency list, shared by concurrent callers; each caller's own signal still ends its wait. */
+  const assetIndex = (signal?: AbortSignal): Promise<MoonpayAssetIndex> => {
+    if (cached && Date.now() - cached.at < ASSET_INDEX_TTL_MS) return Promise.resolve(cached.index);
+    refreshing ??= client
+      .getCurrencies()
+      .then((list) => remember(indexCurrencies(currencies, list, testMode)))
+      .finally(() => (refreshing = undefined));
+    return untilAborted(refreshing, signal);
+  };
+
+  /** A catalogue entry for the method, its fee read from a reference quote; none where MoonPay refuses it. */
+  const catalogueMethod = async (index: MoonpayAssetIndex, method: MoonpayMethod, signal?: AbortSignal): Promise<CataloguePaymentMethod | undefined> => {
+    const limits = methodLimits(index, method);
+    const [fiatId, limit] = Object.entries(limits)[0] ?? [];
+    const fiat = fiatId === undefined ? undefined : index.fiat.get(Number(fiatId));
+    const [crypto] = index.crypto.values();
+    if (!fiat || !limit || !crypto) return undefined;
+    const amount = decimal(limit.min).times(REFERENCE_AMOUNT_FACTOR);
+    const reference = amount.gt(limit.max) ? limit.max : amount.toFixed();
+    try {
+      const quote = await client.getBuyQuote(crypto.code, toQuoteParams({ fiat, crypto, method }, reference), signal);
+      return { code: method.code, name: method.name, icon_url: null, fee: feeText(quote), limits };
+    } catch (err) {
+      if (err instanceof ProviderRejectedError) return undefined;
+      throw err;
+    }
+  };
+
+  return {
+    info: MOONPAY_INFO,
+
+    async getCatalogue(signal) {
+      const [list, countries] = await Promise.all([client.getCurrencies(signal), client.getCountries(signal)]);
+      const index = remember(indexCurrencies(currencies, list, testMode));
+      const methods = await Promise.all(MOONPAY_METHODS.map((method) => catalogueMethod(index, method, signal)));
+      return {
+        fiat: [...index.fiat.keys()],
+        crypto: [...index.crypto.keys()],
+        countries: fromCountries(countries),
+        paymentMethods: methods.filter((m): m is CataloguePaymentMethod => m !== undefined),
+      };
+    },
+
+    async getQuote(request, signal) {
+      const terms = resolveTerms(await assetIndex(signal), request);
+      const quote = await client.getBuyQuote(terms.crypto.code, toQuoteParams(terms, request.fiatAmount), signal);
+      return fromQuote(quote, request.paymentMethod);
+    },
+
+    async createOrder(request) {
+      const terms = resolveTerms(await assetIndex(), request);
+      const redirectUrl = signedWidgetUrl(config.widgetUrl, config.secretKey, toWidgetParams(config.publishableKey, terms, request));
+      // Nothing is created at MoonPay until the customer submits the widget; a repeated call finds what exists.
+      return { ...fromTransactions(request.orderId, await client.findTransactions(request.orderId)), redirectUrl };
+    },
+
+    async getOrder(orderId) {
+      return fromTransactions(orderId, await client.findTransactions(orderId));
+    },
+
+    parseWebhook(webhook) {
+      return Promise.resolve().then(() => parseMoonpayWebhook(webhook, config.webhookKey));
+    },
+  };
+}
