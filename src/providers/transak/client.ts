@@ -1,0 +1,121 @@
+import type { z } from 'zod';
+import { providerRequest, type ProviderRequestOptions } from '../http';
+import { ProviderUnavailableError } from '../types';
+import { TransakAccessTokens } from './access-token';
+import type { TransakConfig } from './config';
+import { refusalError } from './errors';
+import {
+  TransakAccessTokenSchema,
+  TransakCountriesSchema,
+  TransakCryptoCurrenciesSchema,
+  TransakFiatCurrenciesSchema,
+  TransakOrderResponseSchema,
+  TransakOrdersResponseSchema,
+  TransakQuoteSchema,
+  TransakWidgetSessionSchema,
+  type TransakWidgetParams,
+} from './schemas';
+
+type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs'>;
+
+/**
+ * HTTP client for Transak: public lists and quotes (the quote by `partnerApiKey`), and the partner
+ * APIs behind the `access-token` header, refreshed once and retried when Transak answers 401.
+ */
+export class TransakClient {
+  readonly tokens: TransakAccessTokens;
+
+  constructor(
+    private readonly config: TransakConfig,
+    private readonly timeoutMs = 10_000,
+  ) {
+    this.tokens = new TransakAccessTokens(() => this.issueAccessToken());
+  }
+
+  getCountries(signal?: AbortSignal) {
+    return this.publicCall(`${this.config.apiUrl}/api/v2/countries`, TransakCountriesSchema, { signal });
+  }
+
+  getCryptoCurrencies(signal?: AbortSignal) {
+    return this.publicCall(`${this.config.apiUrl}/cryptocoverage/api/v1/public/crypto-currencies`, TransakCryptoCurrenciesSchema, { signal });
+  }
+
+  getFiatCurrencies(signal?: AbortSignal) {
+    return this.publicCall(`${this.config.apiUrl}/fiat/public/v1/currencies/fiat-currencies`, TransakFiatCurrenciesSchema, { signal });
+  }
+
+  async getQuote(params: Record<string, string>, signal?: AbortSignal) {
+    const query = new URLSearchParams({ partnerApiKey: this.config.apiKey, ...params }).toString();
+    const quote = await this.publicCall(`${this.config.apiUrl}/api/v1/pricing/public/quotes?${query}`, TransakQuoteSchema, { signal });
+    return quote.response;
+  }
+
+  async createWidgetUrl(widgetParams: TransakWidgetParams): Promise<string> {
+    const session = await this.partnerCall(`${this.config.gatewayUrl}/api/v2/auth/session`, TransakWidgetSessionSchema, {
+      method: 'POST',
+      json: { widgetParams },
+    });
+    return session.data.widgetUrl;
+  }
+
+  async getOrdersByPartnerOrderId(partnerOrderId: string) {
+    const query = new URLSearchParams({ 'filter[partnerOrderId]': partnerOrderId, limit: '10' }).toString();
+    const orders = await this.partnerCall(`${this.config.apiUrl}/partners/api/v2/orders?${query}`, TransakOrdersResponseSchema, {});
+    return orders.data;
+  }
+
+  async getOrder(orderId: string) {
+    const order = await this.partnerCall(
+      `${this.config.apiUrl}/partners/api/v2/order/${encodeURIComponent(orderId)}`,
+      TransakOrderResponseSchema,
+      {},
+    );
+    return order.data;
+  }
+
+  private async issueAccessToken() {
+    const url = `${this.config.apiUrl}/partners/api/v2/refresh-token`;
+    const { status, body } = await providerRequest(url, {
+      method: 'POST',
+      headers: { 'api-secret': this.config.apiSecret },
+      json: { apiKey: this.config.apiKey },
+      timeoutMs: this.timeoutMs,
+    });
+    if (status !== 200) throw new ProviderUnavailableError(`${pathOf(url)}: credentials refused (HTTP ${status})`);
+    return parse(url, TransakAccessTokenSchema, body).data;
+  }
+
+  private async partnerCall<T extends z.ZodType>(url: string, schema: T, options: CallOptions): Promise<z.infer<T>> {
+    const token = await this.tokens.get();
+    const first = await this.send(url, { ...options, headers: { 'access-token': token } });
+    if (first.status !== 401) return this.result(url, schema, first);
+    // Another holder of these credentials may have refreshed the token, which invalidates ours.
+    this.tokens.invalidate(token);
+    const retried = await this.send(url, { ...options, headers: { 'access-token': await this.tokens.get() } });
+    if (retried.status === 401) throw new ProviderUnavailableError(`${pathOf(url)}: access token refused (HTTP 401)`);
+    return this.result(url, schema, retried);
+  }
+
+  private async publicCall<T extends z.ZodType>(url: string, schema: T, options: CallOptions): Promise<z.infer<T>> {
+    const response = await this.send(url, options);
+    if (response.status === 401) throw new ProviderUnavailableError(`${pathOf(url)}: API key refused (HTTP 401)`);
+    return this.result(url, schema, response);
+  }
+
+  private send(url: string, options: CallOptions) {
+    return providerRequest(url, { ...options, timeoutMs: this.timeoutMs });
+  }
+
+  private result<T extends z.ZodType>(url: string, schema: T, response: { status: number; body: unknown }): z.infer<T> {
+    if (response.status >= 200 && response.status < 300) return parse(url, schema, response.body);
+    throw refusalError(pathOf(url), response.status, response.body);
+  }
+}
+
+const pathOf = (url: string) => new URL(url).pathname;
+
+function parse<T extends z.ZodType>(url: string, schema: T, body: unknown): z.infer<T> {
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ProviderUnavailableError(`${pathOf(url)}: unexpected answer shape`);
+  return parsed.data;
+}

@@ -1,0 +1,77 @@
+import type { CurrencyDictionary } from '../../domain/currency';
+import type { ProviderAdapter, ProviderInfo, ProviderOrderSnapshot } from '../types';
+import { TransakClient } from './client';
+import type { TransakConfig } from './config';
+import { fromCatalogue, fromOrder, fromQuote, toQuoteParams, toWidgetParams } from './transformers';
+import { parseTransakWebhook } from './webhook';
+
+export { TransakEnvSchema, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig, type TransakConfig } from './config';
+
+/**
+ * The provider status reported before the customer has confirmed the order in Transak's widget:
+ * Transak has no order yet, so the broker's order stays `created`.
+ */
+export const NO_ORDER_YET = 'NO_ORDER_YET';
+
+export const TRANSAK_INFO: ProviderInfo = {
+  code: 'transak',
+  name: 'Transak',
+  description: 'Buy crypto with cards, Apple Pay, Google Pay and local bank transfers through the Transak widget.',
+  icon_url: 'https://assets.transak.com/images/website/transak-logo.svg',
+};
+
+const notPlacedYet = (orderId: string): ProviderOrderSnapshot => ({ orderId, providerStatus: NO_ORDER_YET, status: 'created' });
+
+/**
+ * Transak through its partner APIs. Orders are placed by the customer in Transak's widget: the
+ * adapter opens a widget session fixed to the order, with our order id as `partnerOrderId`, and
+ * finds the order by that id afterwards.
+ */
+export function createTransakAdapter(config: TransakConfig, currencies: CurrencyDictionary): ProviderAdapter {
+  const client = new TransakClient(config);
+
+  async function findOrder(orderId: string) {
+    const orders = await client.getOrdersByPartnerOrderId(orderId);
+    return orders.find((order) => order.partnerOrderId === orderId);
+  }
+
+  return {
+    info: TRANSAK_INFO,
+
+    async getCatalogue(signal) {
+      const [cryptos, fiats, countries] = await Promise.all([
+        client.getCryptoCurrencies(signal),
+        client.getFiatCurrencies(signal),
+        client.getCountries(signal),
+      ]);
+      return fromCatalogue(currencies, cryptos.response, fiats.response, countries.response);
+    },
+
+    async getQuote(request, signal) {
+      return fromQuote(await client.getQuote(toQuoteParams(request), signal));
+    },
+
+    /**
+     * A widget URL is single-use and short-lived, so each call opens a new session; the order itself
+     * exists once, under our order id, whichever session the customer completes it in.
+     */
+    async createOrder(request) {
+      const widgetParams = toWidgetParams(request, config);
+      const existing = await findOrder(request.orderId);
+      const redirectUrl = await client.createWidgetUrl(widgetParams);
+      return existing ? { ...fromOrder(existing, request.orderId), redirectUrl } : { ...notPlacedYet(request.orderId), redirectUrl };
+    },
+
+    async getOrder(orderId, providerOrderId) {
+      if (providerOrderId) return fromOrder(await client.getOrder(providerOrderId), orderId);
+      const order = await findOrder(orderId);
+      return order ? fromOrder(order, orderId) : notPlacedYet(orderId);
+    },
+
+    async parseWebhook(webhook) {
+      // A process that has not called Transak yet holds no token: fetch the current one.
+      const tokens = client.tokens.known();
+      return parseTransakWebhook(webhook, tokens.length > 0 ? tokens : [await client.tokens.get()]);
+    },
+  };
+}

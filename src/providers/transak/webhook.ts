@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
+import { TransakWebhookBodySchema, TransakWebhookClaimsSchema } from './schemas';
+import { fromOrder } from './transformers';
+
+/** A signed webhook older than this (by its `iat`, where it has one) is refused as a replay. */
+export const TRANSAK_WEBHOOK_MAX_AGE_SECONDS = 24 * 60 * 60;
+const CLOCK_TOLERANCE_SECONDS = 60;
+
+/**
+ * Verifies a Transak webhook: the body is `{"data": "<JWT>"}`, HS256-signed with the partner access
+ * token (guides/how-to-decrypt-webhook-payload). Only HS256 is accepted; `exp` and `iat` are
+ * enforced when present. `accessTokens` are the tokens the sender may have used, newest first.
+ */
+export async function parseTransakWebhook(
+  webhook: IncomingWebhook,
+  accessTokens: readonly string[],
+  now: Date = new Date(),
+): Promise<ProviderWebhookEvent> {
+  const token = jwtOf(webhook.rawBody);
+  const payload = await verifyWithAny(token, accessTokens, now);
+  const claims = TransakWebhookClaimsSchema.safeParse(payload);
+  if (!claims.success) throw new WebhookVerificationError('signed payload is not a Transak order event');
+  const order = claims.data.webhookData;
+  const transakId = order.id ?? order._id ?? '';
+  const snapshot = fromOrder(order, transakId);
+  // No event id is documented; the same event delivered again digests the same.
+  const eventId = createHash('sha256')
+    .update(JSON.stringify([transakId, claims.data.eventID, order.status, order.updatedAt ?? '']))
+    .digest('hex');
+  return { ...snapshot, eventId };
+}
+
+function jwtOf(rawBody: Buffer): string {
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new WebhookVerificationError('body is not JSON');
+  }
+  const body = TransakWebhookBodySchema.safeParse(json);
+  if (!body.success) throw new WebhookVerificationError('body carries no "data" token');
+  return body.data.data;
+}
+
+async function verifyWithAny(token: string, keys: readonly string[], now: Date): Promise<JWTPayload> {
+  let unverified: JWTPayload;
+  try {
+    unverified = decodeJwt(token);
+  } catch {
+    throw new WebhookVerificationError('"data" is not a JWT');
+  }
+  const options = {
+    algorithms: ['HS256'],
+    currentDate: now,
+    clockTolerance: CLOCK_TOLERANCE_SECONDS,
+    ...(unverified.iat === undefined ? {} : { maxTokenAge: TRANSAK_WEBHOOK_MAX_AGE_SECONDS }),
+  };
+  for (const key of keys) {
+    try {
+      return (await jwtVerify(token, new TextEncoder().encode(key), options)).payload;
+    } catch (err) {
+      if (err instanceof joseErrors.JWSSignatureVerificationFailed) continue;
+      if (err instanceof joseErrors.JWTExpired) throw new WebhookVerificationError('webhook token has expired or is too old');
+      throw new WebhookVerificationError(`webhook token refused: ${(err as Error).message}`);
+    }
+  }
+  throw new WebhookVerificationError('signature does not match the partner access token');
+}

@@ -1,0 +1,89 @@
+import { SignJWT } from 'jose';
+import { parseTransakWebhook, TRANSAK_WEBHOOK_MAX_AGE_SECONDS } from '../../../../src/providers/transak/webhook';
+import { WebhookVerificationError } from '../../../../src/providers/types';
+import accessTokenResponse from './fixtures/refresh-token.json';
+import claims from './fixtures/webhook-order-completed.claims.json';
+
+const ACCESS_TOKEN = accessTokenResponse.data.accessToken;
+const NOW = new Date('2024-10-15T14:30:00Z');
+const nowSeconds = Math.floor(NOW.getTime() / 1000);
+
+/** Signs as the docs describe: HS256 over the claims, keyed with the partner access token's text. */
+function sign(payload: Record<string, unknown>, key = ACCESS_TOKEN, header: Record<string, unknown> = { alg: 'HS256' }) {
+  return new SignJWT(payload).setProtectedHeader(header as { alg: string }).sign(new TextEncoder().encode(key));
+}
+
+const incoming = (body: unknown) => ({ headers: {}, query: {}, rawBody: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)) });
+
+async function refusal(promise: Promise<unknown>): Promise<WebhookVerificationError> {
+  const err = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(WebhookVerificationError);
+  return err as WebhookVerificationError;
+}
+
+describe('Transak webhook verification', () => {
+  it('accepts the documented payload signed with the access token and parses the order', async () => {
+    const event = await parseTransakWebhook(incoming({ data: await sign(claims) }), [ACCESS_TOKEN], NOW);
+    expect(event).toEqual({
+      orderId: '6f1c2b7e-3d4a-4e8f-9a0b-1c2d3e4f5a6b',
+      providerOrderId: '322dc79c-fad2-4df1-bf50-b292191fc953',
+      providerStatus: 'COMPLETED',
+      status: 'complete',
+      cryptoAmount: '0.01788752',
+      transactionHash: claims.webhookData.transactionHash,
+      eventId: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+  });
+
+  it('gives the same event the same id however often it is delivered', async () => {
+    const first = await parseTransakWebhook(incoming({ data: await sign({ ...claims, iat: nowSeconds - 5 }) }), [ACCESS_TOKEN], NOW);
+    const again = await parseTransakWebhook(incoming({ data: await sign({ ...claims, iat: nowSeconds }) }), [ACCESS_TOKEN], NOW);
+    const other = await parseTransakWebhook(
+      incoming({ data: await sign({ ...claims, eventID: 'ORDER_PROCESSING', webhookData: { ...claims.webhookData, status: 'PROCESSING' } }) }),
+      [ACCESS_TOKEN],
+      NOW,
+    );
+    expect(again.eventId).toBe(first.eventId);
+    expect(other.eventId).not.toBe(first.eventId);
+  });
+
+  it('accepts a token signed with the previous access token it still knows', async () => {
+    const event = await parseTransakWebhook(incoming({ data: await sign(claims, 'old-token') }), ['new-token', 'old-token'], NOW);
+    expect(event.status).toBe('complete');
+  });
+
+  it('refuses a wrong key', async () => {
+    await refusal(parseTransakWebhook(incoming({ data: await sign(claims, 'someone-else') }), [ACCESS_TOKEN], NOW));
+  });
+
+  it('refuses a tampered token', async () => {
+    const [header, , signature] = (await sign(claims)).split('.');
+    const forged = Buffer.from(JSON.stringify({ ...claims, webhookData: { ...claims.webhookData, status: 'REFUNDED' } })).toString('base64url');
+    await refusal(parseTransakWebhook(incoming({ data: `${header}.${forged}.${signature}` }), [ACCESS_TOKEN], NOW));
+  });
+
+  it('refuses an unsigned token (alg none) and other algorithms', async () => {
+    const none = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
+    await refusal(parseTransakWebhook(incoming({ data: none }), [ACCESS_TOKEN], NOW));
+    await refusal(parseTransakWebhook(incoming({ data: await sign(claims, ACCESS_TOKEN, { alg: 'HS512' }) }), [ACCESS_TOKEN], NOW));
+  });
+
+  it('refuses an expired token and one issued too long ago', async () => {
+    const expired = await sign({ ...claims, exp: nowSeconds - 3600 });
+    expect((await refusal(parseTransakWebhook(incoming({ data: expired }), [ACCESS_TOKEN], NOW))).message).toMatch(/expired|too old/);
+    const stale = await sign({ ...claims, iat: nowSeconds - TRANSAK_WEBHOOK_MAX_AGE_SECONDS - 3600 });
+    await refusal(parseTransakWebhook(incoming({ data: stale }), [ACCESS_TOKEN], NOW));
+    const fresh = await sign({ ...claims, iat: nowSeconds - 60, exp: nowSeconds + 60 });
+    await expect(parseTransakWebhook(incoming({ data: fresh }), [ACCESS_TOKEN], NOW)).resolves.toMatchObject({ status: 'complete' });
+  });
+
+  it('refuses bodies that are not the documented envelope', async () => {
+    await refusal(parseTransakWebhook(incoming('not json'), [ACCESS_TOKEN], NOW));
+    await refusal(parseTransakWebhook(incoming(claims), [ACCESS_TOKEN], NOW));
+    await refusal(parseTransakWebhook(incoming({ data: 'not-a-jwt' }), [ACCESS_TOKEN], NOW));
+    await refusal(parseTransakWebhook(incoming({ data: await sign({ eventID: 'ORDER_COMPLETED' }) }), [ACCESS_TOKEN], NOW));
+  });
+});
