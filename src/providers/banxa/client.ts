@@ -1,0 +1,85 @@
+import type { z } from 'zod';
+import { providerRequest, type ProviderRequestOptions } from '../http';
+import { ProviderRejectedError, ProviderUnavailableError } from '../types';
+import type { BanxaConfig } from './config';
+import {
+  BanxaCountryListSchema,
+  BanxaCreatedOrderSchema,
+  BanxaCryptoListSchema,
+  BanxaErrorSchema,
+  BanxaFiatListSchema,
+  BanxaOrderListSchema,
+  BanxaOrderSchema,
+  BanxaQuoteSchema,
+  BanxaUsStatesSchema,
+  type BanxaBuyOrderRequest,
+} from './schemas';
+
+/** Banxa application error codes (Hosted Checkout "Error Codes", legacy error statuses) the broker can explain. */
+const REJECTION_BY_CODE: Readonly<Record<string, ProviderRejectedError['code']>> = {
+  '1': 'not_found',
+  '4007': 'payment_method',
+  '5034': 'currency',
+};
+
+/** HTTP client for Banxa Hosted Checkout v2: `x-api-key` on every call, paths under the partner's base URL. */
+export class BanxaClient {
+  constructor(
+    private readonly config: Pick<BanxaConfig, 'baseUrl' | 'apiKey'>,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  getCrypto(signal?: AbortSignal) {
+    return this.call('/v2/crypto/buy', BanxaCryptoListSchema, { signal });
+  }
+
+  getFiats(signal?: AbortSignal) {
+    return this.call('/v2/fiats/buy', BanxaFiatListSchema, { signal });
+  }
+
+  getCountries(signal?: AbortSignal) {
+    return this.call('/v2/countries', BanxaCountryListSchema, { signal });
+  }
+
+  getUsStates(signal?: AbortSignal) {
+    return this.call('/v2/countries/us/states', BanxaUsStatesSchema, { signal });
+  }
+
+  getQuote(params: Record<string, string>, signal?: AbortSignal) {
+    return this.call(`/v2/quotes/buy?${new URLSearchParams(params).toString()}`, BanxaQuoteSchema, { signal });
+  }
+
+  createBuyOrder(body: BanxaBuyOrderRequest) {
+    return this.call('/v2/buy', BanxaCreatedOrderSchema, { method: 'POST', json: body });
+  }
+
+  getOrder(id: string) {
+    return this.call(`/v2/orders/${encodeURIComponent(id)}`, BanxaOrderSchema, {});
+  }
+
+  listOrders(params: { start: string; end: string; page: number; limit: number }) {
+    const query = new URLSearchParams({ ...params, page: String(params.page), limit: String(params.limit) });
+    return this.call(`/v2/orders?${query.toString()}`, BanxaOrderListSchema, {});
+  }
+
+  private async call<T extends z.ZodType>(path: string, schema: T, options: Omit<ProviderRequestOptions, 'timeoutMs'>): Promise<z.infer<T>> {
+    const { status, body } = await providerRequest(`${this.config.baseUrl}${path}`, {
+      ...options,
+      timeoutMs: this.timeoutMs,
+      headers: { 'x-api-key': this.config.apiKey },
+    });
+    const route = path.split('?')[0];
+    if (status >= 200 && status < 300) {
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) throw new ProviderUnavailableError(`${route}: unexpected answer shape`);
+      return parsed.data;
+    }
+    if (status === 401 || status === 403) throw new ProviderUnavailableError(`${route}: Banxa refused the API key (HTTP ${status})`);
+    if (status === 429) throw new ProviderUnavailableError(`${route}: Banxa rate limit reached`);
+    const error = BanxaErrorSchema.safeParse(body);
+    const detail = error.success ? error.data : {};
+    const code = String(detail.code ?? detail.errors?.[0]?.code ?? '');
+    const message = detail.message ?? detail.errors?.[0]?.title ?? `HTTP ${status}`;
+    throw new ProviderRejectedError(status === 404 ? 'not_found' : (REJECTION_BY_CODE[code] ?? 'rejected'), `Banxa: ${message}`);
+  }
+}

@@ -1,0 +1,197 @@
+import type { CryptoCurrency, CurrencyDictionary } from '../../domain/currency';
+import { decimal } from '../../domain/money';
+import {
+  ProviderRejectedError,
+  type CataloguePaymentMethod,
+  type CreateProviderOrderRequest,
+  type ProviderCatalogue,
+  type ProviderOrderSnapshot,
+  type ProviderQuote,
+  type QuoteRequest,
+} from '../types';
+import { blockchainOfNetwork, methodCodeOf, networkOfBlockchain, paymentMethodIdOf } from './mappings';
+import type {
+  BanxaBuyOrderRequest,
+  BanxaCountryList,
+  BanxaCryptoList,
+  BanxaFiatList,
+  BanxaOrder,
+  BanxaQuote,
+  BanxaUsStates,
+  BanxaWebhook,
+} from './schemas';
+import { mapBanxaStatus } from './status-map';
+
+/** Banxa's catalogue states no fee per payment method: the fee is only known per quote. */
+const CATALOGUE_FEE = 'variable';
+const ZERO_ADDRESS = /^0x0{40}$/i;
+
+/** Banxa's code for the asset: its ticker and blockchain, or a refusal the caller can show. */
+export function banxaAsset(crypto: CryptoCurrency): { crypto: string; blockchain: string } {
+  const blockchain = blockchainOfNetwork(crypto.network);
+  if (blockchain === undefined) throw new ProviderRejectedError('currency', `Banxa does not serve the ${crypto.network} network`);
+  return { crypto: crypto.ticker, blockchain };
+}
+
+export function banxaPaymentMethod(code: string): string {
+  const id = paymentMethodIdOf(code);
+  if (id === undefined) throw new ProviderRejectedError('payment_method', `Banxa does not offer payment method ${code}`);
+  return id;
+}
+
+export function toQuoteParams(request: QuoteRequest): Record<string, string> {
+  return {
+    fiat: request.fiat.ticker,
+    ...banxaAsset(request.crypto),
+    paymentMethodId: banxaPaymentMethod(request.paymentMethod),
+    fiatAmount: request.fiatAmount,
+    externalCustomerId: request.externalUserId,
+    ...(request.ip ? { ipAddress: request.ip } : {}),
+  };
+}
+
+/** Banxa quotes carry no id and no expiry ("do not cache"); fees are in the fiat currency and part of fiatAmount. */
+export function fromQuote(quote: BanxaQuote, paymentMethod: string): ProviderQuote {
+  return {
+    fiatAmount: quote.fiatAmount,
+    cryptoAmount: quote.cryptoAmount,
+    processingFee: quote.processingFee,
+    networkFee: quote.networkFee,
+    paymentMethod,
+  };
+}
+
+/**
+ * A refusal of a quote explained with the limits of Banxa's fiat list, when the amount is outside
+ * them; undefined when the limits are not the reason.
+ */
+export function limitsRejection(fiats: BanxaFiatList, request: QuoteRequest): ProviderRejectedError | undefined {
+  const methodId = paymentMethodIdOf(request.paymentMethod);
+  const method = fiats.find((f) => f.id === request.fiat.ticker)?.supportedPaymentMethods.find((m) => m.id === methodId);
+  if (!method) return undefined;
+  const amount = decimal(request.fiatAmount);
+  if (amount.gte(method.minimum) && amount.lte(method.maximum)) return undefined;
+  return new ProviderRejectedError(
+    'limits',
+    `Banxa takes ${method.minimum} to ${method.maximum} ${request.fiat.ticker} by ${method.name}`,
+    { minAmount: decimal(method.minimum).toFixed(), maxAmount: decimal(method.maximum).toFixed() },
+  );
+}
+
+/** A token listed with a contract the broker knows under another address is a different token. */
+function sameToken(currency: CryptoCurrency, address: string | null | undefined): boolean {
+  if (currency.contract === undefined || !address || ZERO_ADDRESS.test(address)) return true;
+  return currency.contract.toLowerCase() === address.toLowerCase();
+}
+
+/** Banxa's catalogue in the broker's terms; assets, fiat and methods the broker has no code for are left out. */
+export function fromCatalogue(
+  dictionary: CurrencyDictionary,
+  crypto: BanxaCryptoList,
+  fiats: BanxaFiatList,
+  countries: BanxaCountryList,
+  usStates: BanxaUsStates,
+): ProviderCatalogue {
+  const fiatIds = new Map(dictionary.currencies.filter((c) => c.currency_type === 'fiat').map((c) => [c.ticker, c.id]));
+  const cryptoByKey = new Map(
+    dictionary.currencies.filter((c) => c.currency_type === 'crypto').map((c) => [`${c.ticker}/${c.network}`, c as CryptoCurrency]),
+  );
+  const cryptoIds = new Set<number>();
+  for (const asset of crypto) {
+    for (const chain of asset.blockchains) {
+      const currency = cryptoByKey.get(`${asset.id}/${networkOfBlockchain(chain.id)}`);
+      if (currency && sameToken(currency, chain.address)) cryptoIds.add(currency.id);
+    }
+  }
+
+  const methods = new Map<string, CataloguePaymentMethod>();
+  const fiat: number[] = [];
+  for (const entry of fiats) {
+    const fiatId = fiatIds.get(entry.id);
+    if (fiatId === undefined) continue;
+    fiat.push(fiatId);
+    for (const method of entry.supportedPaymentMethods) {
+      const code = methodCodeOf(method.id);
+      if (code === undefined) continue;
+      const known = methods.get(code) ?? { code, name: method.name, icon_url: null, fee: CATALOGUE_FEE, limits: {} };
+      known.limits[fiatId] = { min: decimal(method.minimum).toFixed(), max: decimal(method.maximum).toFixed() };
+      methods.set(code, known);
+    }
+  }
+
+  const states = usStates.states.map((s) => s.state_code);
+  return {
+    fiat,
+    crypto: [...cryptoIds],
+    countries: countries.map((c) => (c.id === 'US' ? { code: c.id, states: [...states] } : { code: c.id })),
+    paymentMethods: [...methods.values()],
+  };
+}
+
+/** Where the customer lands after Banxa's checkout: the integrator's `extras.return_url`, else the broker. */
+function returnUrl(request: CreateProviderOrderRequest, brokerPublicUrl: string): string {
+  const candidate = request.extras.return_url;
+  return typeof candidate === 'string' && URL.canParse(candidate) ? candidate : brokerPublicUrl;
+}
+
+export function toBuyOrderRequest(request: CreateProviderOrderRequest, brokerPublicUrl: string): BanxaBuyOrderRequest {
+  return {
+    paymentMethodId: banxaPaymentMethod(request.paymentMethod),
+    ...banxaAsset(request.crypto),
+    fiat: request.fiat.ticker,
+    fiatAmount: request.fiatAmount,
+    walletAddress: request.walletAddress,
+    redirectUrl: returnUrl(request, brokerPublicUrl),
+    externalCustomerId: request.externalUserId,
+    externalOrderId: request.orderId,
+  };
+}
+
+/** The partner reference an order carries, under either of the names Banxa uses for it. */
+export function externalOrderIdOf(order: Pick<BanxaOrder, 'externalOrderId' | 'externalId'>): string | undefined {
+  return order.externalOrderId ?? order.externalId ?? undefined;
+}
+
+/** Banxa writes "0" or nothing until the crypto transfer has a hash. */
+const transactionHash = (hash: string | null | undefined) => (hash && hash !== '0' ? hash : undefined);
+
+function snapshot(
+  orderId: string,
+  providerOrderId: string,
+  providerStatus: string,
+  cryptoAmount: string | null | undefined,
+  hash: string | null | undefined,
+): ProviderOrderSnapshot {
+  const { status, failureReason } = mapBanxaStatus(providerStatus);
+  return {
+    orderId,
+    providerOrderId,
+    providerStatus,
+    status,
+    ...(failureReason ? { failureReason } : {}),
+    ...(cryptoAmount ? { cryptoAmount: decimal(cryptoAmount).toFixed() } : {}),
+    ...(transactionHash(hash) ? { transactionHash: transactionHash(hash) } : {}),
+  };
+}
+
+/** An order as Banxa reports it; `orderId` is the broker's id, used when the order does not echo it. */
+export function fromOrder(order: BanxaOrder, orderId: string): ProviderOrderSnapshot {
+  return snapshot(externalOrderIdOf(order) ?? orderId, order.id, order.status, order.cryptoAmount, order.transactionHash);
+}
+
+/**
+ * A webhook's event: its own status when it has one (the status it announces), the rest from the
+ * order when Banxa sent only ids (`order` is then the order looked up by `order_id`).
+ */
+export function fromWebhook(webhook: BanxaWebhook, order: BanxaOrder | undefined): ProviderOrderSnapshot | undefined {
+  const orderId = webhook.external_id ?? (order && externalOrderIdOf(order));
+  const status = webhook.status ?? order?.status;
+  if (!orderId || !status) return undefined;
+  return snapshot(
+    orderId,
+    webhook.order_id,
+    status,
+    webhook.crypto_amount ?? order?.cryptoAmount,
+    webhook.transaction_hash ?? order?.transactionHash,
+  );
+}
