@@ -1,0 +1,75 @@
+import type { CurrencyDictionary } from '../../domain/currency';
+import { decimal } from '../../domain/money';
+import { ProviderRejectedError, type ProviderAdapter, type ProviderInfo, type QuoteRequest } from '../types';
+import { MercuryoClient } from './client';
+import type { MercuryoConfig } from './config';
+import { fromCatalogue, fromRate, fromTransactions, MERCURYO_WIDGET_NOT_OPENED, toRateQuery, toWidgetParams } from './transformers';
+import { parseMercuryoWebhook } from './webhook';
+import { buildWidgetUrl } from './widget';
+
+export {
+  MercuryoEnvSchema,
+  MERCURYO_SIMULATOR_CREDENTIALS,
+  mercuryoConfig,
+  type MercuryoConfig,
+  type MercuryoMode,
+  type MercuryoSimulatorCredentials,
+} from './config';
+
+export const MERCURYO_INFO: ProviderInfo = {
+  code: 'mercuryo',
+  name: 'Mercuryo',
+  description: 'Buy crypto by card, Apple Pay, Google Pay and local methods in Mercuryo’s widget; crypto is sent straight to the wallet.',
+  icon_url: 'https://mercuryo.io/favicon.ico',
+};
+
+export function createMercuryoAdapter(config: MercuryoConfig, currencies: CurrencyDictionary): ProviderAdapter {
+  const client = new MercuryoClient(config);
+
+  /** Mercuryo's refusal of a rate says little; its published limits tell whether the amount was the reason. */
+  async function explainRefusal(err: ProviderRejectedError, request: QuoteRequest, signal?: AbortSignal): Promise<never> {
+    const limits = await client.getLimits(request.fiat.ticker, request.crypto.ticker, signal).catch(() => undefined);
+    const fiat = limits?.data[request.fiat.ticker];
+    const amount = decimal(request.fiatAmount);
+    if (fiat && (amount.lt(fiat.min) || amount.gt(fiat.max))) {
+      throw new ProviderRejectedError('limits', `amount must be between ${fiat.min} and ${fiat.max} ${request.fiat.ticker}`, {
+        minAmount: fiat.min,
+        maxAmount: fiat.max,
+      });
+    }
+    throw err;
+  }
+
+  return {
+    info: MERCURYO_INFO,
+    async getCatalogue(signal) {
+      const [assets, countries] = await Promise.all([client.getCurrencies(signal), client.getCountries(signal)]);
+      return fromCatalogue(currencies, assets.data, countries);
+    },
+    async getQuote(request, signal) {
+      const query = toRateQuery(request);
+      try {
+        return fromRate((await client.getBuyRate(query, signal)).data, request);
+      } catch (err) {
+        if (err instanceof ProviderRejectedError) return explainRefusal(err, request, signal);
+        throw err;
+      }
+    },
+    createOrder(request) {
+      // No server-side order: the signed widget URL is the order, and the same order id always
+      // yields the same URL. Mercuryo creates its transaction when the customer opens it.
+      return Promise.resolve().then(() => ({
+        orderId: request.orderId,
+        providerStatus: MERCURYO_WIDGET_NOT_OPENED,
+        status: 'created' as const,
+        redirectUrl: buildWidgetUrl(config.widgetUrl, toWidgetParams(request, config)),
+      }));
+    },
+    async getOrder(orderId) {
+      return fromTransactions(orderId, await client.getTransactions(orderId));
+    },
+    parseWebhook(webhook) {
+      return Promise.resolve().then(() => parseMercuryoWebhook(webhook, config.signKey));
+    },
+  };
+}

@@ -1,0 +1,165 @@
+import type { z } from 'zod';
+import type { CurrencyDictionary } from '../../domain/currency';
+import {
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type CataloguePaymentMethod,
+  type CreateProviderOrderRequest,
+  type ProviderCatalogue,
+  type ProviderOrderSnapshot,
+  type ProviderQuote,
+  type QuoteRequest,
+} from '../types';
+import { MERCURYO_NETWORKS, MERCURYO_PAYMENT_METHODS, toMercuryoNetwork, toMercuryoPaymentMethod } from './mapping';
+import type { MercuryoBuyRate, MercuryoCallbackData, MercuryoCountriesSchema, MercuryoCurrencies, MercuryoOperation, MercuryoTransactions } from './schemas';
+import { legOf, mapOperationStatus } from './status-map';
+import type { WidgetParams } from './widget';
+
+/**
+ * Before the customer opens the widget Mercuryo has no transaction for the order: the adapter
+ * reports this marker of its own (not a Mercuryo status) as the provider status.
+ */
+export const MERCURYO_WIDGET_NOT_OPENED = 'widget:not_opened';
+
+/**
+ * The catalogue in the broker's terms. Assets, fiat currencies and payment methods without a
+ * broker ID or code are dropped. Mercuryo publishes limits per fiat currency (every method of that
+ * currency shares them) and no fee per method: the fee is part of each quote.
+ */
+export function fromCatalogue(
+  dictionary: CurrencyDictionary,
+  currencies: MercuryoCurrencies,
+  countries: z.infer<typeof MercuryoCountriesSchema>,
+): ProviderCatalogue {
+  const fiatIds = new Map(dictionary.currencies.filter((c) => c.currency_type === 'fiat').map((c) => [c.ticker, c.id]));
+  const cryptoIds = new Map(
+    dictionary.currencies.filter((c) => c.currency_type === 'crypto').map((c) => [`${c.ticker}/${c.network}`, c.id]),
+  );
+  const crypto = new Set<number>();
+  for (const asset of currencies.config.crypto_currencies) {
+    const network = MERCURYO_NETWORKS[asset.network];
+    const id = network === undefined ? undefined : cryptoIds.get(`${asset.currency}/${network}`);
+    if (id !== undefined) crypto.add(id);
+  }
+  const fiat = currencies.fiat.flatMap((code) => fiatIds.get(code) ?? []);
+  const methods = new Map<string, CataloguePaymentMethod>();
+  for (const [fiatCode, entry] of Object.entries(currencies.fiat_payment_methods)) {
+    const fiatId = fiatIds.get(fiatCode);
+    if (fiatId === undefined || !fiat.includes(fiatId)) continue;
+    for (const method of entry.payment_methods) {
+      const code = MERCURYO_PAYMENT_METHODS[method.code];
+      if (code === undefined) continue;
+      const known = methods.get(code) ?? { code, name: methodName(code, method.name), icon_url: null, fee: 'n/a', limits: {} };
+      known.limits[fiatId] = { min: entry.limits.min, max: entry.limits.max };
+      methods.set(code, known);
+    }
+  }
+  return {
+    fiat,
+    crypto: [...crypto],
+    countries: [...new Set(countries.data.map((c) => c.toUpperCase()))].filter((c) => /^[A-Z]{2}$/.test(c)).map((code) => ({ code })),
+    paymentMethods: [...methods.values()],
+  };
+}
+
+/** Mercuryo lists card schemes separately ("Visa", "Mastercard") under one code. */
+const methodName = (code: string, name: string) => (code === 'card' ? 'Card' : name);
+
+/** Query of `GET /widget/buy/rate` (widget_id is the client's). */
+export function toRateQuery(request: QuoteRequest): Record<string, string> {
+  return {
+    from: request.fiat.ticker,
+    to: request.crypto.ticker,
+    amount: request.fiatAmount,
+    network: mercuryoNetwork(request.crypto.network),
+  };
+}
+
+/** Mercuryo's rate has one fee for the whole purchase, network fee included, in the fiat currency. */
+export function fromRate(rate: MercuryoBuyRate, request: QuoteRequest): ProviderQuote {
+  const fee = rate.fee[request.fiat.ticker];
+  if (rate.fiat_currency !== request.fiat.ticker || rate.currency !== request.crypto.ticker || fee === undefined) {
+    throw new ProviderUnavailableError('/widget/buy/rate: answer does not match the request');
+  }
+  return {
+    fiatAmount: rate.fiat_amount,
+    cryptoAmount: rate.amount,
+    processingFee: fee,
+    networkFee: '0',
+    paymentMethod: request.paymentMethod,
+    providerQuoteId: rate.buy_token,
+  };
+}
+
+export function toWidgetParams(request: CreateProviderOrderRequest, credentials: { widgetId: string; secret: string }): WidgetParams {
+  if (request.ip === undefined) {
+    throw new ProviderRejectedError('rejected', "Mercuryo signs its widget URL with the customer's IP address: send `ip` with the order");
+  }
+  const paymentMethod = toMercuryoPaymentMethod(request.paymentMethod);
+  if (paymentMethod === undefined) {
+    throw new ProviderRejectedError('payment_method', `Mercuryo does not offer ${request.paymentMethod}`);
+  }
+  const returnUrl = request.extras.return_url;
+  return {
+    widgetId: credentials.widgetId,
+    secret: credentials.secret,
+    address: request.walletAddress,
+    ip: request.ip,
+    merchantTransactionId: request.orderId,
+    currency: request.crypto.ticker,
+    network: mercuryoNetwork(request.crypto.network),
+    fiatCurrency: request.fiat.ticker,
+    fiatAmount: request.fiatAmount,
+    paymentMethod,
+    returnUrl: typeof returnUrl === 'string' && /^https?:\/\//.test(returnUrl) ? returnUrl : undefined,
+  };
+}
+
+function mercuryoNetwork(network: string): string {
+  const mercuryo = toMercuryoNetwork(network);
+  if (mercuryo === undefined) throw new ProviderRejectedError('currency', `Mercuryo does not sell on ${network}`);
+  return mercuryo;
+}
+
+type TypedOperation = MercuryoOperation & { type: string };
+
+/**
+ * The broker status of one purchase from all its linked operations: the payment leg decides until
+ * a withdraw leg exists, then the withdraw leg does (a paid card purchase is `processing` until the
+ * crypto is sent). A payment leg cancelled after it was paid (a withdraw leg exists) means the money
+ * went back to the customer: `refunded`.
+ */
+export function fromTransactions(orderId: string, response: MercuryoTransactions): ProviderOrderSnapshot {
+  const operations: TypedOperation[] = response.data
+    .flatMap((item) => Object.entries(item).map(([type, operation]) => ({ ...operation, type })))
+    .filter((operation) => operation.merchant_transaction_id === orderId);
+  const payment = operations.find((o) => legOf(o.type) === 'payment');
+  const withdraw = operations.find((o) => o.type === 'withdraw');
+  const common = {
+    orderId,
+    providerOrderId: payment?.transaction_id ?? withdraw?.transaction_id,
+    cryptoAmount: withdraw?.amount ?? payment?.amount,
+    transactionHash: withdraw?.hash ?? undefined,
+  };
+  if (withdraw && payment?.status === 'cancelled') {
+    return { ...common, providerStatus: `${payment.type}:cancelled`, status: 'refunded' };
+  }
+  const decisive = withdraw ?? payment;
+  if (!decisive) return { orderId, providerStatus: MERCURYO_WIDGET_NOT_OPENED, status: 'created' };
+  return { ...common, providerStatus: `${decisive.type}:${decisive.status}`, ...mapOperationStatus(decisive.type, decisive.status) };
+}
+
+/** Callbacks name every payment leg `buy`; the lookup's names tell them apart by payment method. */
+const POLLING_TYPE_BY_PAYMENT_METHOD: Readonly<Record<string, string>> = { card: 'buy', mobile_pay: 'mobile_pay', invoice: 'buy_acquirer' };
+
+/** One callback reports one operation; its snapshot says what that operation's status means. */
+export function fromCallback(data: MercuryoCallbackData): ProviderOrderSnapshot {
+  const type = data.type === 'buy' ? (POLLING_TYPE_BY_PAYMENT_METHOD[data.payment_method ?? 'card'] ?? 'buy') : data.type;
+  return {
+    orderId: data.merchant_transaction_id ?? '',
+    providerStatus: `${type}:${data.status}`,
+    ...mapOperationStatus(type, data.status),
+    cryptoAmount: data.amount ?? undefined,
+    transactionHash: type === 'withdraw' ? (data.tx?.id ?? undefined) : undefined,
+  };
+}

@@ -1,0 +1,106 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+
+/** Type names of the payment leg as the transaction lookup keys them. */
+export type PaymentType = 'buy' | 'mobile_pay' | 'buy_acquirer';
+
+export interface SimOperation {
+  id: string;
+  status: string;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One widget purchase: the payment leg, and the withdraw leg Mercuryo creates once it is paid. */
+export interface SimPurchase {
+  transactionId: string;
+  merchantTransactionId: string;
+  paymentType: PaymentType;
+  /** Mercuryo's payment-method code (lib/currencies). */
+  paymentMethod: string;
+  address: string;
+  currency: string;
+  network: string;
+  fiatCurrency: string;
+  fiatAmount: string;
+  cryptoAmount: string;
+  userUuid: string;
+  payment: SimOperation;
+  withdraw?: SimOperation & { hash?: string };
+  /** Bumped by every customer action; steps scheduled by an older action are dropped. */
+  generation: number;
+}
+
+/** One step of an action: the legs' new statuses, applied together (one callback each). */
+export interface Step {
+  payment?: string;
+  withdraw?: string;
+}
+
+/** Mercuryo's own names: `payment_method` of a callback for each payment type. */
+export const CALLBACK_PAYMENT_METHOD: Readonly<Record<PaymentType, string>> = {
+  buy: 'card',
+  mobile_pay: 'mobile_pay',
+  buy_acquirer: 'invoice',
+};
+
+export function paymentTypeOf(method: string): PaymentType {
+  if (method === 'card') return 'buy';
+  if (method === 'apple' || method === 'google') return 'mobile_pay';
+  return 'buy_acquirer';
+}
+
+/** Mercuryo's operation and transaction ids are 17 hex digits. */
+export const mercuryoId = () => randomBytes(9).toString('hex').slice(0, 17);
+
+export function newPurchase(fields: Omit<SimPurchase, 'transactionId' | 'userUuid' | 'payment' | 'generation' | 'paymentType'>): SimPurchase {
+  const now = new Date();
+  return {
+    ...fields,
+    transactionId: mercuryoId(),
+    paymentType: paymentTypeOf(fields.paymentMethod),
+    userUuid: randomUUID(),
+    payment: { id: mercuryoId(), status: 'new', createdAt: now, updatedAt: now },
+    generation: 0,
+  };
+}
+
+const IN_PROGRESS = ['new', 'pending'];
+
+/**
+ * The customer actions possible in each state and the status steps each plays, in Mercuryo's
+ * order: the payment leg (new → pending → paid, or order_scheduled while KYC is pending), then the
+ * withdraw leg (new → pending → completed) that Mercuryo opens when the payment is paid.
+ */
+export function stepsFor(purchase: SimPurchase, action: string): Step[] | undefined {
+  const payment = purchase.payment.status;
+  const withdraw = purchase.withdraw?.status;
+  const delivery: Step[] = [{ payment: 'paid', withdraw: 'new' }, { withdraw: 'pending' }, { withdraw: 'completed' }];
+  if (withdraw === undefined) {
+    const open = IN_PROGRESS.includes(payment);
+    if (!open && payment !== 'order_scheduled') return undefined;
+    switch (action) {
+      case 'pay':
+        return payment === 'new' ? [{ payment: 'pending' }, ...delivery] : delivery;
+      case 'hold':
+        if (!open) return undefined;
+        return payment === 'new' ? [{ payment: 'pending' }, { payment: 'order_scheduled' }] : [{ payment: 'order_scheduled' }];
+      case 'fail':
+        return [{ payment: 'order_failed' }];
+      case 'expire':
+        return [{ payment: 'cancelled' }];
+      default:
+        return undefined;
+    }
+  }
+  if (IN_PROGRESS.includes(withdraw)) {
+    if (action === 'fail') return [{ withdraw: 'failed' }];
+    if (action === 'refund') return [{ withdraw: 'failed' }, { payment: 'cancelled' }];
+    return undefined;
+  }
+  if (withdraw === 'failed' && payment === 'paid' && action === 'refund') return [{ payment: 'cancelled' }];
+  return undefined;
+}
+
+export const ACTIONS = ['pay', 'hold', 'fail', 'expire', 'refund'] as const;
+
+export const allowedActions = (purchase: SimPurchase): string[] => ACTIONS.filter((a) => stepsFor(purchase, a) !== undefined);

@@ -1,0 +1,67 @@
+import { isOrderStatus, type OrderStatus } from '../../../../src/domain/order-status';
+import { legOf, mapOperationStatus, MERCURYO_STATUS_MAP, MERCURYO_UNKNOWN_STATUS } from '../../../../src/providers/mercuryo/status-map';
+
+/** Every status Mercuryo documents per operation type (and `completed` on invoice payments, seen in code). */
+const DOCUMENTED: [type: string, status: string, expected: OrderStatus][] = [
+  ['buy', 'new', 'created'],
+  ['buy', 'pending', 'pending'],
+  ['buy', 'order_scheduled', 'hold'],
+  ['buy', 'descriptor_failed', 'hold'],
+  ['buy', 'failed_exchange', 'hold'],
+  ['buy', 'paid', 'processing'],
+  ['buy', 'order_failed', 'failed'],
+  ['buy', 'cancelled', 'failed'],
+  ['mobile_pay', 'new', 'created'],
+  ['mobile_pay', 'pending', 'pending'],
+  ['mobile_pay', 'order_scheduled', 'hold'],
+  ['mobile_pay', 'paid', 'processing'],
+  ['mobile_pay', 'order_failed', 'failed'],
+  ['mobile_pay', 'cancelled', 'failed'],
+  ['buy_acquirer', 'paid', 'processing'],
+  ['buy_acquirer', 'completed', 'processing'],
+  ['withdraw', 'new', 'processing'],
+  ['withdraw', 'pending', 'processing'],
+  ['withdraw', 'order_scheduled', 'hold'],
+  ['withdraw', 'failed', 'failed'],
+  ['withdraw', 'completed', 'complete'],
+  ['deposit', 'new', 'pending'],
+  ['deposit', 'pending', 'pending'],
+  ['deposit', 'completed', 'processing'],
+  ['deposit', 'succeeded', 'processing'],
+  ['deposit', 'failed', 'failed'],
+  ['sell', 'new', 'created'],
+  ['sell', 'pending', 'processing'],
+  ['sell', 'succeeded', 'complete'],
+  ['sell', 'failed', 'refunded'],
+];
+
+describe('Mercuryo status map', () => {
+  test.each(DOCUMENTED)('%s %s -> %s', (type, status, expected) => {
+    expect(mapOperationStatus(type, status).status).toBe(expected);
+  });
+
+  test('the table test covers every entry of the map, and each maps to a broker status', () => {
+    const covered = new Set(DOCUMENTED.map(([type, status]) => `${legOf(type)}:${status}`));
+    for (const [leg, table] of Object.entries(MERCURYO_STATUS_MAP)) {
+      for (const [status, mapped] of Object.entries(table)) {
+        expect(covered.has(`${leg}:${status}`)).toBe(true);
+        expect(isOrderStatus(mapped)).toBe(true);
+      }
+    }
+  });
+
+  test('failed statuses carry a reason', () => {
+    expect(mapOperationStatus('buy', 'order_failed')).toEqual({ status: 'failed', failureReason: 'payment_declined' });
+    expect(mapOperationStatus('mobile_pay', 'cancelled')).toEqual({ status: 'failed', failureReason: 'cancelled_by_provider' });
+    expect(mapOperationStatus('withdraw', 'failed')).toEqual({ status: 'failed', failureReason: 'crypto_delivery_failed' });
+    expect(mapOperationStatus('withdraw', 'completed')).toEqual({ status: 'complete' });
+  });
+
+  test('an unknown status or type maps to a non-final status and does not throw', () => {
+    expect(mapOperationStatus('buy', 'brand_new_status')).toEqual({ status: MERCURYO_UNKNOWN_STATUS.payment });
+    expect(mapOperationStatus('withdraw', 'brand_new_status')).toEqual({ status: 'processing' });
+    expect(mapOperationStatus('spend_card', 'active')).toEqual({ status: 'pending' });
+    expect(mapOperationStatus('buy', 'toString')).toEqual({ status: 'pending' });
+    for (const status of Object.values(MERCURYO_UNKNOWN_STATUS)) expect(['pending', 'processing']).toContain(status);
+  });
+});
