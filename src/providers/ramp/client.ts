@@ -1,0 +1,88 @@
+import type { z } from 'zod';
+import { providerRequest, type ProviderRequestOptions } from '../http';
+import { ProviderRejectedError, ProviderUnavailableError } from '../types';
+import type { RampConfig } from './config';
+import {
+  RampAssetsSchema,
+  RampCountriesSchema,
+  RampCurrenciesSchema,
+  RampErrorSchema,
+  RampPaymentMethodsSchema,
+  RampPurchaseSchema,
+  RampQuoteSchema,
+  type RampQuoteRequest,
+} from './schemas';
+
+/** Ramp's error codes are dot-separated (SERVICES.HOST_API.<CONDITION>); the condition says which refusal it is. */
+function rejectionCode(code: string): ProviderRejectedError['code'] {
+  if (/PAYMENT_METHOD/.test(code)) return 'payment_method';
+  if (/CURRENC|ASSET/.test(code)) return 'currency';
+  if (/COUNTRY|REGION|GEO/.test(code)) return 'country';
+  if (/AMOUNT|LIMIT/.test(code)) return 'limits';
+  if (/NOT_FOUND/.test(code)) return 'not_found';
+  return 'rejected';
+}
+
+/**
+ * HTTP client of Ramp's REST API. There is no secret: the partner is named by the `hostApiKey`
+ * query parameter, and a purchase is read with its own `secret` (the purchaseViewToken).
+ */
+export class RampClient {
+  constructor(
+    private readonly config: RampConfig,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  getAssets(currencyCode: string, signal?: AbortSignal) {
+    return this.call('/host-api/v3/assets', { currencyCode }, RampAssetsSchema, { signal });
+  }
+
+  getCurrencies(signal?: AbortSignal) {
+    return this.call('/host-api/v3/currencies', {}, RampCurrenciesSchema, { signal });
+  }
+
+  getPaymentMethods(signal?: AbortSignal) {
+    return this.call('/host-api/v3/payment-methods', {}, RampPaymentMethodsSchema, { signal });
+  }
+
+  getCountries(signal?: AbortSignal) {
+    return this.call('/host-api/countries', {}, RampCountriesSchema, { signal });
+  }
+
+  getQuote(body: RampQuoteRequest, signal?: AbortSignal) {
+    return this.call('/host-api/v3/onramp/quote/all', {}, RampQuoteSchema, { method: 'POST', json: body, signal });
+  }
+
+  getPurchase(id: string, secret: string) {
+    return this.call(`/host-api/purchase/${encodeURIComponent(id)}`, { secret }, RampPurchaseSchema, {}, false);
+  }
+
+  private async call<T extends z.ZodType>(
+    path: string,
+    query: Record<string, string>,
+    schema: T,
+    options: Omit<ProviderRequestOptions, 'timeoutMs'>,
+    withHostKey = true,
+  ): Promise<z.infer<T>> {
+    const params = new URLSearchParams(withHostKey ? { ...query, hostApiKey: this.config.hostApiKey } : query);
+    const { status, body } = await providerRequest(`${this.config.apiUrl}${path}?${params.toString()}`, {
+      ...options,
+      timeoutMs: this.timeoutMs,
+    });
+    if (status >= 200 && status < 300) {
+      const parsed = schema.safeParse(body);
+      if (!parsed.success) throw new ProviderUnavailableError(`${path}: unexpected answer shape`);
+      return parsed.data;
+    }
+    if (status === 401 || status === 403) {
+      // Without the host key this is a purchase read: its secret does not open that purchase.
+      if (!withHostKey) throw new ProviderRejectedError('not_found', `${path}: the purchase secret was refused (HTTP ${status})`);
+      throw new ProviderUnavailableError(`${path}: hostApiKey refused (HTTP ${status})`);
+    }
+    if (status === 429) throw new ProviderUnavailableError(`${path}: rate limited (HTTP 429)`);
+    const error = RampErrorSchema.safeParse(body);
+    if (status === 404) throw new ProviderRejectedError('not_found', `${path}: ${error.success ? error.data.code : 'not found'}`);
+    if (!error.success) throw new ProviderUnavailableError(`${path}: HTTP ${status}`);
+    throw new ProviderRejectedError(rejectionCode(error.data.code), error.data.message ?? error.data.code);
+  }
+}

@@ -1,0 +1,123 @@
+import { createPublicKey } from 'node:crypto';
+import { z } from 'zod';
+import { ConfigError } from '../../config/config-error';
+
+export const RAMP_API_URL = 'https://api.ramp.network/api';
+export const RAMP_DEMO_API_URL = 'https://api.demo.ramp.network/api';
+export const RAMP_WIDGET_URL = 'https://app.ramp.network';
+export const RAMP_DEMO_WIDGET_URL = 'https://app.demo.ramp.network';
+
+/** Ramp's published key for webhooks from production (docs.ramp.network/webhooks). */
+export const RAMP_PRODUCTION_WEBHOOK_PUBLIC_KEY = `-----BEGIN PUBLIC KEY-----
+MFYwEAYHKoZIzj0CAQYFK4EEAAoDQgAElvxpYOhgdAmI+7oL4mABRAfM5CwLkCbZ
+m64ERVKAisSulWFC3oRZom/PeyE2iXPX1ekp9UD1r+51c9TiuIHU4w==
+-----END PUBLIC KEY-----
+`;
+
+/** Ramp's published key for webhooks from its staging (demo) environment. */
+export const RAMP_DEMO_WEBHOOK_PUBLIC_KEY = `-----BEGIN PUBLIC KEY-----
+MFYwEAYHKoZIzj0CAQYFK4EEAAoDQgAEevN2PMEeIaaMkS4VIfXOqsLebj19kVeu
+wWl0AnkIA6DJU0r3ixkXVhJTltycJtkDoEAYtPHfARyTofB5ZNw9xA==
+-----END PUBLIC KEY-----
+`;
+
+/** Shown in Ramp's widget as the partner's name. */
+export const RAMP_HOST_APP_NAME = 'On-ramp broker';
+
+const optionalString = z.string().trim().optional();
+const optionalUrl = optionalString.pipe(z.url().optional());
+
+/** This provider's environment variables; all optional. */
+export const RampEnvSchema = z.object({
+  RAMP_HOST_API_KEY: optionalString,
+  /** PEM of the key Ramp signs webhooks with; defaults to Ramp's published production or demo key. */
+  RAMP_WEBHOOK_PUBLIC_KEY: optionalString,
+  RAMP_API_URL: optionalUrl,
+  RAMP_WIDGET_URL: optionalUrl,
+});
+
+export interface RampConfig {
+  /** Base of Ramp's REST API, ending in /api. */
+  apiUrl: string;
+  /** Base of the widget the customer is sent to. */
+  widgetUrl: string;
+  hostApiKey: string;
+  hostAppName: string;
+  /** PEM (SPKI) of the secp256k1 key that verifies X-Body-Signature. */
+  webhookPublicKey: string;
+  /** The broker's public base URL: webhookStatusUrl is built from it. */
+  brokerPublicUrl: string;
+}
+
+export interface RampSimulatorCredentials {
+  readonly hostApiKey: string;
+  readonly webhookPublicKey: string;
+}
+
+/** Fixed development credentials the local simulator accepts; it signs with the matching private key. */
+export const RAMP_SIMULATOR_CREDENTIALS: RampSimulatorCredentials = {
+  hostApiKey: 'ramp_simulator_host_api_key',
+  webhookPublicKey: `-----BEGIN PUBLIC KEY-----
+MFYwEAYHKoZIzj0CAQYFK4EEAAoDQgAET79xfrJZiwxjEzw5rXZsmBBAzOEI17eK
+h6Mkur4fpPfPbJqDT9smLxfulkSNmW2LF4ZYCMDxA4YuGnx9hYYDFw==
+-----END PUBLIC KEY-----
+`,
+};
+
+export type RampConfigResult =
+  | { mode: 'live'; config: RampConfig }
+  | { mode: 'simulator'; config: RampConfig }
+  | { mode: 'disabled'; reason: string };
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
+
+/** Live with a host API key, else the local simulator when there is one, else disabled. */
+export function rampConfig(
+  env: z.infer<typeof RampEnvSchema>,
+  options: { simulatorUrl?: string; brokerPublicUrl: string },
+): RampConfigResult {
+  const brokerPublicUrl = trimSlash(options.brokerPublicUrl);
+  if (env.RAMP_HOST_API_KEY) {
+    const apiUrl = trimSlash(env.RAMP_API_URL ?? RAMP_API_URL);
+    const demo = apiUrl === RAMP_DEMO_API_URL;
+    // A PEM in one environment line usually arrives with its line breaks written as \n.
+    const webhookPublicKey = env.RAMP_WEBHOOK_PUBLIC_KEY?.replaceAll('\\n', '\n') ?? (demo ? RAMP_DEMO_WEBHOOK_PUBLIC_KEY : RAMP_PRODUCTION_WEBHOOK_PUBLIC_KEY);
+    checkPublicKey(webhookPublicKey);
+    return {
+      mode: 'live',
+      config: {
+        apiUrl,
+        widgetUrl: trimSlash(env.RAMP_WIDGET_URL ?? (demo ? RAMP_DEMO_WIDGET_URL : RAMP_WIDGET_URL)),
+        hostApiKey: env.RAMP_HOST_API_KEY,
+        hostAppName: RAMP_HOST_APP_NAME,
+        webhookPublicKey,
+        brokerPublicUrl,
+      },
+    };
+  }
+  const stray = (['RAMP_WEBHOOK_PUBLIC_KEY', 'RAMP_API_URL', 'RAMP_WIDGET_URL'] as const).filter((name) => env[name] !== undefined);
+  if (stray.length > 0) throw new ConfigError([`RAMP_HOST_API_KEY: required when ${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set`]);
+  if (options.simulatorUrl === undefined) return { mode: 'disabled', reason: 'RAMP_HOST_API_KEY is not set and there is no simulator' };
+  const base = `${trimSlash(options.simulatorUrl)}/ramp`;
+  return {
+    mode: 'simulator',
+    config: {
+      apiUrl: `${base}/api`,
+      widgetUrl: `${base}/app`,
+      hostApiKey: RAMP_SIMULATOR_CREDENTIALS.hostApiKey,
+      hostAppName: RAMP_HOST_APP_NAME,
+      webhookPublicKey: RAMP_SIMULATOR_CREDENTIALS.webhookPublicKey,
+      brokerPublicUrl,
+    },
+  };
+}
+
+function checkPublicKey(pem: string): void {
+  let curve: string | undefined;
+  try {
+    curve = createPublicKey(pem).asymmetricKeyDetails?.namedCurve;
+  } catch {
+    throw new ConfigError(['RAMP_WEBHOOK_PUBLIC_KEY: not a PEM public key']);
+  }
+  if (curve !== 'secp256k1') throw new ConfigError(['RAMP_WEBHOOK_PUBLIC_KEY: expected a secp256k1 EC public key']);
+}

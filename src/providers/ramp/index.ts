@@ -1,0 +1,88 @@
+import { createPublicKey } from 'node:crypto';
+import type { CryptoCurrency, CurrencyDictionary, FiatCurrency } from '../../domain/currency';
+import { ProviderRejectedError, type ProviderAdapter, type ProviderInfo } from '../types';
+import { RampClient } from './client';
+import { isBrokerMethod, type RampBrokerMethod } from './codes';
+import type { RampConfig } from './config';
+import {
+  checkLimits,
+  findRampAsset,
+  fromCatalogue,
+  fromProviderOrderId,
+  fromPurchase,
+  fromQuote,
+  noPurchaseYet,
+  onrampFiat,
+  purchaseLimits,
+  toQuoteRequest,
+  toWidgetUrl,
+} from './transformers';
+import { parseRampWebhook } from './webhook';
+
+export { RampEnvSchema, rampConfig, RAMP_SIMULATOR_CREDENTIALS, type RampConfig, type RampSimulatorCredentials } from './config';
+
+export const RAMP_INFO: ProviderInfo = {
+  code: 'ramp',
+  name: 'Ramp Network',
+  description: 'Buy crypto by card, Apple Pay, Google Pay and bank transfer in Europe, the UK, the US and beyond, in Ramp’s own checkout.',
+  icon_url: 'https://ramp.network/favicon.ico',
+};
+
+function brokerMethod(code: string): RampBrokerMethod {
+  if (!isBrokerMethod(code)) throw new ProviderRejectedError('payment_method', `Ramp does not offer ${code}`);
+  return code;
+}
+
+/**
+ * Ramp Network: catalogue and quotes from its REST API; an order is the widget URL (Ramp creates the
+ * purchase when the customer opens it); the purchase is followed by webhooks to webhookStatusUrl and
+ * read back with the id and view token the first webhook brings.
+ */
+export function createRampAdapter(config: RampConfig, currencies: CurrencyDictionary): ProviderAdapter {
+  const client = new RampClient(config);
+  const publicKey = createPublicKey(config.webhookPublicKey);
+
+  /** The asset Ramp sells for this crypto in this fiat currency, and its purchase limits. */
+  async function assetFor(request: { fiat: FiatCurrency; crypto: CryptoCurrency }, signal?: AbortSignal) {
+    const assets = await client.getAssets(request.fiat.ticker, signal);
+    const asset = findRampAsset(assets, request.crypto);
+    if (!asset) throw new ProviderRejectedError('currency', `Ramp does not sell ${request.crypto.ticker} on ${request.crypto.network}`);
+    return { asset, limits: purchaseLimits(assets, asset, request.fiat) };
+  }
+
+  return {
+    info: RAMP_INFO,
+    async getCatalogue(signal) {
+      const [rampCurrencies, methods, countries] = await Promise.all([
+        client.getCurrencies(signal),
+        client.getPaymentMethods(signal),
+        client.getCountries(signal),
+      ]);
+      const fiat = onrampFiat(currencies, rampCurrencies);
+      const assets = await Promise.all(fiat.map(async (f) => [f.ticker, await client.getAssets(f.ticker, signal)] as const));
+      return fromCatalogue(currencies, fiat, new Map(assets), methods, countries);
+    },
+    async getQuote(request, signal) {
+      const paymentMethod = brokerMethod(request.paymentMethod);
+      const { asset, limits } = await assetFor(request, signal);
+      checkLimits(request.fiatAmount, limits, request.fiat);
+      const quote = await client.getQuote(toQuoteRequest(request, asset), signal);
+      return fromQuote(quote, { ...request, paymentMethod });
+    },
+    async createOrder(request) {
+      // No call creates anything at Ramp: the same request always yields the same URL.
+      const paymentMethod = brokerMethod(request.paymentMethod);
+      const { asset, limits } = await assetFor(request);
+      checkLimits(request.fiatAmount, limits, request.fiat);
+      return { ...noPurchaseYet(request.orderId), redirectUrl: toWidgetUrl(config, { ...request, paymentMethod }, asset) };
+    },
+    async getOrder(orderId, providerOrderId) {
+      const purchase = providerOrderId === undefined ? undefined : fromProviderOrderId(providerOrderId);
+      if (!purchase) return noPurchaseYet(orderId);
+      return fromPurchase(orderId, await client.getPurchase(purchase.purchaseId, purchase.viewToken), purchase.viewToken);
+    },
+    parseWebhook(webhook) {
+      return Promise.resolve().then(() => parseRampWebhook(webhook, publicKey));
+    },
+  };
+}

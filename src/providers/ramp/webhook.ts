@@ -1,0 +1,47 @@
+import { createHash, verify, type KeyObject } from 'node:crypto';
+import stableStringify from 'fast-json-stable-stringify';
+import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
+import { RampWebhookSchema } from './schemas';
+import { fromPurchase } from './transformers';
+
+export const RAMP_SIGNATURE_HEADER = 'x-body-signature';
+/** Query parameter of webhookStatusUrl that carries the broker's order id. */
+export const RAMP_ORDER_ID_PARAM = 'order_id';
+
+/**
+ * Ramp signs the body's key-sorted compact JSON (fast-json-stable-stringify) with ECDSA on secp256k1
+ * over SHA-256 and sends the DER signature in base64. The scheme has no timestamp, so a genuine
+ * webhook can be replayed; duplicates are harmless to the broker (same event id, forward-only statuses).
+ */
+export function verifyRampBody(rawBody: Buffer, signature: string | undefined, publicKey: KeyObject | string): unknown {
+  if (signature === undefined || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) {
+    throw new WebhookVerificationError(`missing or malformed ${RAMP_SIGNATURE_HEADER} header`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    throw new WebhookVerificationError('body is not JSON');
+  }
+  let valid = false;
+  try {
+    valid = verify('sha256', Buffer.from(stableStringify(json)), publicKey, Buffer.from(signature, 'base64'));
+  } catch {
+    valid = false;
+  }
+  if (!valid) throw new WebhookVerificationError('signature does not match');
+  return json;
+}
+
+/** Verifies and parses a webhookStatusUrl call; the order id comes from the URL's query. */
+export function parseRampWebhook(webhook: IncomingWebhook, publicKey: KeyObject | string): ProviderWebhookEvent {
+  const header = webhook.headers[RAMP_SIGNATURE_HEADER];
+  const json = verifyRampBody(webhook.rawBody, Array.isArray(header) ? header[0] : header, publicKey);
+  const event = RampWebhookSchema.safeParse(json);
+  if (!event.success) throw new WebhookVerificationError('signed body is not a Ramp purchase event');
+  const orderId = webhook.query[RAMP_ORDER_ID_PARAM];
+  if (!orderId) throw new WebhookVerificationError(`webhook URL has no ${RAMP_ORDER_ID_PARAM} parameter`);
+  // Ramp's purchase events carry no event id: a digest of the signed content stands in for one.
+  const eventId = createHash('sha256').update(stableStringify(json)).digest('hex');
+  return { ...fromPurchase(orderId, event.data.purchase, undefined, event.data.type), eventId };
+}
