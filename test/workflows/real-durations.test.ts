@@ -1,0 +1,166 @@
+/**
+ * The order workflow under its real default durations (30 s first poll backing off to 30 min, a
+ * 24 h payment window, a 7-day grace after failure), on Temporal's time-skipping test server: days
+ * of workflow time pass in seconds. Activities are the real ones, talking HTTP to the sandbox
+ * simulator.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Context } from '@temporalio/activity';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import { IntegratorDirectory } from '../../src/config/integrators';
+import { currencyDictionary } from '../../src/domain/currencies';
+import { createSandboxAdapter, SANDBOX_INFO } from '../../src/providers/sandbox';
+import { ProviderRegistry } from '../../src/providers/registry';
+import { SimulatorHost } from '../../src/simulators/kit/host';
+import { SandboxSimulator } from '../../src/simulators/sandbox/server';
+import {
+  DEFAULT_ORDER_TIMINGS,
+  getOrderQuery,
+  ORDER_SEARCH_ATTRIBUTES,
+  orderWorkflowId,
+  providerEventSignal,
+  type OrderMemo,
+  type OrderWorkflowInput,
+} from '../../src/temporal/shared';
+import { temporal } from '@temporalio/proto';
+import { WebhookDeliverer } from '../../src/webhooks/delivery';
+import type { orderWorkflow } from '../../workflows';
+import { BTC, BTC_ADDRESS, USD } from '../helpers/orders';
+import { eventually } from '../helpers/http';
+import { workflowBundle } from '../helpers/temporal';
+
+const KEYWORD = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+const TASK_QUEUE = 'real-durations';
+const API_KEY = 'sk_sandbox_time_skipping';
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+let simulatorServer: Server;
+let simulator: SandboxSimulator;
+const webhooks = new WebhookDeliverer({ allowPrivateNetworks: true, timeoutMs: 1000 });
+/** When each status poll was scheduled, in workflow (skipped) time. */
+let polls: number[] = [];
+
+beforeAll(async () => {
+  // Bundling first also installs the quiet SDK runtime, which must precede any server or worker.
+  const bundle = await workflowBundle();
+  env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
+  });
+  // The time-skipping server has no option for them; its operator API adds them (it cannot list them).
+  await env.client.connection.operatorService.addSearchAttributes({
+    namespace: 'default',
+    searchAttributes: Object.fromEntries(ORDER_SEARCH_ATTRIBUTES.map((key) => [key.name, KEYWORD])),
+  });
+  simulatorServer = createServer();
+  await new Promise<void>((r) => simulatorServer.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(simulatorServer.address() as AddressInfo).port}`;
+  simulator = new SandboxSimulator({ apiKey: API_KEY, webhookSecret: 'unused', webhookUrl: 'http://127.0.0.1:1', publicUrl: `${url}/sandbox` });
+  simulatorServer.on('request', new SimulatorHost([simulator]).app);
+  const sandbox = createSandboxAdapter({ baseUrl: url, apiKey: API_KEY, webhookSecret: 'unused' }, SANDBOX_INFO, currencyDictionary);
+  const activities = createActivities({
+    providers: new ProviderRegistry([sandbox]),
+    currencies: currencyDictionary,
+    integrators: new IntegratorDirectory([{ id: 'dev', name: 'Dev', api_key_sha256: ['0'.repeat(64)] }]),
+    webhooks,
+  });
+  worker = await Worker.create({
+    connection: env.nativeConnection,
+    taskQueue: TASK_QUEUE,
+    workflowBundle: bundle,
+    activities: {
+      ...activities,
+      getProviderOrderStatus: (input: Parameters<typeof activities.getProviderOrderStatus>[0]) => {
+        polls.push(Context.current().info.scheduledTimestampMs);
+        return activities.getProviderOrderStatus(input);
+      },
+    },
+  });
+  running = worker.run();
+});
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  simulator?.stop();
+  simulatorServer?.closeAllConnections();
+  await new Promise<void>((r) => (simulatorServer ? simulatorServer.close(() => r()) : r()));
+  await webhooks.close();
+  await env?.teardown();
+});
+
+function input(id: string): OrderWorkflowInput {
+  return {
+    orderId: id,
+    integratorId: 'dev',
+    providerCode: 'sandbox',
+    requestHash: 'h',
+    timings: DEFAULT_ORDER_TIMINGS,
+    request: {
+      from_currency: USD,
+      from_amount: '100.00',
+      to_currency: BTC,
+      to_amount: '0.001',
+      wallet_address: BTC_ADDRESS,
+      payment_method: 'card',
+      country_code: 'GB',
+      external_user_id: 'user-1',
+      external_order_id: id,
+      extras: {},
+    },
+  };
+}
+
+async function startOrder(id: string) {
+  const handle = await env.client.workflow.start<typeof orderWorkflow>('orderWorkflow', {
+    workflowId: orderWorkflowId(id),
+    taskQueue: TASK_QUEUE,
+    args: [input(id)],
+  });
+  const created = await eventually(async () => (await handle.query(getOrderQuery)) ?? undefined, `order ${id} created`);
+  return { handle, created };
+}
+
+const hoursBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / HOUR;
+
+test('an order never paid expires after 24 h, polled ever less often, and closes after the 7-day grace', async () => {
+  polls = [];
+  const { handle, created } = await startOrder('00000000-0000-5000-8000-0000000000e1');
+  const result: OrderMemo = await handle.result();
+
+  expect(result.order.status).toBe('expired');
+  const createdAt = Date.parse(created.order.created_at);
+  expect((Date.parse(result.order.updated_at) - createdAt) / HOUR).toBeCloseTo(24, 1);
+
+  // Polls back off from 30 s, doubling up to 30 min: about 53 in the 24 h, where a fixed 30 s poll
+  // would make 2 880 and unbounded doubling about 12.
+  const gapsSeconds = polls.slice(0, 9).map((at, i) => Math.round((at - (i === 0 ? createdAt : polls[i - 1]!)) / 1000));
+  expect(gapsSeconds).toEqual([30, 60, 120, 240, 480, 960, 1800, 1800, 1800]);
+  const beforeExpiry = polls.filter((at) => at <= createdAt + DAY).length;
+  expect(beforeExpiry).toBeGreaterThanOrEqual(50);
+  expect(beforeExpiry).toBeLessThanOrEqual(56);
+  const { closeTime, startTime } = await handle.describe();
+  expect((closeTime!.getTime() - startTime.getTime()) / DAY).toBeCloseTo(8, 1);
+});
+
+test('a failed order still takes a refund 6 days later, then closes at once', async () => {
+  const { handle } = await startOrder('00000000-0000-5000-8000-0000000000e2');
+  await handle.signal(providerEventSignal, { eventId: 'e-fail', providerStatus: 'FAILED', status: 'failed', failureReason: 'card_declined' });
+  const failed = await eventually(async () => {
+    const memo = await handle.query(getOrderQuery);
+    return memo?.order.status === 'failed' ? memo : undefined;
+  }, 'failed');
+  await env.sleep('6 days');
+  await handle.signal(providerEventSignal, { eventId: 'e-refund', providerStatus: 'REFUNDED', status: 'refunded' });
+  const result: OrderMemo = await handle.result();
+
+  expect(result.order.status).toBe('refunded');
+  expect(hoursBetween(failed.order.updated_at, result.order.updated_at) / 24).toBeCloseTo(6, 1);
+  expect(result.sequence).toBe(3);
+});
