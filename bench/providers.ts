@@ -31,7 +31,7 @@ export function benchProfiles(): SimulatorProfile[] {
 
 /** Six sandbox adapters, each pointing at its provider's path of the simulator host at `simUrl`. */
 export function benchRegistry(simUrl: string): ProviderRegistry {
-  const config = { baseUrl: simUrl, apiKey: SIM_API_KEY, webhookSecret: SIM_WEBHOOK_SECRET, providers: [...BENCH_PROVIDER_CODES] };
+  const config = { baseUrl: simUrl, apiKey: SIM_API_KEY, webhookSecret: SIM_WEBHOOK_SECRET };
   return new ProviderRegistry(
     BENCH_PROVIDER_CODES.map((code, i) =>
       createSandboxAdapter(

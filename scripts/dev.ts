@@ -1,7 +1,7 @@
 /**
  * `npm run dev`: everything a newcomer needs on embedded defaults. Starts the Temporal dev server
  * (SQLite file in .data/, Web UI on :8233) unless TEMPORAL_ADDRESS is set, registers the broker's
- * search attributes, then runs the sandbox provider simulator, an order worker and the API.
+ * search attributes, then runs the provider simulators, an order worker and the API.
  * Ctrl-C stops all of it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
-import { ConfigError, DEFAULT_SANDBOX_PORT, loadConfig } from '../src/config';
+import { ConfigError, DEFAULT_SANDBOX_PORT, loadConfig, type ProviderResolutions } from '../src/config';
 import { DEFAULT_DEV_API_KEY } from '../src/config/env';
 import { startLocalStack } from '../src/dev/local-stack';
 import { createLogger } from '../src/logging';
@@ -33,6 +33,15 @@ async function waitForTemporal(address: string, timeoutMs: number, child?: Child
       await new Promise((r) => setTimeout(r, 250));
     }
   }
+}
+
+/** One banner line per provider: where it runs, or why it does not. */
+function providerLines(providers: ProviderResolutions, simulatorUrl: string): string[] {
+  return Object.entries(providers).map(([code, resolution]) => {
+    const where =
+      resolution.mode === 'disabled' ? `disabled: ${resolution.reason}` : resolution.mode === 'live' ? 'live' : `simulated at ${simulatorUrl}/${code}`;
+    return `    ${code.padEnd(17)} ${where}`;
+  });
 }
 
 async function main(): Promise<void> {
@@ -99,7 +108,9 @@ async function main(): Promise<void> {
       `  Development API key ${apiKey}`,
       `  Temporal Web UI     ${externalTemporal ? '(your server\'s UI)' : `http://localhost:${TEMPORAL_UI_PORT}`}`,
       `  Temporal frontend   ${config.temporal.address}`,
-      `  Sandbox provider    ${stack.simulatorUrl}`,
+      `  Provider simulators ${stack.simulatorUrl}`,
+      '  Providers',
+      ...providerLines(stack.config.providers, stack.simulatorUrl),
       '',
       `  Try: curl -H 'X-Api-Key: ${apiKey}' ${stack.apiUrl}/api/dict/currencies`,
       '  Ctrl-C stops everything.',

@@ -6,3 +6,9 @@ export function ensureTemporalCli(): string {
   const script = resolve(__dirname, '..', 'ensure-temporal-cli.sh');
   return execFileSync('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }).trim();
 }
+
+/** Path of the launcher of Temporal's Java time-skipping test server (scripts/ensure-temporal-test-server.sh). */
+export function ensureTemporalTestServer(): string {
+  const script = resolve(__dirname, '..', 'ensure-temporal-test-server.sh');
+  return execFileSync('bash', [script], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' }).trim();
+}

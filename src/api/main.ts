@@ -3,11 +3,13 @@ import { createLogger } from '../logging';
 import { createTemporalClient } from '../temporal/connection';
 import { runMain } from '../process';
 import { connectRedis } from '../offers/store-factory';
+import { logDisabledProviders } from '../providers/registry';
 import { buildApi } from './server';
 
 runMain('api', async (logger) => {
   const config = loadConfig();
   logger.level = config.logLevel;
+  logDisabledProviders(config, logger);
   const client = createTemporalClient(config.temporal);
   const apiLogger = createLogger(config.logLevel, 'api');
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, apiLogger) : undefined;

@@ -81,7 +81,7 @@ const ipAddress = (description: string) => ({
 
 const ProviderCodesSchema = z
   .string()
-  .meta({ description: 'Comma-separated provider codes: only these providers.', example: 'sandbox,sandbox_eu' });
+  .meta({ description: 'Comma-separated provider codes: only these providers.', example: 'moonpay,ramp' });
 
 // ---- examples ------------------------------------------------------------------------------------
 

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import { BanxaEnvSchema } from '../providers/banxa';
+import { MercuryoEnvSchema } from '../providers/mercuryo';
+import { MoonpayEnvSchema } from '../providers/moonpay';
+import { RampEnvSchema } from '../providers/ramp';
+import { TransakEnvSchema } from '../providers/transak';
+import { ConfigError } from './config-error';
+
+export { ConfigError } from './config-error';
 
 /** Whole numbers written as plain digits: "0x10" or "1e3" are refused rather than read as 16 or 1000. */
 const digits = z.string().trim().regex(/^\d+$/, 'expected a whole number').transform(Number);
@@ -10,60 +18,78 @@ const optionalString = z.string().trim().optional();
 export const DEFAULT_DEV_API_KEY = 'obk_test_dev_0000000000000000000000000000';
 export const DEFAULT_DEV_WEBHOOK_SECRET = 'whsec_ZGV2LW9ubHktd2ViaG9vay1zZWNyZXQtMzJieXRlcyE=';
 
-/** Every environment variable the broker reads (README, "Configuration"). */
-export const EnvSchema = z
+/** The broker's own variables; each provider adapter brings its own schema of the rest. */
+const BrokerEnvSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('127.0.0.1'),
+  PORT: port.default(3000),
+  PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
+  TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
+  TEMPORAL_TASK_QUEUE: z.string().min(1).default('onramp-orders'),
+  /** A prebuilt workflow bundle (`npm run build` writes dist/workflow-bundle.js); bundled at start-up when unset. */
+  WORKFLOW_BUNDLE_PATH: optionalString,
+
+  ONRAMP_API_KEY: optionalString.pipe(z.string().min(16).optional()),
+  ONRAMP_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
+  ONRAMP_WEBHOOK_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{32,}$/).optional()),
+  ONRAMP_INTEGRATORS_FILE: optionalString,
+  OFFER_TTL_SECONDS: integer(5, 3600).default(120),
+  REDIS_URL: optionalString.pipe(z.url().optional()),
+  OFFERS_PROVIDER_TIMEOUT_MS: integer(50, 60_000).default(3000),
+  CATALOGUE_TTL_SECONDS: integer(1, 86_400).default(300),
+  /** Requests per API key per window; 0 turns rate limiting off. */
+  RATE_LIMIT_REQUESTS: integer(0, 1_000_000).default(600),
+  RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(60),
+
+  ORDER_CREATE_TIMEOUT_SECONDS: seconds.pipe(z.number().max(300)).default(30),
+  ORDER_POLL_INITIAL_SECONDS: seconds.default(30),
+  ORDER_POLL_MAX_SECONDS: seconds.default(1800),
+  ORDER_PAYMENT_WINDOW_SECONDS: seconds.default(86_400),
+  ORDER_SETTLED_GRACE_SECONDS: seconds.default(604_800),
+
+  /** Pauses between integrator webhook attempts, in seconds (design.md: about three days in all). */
+  WEBHOOK_RETRY_SCHEDULE_SECONDS: z
+    .string()
+    .transform((v) => v.split(',').map((s) => s.trim()))
+    .pipe(z.array(z.string().regex(/^\d+(\.\d+)?$/, 'expected seconds, comma-separated').transform(Number)).min(1).max(20))
+    .optional(),
+  /** How long one webhook attempt waits for the integrator's answer. */
+  WEBHOOK_TIMEOUT_SECONDS: seconds.pipe(z.number().max(60)).default(10),
+  /** Deliver webhooks to loopback and private-network addresses (SSRF guard off); default on outside production. */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.stringbool().optional(),
+
+  /** The provider simulator host; providers without credentials run against it. */
+  SANDBOX_URL: optionalString.pipe(z.url().optional()),
+});
+
+/** What decides which providers run, and how: the generic sandbox's variables and each adapter's own. */
+const ProvidersEnvSchema = z
   .object({
-    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
-    HOST: z.string().default('127.0.0.1'),
-    PORT: port.default(3000),
-    PUBLIC_BASE_URL: optionalString.pipe(z.url().optional()),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-
-    TEMPORAL_ADDRESS: z.string().min(1).default('127.0.0.1:7233'),
-    TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
-    TEMPORAL_TASK_QUEUE: z.string().min(1).default('onramp-orders'),
-    /** A prebuilt workflow bundle (`npm run build` writes dist/workflow-bundle.js); bundled at start-up when unset. */
-    WORKFLOW_BUNDLE_PATH: optionalString,
-
-    ONRAMP_API_KEY: optionalString.pipe(z.string().min(16).optional()),
-    ONRAMP_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
-    ONRAMP_WEBHOOK_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{32,}$/).optional()),
-    ONRAMP_INTEGRATORS_FILE: optionalString,
-    OFFER_TTL_SECONDS: integer(5, 3600).default(120),
-    REDIS_URL: optionalString.pipe(z.url().optional()),
-    OFFERS_PROVIDER_TIMEOUT_MS: integer(50, 60_000).default(3000),
-    CATALOGUE_TTL_SECONDS: integer(1, 86_400).default(300),
-    /** Requests per API key per window; 0 turns rate limiting off. */
-    RATE_LIMIT_REQUESTS: integer(0, 1_000_000).default(600),
-    RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(60),
-
-    ORDER_CREATE_TIMEOUT_SECONDS: seconds.pipe(z.number().max(300)).default(30),
-    ORDER_POLL_INITIAL_SECONDS: seconds.default(30),
-    ORDER_POLL_MAX_SECONDS: seconds.default(1800),
-    ORDER_PAYMENT_WINDOW_SECONDS: seconds.default(86_400),
-    ORDER_SETTLED_GRACE_SECONDS: seconds.default(604_800),
-
-    /** Pauses between integrator webhook attempts, in seconds (design.md: about three days in all). */
-    WEBHOOK_RETRY_SCHEDULE_SECONDS: z
-      .string()
-      .transform((v) => v.split(',').map((s) => s.trim()))
-      .pipe(z.array(z.string().regex(/^\d+(\.\d+)?$/, 'expected seconds, comma-separated').transform(Number)).min(1).max(20))
-      .optional(),
-    /** How long one webhook attempt waits for the integrator's answer. */
-    WEBHOOK_TIMEOUT_SECONDS: seconds.pipe(z.number().max(60)).default(10),
-    /** Deliver webhooks to loopback and private-network addresses (SSRF guard off); default on outside production. */
-    WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.stringbool().optional(),
-
-    SANDBOX_URL: optionalString.pipe(z.url().optional()),
     SANDBOX_API_KEY: optionalString,
     SANDBOX_WEBHOOK_SECRET: optionalString,
-    SANDBOX_PROVIDERS: z
-      .string()
-      .transform((v) => v.split(',').map((s) => s.trim()).filter((s) => s !== ''))
-      .pipe(z.array(z.enum(['sandbox', 'sandbox_eu', 'sandbox_us'])).min(1))
-      .default(['sandbox', 'sandbox_eu', 'sandbox_us']),
+    /** The generic `sandbox` provider runs wherever there is a simulator host; `false` leaves it out. */
+    SANDBOX_ENABLED: z.stringbool().default(true),
   })
-  .superRefine((env, ctx) => {
+  .extend(MoonpayEnvSchema.shape)
+  .extend(TransakEnvSchema.shape)
+  .extend(BanxaEnvSchema.shape)
+  .extend(MercuryoEnvSchema.shape)
+  .extend(RampEnvSchema.shape);
+
+export type ProvidersEnv = z.infer<typeof ProvidersEnvSchema>;
+
+const PROVIDER_VARIABLES = Object.keys(ProvidersEnvSchema.shape) as (keyof ProvidersEnv)[];
+
+/** The providers' variables out of the whole environment. */
+export function providersEnv(env: Env): ProvidersEnv {
+  return Object.fromEntries(PROVIDER_VARIABLES.map((name) => [name, env[name]])) as ProvidersEnv;
+}
+
+/** Every environment variable the broker reads (README, "Configuration"), the providers' included. */
+export const EnvSchema = BrokerEnvSchema.extend(ProvidersEnvSchema.shape).superRefine((env, ctx) => {
     if (env.NODE_ENV === 'production' && !env.ONRAMP_INTEGRATORS_FILE && !env.ONRAMP_API_KEY) {
       ctx.addIssue({
         code: 'custom',
@@ -74,13 +100,6 @@ export const EnvSchema = z
   });
 
 export type Env = z.infer<typeof EnvSchema>;
-
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'ConfigError';
-  }
-}
 
 /** Parses the environment; a bad value throws a ConfigError naming each offending variable. */
 export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {

@@ -1,24 +1,22 @@
-import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET, parseEnv, type Env } from './env';
+import { ConfigError, DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET, parseEnv, providersEnv, type Env, type ProvidersEnv } from './env';
 import type { OrderTimings } from '../temporal/shared';
 import { checkWebhookUrl, WebhookUrlRefusedError } from '../webhooks/ssrf';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
 import { readIntegratorsFile, sha256Hex, type Integrator } from './integrators';
-
-import { ConfigError } from './env';
+import { resolveProviders, type ProviderResolutions } from './providers';
 
 export { ConfigError, parseEnv } from './env';
-export type { Env } from './env';
+export type { Env, ProvidersEnv } from './env';
+export {
+  DEV_SANDBOX_API_KEY,
+  DEV_SANDBOX_WEBHOOK_SECRET,
+  sandboxCredentials,
+  type ProviderResolution,
+  type ProviderResolutions,
+  type SandboxProviderConfig,
+} from './providers';
 
 export const DEFAULT_SANDBOX_PORT = 4010;
-
-export interface SandboxProviderConfig {
-  /** The simulator host; each simulated provider lives under /<code>. */
-  baseUrl: string;
-  apiKey: string;
-  webhookSecret: string;
-  /** Which simulated providers are enabled. */
-  providers: string[];
-}
 
 export interface AppConfig {
   env: Env['NODE_ENV'];
@@ -40,12 +38,13 @@ export interface AppConfig {
   /** Integrator webhook delivery: SSRF guard and per-attempt HTTP timeout. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
   redisUrl?: string;
-  /** The local sandbox provider; absent in production unless SANDBOX_URL is set. */
-  sandbox?: SandboxProviderConfig;
+  /** The provider simulator host (SANDBOX_URL); absent in production unless SANDBOX_URL is set. */
+  simulatorUrl?: string;
+  /** How each provider runs: live, against the simulator host, or disabled (with the reason). */
+  providers: ProviderResolutions;
+  /** The providers' variables, kept so that a stack on other ports can resolve them again (withEndpoints). */
+  providerEnv: ProvidersEnv;
 }
-
-export const DEV_SANDBOX_API_KEY = 'sk_sandbox_dev_key';
-export const DEV_SANDBOX_WEBHOOK_SECRET = 'sandbox_dev_webhook_secret';
 
 function integratorsFrom(env: Env): Integrator[] {
   if (env.ONRAMP_INTEGRATORS_FILE) return readIntegratorsFile(env.ONRAMP_INTEGRATORS_FILE);
@@ -83,12 +82,14 @@ export function buildConfig(env: Env): AppConfig {
   const production = env.NODE_ENV === 'production';
   const integrators = integratorsFrom(env);
   checkIntegratorWebhooks(integrators, env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? !production);
-  const sandboxEnabled = !production || env.SANDBOX_URL !== undefined;
+  const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+  const simulatorUrl = (env.SANDBOX_URL ?? (production ? undefined : `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`))?.replace(/\/+$/, '');
+  const providerEnv = providersEnv(env);
   return {
     env: env.NODE_ENV,
     host: env.HOST,
     port: env.PORT,
-    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, ''),
+    publicBaseUrl,
     logLevel: env.LOG_LEVEL,
     temporal: {
       address: env.TEMPORAL_ADDRESS,
@@ -116,15 +117,16 @@ export function buildConfig(env: Env): AppConfig {
       timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000,
     },
     redisUrl: env.REDIS_URL,
-    sandbox: sandboxEnabled
-      ? {
-          baseUrl: (env.SANDBOX_URL ?? `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`).replace(/\/+$/, ''),
-          apiKey: env.SANDBOX_API_KEY ?? DEV_SANDBOX_API_KEY,
-          webhookSecret: env.SANDBOX_WEBHOOK_SECRET ?? DEV_SANDBOX_WEBHOOK_SECRET,
-          providers: env.SANDBOX_PROVIDERS,
-        }
-      : undefined,
+    simulatorUrl,
+    providers: resolveProviders(providerEnv, { simulatorUrl, brokerPublicUrl: publicBaseUrl }),
+    providerEnv,
   };
+}
+
+/** The same configuration for a broker and a simulator host at other addresses (a local stack on its own ports). */
+export function withEndpoints(config: AppConfig, endpoints: { publicBaseUrl: string; simulatorUrl: string }): AppConfig {
+  const { publicBaseUrl, simulatorUrl } = endpoints;
+  return { ...config, publicBaseUrl, simulatorUrl, providers: resolveProviders(config.providerEnv, { simulatorUrl, brokerPublicUrl: publicBaseUrl }) };
 }
 
 /** Reads and validates the environment; a bad value throws, naming the variable. */

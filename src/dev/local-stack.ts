@@ -3,13 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { buildApi } from '../api/server';
-import { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET, type AppConfig } from '../config';
+import { sandboxCredentials, withEndpoints, type AppConfig } from '../config';
 import type { Logger } from '../logging';
 import { createProviderRegistry } from '../providers/registry';
 import { createSimulatorHost, type SimulatorHost } from '../simulators';
 import type { SimulatorFaults } from '../simulators/kit/faults';
 import type { SandboxSimulator } from '../simulators/sandbox/server';
-import { SANDBOX_PROVIDER_CODES } from '../providers/sandbox';
 import { IntegratorDirectory } from '../config/integrators';
 import { WebhookDeliverer } from '../webhooks/delivery';
 import { createOrderWorker } from '../worker/build';
@@ -53,7 +52,7 @@ async function close(server: Server): Promise<void> {
 }
 
 /**
- * The API, the sandbox provider simulator and an order worker in one process, wired to each other
+ * The API, the provider simulators and an order worker in one process, wired to each other
  * over real HTTP on loopback: what `npm run dev` runs and what the end-to-end tests start.
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
@@ -63,15 +62,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const apiUrl = await listen(apiServer, host, options.apiPort ?? 0);
   const simulatorUrl = await listen(simulatorServer, host, options.simulatorPort ?? 0);
 
-  const sandbox = options.config.sandbox ?? {
-    baseUrl: simulatorUrl,
-    apiKey: DEV_SANDBOX_API_KEY,
-    webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET,
-    providers: [...SANDBOX_PROVIDER_CODES],
-  };
-  const config: AppConfig = { ...options.config, publicBaseUrl: apiUrl, sandbox: { ...sandbox, baseUrl: simulatorUrl } };
+  // Providers without credentials run against this stack's own simulator host.
+  const config = withEndpoints(options.config, { publicBaseUrl: apiUrl, simulatorUrl });
   const simulators = createSimulatorHost({
-    sandbox: { apiKey: sandbox.apiKey, webhookSecret: sandbox.webhookSecret },
+    sandbox: sandboxCredentials(config.providerEnv),
     brokerUrl: apiUrl,
     publicUrl: simulatorUrl,
     settleDelayMs: options.settleDelayMs,
@@ -79,7 +73,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     log: (message) => options.logger.debug({ component: 'simulator' }, message),
   });
   simulatorServer.on('request', simulators.app);
-  apiServer.on('request', buildApi(config, options.client, options.logger));
+  // One set of adapters for the API and the worker, as one process shares them: provider sessions
+  // (Transak's access token, which each new one revokes) and cached lists are not fetched twice.
+  const providers = createProviderRegistry(config);
+  apiServer.on('request', buildApi(config, options.client, options.logger, { providers }));
 
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
@@ -89,7 +86,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       connection: options.connection,
       namespace: config.temporal.namespace,
       taskQueue: config.temporal.taskQueue,
-      providers: createProviderRegistry(config),
+      providers,
       integrators: new IntegratorDirectory(config.integrators),
       webhooks,
       workflowBundle: options.workflowBundle,

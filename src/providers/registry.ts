@@ -1,6 +1,13 @@
-import type { AppConfig } from '../config';
+import type { AppConfig, ProviderResolution } from '../config';
+import type { CurrencyDictionary } from '../domain/currency';
 import { currencyDictionary } from '../domain/currencies';
-import { createSandboxAdapter, SANDBOX_PROVIDERS } from './sandbox';
+import type { Logger } from '../logging';
+import { createBanxaAdapter } from './banxa';
+import { createMercuryoAdapter } from './mercuryo';
+import { createMoonpayAdapter } from './moonpay';
+import { createRampAdapter } from './ramp';
+import { createSandboxAdapter, SANDBOX_INFO } from './sandbox';
+import { createTransakAdapter } from './transak';
 import type { ProviderAdapter } from './types';
 
 export class ProviderRegistry {
@@ -23,14 +30,26 @@ export class ProviderRegistry {
   }
 }
 
+function enabled<C>(resolution: ProviderResolution<C>, create: (config: C, currencies: CurrencyDictionary) => ProviderAdapter): ProviderAdapter[] {
+  return resolution.mode === 'disabled' ? [] : [create(resolution.config, currencyDictionary)];
+}
+
 /** The adapters this configuration enables. */
 export function createProviderRegistry(config: AppConfig): ProviderRegistry {
-  const adapters: ProviderAdapter[] = [];
-  const sandbox = config.sandbox;
-  if (sandbox) {
-    for (const info of SANDBOX_PROVIDERS.filter((p) => sandbox.providers.includes(p.code))) {
-      adapters.push(createSandboxAdapter(sandbox, info, currencyDictionary));
-    }
+  const { banxa, mercuryo, moonpay, ramp, sandbox, transak } = config.providers;
+  return new ProviderRegistry([
+    ...enabled(banxa, createBanxaAdapter),
+    ...enabled(mercuryo, createMercuryoAdapter),
+    ...enabled(moonpay, createMoonpayAdapter),
+    ...enabled(ramp, createRampAdapter),
+    ...enabled(sandbox, (sandboxConfig, currencies) => createSandboxAdapter(sandboxConfig, SANDBOX_INFO, currencies)),
+    ...enabled(transak, createTransakAdapter),
+  ]);
+}
+
+/** One start-up line per provider the configuration leaves out, naming it and the reason. */
+export function logDisabledProviders(config: AppConfig, logger: Logger): void {
+  for (const [code, resolution] of Object.entries(config.providers)) {
+    if (resolution.mode === 'disabled') logger.info({ provider: code, reason: resolution.reason }, `provider ${code} disabled: ${resolution.reason}`);
   }
-  return new ProviderRegistry(adapters);
 }

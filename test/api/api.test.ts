@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Express } from 'express';
 import { buildApi } from '../../src/api/server';
+import { DEV_SANDBOX_WEBHOOK_SECRET, sandboxCredentials, withEndpoints } from '../../src/config';
 import { createLogger } from '../../src/logging';
 import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
 import type { SandboxSimulator } from '../../src/simulators/sandbox/server';
@@ -27,13 +28,13 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${(simulatorServer.address() as AddressInfo).port}`;
   const config = testConfig({ offersProviderTimeoutMs: 1000, orderCreateTimeoutMs: 1000 });
   host = createSimulatorHost({
-    sandbox: { apiKey: config.sandbox!.apiKey, webhookSecret: config.sandbox!.webhookSecret },
+    sandbox: sandboxCredentials(config.providerEnv),
     brokerUrl: 'http://127.0.0.1:1',
     publicUrl: url,
   });
   simulator = host.get('sandbox');
   simulatorServer.on('request', host.app);
-  app = buildApi({ ...config, sandbox: { ...config.sandbox!, baseUrl: url } }, client, createLogger('silent', 'test'));
+  app = buildApi(withEndpoints(config, { publicBaseUrl: config.publicBaseUrl, simulatorUrl: url }), client, createLogger('silent', 'test'));
 });
 
 afterAll(async () => {
@@ -244,7 +245,7 @@ describe('provider webhooks', () => {
   });
 
   test('a verified webhook while Temporal is unreachable is 503, so the provider retries', async () => {
-    const { body, signature } = signedSandboxWebhook(testConfig().sandbox!.webhookSecret, {
+    const { body, signature } = signedSandboxWebhook(DEV_SANDBOX_WEBHOOK_SECRET, {
       partner_order_id: '8d3f6f8e-1b2c-4d5e-9f00-112233445566',
       status: 'COMPLETED',
     });

@@ -1,18 +1,22 @@
 /**
- * The catalogue endpoints and the offers rules through real HTTP to the three simulated providers.
+ * The catalogue endpoints and the offers rules through real HTTP to the simulated providers: the
+ * generic sandbox and the simulators of MoonPay, Transak, Banxa, Mercuryo and Ramp, each with its
+ * own coverage (countries, US states, fiat currencies, payment methods) and prices.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Express } from 'express';
 import { buildApi } from '../../src/api/server';
+import { sandboxCredentials, withEndpoints } from '../../src/config';
 import { createLogger } from '../../src/logging';
 import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
-import { BTC, GBP, USD } from '../helpers/orders';
+import { BTC, EUR, GBP, USD } from '../helpers/orders';
 
-const EUR = 2;
+const CAD = 4;
+const PROVIDERS = ['banxa', 'mercuryo', 'moonpay', 'ramp', 'sandbox', 'transak'];
 let server: Server;
 let host: SimulatorHost;
 let app: Express;
@@ -23,12 +27,12 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const config = testConfig();
   host = createSimulatorHost({
-    sandbox: { apiKey: config.sandbox!.apiKey, webhookSecret: config.sandbox!.webhookSecret },
+    sandbox: sandboxCredentials(config.providerEnv),
     brokerUrl: 'http://127.0.0.1:1',
     publicUrl: url,
   });
   server.on('request', host.app);
-  app = buildApi({ ...config, sandbox: { ...config.sandbox!, baseUrl: url } }, createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' }), createLogger('silent', 'test'));
+  app = buildApi(withEndpoints(config, { publicBaseUrl: config.publicBaseUrl, simulatorUrl: url }), createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' }), createLogger('silent', 'test'));
 });
 
 afterAll(async () => {
@@ -65,12 +69,14 @@ describe('GET /api/dict/countries', () => {
 describe('GET /api/on_ramp/payment_methods', () => {
   test('the union of what the providers take for the fiat currency, narrowed by country and provider', async () => {
     const usd = await get(`/api/on_ramp/payment_methods?fiat_currency=${USD}&country_code=US&state=CA`);
-    expect(codes(usd.body.payment_methods)).toEqual(['ach', 'apple_pay', 'bank_transfer', 'card']);
-    expect(usd.body.payment_methods[0]).toEqual({ code: 'ach', name: 'ACH bank transfer', icon_url: null });
+    expect(codes(usd.body.payment_methods)).toEqual(['ach', 'apple_pay', 'bank_transfer', 'card', 'google_pay', 'paypal']);
+    expect(usd.body.payment_methods[0]).toEqual({ code: 'ach', name: expect.stringMatching(/^ach bank transfer$/i), icon_url: null });
     const eur = await get(`/api/on_ramp/payment_methods?fiat_currency=${EUR}&country_code=DE`);
-    expect(codes(eur.body.payment_methods)).toEqual(['card', 'sepa']);
-    const onlyUs = await get(`/api/on_ramp/payment_methods?fiat_currency=${EUR}&provider_codes=sandbox_us`);
-    expect(onlyUs.body.payment_methods).toEqual([]);
+    expect(codes(eur.body.payment_methods)).toEqual(['apple_pay', 'card', 'google_pay', 'paypal', 'revolut_pay', 'sepa']);
+    const onlyRamp = await get(`/api/on_ramp/payment_methods?fiat_currency=${EUR}&provider_codes=ramp`);
+    expect(codes(onlyRamp.body.payment_methods)).toEqual(['apple_pay', 'card', 'google_pay', 'sepa']);
+    const rampInCad = await get(`/api/on_ramp/payment_methods?fiat_currency=${CAD}&provider_codes=ramp`);
+    expect(rampInCad.body.payment_methods).toEqual([]);
   });
 
   test.each([
@@ -110,28 +116,39 @@ describe('GET /api/on_ramp/countries', () => {
   test('the union of served countries, with the states served where states matter', async () => {
     const res = await get('/api/on_ramp/countries');
     const us = res.body.countries.find((c: { code: string }) => c.code === 'US');
-    expect(us.states).toContain('TX');
-    expect(us.states).not.toContain('NY');
-    expect(us.states).toHaveLength(49);
+    // Mercuryo lists the US without states: it serves every one, New York included.
+    expect(us.states).toHaveLength(51);
     expect(res.body.countries.find((c: { code: string }) => c.code === 'GB')).toEqual({ code: 'GB' });
-    const usOnly = await get('/api/on_ramp/countries?provider_codes=sandbox_us');
-    expect(codes(usOnly.body.countries)).toEqual(['CA', 'US']);
-    expect(usOnly.body.countries[1].states).not.toContain('TX');
+    expect(codes(res.body.countries)).toEqual(expect.arrayContaining(['AU', 'DE', 'IN', 'NZ', 'TR']));
+    const rampOnly = await get('/api/on_ramp/countries?provider_codes=ramp');
+    expect(codes(rampOnly.body.countries)).not.toContain('AU');
+    const rampStates = rampOnly.body.countries.find((c: { code: string }) => c.code === 'US').states;
+    expect(rampStates).toHaveLength(47);
+    for (const state of ['NY', 'HI', 'AK', 'NV']) expect(rampStates).not.toContain(state);
+    // Banxa serves Alaska, Ramp does not; neither serves New York, Nevada or Hawaii.
+    const banxaOrRamp = await get('/api/on_ramp/countries?provider_codes=banxa,ramp');
+    const unionStates = banxaOrRamp.body.countries.find((c: { code: string }) => c.code === 'US').states;
+    expect(unionStates).toContain('AK');
+    for (const state of ['NY', 'HI', 'NV']) expect(unionStates).not.toContain(state);
   });
 });
 
 describe('GET /api/on_ramp/currency_pairs', () => {
   test('per provider serving the country (and state)', async () => {
+    const providerCodes = (body: { provider_code: string }[]) => body.map((p) => p.provider_code);
     const us = await get('/api/on_ramp/currency_pairs?country_code=US');
-    expect(us.body.map((p: { provider_code: string }) => p.provider_code)).toEqual(['sandbox', 'sandbox_us']);
-    expect(us.body[1].fiat_currencies).toEqual([USD, 4]);
-    expect(us.body[1].crypto_currencies).toContain(BTC);
-    const texas = await get('/api/on_ramp/currency_pairs?country_code=US&state=TX');
-    expect(texas.body.map((p: { provider_code: string }) => p.provider_code)).toEqual(['sandbox']);
+    expect(providerCodes(us.body)).toEqual(PROVIDERS);
+    const ramp = us.body.find((p: { provider_code: string }) => p.provider_code === 'ramp');
+    expect(ramp.fiat_currencies).toEqual([USD, EUR, GBP, 6, 8, 9, 10]);
+    expect(ramp.crypto_currencies).toContain(BTC);
+    const nevada = await get('/api/on_ramp/currency_pairs?country_code=US&state=NV');
+    expect(providerCodes(nevada.body)).toEqual(['mercuryo', 'moonpay', 'sandbox', 'transak']);
     const newYork = await get('/api/on_ramp/currency_pairs?country_code=US&state=NY');
-    expect(newYork.body).toEqual([]);
+    expect(providerCodes(newYork.body)).toEqual(['mercuryo']);
     const gb = await get('/api/on_ramp/currency_pairs?country_code=GB');
-    expect(gb.body.map((p: { provider_code: string }) => p.provider_code)).toEqual(['sandbox', 'sandbox_eu']);
+    expect(providerCodes(gb.body)).toEqual(PROVIDERS);
+    const australia = await get('/api/on_ramp/currency_pairs?country_code=AU');
+    expect(providerCodes(australia.body)).toEqual(['banxa', 'moonpay', 'sandbox', 'transak']);
   });
 
   test('country_code is required', async () => {
@@ -144,10 +161,12 @@ describe('GET /api/on_ramp/currency_pairs', () => {
 describe('GET /api/on_ramp/providers', () => {
   test('providers serving the pair in the country', async () => {
     const gb = await get(`/api/on_ramp/providers?country_code=GB&from_currency=${GBP}&to_currency=${BTC}`);
-    expect(codes(gb.body.providers)).toEqual(['sandbox', 'sandbox_eu']);
-    expect(gb.body.providers[1]).toEqual(expect.objectContaining({ code: 'sandbox_eu', name: 'Sandbox Euro', description: expect.any(String), icon_url: expect.stringMatching(/^https:/) }));
-    const us = await get(`/api/on_ramp/providers?country_code=US&state=FL&from_currency=${USD}&to_currency=${BTC}`);
-    expect(codes(us.body.providers)).toEqual(['sandbox', 'sandbox_us']);
+    expect(codes(gb.body.providers)).toEqual(PROVIDERS);
+    expect(gb.body.providers[2]).toEqual({ code: 'moonpay', name: 'MoonPay', description: expect.any(String), icon_url: expect.stringMatching(/^https:/) });
+    const nevada = await get(`/api/on_ramp/providers?country_code=US&state=NV&from_currency=${USD}&to_currency=${BTC}`);
+    expect(codes(nevada.body.providers)).toEqual(['mercuryo', 'moonpay', 'sandbox', 'transak']);
+    const canadianDollars = await get(`/api/on_ramp/providers?country_code=CA&from_currency=${CAD}&to_currency=${BTC}`);
+    expect(codes(canadianDollars.body.providers)).toEqual(['banxa', 'moonpay', 'sandbox', 'transak']);
     const japan = await get(`/api/on_ramp/providers?country_code=JP&from_currency=${USD}&to_currency=${BTC}`);
     expect(japan.body.providers).toEqual([]);
   });
@@ -182,16 +201,23 @@ describe('offers across providers and regions', () => {
   });
 
   test('each provider is in or out for its own reason', async () => {
-    const texas = await offers(`currency_from=${USD}&country=US&state=TX`);
-    expect(texas.status).toBe(200);
-    expect(texas.body.sandbox.amount_expected_to).toMatch(/^\d+\.\d{8}$/);
-    expect(texas.body.sandbox_us.error.code).toBe('state');
-    expect(texas.body.sandbox_eu.error.code).toBe('country');
+    const nevada = await offers(`currency_from=${USD}&country=US&state=NV`);
+    expect(nevada.status).toBe(200);
+    for (const code of ['mercuryo', 'moonpay', 'sandbox', 'transak']) expect(nevada.body[code].amount_expected_to).toMatch(/^\d+\.\d{8}$/);
+    expect(nevada.body.banxa.error.code).toBe('state');
+    expect(nevada.body.ramp.error.code).toBe('state');
+    const australia = await offers(`currency_from=${USD}&country=AU`);
+    expect(australia.body.mercuryo.error.code).toBe('country');
+    expect(australia.body.ramp.error.code).toBe('country');
+    expect(australia.body.banxa.amount_expected_to).toBeDefined();
     const gb = await offers(`currency_from=${GBP}&country=GB`);
-    expect(gb.body.sandbox.amount_expected_to).not.toBe(gb.body.sandbox_eu.amount_expected_to);
-    expect(gb.body.sandbox_us.error.code).toBe('country');
-    const pricey = await offers(`currency_from=${USD}&country=US&state=CA&payment_method=ach`);
-    expect(pricey.body.sandbox.error.code).toBe('payment_method');
-    expect(pricey.body.sandbox_us.payment_methods).toEqual([{ payment_method_code: 'ach', fee: '0.75' }]);
+    const amounts = PROVIDERS.map((code) => gb.body[code].amount_expected_to);
+    expect(amounts.every((amount) => /^\d+\.\d{8}$/.test(amount))).toBe(true);
+    expect(new Set(amounts).size).toBe(PROVIDERS.length);
+    const ach = await offers(`currency_from=${USD}&country=US&state=CA&payment_method=ach`);
+    for (const code of ['mercuryo', 'ramp', 'sandbox']) expect(ach.body[code].error.code).toBe('payment_method');
+    expect(ach.body.banxa.payment_methods).toEqual([{ payment_method_code: 'ach', fee: '0.50' }]);
+    expect(ach.body.moonpay.payment_methods).toEqual([{ payment_method_code: 'ach', fee: '1.00' }]);
+    expect(ach.body.transak.payment_methods).toEqual([{ payment_method_code: 'ach', fee: '1.25' }]);
   });
 });

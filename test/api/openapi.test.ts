@@ -11,6 +11,7 @@ import packageJson from '../../package.json';
 import { openApiDocument } from '../../src/api/openapi';
 import { PROBLEM_CODES } from '../../src/api/problem';
 import { buildApi } from '../../src/api/server';
+import { DEV_SANDBOX_WEBHOOK_SECRET, sandboxCredentials, withEndpoints } from '../../src/config';
 import { createLogger } from '../../src/logging';
 import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
 import { createTemporalClient } from '../../src/temporal/connection';
@@ -35,12 +36,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   host = createSimulatorHost({
-    sandbox: { apiKey: config.sandbox!.apiKey, webhookSecret: config.sandbox!.webhookSecret },
+    sandbox: sandboxCredentials(config.providerEnv),
     brokerUrl: 'http://127.0.0.1:1',
     publicUrl: url,
   });
   server.on('request', host.app);
-  app = buildApi({ ...config, sandbox: { ...config.sandbox!, baseUrl: url } }, unreachableTemporal, logger);
+  app = buildApi(withEndpoints(config, { publicBaseUrl: config.publicBaseUrl, simulatorUrl: url }), unreachableTemporal, logger);
 });
 
 afterAll(async () => {
@@ -268,7 +269,7 @@ describe('answers conform to the document', () => {
     ['/api/on_ramp/payment_methods_extra_info', 'provider_code=sandbox', 200],
     ['/api/on_ramp/payment_methods_extra_info', 'provider_code=nobody', 400],
     ['/api/on_ramp/countries', '', 200],
-    ['/api/on_ramp/countries', 'provider_codes=sandbox_us', 200],
+    ['/api/on_ramp/countries', 'provider_codes=transak', 200],
     ['/api/on_ramp/currency_pairs', 'country_code=US', 200],
     ['/api/on_ramp/currency_pairs', 'country_code=US&state=NY', 200],
     ['/api/on_ramp/currency_pairs', '', 400],
@@ -284,11 +285,12 @@ describe('answers conform to the document', () => {
     const query = (extra: string) => `${offers}?external_user_id=u1&currency_to=${BTC}&amount_from=100&${extra}`;
 
     test('offers alone, and offers with the reasons of the providers left out', async () => {
-      const plain = await check('GET', offers, query(`currency_from=${USD}&country=US&state=TX`), 200);
+      // Transak does not serve Louisiana.
+      const plain = await check('GET', offers, query(`currency_from=${USD}&country=US&state=LA`), 200);
       expect(plain.body.sandbox.amount_expected_to).toBeDefined();
-      expect(plain.body.sandbox_us).toBeUndefined();
-      const withErrors = await check('GET', offers, query(`currency_from=${USD}&country=US&state=TX&include_errors=true`), 200);
-      expect(withErrors.body.sandbox_us.error.code).toBe('state');
+      expect(plain.body.transak).toBeUndefined();
+      const withErrors = await check('GET', offers, query(`currency_from=${USD}&country=US&state=LA&include_errors=true`), 200);
+      expect(withErrors.body.transak.error.code).toBe('state');
       const limits = await check('GET', offers, query(`currency_from=${USD}&country=GB&include_errors=true`).replace('amount_from=100', 'amount_from=5'), 200);
       expect(limits.body.sandbox.error).toMatchObject({ code: 'limits', min_amount: expect.any(String) });
     });
@@ -357,7 +359,7 @@ describe('answers conform to the document', () => {
     test('401 unsigned, 404 unknown provider, 503 signed while Temporal is unreachable', async () => {
       expectResponseConforms('POST', template, await request(app).post('/api/webhooks/sandbox').send({ event_id: 'x' }));
       expectResponseConforms('POST', template, await request(app).post('/api/webhooks/nobody').send({}));
-      const { body, signature } = signedSandboxWebhook(config.sandbox!.webhookSecret, {
+      const { body, signature } = signedSandboxWebhook(DEV_SANDBOX_WEBHOOK_SECRET, {
         partner_order_id: '8d3f6f8e-1b2c-4d5e-9f00-112233445566',
         status: 'COMPLETED',
       });

@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/config';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import { startLocalStack, type LocalStack } from '../../src/dev/local-stack';
 import { canTransition, type OrderStatus } from '../../src/domain/order-status';
@@ -200,7 +201,7 @@ test('the Temporal server stopped and restarted on its SQLite file', async () =>
   await server!.teardown();
   server = undefined;
   // With Temporal down the broker refuses provider webhooks with 503, so providers retry them.
-  const { body, signature } = signedSandboxWebhook(stack.config.sandbox!.webhookSecret, {
+  const { body, signature } = signedSandboxWebhook(DEV_SANDBOX_WEBHOOK_SECRET, {
     partner_order_id: during[0]!.id,
     status: 'AWAITING_PAYMENT',
   });

@@ -3,6 +3,7 @@
  * offers -> order -> checkout page -> pay -> complete, and the refusals along the way.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
+import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/config';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { ORDER_STATUS_KEY, orderWorkflowId } from '../../src/temporal/shared';
 import { callApi } from '../helpers/http';
@@ -122,7 +123,7 @@ test('a forged provider webhook is refused with 401 and changes nothing', async 
 });
 
 test('a signed webhook for an unknown order is acknowledged', async () => {
-  const { body, signature } = signedSandboxWebhook(stack.config.sandbox!.webhookSecret, {
+  const { body, signature } = signedSandboxWebhook(DEV_SANDBOX_WEBHOOK_SECRET, {
     partner_order_id: '00000000-0000-5000-8000-000000000000',
     status: 'COMPLETED',
   });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { callApi, eventually } from './http';
 
 export const USD = 1;
+export const EUR = 2;
 export const GBP = 3;
 export const BTC = 13;
 export const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
@@ -14,6 +15,7 @@ export interface OrderDraft {
   wallet_address: string;
   payment_method: string;
   country_code: string;
+  state_code?: string;
   external_user_id: string;
   external_order_id: string;
   [key: string]: unknown;
@@ -43,6 +45,7 @@ export async function fetchOffers(apiUrl: string, draft: OrderDraft) {
     amount_from: draft.from_amount,
     country: draft.country_code,
     payment_method: draft.payment_method,
+    ...(draft.state_code ? { state: draft.state_code } : {}),
   });
   return callApi(apiUrl, `/api/on_ramp/offers?${query.toString()}`);
 }

@@ -9,9 +9,12 @@ import {
   DEV_SANDBOX_WEBHOOK_SECRET,
   loadConfig,
   parseEnv,
+  withEndpoints,
+  type AppConfig,
 } from '../../src/config';
 import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import { sha256Hex } from '../../src/config/integrators';
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../../src/webhooks/retry';
 
 function configError(fn: () => unknown): ConfigError {
   try {
@@ -24,6 +27,8 @@ function configError(fn: () => unknown): ConfigError {
 }
 
 const PROD_KEY = 'prod-key-0123456789abcdef';
+
+const modes = (config: AppConfig) => Object.fromEntries(Object.entries(config.providers).map(([code, r]) => [code, r.mode]));
 
 describe('parseEnv defaults (development)', () => {
   const env = parseEnv({});
@@ -189,35 +194,60 @@ describe('production', () => {
     expect(parseEnv({ NODE_ENV: 'production', ONRAMP_INTEGRATORS_FILE: '/etc/x.json' }).ONRAMP_INTEGRATORS_FILE).toBe('/etc/x.json');
   });
 
-  test('has no sandbox unless SANDBOX_URL is set', () => {
+  test('without SANDBOX_URL there is no simulator host, so every provider without credentials is disabled', () => {
     const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY });
-    expect(config.sandbox).toBeUndefined();
+    expect(config.simulatorUrl).toBeUndefined();
+    expect(modes(config)).toEqual({ sandbox: 'disabled', banxa: 'disabled', mercuryo: 'disabled', moonpay: 'disabled', ramp: 'disabled', transak: 'disabled' });
+    expect(config.providers.sandbox).toEqual({ mode: 'disabled', reason: 'no simulator host (SANDBOX_URL is not set)' });
+    expect(config.providers.moonpay).toEqual({ mode: 'disabled', reason: expect.stringContaining('no MoonPay credentials') });
     expect(config.env).toBe('production');
   });
 
-  test('an empty SANDBOX_URL still means no sandbox', () => {
-    expect(loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY, SANDBOX_URL: '' }).sandbox).toBeUndefined();
+  test('an empty SANDBOX_URL still means no simulator host', () => {
+    const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY, SANDBOX_URL: '' });
+    expect(config.simulatorUrl).toBeUndefined();
+    expect(config.providers.sandbox.mode).toBe('disabled');
   });
 
-  test('with SANDBOX_URL the sandbox is configured (trailing slashes dropped)', () => {
+  test('with SANDBOX_URL every provider without credentials runs against the simulator host (trailing slashes dropped)', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       ONRAMP_API_KEY: PROD_KEY,
+      PUBLIC_BASE_URL: 'https://broker.example.com',
       SANDBOX_URL: 'https://sandbox.example.com//',
       SANDBOX_API_KEY: 'sk_live_sandbox',
       SANDBOX_WEBHOOK_SECRET: 'sandbox-secret',
     });
-    expect(config.sandbox).toEqual({
-      baseUrl: 'https://sandbox.example.com',
-      apiKey: 'sk_live_sandbox',
-      webhookSecret: 'sandbox-secret',
-      providers: ['sandbox', 'sandbox_eu', 'sandbox_us'],
+    expect(config.simulatorUrl).toBe('https://sandbox.example.com');
+    expect(config.providers.sandbox).toEqual({
+      mode: 'simulator',
+      config: { baseUrl: 'https://sandbox.example.com', apiKey: 'sk_live_sandbox', webhookSecret: 'sandbox-secret' },
     });
+    expect(modes(config)).toEqual({ sandbox: 'simulator', banxa: 'simulator', mercuryo: 'simulator', moonpay: 'simulator', ramp: 'simulator', transak: 'simulator' });
+    expect(config.providers.banxa).toMatchObject({ config: { baseUrl: 'https://sandbox.example.com/banxa', brokerPublicUrl: 'https://broker.example.com' } });
+    expect(config.providers.mercuryo).toMatchObject({ config: { widgetUrl: 'https://sandbox.example.com/mercuryo' } });
+    expect(config.providers.moonpay).toMatchObject({ config: { apiUrl: 'https://sandbox.example.com/moonpay' } });
+    expect(config.providers.ramp).toMatchObject({ config: { apiUrl: 'https://sandbox.example.com/ramp/api' } });
+    expect(config.providers.transak).toMatchObject({ config: { apiUrl: 'https://sandbox.example.com/transak' } });
   });
 
-  test('SANDBOX_PROVIDERS picks the simulated providers; an unknown one is refused', () => {
-    expect(loadConfig({ SANDBOX_PROVIDERS: 'sandbox_eu, sandbox' }).sandbox?.providers).toEqual(['sandbox_eu', 'sandbox']);
-    expect(() => loadConfig({ SANDBOX_PROVIDERS: 'sandbox,moonpay' })).toThrow('SANDBOX_PROVIDERS');
+  test('SANDBOX_ENABLED=false leaves out the sandbox provider only; another value is refused', () => {
+    const config = loadConfig({ SANDBOX_ENABLED: 'false' });
+    expect(config.providers.sandbox).toEqual({ mode: 'disabled', reason: 'SANDBOX_ENABLED is false' });
+    expect(config.providers.moonpay.mode).toBe('simulator');
+    expect(loadConfig({ SANDBOX_ENABLED: 'true' }).providers.sandbox.mode).toBe('simulator');
+    expect(() => loadConfig({ SANDBOX_ENABLED: 'sometimes' })).toThrow('SANDBOX_ENABLED');
+  });
+
+  test("a provider's credentials make it live, calling back the broker's public URL", () => {
+    const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY, PUBLIC_BASE_URL: 'https://broker.example.com/', RAMP_HOST_API_KEY: 'ramp-host-key' });
+    expect(config.providers.ramp).toMatchObject({ mode: 'live', config: { hostApiKey: 'ramp-host-key', brokerPublicUrl: 'https://broker.example.com' } });
+    expect(config.providers.transak.mode).toBe('disabled');
+  });
+
+  test("a provider's partial credentials are a ConfigError naming the missing variable", () => {
+    const err = configError(() => loadConfig({ TRANSAK_API_KEY: 'transak-key' }));
+    expect(err.problems).toEqual([expect.stringMatching(/^TRANSAK_API_SECRET: /)]);
   });
 
   test('the single integrator from ONRAMP_API_KEY has no default webhook secret', () => {
@@ -275,12 +305,15 @@ describe('buildConfig in development', () => {
         settledGraceMs: 604_800_000,
       },
       redisUrl: undefined,
-      sandbox: {
-        baseUrl: `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`,
-        apiKey: DEV_SANDBOX_API_KEY,
-        webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET,
+      simulatorUrl: `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`,
+      providers: {
+        sandbox: {
+          mode: 'simulator',
+          config: { baseUrl: `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`, apiKey: DEV_SANDBOX_API_KEY, webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET },
+        },
       },
     });
+    expect(modes(config)).toEqual({ sandbox: 'simulator', banxa: 'simulator', mercuryo: 'simulator', moonpay: 'simulator', ramp: 'simulator', transak: 'simulator' });
   });
 
   test('publicBaseUrl follows PORT and drops trailing slashes', () => {
@@ -320,8 +353,17 @@ describe('buildConfig in development', () => {
     expect(config.logLevel).toBe('debug');
   });
 
-  test('test mode also gets the sandbox', () => {
-    expect(loadConfig({ NODE_ENV: 'test' }).sandbox?.baseUrl).toBe(`http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`);
+  test('test mode also gets the simulator host', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).simulatorUrl).toBe(`http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`);
+  });
+
+  test('withEndpoints points the broker and the simulated providers at other addresses', () => {
+    const moved = withEndpoints(config, { publicBaseUrl: 'http://127.0.0.1:5000', simulatorUrl: 'http://127.0.0.1:5001' });
+    expect(moved.publicBaseUrl).toBe('http://127.0.0.1:5000');
+    expect(moved.simulatorUrl).toBe('http://127.0.0.1:5001');
+    expect(moved.providers.sandbox).toMatchObject({ config: { baseUrl: 'http://127.0.0.1:5001' } });
+    expect(moved.providers.ramp).toMatchObject({ config: { apiUrl: 'http://127.0.0.1:5001/ramp/api', brokerPublicUrl: 'http://127.0.0.1:5000' } });
+    expect(moved.port).toBe(config.port);
   });
 });
 
@@ -334,7 +376,14 @@ describe('orderTimings are computed in milliseconds', () => {
         ORDER_PAYMENT_WINDOW_SECONDS: '3600',
         ORDER_SETTLED_GRACE_SECONDS: '0.25',
       }).orderTimings,
-    ).toEqual({ pollInitialMs: 2000, pollMaxMs: 60_000, paymentWindowMs: 3_600_000, settledGraceMs: 250 });
+    ).toEqual({
+      pollInitialMs: 2000,
+      pollMaxMs: 60_000,
+      paymentWindowMs: 3_600_000,
+      settledGraceMs: 250,
+      webhookRetryDelaysMs: [...DEFAULT_WEBHOOK_RETRY_DELAYS_MS],
+      webhookAttemptTimeoutMs: 15_000,
+    });
   });
 
   test('pollMaxMs is never below pollInitialMs', () => {

@@ -7,35 +7,16 @@ import { parseSandboxWebhook } from './webhook';
 
 const ICON = 'https://cdn.jsdelivr.net/gh/spothq/cryptocurrency-icons@master/svg/color/generic.svg';
 
-/**
- * The simulated providers that speak the sandbox protocol, each a separate provider to the broker
- * with its own coverage, prices, fees and limits (the simulator's profiles of the same codes).
- */
-export const SANDBOX_PROVIDERS: readonly ProviderInfo[] = [
-  {
-    code: 'sandbox',
-    name: 'Sandbox Pay',
-    description: 'Simulated card and bank-transfer provider in North America, Europe, Australia and Brazil. No real money moves.',
-    icon_url: ICON,
-  },
-  {
-    code: 'sandbox_eu',
-    name: 'Sandbox Euro',
-    description: 'Simulated European provider with low-cost SEPA and Faster Payments transfers. No real money moves.',
-    icon_url: ICON,
-  },
-  {
-    code: 'sandbox_us',
-    name: 'Sandbox States',
-    description: 'Simulated US and Canadian provider with cards, ACH and Apple Pay. No real money moves.',
-    icon_url: ICON,
-  },
-];
-
-export const SANDBOX_PROVIDER_CODES = SANDBOX_PROVIDERS.map((p) => p.code);
+/** The generic simulated provider (the simulator host's `sandbox` profile). */
+export const SANDBOX_INFO: ProviderInfo = {
+  code: 'sandbox',
+  name: 'Sandbox Pay',
+  description: 'Simulated card and bank-transfer provider in North America, Europe, Australia and Brazil. No real money moves.',
+  icon_url: ICON,
+};
 
 export function createSandboxAdapter(config: SandboxProviderConfig, info: ProviderInfo, currencies: CurrencyDictionary): ProviderAdapter {
-  // Each simulated provider lives under its own path of the simulator host.
+  // A simulated provider lives under its own path of the simulator host.
   const client = new SandboxClient({ ...config, baseUrl: `${config.baseUrl}/${info.code}` });
   return {
     info,

@@ -1,0 +1,59 @@
+import { banxaConfig } from '../providers/banxa';
+import { mercuryoConfig } from '../providers/mercuryo';
+import { moonpayConfig } from '../providers/moonpay';
+import { rampConfig } from '../providers/ramp';
+import { transakConfig } from '../providers/transak';
+import type { ProvidersEnv } from './env';
+
+export const DEV_SANDBOX_API_KEY = 'sk_sandbox_dev_key';
+export const DEV_SANDBOX_WEBHOOK_SECRET = 'sandbox_dev_webhook_secret';
+
+export interface SandboxProviderConfig {
+  /** The simulator host; the sandbox provider lives under /sandbox. */
+  baseUrl: string;
+  apiKey: string;
+  webhookSecret: string;
+}
+
+/** How one provider runs: against its real API (live), against the simulator host, or not at all. */
+export type ProviderResolution<C> = { mode: 'live' | 'simulator'; config: C } | { mode: 'disabled'; reason: string };
+
+// A type alias, not an interface, so that Object.entries sees the resolutions' own types.
+export type ProviderResolutions = {
+  sandbox: ProviderResolution<SandboxProviderConfig>;
+  banxa: ReturnType<typeof banxaConfig>;
+  mercuryo: ReturnType<typeof mercuryoConfig>;
+  moonpay: ReturnType<typeof moonpayConfig>;
+  ramp: ReturnType<typeof rampConfig>;
+  transak: ReturnType<typeof transakConfig>;
+};
+
+interface ProviderEndpoints {
+  /** The provider simulator host (SANDBOX_URL); absent when there is none. */
+  simulatorUrl?: string;
+  /** The broker's public base URL, which providers call back. */
+  brokerPublicUrl: string;
+}
+
+/** The simulator host's credentials for the generic sandbox provider. */
+export function sandboxCredentials(env: ProvidersEnv): Pick<SandboxProviderConfig, 'apiKey' | 'webhookSecret'> {
+  return { apiKey: env.SANDBOX_API_KEY ?? DEV_SANDBOX_API_KEY, webhookSecret: env.SANDBOX_WEBHOOK_SECRET ?? DEV_SANDBOX_WEBHOOK_SECRET };
+}
+
+function sandboxResolution(env: ProvidersEnv, simulatorUrl: string | undefined): ProviderResolution<SandboxProviderConfig> {
+  if (!env.SANDBOX_ENABLED) return { mode: 'disabled', reason: 'SANDBOX_ENABLED is false' };
+  if (simulatorUrl === undefined) return { mode: 'disabled', reason: 'no simulator host (SANDBOX_URL is not set)' };
+  return { mode: 'simulator', config: { baseUrl: simulatorUrl, ...sandboxCredentials(env) } };
+}
+
+/** Each provider's mode and settings; a provider's partial credentials throw a ConfigError naming the variable. */
+export function resolveProviders(env: ProvidersEnv, endpoints: ProviderEndpoints): ProviderResolutions {
+  return {
+    sandbox: sandboxResolution(env, endpoints.simulatorUrl),
+    banxa: banxaConfig(env, endpoints),
+    mercuryo: mercuryoConfig(env, endpoints),
+    moonpay: moonpayConfig(env, endpoints),
+    ramp: rampConfig(env, endpoints),
+    transak: transakConfig(env, endpoints),
+  };
+}

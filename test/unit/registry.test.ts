@@ -1,0 +1,55 @@
+import { Writable } from 'node:stream';
+import pino from 'pino';
+import { loadConfig } from '../../src/config';
+import { createProviderRegistry, logDisabledProviders } from '../../src/providers/registry';
+
+const PROD = { NODE_ENV: 'production', ONRAMP_API_KEY: 'prod-key-0123456789abcdef' };
+
+/** A pino logger writing JSON lines into an array. */
+function capturingLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { logger: pino({ level: 'info' }, stream), lines };
+}
+
+describe('createProviderRegistry', () => {
+  test('with a simulator host: the sandbox and the five real providers', () => {
+    expect(createProviderRegistry(loadConfig({})).codes()).toEqual(['banxa', 'mercuryo', 'moonpay', 'ramp', 'sandbox', 'transak']);
+  });
+
+  test('in production without SANDBOX_URL: only the providers with credentials', () => {
+    expect(createProviderRegistry(loadConfig(PROD)).codes()).toEqual([]);
+    const ramp = createProviderRegistry(loadConfig({ ...PROD, RAMP_HOST_API_KEY: 'ramp-host-key' }));
+    expect(ramp.codes()).toEqual(['ramp']);
+    expect(ramp.get('ramp')?.info.name).toBe('Ramp Network');
+  });
+
+  test('SANDBOX_ENABLED=false leaves the sandbox out', () => {
+    expect(createProviderRegistry(loadConfig({ SANDBOX_ENABLED: 'false' })).codes()).not.toContain('sandbox');
+  });
+});
+
+describe('logDisabledProviders', () => {
+  test('one line per disabled provider, naming it and the reason', () => {
+    const { logger, lines } = capturingLogger();
+    logDisabledProviders(loadConfig({ ...PROD, RAMP_HOST_API_KEY: 'ramp-host-key' }), logger);
+    expect(lines.map((line) => line.provider)).toEqual(['sandbox', 'banxa', 'mercuryo', 'moonpay', 'transak']);
+    expect(lines[0]).toMatchObject({
+      level: 30,
+      reason: 'no simulator host (SANDBOX_URL is not set)',
+      msg: 'provider sandbox disabled: no simulator host (SANDBOX_URL is not set)',
+    });
+    for (const line of lines) expect(line.msg).toBe(`provider ${String(line.provider)} disabled: ${String(line.reason)}`);
+  });
+
+  test('nothing when every provider runs', () => {
+    const { logger, lines } = capturingLogger();
+    logDisabledProviders(loadConfig({}), logger);
+    expect(lines).toEqual([]);
+  });
+});
