@@ -2,6 +2,7 @@
  * The catalogue endpoints: what can be bought where, aggregated from the providers' cached
  * catalogues (never from lists in this layer).
  */
+import { paymentMethodName } from '../../domain/payment-methods';
 import { Router, type Request } from 'express';
 import { methodsFor, servesRegion, supportsPair } from '../../catalogue/eligibility';
 import type { CatalogueService, ProviderWithCatalogue } from '../../catalogue/service';
@@ -51,7 +52,7 @@ export function catalogueRoutes(currencies: CurrencyDictionary, catalogues: Cata
       for (const p of await catalogues.available(providerCodes(req))) {
         if (!inRegion(p, where)) continue;
         for (const m of methodsFor(p.catalogue, fiat.id)) {
-          if (!byCode.has(m.code)) byCode.set(m.code, { code: m.code, name: m.name, icon_url: m.icon_url });
+          if (!byCode.has(m.code)) byCode.set(m.code, { code: m.code, name: paymentMethodName(m.code, m.name), icon_url: m.icon_url });
         }
       }
       res.json({ payment_methods: [...byCode.values()].sort((a, b) => a.code.localeCompare(b.code)) });

@@ -8,7 +8,7 @@ import { usStatesExcept, type SimulatorProfile } from '../kit/profile';
 export const BANXA_PROFILE: SimulatorProfile = {
   code: 'banxa',
   name: 'Banxa',
-  spread: '0.0095',
+  spread: '0.0105',
   networkFeeUsd: '1.10',
   countries: ['US', 'GB', 'DE', 'AU', 'CA', 'FR', 'ES', 'IT', 'NL', 'IE', 'AT', 'PL', 'SE', 'CH', 'BR', 'IN', 'NZ'],
   states: { US: usStatesExcept('NY', 'NV', 'HI') },
