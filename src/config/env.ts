@@ -63,6 +63,8 @@ const BrokerEnvSchema = z.object({
 
   /** The provider simulator host; providers without credentials run against it. */
   SANDBOX_URL: optionalString.pipe(z.url().optional()),
+  /** The simulator host as customers' browsers reach it, when that differs from SANDBOX_URL (containers). */
+  SANDBOX_PUBLIC_URL: optionalString.pipe(z.url().optional()),
 });
 
 /** What decides which providers run, and how: the generic sandbox's variables and each adapter's own. */

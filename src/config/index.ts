@@ -118,7 +118,11 @@ export function buildConfig(env: Env): AppConfig {
     },
     redisUrl: env.REDIS_URL,
     simulatorUrl,
-    providers: resolveProviders(providerEnv, { simulatorUrl, brokerPublicUrl: publicBaseUrl }),
+    providers: resolveProviders(providerEnv, {
+      simulatorUrl,
+      simulatorPublicUrl: env.SANDBOX_PUBLIC_URL?.replace(/\/+$/, ''),
+      brokerPublicUrl: publicBaseUrl,
+    }),
     providerEnv,
   };
 }

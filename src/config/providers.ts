@@ -3,6 +3,7 @@ import { mercuryoConfig } from '../providers/mercuryo';
 import { moonpayConfig } from '../providers/moonpay';
 import { rampConfig } from '../providers/ramp';
 import { transakConfig } from '../providers/transak';
+import type { SimulatorEndpoints } from '../providers/simulator-endpoints';
 import type { ProvidersEnv } from './env';
 
 export const DEV_SANDBOX_API_KEY = 'sk_sandbox_dev_key';
@@ -28,12 +29,6 @@ export type ProviderResolutions = {
   transak: ReturnType<typeof transakConfig>;
 };
 
-interface ProviderEndpoints {
-  /** The provider simulator host (SANDBOX_URL); absent when there is none. */
-  simulatorUrl?: string;
-  /** The broker's public base URL, which providers call back. */
-  brokerPublicUrl: string;
-}
 
 /** The simulator host's credentials for the generic sandbox provider. */
 export function sandboxCredentials(env: ProvidersEnv): Pick<SandboxProviderConfig, 'apiKey' | 'webhookSecret'> {
@@ -47,7 +42,7 @@ function sandboxResolution(env: ProvidersEnv, simulatorUrl: string | undefined):
 }
 
 /** Each provider's mode and settings; a provider's partial credentials throw a ConfigError naming the variable. */
-export function resolveProviders(env: ProvidersEnv, endpoints: ProviderEndpoints): ProviderResolutions {
+export function resolveProviders(env: ProvidersEnv, endpoints: SimulatorEndpoints): ProviderResolutions {
   return {
     sandbox: sandboxResolution(env, endpoints.simulatorUrl),
     banxa: banxaConfig(env, endpoints),

@@ -357,6 +357,16 @@ describe('buildConfig in development', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).simulatorUrl).toBe(`http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`);
   });
 
+  test('SANDBOX_PUBLIC_URL moves only the widget links a browser opens, not the API calls', () => {
+    const env = { SANDBOX_URL: 'http://sandbox:4010', SANDBOX_PUBLIC_URL: 'http://localhost:4010/' };
+    const { providers } = loadConfig(env);
+    expect(providers.moonpay).toMatchObject({ config: { apiUrl: 'http://sandbox:4010/moonpay', widgetUrl: 'http://localhost:4010/moonpay/widget' } });
+    expect(providers.mercuryo).toMatchObject({ config: { apiUrl: 'http://sandbox:4010/mercuryo/v1.6', widgetUrl: 'http://localhost:4010/mercuryo' } });
+    expect(providers.ramp).toMatchObject({ config: { apiUrl: 'http://sandbox:4010/ramp/api', widgetUrl: 'http://localhost:4010/ramp/app' } });
+    expect(loadConfig({ SANDBOX_URL: 'http://sandbox:4010' }).providers.moonpay).toMatchObject({ config: { widgetUrl: 'http://sandbox:4010/moonpay/widget' } });
+    expect(() => loadConfig({ SANDBOX_PUBLIC_URL: 'not a url' })).toThrow('SANDBOX_PUBLIC_URL');
+  });
+
   test('withEndpoints points the broker and the simulated providers at other addresses', () => {
     const moved = withEndpoints(config, { publicBaseUrl: 'http://127.0.0.1:5000', simulatorUrl: 'http://127.0.0.1:5001' });
     expect(moved.publicBaseUrl).toBe('http://127.0.0.1:5000');

@@ -1,3 +1,4 @@
+import type { SimulatorEndpoints } from '../simulator-endpoints';
 import { z } from 'zod';
 import { ConfigError } from '../../config/config-error';
 
@@ -72,7 +73,7 @@ const trimSlashes = (url: string) => url.replace(/\/+$/, '');
  * when none is set and a simulator URL is given, disabled otherwise. Some but not all credentials
  * set is a configuration error naming the missing variables.
  */
-export function mercuryoConfig(env: MercuryoEnv, options: { simulatorUrl?: string; brokerPublicUrl: string }): MercuryoMode {
+export function mercuryoConfig(env: MercuryoEnv, options: SimulatorEndpoints): MercuryoMode {
   const entries = Object.entries(CREDENTIAL_VARIABLES) as [keyof MercuryoCredentials, keyof MercuryoEnv][];
   const value = (name: keyof MercuryoEnv) => (env[name] === '' ? undefined : env[name]);
   const missing = entries.filter(([, name]) => value(name) === undefined).map(([, name]) => name);
@@ -96,8 +97,9 @@ export function mercuryoConfig(env: MercuryoEnv, options: { simulatorUrl?: strin
     return { mode: 'disabled', reason: 'no Mercuryo credentials (MERCURYO_WIDGET_ID, ...) and no simulator' };
   }
   const base = `${trimSlashes(options.simulatorUrl)}/mercuryo`;
+  const widgetBase = `${trimSlashes(options.simulatorPublicUrl ?? options.simulatorUrl)}/mercuryo`;
   return {
     mode: 'simulator',
-    config: { ...MERCURYO_SIMULATOR_CREDENTIALS, apiUrl: `${base}/v1.6`, widgetUrl: base, brokerPublicUrl },
+    config: { ...MERCURYO_SIMULATOR_CREDENTIALS, apiUrl: `${base}/v1.6`, widgetUrl: widgetBase, brokerPublicUrl },
   };
 }

@@ -1,3 +1,4 @@
+import type { SimulatorEndpoints } from '../simulator-endpoints';
 import { z } from 'zod';
 import { ConfigError } from '../../config/config-error';
 
@@ -74,7 +75,7 @@ function checkUrl(variable: string, value: string | undefined): string | undefin
  * Live with credentials (MoonPay's hosts, or the override URLs), the local simulator without them
  * when one runs, disabled otherwise. Some credentials without the others is a configuration error.
  */
-export function moonpayConfig(env: MoonpayEnv, options: { simulatorUrl?: string; brokerPublicUrl: string }): MoonpayConfigResult {
+export function moonpayConfig(env: MoonpayEnv, options: SimulatorEndpoints): MoonpayConfigResult {
   const value = (name: keyof MoonpayEnv) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
   const present = CREDENTIAL_VARIABLES.filter((name) => value(name) !== undefined);
   const brokerPublicUrl = trimSlash(options.brokerPublicUrl);
@@ -86,9 +87,10 @@ export function moonpayConfig(env: MoonpayEnv, options: { simulatorUrl?: string;
     }
     if (options.simulatorUrl === undefined) return { mode: 'disabled', reason: 'no MoonPay credentials and no simulator' };
     const base = `${trimSlash(options.simulatorUrl)}/moonpay`;
+    const widgetBase = `${trimSlash(options.simulatorPublicUrl ?? options.simulatorUrl)}/moonpay`;
     return {
       mode: 'simulator',
-      config: { ...MOONPAY_SIMULATOR_CREDENTIALS, apiUrl: base, widgetUrl: `${base}/widget`, brokerPublicUrl },
+      config: { ...MOONPAY_SIMULATOR_CREDENTIALS, apiUrl: base, widgetUrl: `${widgetBase}/widget`, brokerPublicUrl },
     };
   }
 

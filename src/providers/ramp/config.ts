@@ -1,3 +1,4 @@
+import type { SimulatorEndpoints } from '../simulator-endpoints';
 import { createPublicKey } from 'node:crypto';
 import { z } from 'zod';
 import { ConfigError } from '../../config/config-error';
@@ -74,7 +75,7 @@ const trimSlash = (url: string) => url.replace(/\/+$/, '');
 /** Live with a host API key, else the local simulator when there is one, else disabled. */
 export function rampConfig(
   env: z.infer<typeof RampEnvSchema>,
-  options: { simulatorUrl?: string; brokerPublicUrl: string },
+  options: SimulatorEndpoints,
 ): RampConfigResult {
   const brokerPublicUrl = trimSlash(options.brokerPublicUrl);
   if (env.RAMP_HOST_API_KEY) {
@@ -103,7 +104,7 @@ export function rampConfig(
     mode: 'simulator',
     config: {
       apiUrl: `${base}/api`,
-      widgetUrl: `${base}/app`,
+      widgetUrl: `${trimSlash(options.simulatorPublicUrl ?? options.simulatorUrl)}/ramp/app`,
       hostApiKey: RAMP_SIMULATOR_CREDENTIALS.hostApiKey,
       hostAppName: RAMP_HOST_APP_NAME,
       webhookPublicKey: RAMP_SIMULATOR_CREDENTIALS.webhookPublicKey,
