@@ -8,12 +8,10 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { BanxaCredentials } from '../../providers/banxa/config';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { faultRoutes, injectFaults, NO_FAULTS, type SimulatorFaults } from '../kit/faults';
-import type { ProviderSimulator } from '../kit/host';
+import { SimulatorBase } from '../kit/base';
+import type { SimulatorFaults } from '../kit/faults';
 import { FIAT_PER_USD } from '../kit/market';
 import { methodLimits, quote, type QuoteResult } from '../kit/pricing';
-import { SimulatorTimers } from '../kit/timers';
-import { WebhookSender } from '../kit/webhook-sender';
 import {
   allowedActions,
   failureStatus,
@@ -59,26 +57,17 @@ function refusePricing(res: Response, result: Extract<QuoteResult, { ok: false }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
-export class BanxaSimulator implements ProviderSimulator {
+export class BanxaSimulator extends SimulatorBase {
   readonly code = 'banxa';
-  readonly app = express();
-  readonly faults: SimulatorFaults;
-  readonly webhooks: WebhookSender;
   readonly orders = new Map<string, BanxaSimOrder>();
-  private readonly timers = new SimulatorTimers();
   private readonly profile = BANXA_PROFILE;
   private readonly webhookPath: string;
   private reference = 17_000_000;
 
   constructor(private readonly options: BanxaSimulatorOptions) {
-    this.faults = { ...NO_FAULTS, ...options.faults };
+    super({ ...options, webhookUrl: options.brokerWebhookUrl });
     this.webhookPath = new URL(options.brokerWebhookUrl).pathname;
-    this.webhooks = new WebhookSender({ url: options.brokerWebhookUrl, faults: this.faults, timers: this.timers, log: options.log });
     this.routes();
-  }
-
-  stop(): void {
-    this.timers.stop();
   }
 
   private get stepDelayMs(): number {
@@ -87,28 +76,14 @@ export class BanxaSimulator implements ProviderSimulator {
 
   private routes(): void {
     const app = this.app;
-    app.disable('x-powered-by');
     app.use(express.json({ limit: '64kb' }));
-    app.use(
-      faultRoutes(this.faults, () => {
-        if (!this.faults.reorderWebhooks) this.webhooks.releaseHeld();
-      }),
-    );
 
     // The customer's pages: the one-time checkout link and the order's status page.
     app.get(['/checkout/:id', '/status/:id'], (req, res) => this.checkoutPage(req, res));
     app.post(['/checkout/:id', '/status/:id'], (req, res) => this.checkoutAction(req, res));
 
     app.use('/v2', (req, res, next) => this.authenticate(req, res, next));
-    app.use(
-      '/v2',
-      injectFaults({
-        faults: this.faults,
-        timers: this.timers,
-        random: this.options.random,
-        outage: (res) => refuse(res, 503, 999, 'System error'),
-      }),
-    );
+    this.injectFaultsUnder('/v2', (res) => refuse(res, 503, 999, 'System error'));
     app.get('/v2/crypto/buy', (_req, res) => this.cryptoList(res));
     app.get('/v2/fiats/buy', (_req, res) => this.fiatList(res));
     app.get('/v2/countries', (_req, res) => this.countryList(res));

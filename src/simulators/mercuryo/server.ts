@@ -9,12 +9,10 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { iso31661Alpha2ToAlpha3 } from 'iso-3166';
 import type { MercuryoSimulatorCredentials } from '../../providers/mercuryo/config';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { faultRoutes, injectFaults, NO_FAULTS, type SimulatorFaults } from '../kit/faults';
-import type { ProviderSimulator } from '../kit/host';
+import { SimulatorBase } from '../kit/base';
+import type { SimulatorFaults } from '../kit/faults';
 import { FIAT_PER_USD, USD_PRICE } from '../kit/market';
 import { methodLimits, quote } from '../kit/pricing';
-import { SimulatorTimers } from '../kit/timers';
-import { WebhookSender } from '../kit/webhook-sender';
 import { MERCURYO_PROFILE } from './profile';
 import { allowedActions, mercuryoId, newPurchase, stepsFor, type SimPurchase, type Step } from './purchase';
 import { clientIpForms, signCallback, signWidget } from './signing';
@@ -46,45 +44,26 @@ const REFUSAL_CODES: Readonly<Record<string, number>> = {
   amount_out_of_range: 40020,
 };
 
-export class MercuryoSimulator implements ProviderSimulator {
+export class MercuryoSimulator extends SimulatorBase {
   readonly code = 'mercuryo';
-  readonly app = express();
-  readonly faults: SimulatorFaults;
-  readonly webhooks: WebhookSender;
   /** Purchases by merchant_transaction_id (the broker's order id). */
   readonly purchases = new Map<string, SimPurchase>();
-  private readonly timers = new SimulatorTimers();
   private readonly profile = MERCURYO_PROFILE;
   private readonly stepDelayMs: number;
 
   constructor(private readonly options: MercuryoSimulatorOptions) {
-    const { faults, stepDelayMs = 300, brokerWebhookUrl, log } = options;
-    this.stepDelayMs = stepDelayMs;
-    this.faults = { ...NO_FAULTS, ...faults };
-    this.webhooks = new WebhookSender({ url: brokerWebhookUrl, faults: this.faults, timers: this.timers, log });
+    super({ ...options, webhookUrl: options.brokerWebhookUrl });
+    this.stepDelayMs = options.stepDelayMs ?? 300;
     this.routes();
-  }
-
-  stop(): void {
-    this.timers.stop();
   }
 
   private routes(): void {
     const app = this.app;
-    app.disable('x-powered-by');
     // The widget (https://exchange.mercuryo.io/?widget_id=...): the customer's page, no fault injection.
     app.get('/', (req, res) => this.widgetPage(req, res));
     app.post('/', express.json({ limit: '16kb' }), (req, res) => this.widgetAction(req, res));
 
-    const releaseUnlessReordering = () => {
-      if (!this.faults.reorderWebhooks) this.webhooks.releaseHeld();
-    };
-    app.use(faultRoutes(this.faults, releaseUnlessReordering));
-
-    app.use(
-      '/v1.6',
-      injectFaults({ faults: this.faults, timers: this.timers, outage: (res) => apiError(res, 503, 'Service temporarily unavailable') }),
-    );
+    this.injectFaultsUnder('/v1.6', (res) => apiError(res, 503, 'Service temporarily unavailable'));
     app.get('/v1.6/lib/currencies', this.widget(false), (_req, res) => this.currencies(res));
     app.get('/v1.6/public/card-countries', this.widget(false), (req, res) => this.countries(req, res));
     app.get('/v1.6/public/currency-limits', this.widget(true), (req, res) => this.limits(req, res));

@@ -8,11 +8,9 @@ import BigNumber from 'bignumber.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { MoonpayCredentials } from '../../providers/moonpay/config';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { faultRoutes, injectFaults, NO_FAULTS, type SimulatorFaults } from '../kit/faults';
-import type { ProviderSimulator } from '../kit/host';
+import { SimulatorBase } from '../kit/base';
+import type { SimulatorFaults } from '../kit/faults';
 import { quote, type QuoteResult } from '../kit/pricing';
-import { SimulatorTimers } from '../kit/timers';
-import { WebhookSender } from '../kit/webhook-sender';
 import { countriesAnswer, cryptoCurrency, currenciesAnswer, fiatCurrency } from './catalogue';
 import { MOONPAY_ASSETS, MOONPAY_PROFILE, type SimulatedAsset } from './profile';
 import { checkWidgetQuery, moonpayWebhookSignature } from './signing';
@@ -48,42 +46,27 @@ function moonpayError(res: Response, status: number, type: ErrorType, code: stri
 const DEFAULT_PAYMENT_METHOD = 'credit_debit_card';
 const DECIMAL = /^\d+(\.\d+)?$/;
 
-export class MoonpaySimulator implements ProviderSimulator {
+export class MoonpaySimulator extends SimulatorBase {
   readonly code = 'moonpay';
-  readonly app = express();
-  readonly faults: SimulatorFaults;
-  readonly webhooks: WebhookSender;
   readonly transactions = new Map<string, SimTransaction>();
-  private readonly timers = new SimulatorTimers();
   private readonly profile = MOONPAY_PROFILE;
   private readonly stepDelayMs: number;
 
   constructor(private readonly options: MoonpaySimulatorOptions) {
-    this.faults = { ...NO_FAULTS, ...options.faults };
+    super({ ...options, webhookUrl: options.brokerWebhookUrl });
     this.stepDelayMs = options.stepDelayMs ?? 300;
-    this.webhooks = new WebhookSender({ url: options.brokerWebhookUrl, faults: this.faults, timers: this.timers, log: options.log });
     this.mount();
-  }
-
-  stop(): void {
-    this.timers.stop();
   }
 
   private mount(): void {
     const app = this.app;
-    app.disable('x-powered-by');
-    app.use(
-      faultRoutes(this.faults, () => {
-        if (!this.faults.reorderWebhooks) this.webhooks.releaseHeld();
-      }),
-    );
 
     // The customer's widget: signed URL, no API faults.
     app.get('/widget', (req, res) => this.widgetPage(req, res));
     app.post('/widget', express.json({ limit: '8kb' }), (req, res) => this.widgetAction(req, res));
 
     const outage = (res: Response) => moonpayError(res, 503, 'MoonPayApiError', '1_SYS_UNKNOWN', 'Service Unavailable');
-    for (const prefix of ['/v3', '/v1']) app.use(prefix, injectFaults({ faults: this.faults, timers: this.timers, outage }));
+    for (const prefix of ['/v3', '/v1']) this.injectFaultsUnder(prefix, outage);
 
     app.get('/v3/currencies', this.publicKey(false), (_req, res) => void res.json(currenciesAnswer(this.profile)));
     app.get('/v3/countries', this.publicKey(false), (_req, res) => void res.json(countriesAnswer(this.profile)));

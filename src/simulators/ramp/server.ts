@@ -10,12 +10,10 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { RampSimulatorCredentials } from '../../providers/ramp/config';
 import { RampQuoteRequestSchema } from '../../providers/ramp/schemas';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { faultRoutes, injectFaults, NO_FAULTS, type SimulatorFaults } from '../kit/faults';
-import type { ProviderSimulator } from '../kit/host';
+import { SimulatorBase } from '../kit/base';
+import type { SimulatorFaults } from '../kit/faults';
 import { FIAT_PER_USD, USD_PRICE } from '../kit/market';
 import { quote } from '../kit/pricing';
-import { SimulatorTimers } from '../kit/timers';
-import { WebhookSender } from '../kit/webhook-sender';
 import { allowedActions, isFinal, planFor, webhookType, type SimRampStatus } from './lifecycle';
 import { assetMinimum, globalLimits, MAIN_CURRENCY, RAMP_FEE_PERCENT, RAMP_PROFILE, RAMP_SIM_ASSETS, type RampSimAsset } from './profile';
 import { isSimulatorPublicKey, signRampBody } from './signing';
@@ -74,28 +72,19 @@ const rampError = (code: string, statusCode: number, message: string, extra: Rec
 const num = (value: BigNumber.Value) => new BigNumber(value).toNumber();
 const assetKey = (a: { chain: string; symbol: string }) => `${a.chain}_${a.symbol}`;
 
-export class RampSimulator implements ProviderSimulator {
+export class RampSimulator extends SimulatorBase {
   readonly code = 'ramp';
-  readonly app = express();
-  readonly faults: SimulatorFaults;
-  readonly webhooks: WebhookSender;
-  private readonly timers = new SimulatorTimers();
   private readonly purchases = new Map<string, PurchaseRecord>();
   /** Widget sessions: the same widget URL shows the same purchase. */
   private readonly bySession = new Map<string, string>();
   private readonly assets = new Map(RAMP_SIM_ASSETS.map((a) => [assetKey(a), a]));
 
   constructor(private readonly options: RampSimulatorOptions) {
+    super({ ...options, webhookUrl: options.brokerWebhookUrl });
     if (!isSimulatorPublicKey(options.credentials.webhookPublicKey)) {
       throw new Error('the Ramp simulator signs with its development key: credentials.webhookPublicKey must be its public half');
     }
-    this.faults = { ...NO_FAULTS, ...options.faults };
-    this.webhooks = new WebhookSender({ url: options.brokerWebhookUrl, faults: this.faults, timers: this.timers, log: options.log });
     this.routes();
-  }
-
-  stop(): void {
-    this.timers.stop();
   }
 
   /** Every purchase, for tests. */
@@ -110,22 +99,12 @@ export class RampSimulator implements ProviderSimulator {
   private routes(): void {
     const app = this.app;
     const json = express.json({ limit: '16kb' });
-    app.disable('x-powered-by');
-    // Webhooks held back for reordering go out once that switch is off again.
-    app.use(faultRoutes(this.faults, () => this.faults.reorderWebhooks || this.webhooks.releaseHeld()));
 
     // The widget is the customer's page: no fault injection there.
     app.get('/app', (req, res) => this.widget(req, res));
     app.post('/app', json, (req, res) => this.widgetAction(req, res));
 
-    app.use(
-      '/api',
-      injectFaults({
-        faults: this.faults,
-        timers: this.timers,
-        outage: (res) => void res.status(503).json(rampError('SERVICES.UNAVAILABLE', 503, 'simulated outage')),
-      }),
-    );
+    this.injectFaultsUnder('/api', (res) => void res.status(503).json(rampError('SERVICES.UNAVAILABLE', 503, 'simulated outage')));
     const hostApi = express.Router();
     hostApi.use((req, res, next) => this.checkHostKey(req, res, next));
     hostApi.get('/v3/assets', (req, res) => this.getAssets(req, res));

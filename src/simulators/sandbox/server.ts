@@ -6,12 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response, type NextFunction } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { faultRoutes, injectFaults, NO_FAULTS, type SimulatorFaults } from '../kit/faults';
-import type { ProviderSimulator } from '../kit/host';
+import { SimulatorBase } from '../kit/base';
+import type { SimulatorFaults } from '../kit/faults';
 import { methodLimits, quote } from '../kit/pricing';
 import type { SimulatorProfile } from '../kit/profile';
-import { SimulatorTimers } from '../kit/timers';
-import { WebhookSender } from '../kit/webhook-sender';
 import { SANDBOX_PROFILE } from './profile';
 import { signSandboxPayload } from './signing';
 
@@ -73,56 +71,29 @@ const ACTIONS_BY_STATUS: Record<SimStatus, readonly string[]> = {
 
 const TERMINAL: readonly SimStatus[] = ['COMPLETED', 'REFUNDED'];
 
-export class SandboxSimulator implements ProviderSimulator {
-  readonly app = express();
+export class SandboxSimulator extends SimulatorBase {
   readonly code: string;
   readonly orders = new Map<string, SimOrder>();
-  readonly faults: SimulatorFaults;
-  readonly webhooks: WebhookSender;
   private readonly byPartnerId = new Map<string, string>();
-  private readonly timers = new SimulatorTimers();
   private readonly profile: SimulatorProfile;
-  private readonly random: () => number;
 
   constructor(private readonly options: SandboxSimulatorOptions) {
+    super(options);
     this.profile = options.profile ?? SANDBOX_PROFILE;
     this.code = this.profile.code;
-    this.faults = { ...NO_FAULTS, ...options.faults };
-    this.random = options.random ?? Math.random;
-    this.webhooks = new WebhookSender({ url: options.webhookUrl, faults: this.faults, timers: this.timers, log: options.log });
     this.routes();
-  }
-
-  /** Stops pending timers; in-flight webhooks finish. */
-  stop(): void {
-    this.timers.stop();
   }
 
   private routes(): void {
     const app = this.app;
-    app.disable('x-powered-by');
     app.use(express.json({ limit: '64kb' }));
-
-    app.use(
-      faultRoutes(this.faults, () => {
-        if (!this.faults.reorderWebhooks) this.webhooks.releaseHeld();
-      }),
-    );
 
     // Customer-facing pages need no API key.
     app.get('/checkout/:id', (req, res) => this.checkoutPage(req, res));
     app.post('/checkout/:id', (req, res) => this.checkoutAction(req, res));
 
     app.use('/v1', (req, res, next) => this.authenticate(req, res, next));
-    app.use(
-      '/v1',
-      injectFaults({
-        faults: this.faults,
-        timers: this.timers,
-        random: this.random,
-        outage: (res) => void res.status(503).json(error('unavailable', 'simulated outage')),
-      }),
-    );
+    this.injectFaultsUnder('/v1', (res) => void res.status(503).json(error('unavailable', 'simulated outage')));
     app.get('/v1/currencies', (_req, res) => this.getCurrencies(res));
     app.get('/v1/countries', (_req, res) => this.getCountries(res));
     app.get('/v1/payment-methods', (_req, res) => this.getPaymentMethods(res));

@@ -8,10 +8,9 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { TransakSimulatorCredentials } from '../../providers/transak/config';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { faultRoutes, injectFaults, NO_FAULTS, type SimulatorFaults } from '../kit/faults';
+import { SimulatorBase } from '../kit/base';
+import type { SimulatorFaults } from '../kit/faults';
 import type { ProviderSimulator } from '../kit/host';
-import { SimulatorTimers } from '../kit/timers';
-import { WebhookSender } from '../kit/webhook-sender';
 import { countriesResponse, cryptoCurrenciesResponse, fiatCurrenciesResponse, priceQuote } from './catalogue';
 import { ACTIONS, EVENT_IDS, isCheckoutAction, stepsOf, type TransakSimOrder, type TransakSimStatus } from './orders';
 import { TRANSAK_PROFILE } from './profile';
@@ -53,14 +52,10 @@ const transakError = (statusCode: number, name: string, message: string) => ({ e
 const unauthorized = (res: Response) => void res.status(401).json(transakError(401, 'Unauthorized', 'Authorization Required'));
 const badRequest = (res: Response, message: string) => void res.status(400).json(transakError(400, 'Bad Request', message));
 
-class TransakSimulatorServer implements TransakSimulator {
+class TransakSimulatorServer extends SimulatorBase implements TransakSimulator {
   readonly code = 'transak';
-  readonly app = express();
-  readonly faults: SimulatorFaults;
-  readonly webhooks: WebhookSender;
   readonly orders = new Map<string, TransakSimOrder>();
   private readonly sessions = new Map<string, WidgetSession>();
-  private readonly timers = new SimulatorTimers();
   private readonly tokenSecret = randomBytes(32).toString('hex');
   private accessToken?: { value: string; expiresAtMs: number };
   private issued = 0;
@@ -69,8 +64,7 @@ class TransakSimulatorServer implements TransakSimulator {
   private outbox: Promise<void> = Promise.resolve();
 
   constructor(private readonly options: TransakSimulatorOptions) {
-    this.faults = { ...NO_FAULTS, ...options.faults };
-    this.webhooks = new WebhookSender({ url: options.brokerWebhookUrl, faults: this.faults, timers: this.timers, log: options.log });
+    super({ ...options, webhookUrl: options.brokerWebhookUrl });
     this.routes();
   }
 
@@ -82,32 +76,16 @@ class TransakSimulatorServer implements TransakSimulator {
     return this.rejected;
   }
 
-  stop(): void {
-    this.timers.stop();
-  }
-
   private routes(): void {
     const app = this.app;
-    app.disable('x-powered-by');
     app.use(express.json({ limit: '64kb' }));
-    app.use(
-      faultRoutes(this.faults, () => {
-        if (!this.faults.reorderWebhooks) this.webhooks.releaseHeld();
-      }),
-    );
 
     // The customer-facing widget (global.transak.com in production): no faults, no API key check.
     app.get('/global', (req, res) => this.widgetPage(req, res));
     app.post('/global', (req, res) => this.widgetAction(req, res));
 
-    app.use(
-      ['/api', '/partners', '/cryptocoverage', '/fiat'],
-      injectFaults({
-        faults: this.faults,
-        timers: this.timers,
-        random: this.options.random,
-        outage: (res) => void res.status(503).json(transakError(503, 'Service Unavailable', 'simulated outage')),
-      }),
+    this.injectFaultsUnder(['/api', '/partners', '/cryptocoverage', '/fiat'], (res) =>
+      void res.status(503).json(transakError(503, 'Service Unavailable', 'simulated outage')),
     );
     const partner = (req: Request, res: Response, next: NextFunction) => this.requireAccessToken(req, res, next);
     app.post('/partners/api/v2/refresh-token', (req, res) => this.refreshToken(req, res));

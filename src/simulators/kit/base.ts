@@ -1,0 +1,49 @@
+import express, { type Response } from 'express';
+import { faultRoutes, injectFaults, NO_FAULTS, type SimulatorFaults } from './faults';
+import type { ProviderSimulator } from './host';
+import { SimulatorTimers } from './timers';
+import { WebhookSender } from './webhook-sender';
+
+export interface SimulatorBaseOptions {
+  /** Where the provider's webhooks go by default: the broker's POST /api/webhooks/<code>. */
+  webhookUrl: string;
+  faults?: Partial<SimulatorFaults>;
+  random?: () => number;
+  log?: (message: string) => void;
+}
+
+/**
+ * What every simulated provider has: its Express app with the fault switches mounted, a webhook
+ * sender subject to them, and timers that stop with it. Subclasses add the provider's protocol.
+ */
+export abstract class SimulatorBase implements ProviderSimulator {
+  abstract readonly code: string;
+  readonly app = express();
+  readonly faults: SimulatorFaults;
+  readonly webhooks: WebhookSender;
+  protected readonly timers = new SimulatorTimers();
+  protected readonly random: () => number;
+
+  constructor(options: SimulatorBaseOptions) {
+    this.faults = { ...NO_FAULTS, ...options.faults };
+    this.random = options.random ?? Math.random;
+    this.webhooks = new WebhookSender({ url: options.webhookUrl, faults: this.faults, timers: this.timers, log: options.log });
+    this.app.disable('x-powered-by');
+    // Turning the reorder switch off sends what it held back.
+    this.app.use(
+      faultRoutes(this.faults, () => {
+        if (!this.faults.reorderWebhooks) this.webhooks.releaseHeld();
+      }),
+    );
+  }
+
+  /** Stops pending timers (status steps, webhook retries); webhooks in flight finish. */
+  stop(): void {
+    this.timers.stop();
+  }
+
+  /** Latency, outages and unanswered requests on the API routes under `prefix`; `outage` writes the provider's own 503. */
+  protected injectFaultsUnder(prefix: string | string[], outage: (res: Response) => void): void {
+    this.app.use(prefix, injectFaults({ faults: this.faults, timers: this.timers, random: this.random, outage }));
+  }
+}
