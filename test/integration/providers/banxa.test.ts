@@ -2,25 +2,22 @@
  * The Banxa adapter in simulator mode against the Banxa simulator over real HTTP on 127.0.0.1, with a
  * small HTTP receiver playing the broker's webhook endpoint. No Temporal.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import express from 'express';
 import { currencyDictionary } from '../../../src/domain/currencies';
 import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
-import { banxaConfig, BanxaEnvSchema, createBanxaAdapter, type BanxaConfig } from '../../../src/providers/banxa';
+import { banxaConfig, BanxaEnvSchema, createBanxaAdapter } from '../../../src/providers/banxa';
 import {
   ProviderRejectedError,
   ProviderUnavailableError,
   WebhookVerificationError,
   type CreateProviderOrderRequest,
   type IncomingWebhook,
-  type ProviderAdapter,
-  type ProviderWebhookEvent,
 } from '../../../src/providers/types';
-import { SimulatorHost } from '../../../src/simulators/kit/host';
-import { createBanxaSimulator, type BanxaSimulator } from '../../../src/simulators/banxa/server';
+import { createBanxaSimulator } from '../../../src/simulators/banxa/server';
 import { banxaAuthorization } from '../../../src/simulators/banxa/signing';
+import { eventually } from '../../helpers/http';
+import { checkout } from '../../helpers/orders';
+import { useProviderHarness } from '../../helpers/provider-harness';
 
 jest.setTimeout(20_000);
 
@@ -34,64 +31,15 @@ const idOf = (ticker: string, network?: string) => {
 const EUR = currencyDictionary.fiat(idOf('EUR')) as FiatCurrency;
 const USDT_TRON = currencyDictionary.crypto(idOf('USDT', 'tron')) as CryptoCurrency;
 
-const listen = (server: Server) =>
-  new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
-
-async function until<T>(probe: () => T | undefined | Promise<T | undefined>, what: string, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-let receiverServer: Server;
-let simulatorServer: Server;
-let host: SimulatorHost;
-let simulator: BanxaSimulator;
-let config: BanxaConfig;
-let adapter: ProviderAdapter;
-let simulatorUrl: string;
-/** Webhooks the receiver got, as the broker would see them. */
-const received: IncomingWebhook[] = [];
-
-beforeAll(async () => {
-  const receiver = express();
-  receiver.post('/api/webhooks/banxa', express.raw({ type: () => true }), (req, res) => {
-    received.push({ headers: req.headers, rawBody: req.body as Buffer, query: {} });
-    res.status(200).json({ received: true });
-  });
-  receiverServer = createServer(receiver);
-  const receiverPort = await listen(receiverServer);
-
-  simulatorServer = createServer();
-  const simulatorPort = await listen(simulatorServer);
-  simulatorUrl = `http://127.0.0.1:${simulatorPort}`;
-
-  const result = banxaConfig(BanxaEnvSchema.parse({}), { simulatorUrl, brokerPublicUrl: `http://127.0.0.1:${receiverPort}` });
-  if (result.mode !== 'simulator') throw new Error('expected simulator mode');
-  config = result.config;
-  simulator = createBanxaSimulator({
-    publicUrl: `${simulatorUrl}/banxa`,
-    brokerWebhookUrl: `http://127.0.0.1:${receiverPort}/api/webhooks/banxa`,
-    credentials: { apiKey: config.apiKey, apiSecret: config.apiSecret },
-    stepDelayMs: STEP_MS,
-  });
-  host = new SimulatorHost([simulator]);
-  simulatorServer.on('request', host.app);
-  adapter = createBanxaAdapter(config, currencyDictionary);
-});
-
-afterAll(async () => {
-  host.stop();
-  await Promise.all([close(simulatorServer), close(receiverServer)]);
-});
-
-afterEach(() => {
-  Object.assign(simulator.faults, { errorRate: 0, dropWebhooks: false });
+const harness = useProviderHarness({
+  code: 'banxa',
+  config: (urls) => banxaConfig(BanxaEnvSchema.parse({}), { simulatorUrl: urls.simulatorUrl, brokerPublicUrl: urls.brokerUrl }),
+  // Banxa signs the webhook's path too: the adapter checks it against config.webhookPath.
+  simulator: (urls, config) =>
+    createBanxaSimulator({ publicUrl: urls.publicUrl, brokerWebhookUrl: urls.webhookUrl, credentials: { apiKey: config.apiKey, apiSecret: config.apiSecret }, stepDelayMs: STEP_MS }),
+  adapter: (config) => createBanxaAdapter(config, currencyDictionary),
+  // Webhooks are filed under Banxa's order id, read from the body before the adapter sees it.
+  orderOf: (webhook) => (JSON.parse(webhook.rawBody.toString('utf8')) as { order_id: string }).order_id,
 });
 
 function orderRequest(overrides: Partial<CreateProviderOrderRequest> = {}): CreateProviderOrderRequest {
@@ -109,29 +57,9 @@ function orderRequest(overrides: Partial<CreateProviderOrderRequest> = {}): Crea
   };
 }
 
-async function act(redirectUrl: string, action: string): Promise<{ status: number; body: any }> {
-  const response = await fetch(redirectUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }) });
-  return { status: response.status, body: await response.json() };
-}
-
-/** The webhooks received for a Banxa order, each verified and parsed by the adapter, in arrival order. */
-async function eventsFor(providerOrderId: string): Promise<ProviderWebhookEvent[]> {
-  const mine = received.filter((w) => (JSON.parse(w.rawBody.toString('utf8')) as { order_id: string }).order_id === providerOrderId);
-  const events: ProviderWebhookEvent[] = [];
-  for (const webhook of mine) events.push(await adapter.parseWebhook(webhook));
-  return events;
-}
-
-async function eventsUntil(providerOrderId: string, count: number): Promise<ProviderWebhookEvent[]> {
-  return until(async () => {
-    const events = await eventsFor(providerOrderId);
-    return events.length >= count ? events : undefined;
-  }, `${count} webhooks for ${providerOrderId}`);
-}
-
 describe('catalogue', () => {
   test('maps Banxa assets, fiat, countries and methods to the broker ids', async () => {
-    const catalogue = await adapter.getCatalogue();
+    const catalogue = await harness.adapter.getCatalogue();
     expect(catalogue.crypto).toEqual(
       expect.arrayContaining([idOf('BTC', 'bitcoin'), idOf('USDT', 'tron'), idOf('USDT', 'bsc'), idOf('USDC', 'base'), idOf('XRP', 'ripple')]),
     );
@@ -148,7 +76,7 @@ describe('catalogue', () => {
   });
 
   test('honours the abort signal', async () => {
-    await expect(adapter.getCatalogue(AbortSignal.abort())).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(harness.adapter.getCatalogue(AbortSignal.abort())).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 });
 
@@ -156,7 +84,7 @@ describe('quotes', () => {
   const quoteRequest = { fiat: EUR, crypto: USDT_TRON, paymentMethod: 'card', country: 'DE', externalUserId: 'user-42' };
 
   test('a quote in decimal strings, fees in fiat', async () => {
-    const quote = await adapter.getQuote({ ...quoteRequest, fiatAmount: '100.00' });
+    const quote = await harness.adapter.getQuote({ ...quoteRequest, fiatAmount: '100.00' });
     expect(quote).toMatchObject({ fiatAmount: '100.00', paymentMethod: 'card', processingFee: '1.99' });
     expect(quote.cryptoAmount).toMatch(/^\d+\.\d+$/);
     expect(Number(quote.cryptoAmount)).toBeGreaterThan(90);
@@ -164,125 +92,125 @@ describe('quotes', () => {
   });
 
   test('an amount under the limits is refused with the limits of the method', async () => {
-    const error = await adapter.getQuote({ ...quoteRequest, fiatAmount: '5' }).catch((e: unknown) => e);
+    const error = await harness.adapter.getQuote({ ...quoteRequest, fiatAmount: '5' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderRejectedError);
     expect(error).toMatchObject({ code: 'limits', details: { minAmount: '23', maxAmount: '13800' } });
   });
 
   test('a method Banxa does not take in that fiat is a payment-method refusal', async () => {
-    const error = await adapter.getQuote({ ...quoteRequest, paymentMethod: 'pix', fiatAmount: '100' }).catch((e: unknown) => e);
+    const error = await harness.adapter.getQuote({ ...quoteRequest, paymentMethod: 'pix', fiatAmount: '100' }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'payment_method' });
   });
 
   test('an outage is ProviderUnavailableError', async () => {
-    simulator.faults.errorRate = 1;
-    await expect(adapter.getQuote({ ...quoteRequest, fiatAmount: '100' })).rejects.toBeInstanceOf(ProviderUnavailableError);
+    harness.simulator.faults.errorRate = 1;
+    await expect(harness.adapter.getQuote({ ...quoteRequest, fiatAmount: '100' })).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 });
 
 describe('orders', () => {
   test('created once per order id, paid through every status to complete, signed webhooks in order', async () => {
     const request = orderRequest();
-    const first = await adapter.createOrder(request);
-    const second = await adapter.createOrder(request);
+    const first = await harness.adapter.createOrder(request);
+    const second = await harness.adapter.createOrder(request);
     expect(second.providerOrderId).toBe(first.providerOrderId);
-    expect([...simulator.orders.values()].filter((o) => o.externalOrderId === request.orderId)).toHaveLength(1);
+    expect([...harness.simulator.orders.values()].filter((o) => o.externalOrderId === request.orderId)).toHaveLength(1);
     expect(first).toMatchObject({ orderId: request.orderId, providerStatus: 'pendingPayment', status: 'created' });
-    expect(first.redirectUrl).toBe(`${simulatorUrl}/banxa/checkout/${first.providerOrderId}`);
+    expect(first.redirectUrl).toBe(`${harness.urls.simulatorUrl}/banxa/checkout/${first.providerOrderId}`);
     // The one-time checkout link is not given again: a repeated create leads to the order's status page.
-    expect(second.redirectUrl).toBe(`${simulatorUrl}/banxa/status/${first.providerOrderId}`);
+    expect(second.redirectUrl).toBe(`${harness.urls.simulatorUrl}/banxa/status/${first.providerOrderId}`);
     expect((await fetch(second.redirectUrl)).status).toBe(200);
 
     const page = await fetch(first.redirectUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('pendingPayment');
 
-    const paid = await act(first.redirectUrl, 'pay');
+    const paid = await checkout(first.redirectUrl, 'pay');
     expect(paid).toMatchObject({ status: 200, body: { status: 'waitingPayment' } });
 
-    const events = await eventsUntil(first.providerOrderId as string, 5);
+    const events = await harness.waitForEvents(first.providerOrderId as string, 5);
     expect(events.map((e) => e.providerStatus)).toEqual(['waitingPayment', 'paymentReceived', 'inProgress', 'coinTransferred', 'complete']);
     expect(events.map((e) => e.status)).toEqual(['pending', 'processing', 'processing', 'processing', 'complete']);
     expect(events.every((e) => e.orderId === request.orderId)).toBe(true);
     expect(new Set(events.map((e) => e.eventId)).size).toBe(5);
     expect(events[4]?.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
 
-    await expect(adapter.getOrder(request.orderId)).resolves.toMatchObject({ status: 'complete', providerOrderId: first.providerOrderId });
-    await expect(adapter.getOrder(request.orderId, first.providerOrderId)).resolves.toMatchObject({ status: 'complete' });
+    await expect(harness.adapter.getOrder(request.orderId)).resolves.toMatchObject({ status: 'complete', providerOrderId: first.providerOrderId });
+    await expect(harness.adapter.getOrder(request.orderId, first.providerOrderId)).resolves.toMatchObject({ status: 'complete' });
 
-    const refused = await act(first.redirectUrl, 'pay');
+    const refused = await checkout(first.redirectUrl, 'pay');
     expect(refused).toEqual({ status: 409, body: { error: expect.objectContaining({ code: 'invalid_action', allowed: [] }) } });
   });
 
   test('hold puts the order in extraVerification; pay goes on from there', async () => {
-    const order = await adapter.createOrder(orderRequest());
-    expect((await act(order.redirectUrl, 'hold')).body.status).toBe('extraVerification');
-    const held = await eventsUntil(order.providerOrderId as string, 1);
+    const order = await harness.adapter.createOrder(orderRequest());
+    expect((await checkout(order.redirectUrl, 'hold')).body.status).toBe('extraVerification');
+    const held = await harness.waitForEvents(order.providerOrderId as string, 1);
     expect(held[0]).toMatchObject({ providerStatus: 'extraVerification', status: 'hold' });
-    await act(order.redirectUrl, 'pay');
-    const events = await eventsUntil(order.providerOrderId as string, 6);
+    await checkout(order.redirectUrl, 'pay');
+    const events = await harness.waitForEvents(order.providerOrderId as string, 6);
     expect(events.map((e) => e.status)).toEqual(['hold', 'pending', 'processing', 'processing', 'processing', 'complete']);
   });
 
   test('fail declines an unpaid order', async () => {
-    const order = await adapter.createOrder(orderRequest());
-    await act(order.redirectUrl, 'fail');
-    const [event] = await eventsUntil(order.providerOrderId as string, 1);
+    const order = await harness.adapter.createOrder(orderRequest());
+    await checkout(order.redirectUrl, 'fail');
+    const [event] = await harness.waitForEvents(order.providerOrderId as string, 1);
     expect(event).toMatchObject({ providerStatus: 'declined', status: 'failed', failureReason: 'payment_declined' });
   });
 
   test('expire, then a late payment revives the order', async () => {
-    const order = await adapter.createOrder(orderRequest());
-    await act(order.redirectUrl, 'expire');
-    expect((await eventsUntil(order.providerOrderId as string, 1))[0]).toMatchObject({ providerStatus: 'expired', status: 'expired' });
-    await act(order.redirectUrl, 'pay');
-    const events = await eventsUntil(order.providerOrderId as string, 5);
+    const order = await harness.adapter.createOrder(orderRequest());
+    await checkout(order.redirectUrl, 'expire');
+    expect((await harness.waitForEvents(order.providerOrderId as string, 1))[0]).toMatchObject({ providerStatus: 'expired', status: 'expired' });
+    await checkout(order.redirectUrl, 'pay');
+    const events = await harness.waitForEvents(order.providerOrderId as string, 5);
     expect(events.map((e) => e.providerStatus)).toEqual(['expired', 'paymentReceived', 'inProgress', 'coinTransferred', 'complete']);
   });
 
   test('refund of a held payment', async () => {
-    const order = await adapter.createOrder(orderRequest());
-    await act(order.redirectUrl, 'hold');
-    await act(order.redirectUrl, 'refund');
-    const events = await eventsUntil(order.providerOrderId as string, 2);
+    const order = await harness.adapter.createOrder(orderRequest());
+    await checkout(order.redirectUrl, 'hold');
+    await checkout(order.redirectUrl, 'refund');
+    const events = await harness.waitForEvents(order.providerOrderId as string, 2);
     expect(events.map((e) => e.status)).toEqual(['hold', 'refunded']);
-    await expect(adapter.getOrder(order.orderId, order.providerOrderId)).resolves.toMatchObject({ status: 'refunded' });
+    await expect(harness.adapter.getOrder(order.orderId, order.providerOrderId)).resolves.toMatchObject({ status: 'refunded' });
   });
 
   test('an unknown order id is not_found', async () => {
-    await expect(adapter.getOrder(randomUUID())).rejects.toMatchObject({ code: 'not_found' });
+    await expect(harness.adapter.getOrder(randomUUID())).rejects.toMatchObject({ code: 'not_found' });
   });
 });
 
 describe('authentication and webhooks', () => {
   test('the simulator refuses a wrong API key', async () => {
-    const response = await fetch(`${simulatorUrl}/banxa/v2/countries`, { headers: { 'x-api-key': 'wrong' } });
+    const response = await fetch(`${harness.urls.simulatorUrl}/banxa/v2/countries`, { headers: { 'x-api-key': 'wrong' } });
     expect(response.status).toBe(401);
-    const impostor = createBanxaAdapter({ ...config, apiKey: 'wrong' }, currencyDictionary);
+    const impostor = createBanxaAdapter({ ...harness.config, apiKey: 'wrong' }, currencyDictionary);
     await expect(impostor.getCatalogue()).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 
   test('a forged or tampered webhook is refused', async () => {
-    const order = await adapter.createOrder(orderRequest());
-    await act(order.redirectUrl, 'hold');
-    await eventsUntil(order.providerOrderId as string, 1);
-    const genuine = received.find((w) => w.rawBody.toString('utf8').includes(order.providerOrderId as string)) as IncomingWebhook;
+    const order = await harness.adapter.createOrder(orderRequest());
+    await checkout(order.redirectUrl, 'hold');
+    await harness.waitForEvents(order.providerOrderId as string, 1);
+    const genuine = harness.webhooks.find((w) => w.rawBody.toString('utf8').includes(order.providerOrderId as string)) as IncomingWebhook;
     const tampered = { ...genuine, rawBody: Buffer.from(genuine.rawBody.toString('utf8').replace('extraVerification', 'complete')) };
-    await expect(adapter.parseWebhook(tampered)).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(harness.adapter.parseWebhook(tampered)).rejects.toBeInstanceOf(WebhookVerificationError);
 
     const body = genuine.rawBody.toString('utf8');
-    const forged = banxaAuthorization({ apiKey: config.apiKey, apiSecret: 'guessed' }, { method: 'POST', path: config.webhookPath, body }, Date.now());
-    await expect(adapter.parseWebhook({ headers: { authorization: forged }, rawBody: Buffer.from(body), query: {} })).rejects.toBeInstanceOf(
+    const forged = banxaAuthorization({ apiKey: harness.config.apiKey, apiSecret: 'guessed' }, { method: 'POST', path: harness.config.webhookPath, body }, Date.now());
+    await expect(harness.adapter.parseWebhook({ headers: { authorization: forged }, rawBody: Buffer.from(body), query: {} })).rejects.toBeInstanceOf(
       WebhookVerificationError,
     );
   });
 
   test('a webhook with only the order id is completed from the order lookup', async () => {
     const request = orderRequest();
-    const order = await adapter.createOrder(request);
+    const order = await harness.adapter.createOrder(request);
     const body = JSON.stringify({ order_id: order.providerOrderId });
-    const authorization = banxaAuthorization(config, { method: 'POST', path: config.webhookPath, body }, Date.now());
-    await expect(adapter.parseWebhook({ headers: { authorization }, rawBody: Buffer.from(body), query: {} })).resolves.toMatchObject({
+    const authorization = banxaAuthorization(harness.config, { method: 'POST', path: harness.config.webhookPath, body }, Date.now());
+    await expect(harness.adapter.parseWebhook({ headers: { authorization }, rawBody: Buffer.from(body), query: {} })).resolves.toMatchObject({
       orderId: request.orderId,
       providerOrderId: order.providerOrderId,
       providerStatus: 'pendingPayment',
@@ -291,15 +219,19 @@ describe('authentication and webhooks', () => {
   });
 
   test('dropped webhooks: none arrive, the status is still found by polling', async () => {
-    simulator.faults.dropWebhooks = true;
+    harness.simulator.faults.dropWebhooks = true;
     const request = orderRequest();
-    const order = await adapter.createOrder(request);
-    await act(order.redirectUrl, 'pay');
-    const done = await until(async () => {
-      const snapshot = await adapter.getOrder(request.orderId);
-      return snapshot.status === 'complete' ? snapshot : undefined;
-    }, 'the order to complete');
+    const order = await harness.adapter.createOrder(request);
+    await checkout(order.redirectUrl, 'pay');
+    const done = await eventually(
+      async () => {
+        const snapshot = await harness.adapter.getOrder(request.orderId);
+        return snapshot.status === 'complete' ? snapshot : undefined;
+      },
+      'the order to complete',
+      5000,
+    );
     expect(done.providerStatus).toBe('complete');
-    expect(await eventsFor(order.providerOrderId as string)).toEqual([]);
+    expect(await harness.eventsFor(order.providerOrderId as string)).toEqual([]);
   });
 });

@@ -1,6 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { currencyDictionary } from '../../../src/domain/currencies';
 import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
 import { createMercuryoAdapter, mercuryoConfig, MERCURYO_SIMULATOR_CREDENTIALS } from '../../../src/providers/mercuryo';
@@ -9,11 +7,11 @@ import {
   ProviderUnavailableError,
   WebhookVerificationError,
   type CreateProviderOrderRequest,
-  type ProviderAdapter,
-  type ProviderWebhookEvent,
 } from '../../../src/providers/types';
-import { SimulatorHost } from '../../../src/simulators/kit/host';
-import { createMercuryoSimulator, type MercuryoSimulator } from '../../../src/simulators/mercuryo/server';
+import { createMercuryoSimulator } from '../../../src/simulators/mercuryo/server';
+import { eventually } from '../../helpers/http';
+import { checkout } from '../../helpers/orders';
+import { useProviderHarness } from '../../helpers/provider-harness';
 
 const fiat = (id: number) => currencyDictionary.fiat(id) as FiatCurrency;
 const crypto = (id: number) => currencyDictionary.crypto(id) as CryptoCurrency;
@@ -22,60 +20,12 @@ const EUR = fiat(2);
 const BTC = crypto(13);
 const USDT_TRON = crypto(16);
 
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-let simulatorServer: http.Server;
-let receiverServer: http.Server;
-let host: SimulatorHost;
-let simulator: MercuryoSimulator;
-let adapter: ProviderAdapter;
-let simulatorUrl: string;
-const received: Received[] = [];
-
-async function listen(server: http.Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
-beforeAll(async () => {
-  receiverServer = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({ headers: req.headers, body: Buffer.concat(chunks) });
-      res.writeHead(200).end('{}');
-    });
-  });
-  const receiverUrl = await listen(receiverServer);
-  simulatorServer = http.createServer((req, res) => host.app(req, res));
-  simulatorUrl = await listen(simulatorServer);
-  simulator = createMercuryoSimulator({
-    publicUrl: `${simulatorUrl}/mercuryo`,
-    brokerWebhookUrl: `${receiverUrl}/api/webhooks/mercuryo`,
-    credentials: MERCURYO_SIMULATOR_CREDENTIALS,
-    stepDelayMs: 40,
-  });
-  host = new SimulatorHost([simulator]);
-  const mode = mercuryoConfig({}, { simulatorUrl, brokerPublicUrl: 'http://127.0.0.1:3000' });
-  if (mode.mode !== 'simulator') throw new Error('expected simulator mode');
-  adapter = createMercuryoAdapter(mode.config, currencyDictionary);
-});
-
-afterAll(async () => {
-  host.stop();
-  await new Promise((resolve) => simulatorServer.close(resolve));
-  await new Promise((resolve) => receiverServer.close(resolve));
-});
-
-afterEach(async () => {
-  await fetch(`${simulatorUrl}/mercuryo/_simulator/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ errorRate: 0, dropWebhooks: false }),
-  });
+const harness = useProviderHarness({
+  code: 'mercuryo',
+  config: (urls) => mercuryoConfig({}, { simulatorUrl: urls.simulatorUrl, brokerPublicUrl: 'http://127.0.0.1:3000' }),
+  simulator: (urls) =>
+    createMercuryoSimulator({ publicUrl: urls.publicUrl, brokerWebhookUrl: urls.webhookUrl, credentials: MERCURYO_SIMULATOR_CREDENTIALS, stepDelayMs: 40 }),
+  adapter: (config) => createMercuryoAdapter(config, currencyDictionary),
 });
 
 function orderRequest(overrides: Partial<CreateProviderOrderRequest> = {}): CreateProviderOrderRequest {
@@ -94,30 +44,9 @@ function orderRequest(overrides: Partial<CreateProviderOrderRequest> = {}): Crea
   };
 }
 
-async function eventually<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
-
-/** Every webhook the receiver got for one order, verified and parsed by the adapter, in arrival order. */
-async function eventsFor(orderId: string): Promise<ProviderWebhookEvent[]> {
-  const events = await Promise.all(received.map((r) => adapter.parseWebhook({ headers: r.headers, rawBody: r.body, query: {} })));
-  return events.filter((e) => e.orderId === orderId);
-}
-
-async function act(url: string, action: string) {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }) });
-  return { status: response.status, body: (await response.json()) as any };
-}
-
 async function openOrder(overrides: Partial<CreateProviderOrderRequest> = {}) {
   const request = orderRequest(overrides);
-  const order = await adapter.createOrder(request);
+  const order = await harness.adapter.createOrder(request);
   const page = await fetch(order.redirectUrl);
   expect(page.status).toBe(200);
   await page.text();
@@ -126,7 +55,7 @@ async function openOrder(overrides: Partial<CreateProviderOrderRequest> = {}) {
 
 describe('Mercuryo adapter against the simulator', () => {
   test('catalogue maps Mercuryo assets, networks and methods to broker ids and codes', async () => {
-    const catalogue = await adapter.getCatalogue();
+    const catalogue = await harness.adapter.getCatalogue();
     expect(catalogue.fiat).toEqual(expect.arrayContaining([1, 2, 3]));
     // BTC, ETH, USDT on Ethereum, Tron and TON, ETH on Base, POL on Polygon
     expect(catalogue.crypto).toEqual(expect.arrayContaining([13, 14, 15, 16, 65, 23, 22]));
@@ -145,16 +74,16 @@ describe('Mercuryo adapter against the simulator', () => {
   });
 
   test('quotes in decimal strings, and refuses an amount out of limits with the limits', async () => {
-    const quote = await adapter.getQuote({ fiat: USD, crypto: BTC, fiatAmount: '200', paymentMethod: 'card', country: 'GB', externalUserId: 'u' });
+    const quote = await harness.adapter.getQuote({ fiat: USD, crypto: BTC, fiatAmount: '200', paymentMethod: 'card', country: 'GB', externalUserId: 'u' });
     expect(quote.fiatAmount).toBe('200');
     expect(quote.cryptoAmount).toMatch(/^0\.\d+$/);
     expect(Number(quote.processingFee)).toBeGreaterThan(0);
     expect(quote.networkFee).toBe('0');
     expect(quote.paymentMethod).toBe('card');
-    const tron = await adapter.getQuote({ fiat: EUR, crypto: USDT_TRON, fiatAmount: '100', paymentMethod: 'sepa', country: 'DE', externalUserId: 'u' });
+    const tron = await harness.adapter.getQuote({ fiat: EUR, crypto: USDT_TRON, fiatAmount: '100', paymentMethod: 'sepa', country: 'DE', externalUserId: 'u' });
     expect(Number(tron.cryptoAmount)).toBeGreaterThan(90);
 
-    const refusal = await adapter
+    const refusal = await harness.adapter
       .getQuote({ fiat: USD, crypto: BTC, fiatAmount: '10', paymentMethod: 'card', country: 'GB', externalUserId: 'u' })
       .catch((e: unknown) => e);
     expect(refusal).toBeInstanceOf(ProviderRejectedError);
@@ -165,18 +94,18 @@ describe('Mercuryo adapter against the simulator', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(
-      adapter.getQuote({ fiat: USD, crypto: BTC, fiatAmount: '100', paymentMethod: 'card', country: 'GB', externalUserId: 'u' }, controller.signal),
+      harness.adapter.getQuote({ fiat: USD, crypto: BTC, fiatAmount: '100', paymentMethod: 'card', country: 'GB', externalUserId: 'u' }, controller.signal),
     ).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 
   test('createOrder twice gives one widget URL and one Mercuryo transaction; pay walks both legs to complete', async () => {
     const request = orderRequest();
-    const first = await adapter.createOrder(request);
-    const second = await adapter.createOrder(request);
+    const first = await harness.adapter.createOrder(request);
+    const second = await harness.adapter.createOrder(request);
     expect(second.redirectUrl).toBe(first.redirectUrl);
     expect(first).toMatchObject({ orderId: request.orderId, status: 'created', providerStatus: 'widget:not_opened' });
     expect(new URL(first.redirectUrl).searchParams.get('merchant_transaction_id')).toBe(request.orderId);
-    expect((await adapter.getOrder(request.orderId)).status).toBe('created');
+    expect((await harness.adapter.getOrder(request.orderId)).status).toBe('created');
 
     for (const url of [first.redirectUrl, second.redirectUrl]) {
       const page = await fetch(url);
@@ -185,17 +114,17 @@ describe('Mercuryo adapter against the simulator', () => {
       expect(await page.text()).toContain('data-action="pay"');
     }
     const transactions = await fetch(
-      `${simulatorUrl}/mercuryo/v1.6/sdk-partner/transactions?merchant_transaction_id=${request.orderId}`,
+      `${harness.urls.simulatorUrl}/mercuryo/v1.6/sdk-partner/transactions?merchant_transaction_id=${request.orderId}`,
       { headers: { 'sdk-partner-token': MERCURYO_SIMULATOR_CREDENTIALS.sdkPartnerToken } },
     ).then((r) => r.json() as Promise<any>);
     expect(transactions.data).toHaveLength(1);
 
-    const paid = await act(first.redirectUrl, 'pay');
+    const paid = await checkout(first.redirectUrl, 'pay');
     expect(paid.status).toBe(200);
     expect(paid.body.status).toBe('pending');
 
     const events = await eventually(async () => {
-      const list = await eventsFor(request.orderId);
+      const list = await harness.eventsFor(request.orderId);
       return list.at(-1)?.status === 'complete' ? list : undefined;
     }, 'the completed webhook');
     expect(events.map((e) => e.providerStatus)).toEqual([
@@ -210,51 +139,51 @@ describe('Mercuryo adapter against the simulator', () => {
     expect(new Set(events.map((e) => e.eventId)).size).toBe(events.length);
     expect(events.at(-1)!.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
 
-    const snapshot = await adapter.getOrder(request.orderId);
+    const snapshot = await harness.adapter.getOrder(request.orderId);
     expect(snapshot).toMatchObject({ orderId: request.orderId, status: 'complete', providerStatus: 'withdraw:completed' });
     expect(snapshot.transactionHash).toBe(events.at(-1)!.transactionHash);
 
-    const refused = await act(first.redirectUrl, 'pay');
+    const refused = await checkout(first.redirectUrl, 'pay');
     expect(refused.status).toBe(409);
     expect(refused.body.error).toMatchObject({ code: 'invalid_action', allowed: [] });
   });
 
   test('hold puts the purchase in order_scheduled; pay continues from there', async () => {
     const { request, order } = await openOrder({ paymentMethod: 'apple_pay', fiat: EUR, crypto: USDT_TRON, walletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
-    await act(order.redirectUrl, 'hold');
+    await checkout(order.redirectUrl, 'hold');
     const held = await eventually(async () => {
-      const snapshot = await adapter.getOrder(request.orderId);
+      const snapshot = await harness.adapter.getOrder(request.orderId);
       return snapshot.status === 'hold' ? snapshot : undefined;
     }, 'hold');
     expect(held.providerStatus).toBe('mobile_pay:order_scheduled');
-    expect((await act(order.redirectUrl, 'pay')).status).toBe(200);
-    await eventually(async () => ((await adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined), 'complete after hold');
-    const statuses = (await eventsFor(request.orderId)).map((e) => e.status);
+    expect((await checkout(order.redirectUrl, 'pay')).status).toBe(200);
+    await eventually(async () => ((await harness.adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined), 'complete after hold');
+    const statuses = (await harness.eventsFor(request.orderId)).map((e) => e.status);
     expect(statuses).toEqual(['created', 'pending', 'hold', 'processing', 'processing', 'processing', 'complete']);
   });
 
   test('fail and expire end the purchase as failed', async () => {
     const failed = await openOrder();
-    expect((await act(failed.order.redirectUrl, 'fail')).body.status).toBe('order_failed');
-    expect(await adapter.getOrder(failed.request.orderId)).toMatchObject({ status: 'failed', failureReason: 'payment_declined' });
+    expect((await checkout(failed.order.redirectUrl, 'fail')).body.status).toBe('order_failed');
+    expect(await harness.adapter.getOrder(failed.request.orderId)).toMatchObject({ status: 'failed', failureReason: 'payment_declined' });
 
     const expired = await openOrder();
-    expect((await act(expired.order.redirectUrl, 'expire')).body.status).toBe('cancelled');
-    expect(await adapter.getOrder(expired.request.orderId)).toMatchObject({ status: 'failed', providerStatus: 'buy:cancelled' });
-    const last = await eventually(async () => (await eventsFor(expired.request.orderId)).find((e) => e.providerStatus === 'buy:cancelled'), 'cancelled webhook');
+    expect((await checkout(expired.order.redirectUrl, 'expire')).body.status).toBe('cancelled');
+    expect(await harness.adapter.getOrder(expired.request.orderId)).toMatchObject({ status: 'failed', providerStatus: 'buy:cancelled' });
+    const last = await eventually(async () => (await harness.eventsFor(expired.request.orderId)).find((e) => e.providerStatus === 'buy:cancelled'), 'cancelled webhook');
     expect(last).toMatchObject({ status: 'failed', failureReason: 'cancelled_by_provider' });
   });
 
   test('refund after payment: the withdraw fails and the paid payment is cancelled', async () => {
     const { request, order } = await openOrder();
-    await act(order.redirectUrl, 'pay');
-    await eventually(() => (simulator.purchases.get(request.orderId)?.withdraw ? true : undefined), 'the withdraw leg');
-    const refunded = await act(order.redirectUrl, 'refund');
+    await checkout(order.redirectUrl, 'pay');
+    await eventually(() => Promise.resolve(harness.simulator.purchases.get(request.orderId)?.withdraw ? true : undefined), 'the withdraw leg');
+    const refunded = await checkout(order.redirectUrl, 'refund');
     expect(refunded.status).toBe(200);
-    await eventually(async () => ((await adapter.getOrder(request.orderId)).status === 'refunded' ? true : undefined), 'refunded');
-    expect(await adapter.getOrder(request.orderId)).toMatchObject({ providerStatus: 'buy:cancelled' });
+    await eventually(async () => ((await harness.adapter.getOrder(request.orderId)).status === 'refunded' ? true : undefined), 'refunded');
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ providerStatus: 'buy:cancelled' });
     const events = await eventually(async () => {
-      const list = await eventsFor(request.orderId);
+      const list = await harness.eventsFor(request.orderId);
       return list.some((e) => e.providerStatus === 'buy:cancelled') ? list : undefined;
     }, 'refund webhooks');
     expect(events.map((e) => e.providerStatus)).toContain('withdraw:failed');
@@ -262,7 +191,7 @@ describe('Mercuryo adapter against the simulator', () => {
   });
 
   test('an order without the customer IP cannot be signed', async () => {
-    await expect(adapter.createOrder(orderRequest({ ip: undefined }))).rejects.toMatchObject({ code: 'rejected' });
+    await expect(harness.adapter.createOrder(orderRequest({ ip: undefined }))).rejects.toMatchObject({ code: 'rejected' });
   });
 
   test('the simulator refuses a wrong signature, widget id and partner token', async () => {
@@ -270,51 +199,49 @@ describe('Mercuryo adapter against the simulator', () => {
     const tampered = new URL(order.redirectUrl);
     tampered.searchParams.set('address', 'bc1qattackeraddress000000000000000000000000');
     expect((await fetch(tampered)).status).toBe(403);
-    expect((await act(tampered.toString(), 'pay')).status).toBe(403);
+    expect((await checkout(tampered.toString(), 'pay')).status).toBe(403);
     const forgedSignature = new URL(order.redirectUrl);
     forgedSignature.searchParams.set('merchant_transaction_id', randomUUID());
     expect((await fetch(forgedSignature)).status).toBe(403);
 
-    const rate = await fetch(`${simulatorUrl}/mercuryo/v1.6/widget/buy/rate?from=USD&to=BTC&amount=100&widget_id=wrong`);
+    const rate = await fetch(`${harness.urls.simulatorUrl}/mercuryo/v1.6/widget/buy/rate?from=USD&to=BTC&amount=100&widget_id=wrong`);
     expect(rate.status).toBe(403);
-    const lookup = await fetch(`${simulatorUrl}/mercuryo/v1.6/sdk-partner/transactions?merchant_transaction_id=x`, {
+    const lookup = await fetch(`${harness.urls.simulatorUrl}/mercuryo/v1.6/sdk-partner/transactions?merchant_transaction_id=x`, {
       headers: { 'sdk-partner-token': 'wrong' },
     });
     expect(lookup.status).toBe(401);
 
-    const mode = mercuryoConfig({}, { simulatorUrl, brokerPublicUrl: 'http://127.0.0.1:3000' });
-    if (mode.mode !== 'simulator') throw new Error('expected simulator mode');
-    const wrongToken = createMercuryoAdapter({ ...mode.config, sdkPartnerToken: 'wrong' }, currencyDictionary);
+    const wrongToken = createMercuryoAdapter({ ...harness.config, sdkPartnerToken: 'wrong' }, currencyDictionary);
     await expect(wrongToken.getOrder(randomUUID())).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 
   test('a forged webhook is refused by the adapter', async () => {
     const body = Buffer.from(JSON.stringify({ data: { id: 'x', merchant_transaction_id: randomUUID(), type: 'withdraw', status: 'completed' } }));
-    await expect(adapter.parseWebhook({ headers: { 'x-signature': 'ab'.repeat(32) }, rawBody: body, query: {} })).rejects.toBeInstanceOf(
+    await expect(harness.adapter.parseWebhook({ headers: { 'x-signature': 'ab'.repeat(32) }, rawBody: body, query: {} })).rejects.toBeInstanceOf(
       WebhookVerificationError,
     );
-    await expect(adapter.parseWebhook({ headers: {}, rawBody: body, query: {} })).rejects.toBeInstanceOf(WebhookVerificationError);
+    await expect(harness.adapter.parseWebhook({ headers: {}, rawBody: body, query: {} })).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 
   test('fault switches: outages become ProviderUnavailableError; dropped webhooks leave polling working', async () => {
-    await fetch(`${simulatorUrl}/mercuryo/_simulator/faults`, {
+    await fetch(`${harness.urls.simulatorUrl}/mercuryo/_simulator/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ errorRate: 1 }),
     });
     await expect(
-      adapter.getQuote({ fiat: USD, crypto: BTC, fiatAmount: '100', paymentMethod: 'card', country: 'GB', externalUserId: 'u' }),
+      harness.adapter.getQuote({ fiat: USD, crypto: BTC, fiatAmount: '100', paymentMethod: 'card', country: 'GB', externalUserId: 'u' }),
     ).rejects.toBeInstanceOf(ProviderUnavailableError);
-    await expect(adapter.getCatalogue()).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(harness.adapter.getCatalogue()).rejects.toBeInstanceOf(ProviderUnavailableError);
 
-    await fetch(`${simulatorUrl}/mercuryo/_simulator/faults`, {
+    await fetch(`${harness.urls.simulatorUrl}/mercuryo/_simulator/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ errorRate: 0, dropWebhooks: true }),
     });
     const { request, order } = await openOrder();
-    await act(order.redirectUrl, 'pay');
-    await eventually(async () => ((await adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined), 'complete by polling');
-    expect(await eventsFor(request.orderId)).toEqual([]);
+    await checkout(order.redirectUrl, 'pay');
+    await eventually(async () => ((await harness.adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined), 'complete by polling');
+    expect(await harness.eventsFor(request.orderId)).toEqual([]);
   });
 });

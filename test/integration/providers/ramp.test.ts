@@ -3,24 +3,15 @@
  * plays the broker's webhook endpoint, and every webhook goes through adapter.parseWebhook.
  */
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import stableStringify from 'fast-json-stable-stringify';
 import { currencyDictionary } from '../../../src/domain/currencies';
 import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
-import { createRampAdapter, rampConfig, RAMP_SIMULATOR_CREDENTIALS, type RampConfig } from '../../../src/providers/ramp';
-import {
-  ProviderRejectedError,
-  ProviderUnavailableError,
-  type CreateProviderOrderRequest,
-  type IncomingWebhook,
-  type ProviderAdapter,
-  type ProviderWebhookEvent,
-} from '../../../src/providers/types';
-import { SimulatorHost } from '../../../src/simulators/kit/host';
-import { createRampSimulator, type RampSimulator } from '../../../src/simulators/ramp/server';
+import { createRampAdapter, rampConfig, RAMP_SIMULATOR_CREDENTIALS } from '../../../src/providers/ramp';
+import { ProviderRejectedError, ProviderUnavailableError, type CreateProviderOrderRequest } from '../../../src/providers/types';
+import { createRampSimulator } from '../../../src/simulators/ramp/server';
 import { eventually } from '../../helpers/http';
+import { checkout } from '../../helpers/orders';
+import { useProviderHarness } from '../../helpers/provider-harness';
 
 const currency = (ticker: string, network?: string) =>
   currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network)!;
@@ -30,54 +21,15 @@ const ETH = currency('ETH', 'ethereum') as CryptoCurrency;
 const BTC = currency('BTC', 'bitcoin') as CryptoCurrency;
 const WALLET = '0xe2e0256d6785d49ec7badcd1d44adbd2dc3fd8b6';
 
-async function listen(server: Server): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-let simServer: Server;
-let brokerServer: Server;
-let host: SimulatorHost;
-let simulator: RampSimulator;
-let config: RampConfig;
-let adapter: ProviderAdapter;
-/** What reached the broker's endpoint, in arrival order. */
-const received: IncomingWebhook[] = [];
-/** Posts anywhere else: the simulator must use each purchase's webhookStatusUrl, not a fixed URL. */
-const strays: string[] = [];
-
-beforeAll(async () => {
-  const broker = express();
-  broker.post('/api/webhooks/ramp', express.raw({ type: () => true }), (req, res) => {
-    received.push({ headers: req.headers, rawBody: req.body as Buffer, query: req.query as Record<string, string> });
-    res.json({ received: true });
-  });
-  broker.use((req, res) => {
-    strays.push(req.originalUrl);
-    res.status(404).end();
-  });
-  brokerServer = createServer(broker);
-  const brokerPort = await listen(brokerServer);
-  simServer = createServer();
-  const simPort = await listen(simServer);
-  simulator = createRampSimulator({
-    publicUrl: `http://127.0.0.1:${simPort}/ramp`,
-    brokerWebhookUrl: `http://127.0.0.1:${brokerPort}/fixed-webhook-url`,
-    credentials: RAMP_SIMULATOR_CREDENTIALS,
-    stepDelayMs: 25,
-  });
-  host = new SimulatorHost([simulator]);
-  simServer.on('request', host.app);
-  const result = rampConfig({}, { simulatorUrl: `http://127.0.0.1:${simPort}`, brokerPublicUrl: `http://127.0.0.1:${brokerPort}` });
-  if (result.mode !== 'simulator') throw new Error(`expected simulator mode, got ${result.mode}`);
-  config = result.config;
-  adapter = createRampAdapter(config, currencyDictionary);
-});
-
-afterAll(async () => {
-  host.stop();
-  await new Promise((resolve) => simServer.close(resolve));
-  await new Promise((resolve) => brokerServer.close(resolve));
+const harness = useProviderHarness({
+  code: 'ramp',
+  config: (urls) => rampConfig({}, { simulatorUrl: urls.simulatorUrl, brokerPublicUrl: urls.brokerUrl }),
+  // Posts there are strays: the simulator must use each purchase's webhookStatusUrl, not a fixed URL.
+  simulator: (urls) =>
+    createRampSimulator({ publicUrl: urls.publicUrl, brokerWebhookUrl: `${urls.brokerUrl}/fixed-webhook-url`, credentials: RAMP_SIMULATOR_CREDENTIALS, stepDelayMs: 25 }),
+  adapter: (config) => createRampAdapter(config, currencyDictionary),
+  // Ramp echoes no partner reference: each purchase posts to the broker's URL with ?order_id=.
+  orderOf: (webhook) => webhook.query.order_id,
 });
 
 let orderCount = 0;
@@ -97,37 +49,19 @@ function orderRequest(overrides: Partial<CreateProviderOrderRequest> = {}): Crea
   };
 }
 
-/** The order's webhooks as the broker reads them: each one verified and parsed by the adapter. */
-async function eventsFor(orderId: string): Promise<ProviderWebhookEvent[]> {
-  const mine = received.filter((w) => w.query.order_id === orderId);
-  return Promise.all(mine.map((w) => adapter.parseWebhook(w)));
-}
-
-async function waitForStatuses(orderId: string, count: number): Promise<ProviderWebhookEvent[]> {
-  return eventually(async () => {
-    const events = await eventsFor(orderId);
-    return events.length >= count ? events : undefined;
-  }, `${count} webhooks for ${orderId}`);
-}
-
-async function act(url: string, action: string): Promise<{ status: number; body: any }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }) });
-  return { status: response.status, body: await response.json() };
-}
-
 /** Creates the order and opens the widget: Ramp's purchase exists from there. */
 async function openedOrder(overrides: Partial<CreateProviderOrderRequest> = {}) {
   const request = orderRequest(overrides);
-  const order = await adapter.createOrder(request);
+  const order = await harness.adapter.createOrder(request);
   const page = await fetch(order.redirectUrl);
   expect(page.status).toBe(200);
-  const [created] = await waitForStatuses(request.orderId, 1);
+  const [created] = await harness.waitForEvents(request.orderId, 1);
   return { request, order, created: created! };
 }
 
 describe('catalogue', () => {
   it('maps Ramp assets, currencies, countries and methods to the broker', async () => {
-    const catalogue = await adapter.getCatalogue();
+    const catalogue = await harness.adapter.getCatalogue();
     expect(catalogue.fiat).toEqual(expect.arrayContaining([currency('USD').id, EUR.id, GBP.id, currency('BRL').id]));
     expect(catalogue.crypto).toEqual(
       expect.arrayContaining([ETH.id, BTC.id, currency('USDC', 'ethereum').id, currency('USDT', 'tron').id, currency('POL', 'polygon').id, currency('SOL', 'solana').id]),
@@ -147,7 +81,7 @@ describe('catalogue', () => {
   });
 
   it('honours the caller’s abort signal', async () => {
-    await expect(adapter.getCatalogue(AbortSignal.abort())).rejects.toThrow(ProviderUnavailableError);
+    await expect(harness.adapter.getCatalogue(AbortSignal.abort())).rejects.toThrow(ProviderUnavailableError);
   });
 });
 
@@ -155,165 +89,157 @@ describe('quotes', () => {
   const base = { fiat: EUR, crypto: ETH, fiatAmount: '100.00', paymentMethod: 'card', country: 'DE', externalUserId: 'user-1' };
 
   it('prices a card purchase in decimal strings with fees in the fiat currency', async () => {
-    const quote = await adapter.getQuote(base);
+    const quote = await harness.adapter.getQuote(base);
     expect(quote).toEqual({ fiatAmount: '100.00', cryptoAmount: expect.stringMatching(/^0\.0\d+$/), processingFee: '2.49', networkFee: '0.69', paymentMethod: 'card' });
   });
 
   it('prices a bank transfer in pounds cheaper than a card', async () => {
-    const bank = await adapter.getQuote({ ...base, fiat: GBP, paymentMethod: 'bank_transfer', country: 'GB' });
-    const card = await adapter.getQuote({ ...base, fiat: GBP, country: 'GB' });
+    const bank = await harness.adapter.getQuote({ ...base, fiat: GBP, paymentMethod: 'bank_transfer', country: 'GB' });
+    const card = await harness.adapter.getQuote({ ...base, fiat: GBP, country: 'GB' });
     expect(Number(bank.processingFee)).toBeLessThan(Number(card.processingFee));
   });
 
   it('refuses amounts out of limits with the limits, including an asset’s own minimum', async () => {
-    await expect(adapter.getQuote({ ...base, fiatAmount: '5.00' })).rejects.toMatchObject({
+    await expect(harness.adapter.getQuote({ ...base, fiatAmount: '5.00' })).rejects.toMatchObject({
       code: 'limits',
       details: { minAmount: '13.80', maxAmount: '11040.00' },
     });
-    await expect(adapter.getQuote({ ...base, crypto: BTC, fiatAmount: '20.00' })).rejects.toMatchObject({ code: 'limits', details: { minAmount: '27.60' } });
+    await expect(harness.adapter.getQuote({ ...base, crypto: BTC, fiatAmount: '20.00' })).rejects.toMatchObject({ code: 'limits', details: { minAmount: '27.60' } });
   });
 
   it('refuses a method, a pair or an asset Ramp does not offer', async () => {
-    await expect(adapter.getQuote({ ...base, paymentMethod: 'ach' })).rejects.toMatchObject({ code: 'payment_method' });
-    await expect(adapter.getQuote({ ...base, paymentMethod: 'pix' })).rejects.toMatchObject({ code: 'payment_method' });
-    await expect(adapter.getQuote({ ...base, crypto: currency('XLM', 'stellar') as CryptoCurrency })).rejects.toMatchObject({ code: 'currency' });
+    await expect(harness.adapter.getQuote({ ...base, paymentMethod: 'ach' })).rejects.toMatchObject({ code: 'payment_method' });
+    await expect(harness.adapter.getQuote({ ...base, paymentMethod: 'pix' })).rejects.toMatchObject({ code: 'payment_method' });
+    await expect(harness.adapter.getQuote({ ...base, crypto: currency('XLM', 'stellar') as CryptoCurrency })).rejects.toMatchObject({ code: 'currency' });
   });
 });
 
 describe('orders', () => {
   it('creates one widget URL per order: calling twice gives one purchase', async () => {
     const request = orderRequest();
-    const first = await adapter.createOrder(request);
-    const second = await adapter.createOrder(request);
+    const first = await harness.adapter.createOrder(request);
+    const second = await harness.adapter.createOrder(request);
     expect(second.redirectUrl).toBe(first.redirectUrl);
     expect(first).toMatchObject({ orderId: request.orderId, status: 'created', providerStatus: 'NO_PURCHASE_YET' });
     const url = new URL(first.redirectUrl);
-    expect(url.searchParams.get('webhookStatusUrl')).toBe(`${config.brokerPublicUrl}/api/webhooks/ramp?order_id=${request.orderId}`);
-    expect(await adapter.getOrder(request.orderId)).toMatchObject({ status: 'created' });
+    expect(url.searchParams.get('webhookStatusUrl')).toBe(`${harness.config.brokerPublicUrl}/api/webhooks/ramp?order_id=${request.orderId}`);
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ status: 'created' });
 
-    const before = simulator.purchaseList().length;
+    const before = harness.simulator.purchaseList().length;
     const page = await fetch(first.redirectUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Ramp Network');
     await fetch(second.redirectUrl);
-    expect(simulator.purchaseList().length).toBe(before + 1);
+    expect(harness.simulator.purchaseList().length).toBe(before + 1);
   });
 
   it('pay: every status change reaches the order’s own webhook URL, signed, and the order completes', async () => {
     const { request, order, created } = await openedOrder();
     expect(created).toMatchObject({ providerStatus: 'INITIALIZED', status: 'pending', providerOrderId: expect.stringContaining(':') });
 
-    const answer = await act(order.redirectUrl, 'pay');
+    const answer = await checkout(order.redirectUrl, 'pay');
     expect(answer).toMatchObject({ status: 200, body: { status: 'PAYMENT_STARTED' } });
-    const events = await waitForStatuses(request.orderId, 6);
+    const events = await harness.waitForEvents(request.orderId, 6);
     expect(events.map((e) => e.providerStatus)).toEqual(['INITIALIZED', 'PAYMENT_STARTED', 'PAYMENT_IN_PROGRESS', 'PAYMENT_EXECUTED', 'RELEASING', 'RELEASED']);
     expect(events.map((e) => e.status)).toEqual(['pending', 'pending', 'pending', 'processing', 'processing', 'complete']);
     expect(new Set(events.map((e) => e.eventId)).size).toBe(6);
-    expect(strays).toEqual([]);
+    expect(harness.strays).toEqual([]);
     const last = events.at(-1)!;
     expect(last.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(Number(last.cryptoAmount)).toBeGreaterThan(0);
 
-    const snapshot = await adapter.getOrder(request.orderId, created.providerOrderId);
+    const snapshot = await harness.adapter.getOrder(request.orderId, created.providerOrderId);
     expect(snapshot).toMatchObject({ orderId: request.orderId, status: 'complete', providerStatus: 'RELEASED', transactionHash: last.transactionHash });
-    expect(await act(order.redirectUrl, 'expire')).toMatchObject({ status: 409, body: { error: { code: 'invalid_action', allowed: [] } } });
+    expect(await checkout(order.redirectUrl, 'expire')).toMatchObject({ status: 409, body: { error: { code: 'invalid_action', allowed: [] } } });
   });
 
   it('hold stops at PAYMENT_IN_PROGRESS; pay from there goes on to RELEASED', async () => {
     const { request, order } = await openedOrder({ fiat: GBP, paymentMethod: 'bank_transfer', country: 'GB' });
-    await act(order.redirectUrl, 'hold');
-    await waitForStatuses(request.orderId, 3);
+    await checkout(order.redirectUrl, 'hold');
+    await harness.waitForEvents(request.orderId, 3);
     await new Promise((resolve) => setTimeout(resolve, 120));
-    expect((await eventsFor(request.orderId)).map((e) => e.providerStatus)).toEqual(['INITIALIZED', 'PAYMENT_STARTED', 'PAYMENT_IN_PROGRESS']);
-    await act(order.redirectUrl, 'pay');
-    const events = await waitForStatuses(request.orderId, 6);
+    expect((await harness.eventsFor(request.orderId)).map((e) => e.providerStatus)).toEqual(['INITIALIZED', 'PAYMENT_STARTED', 'PAYMENT_IN_PROGRESS']);
+    await checkout(order.redirectUrl, 'pay');
+    const events = await harness.waitForEvents(request.orderId, 6);
     expect(events.slice(3).map((e) => e.status)).toEqual(['processing', 'processing', 'complete']);
   });
 
   it('fail: the payment fails and the purchase is cancelled', async () => {
     const { request, order } = await openedOrder();
-    await act(order.redirectUrl, 'fail');
-    const events = await waitForStatuses(request.orderId, 4);
+    await checkout(order.redirectUrl, 'fail');
+    const events = await harness.waitForEvents(request.orderId, 4);
     expect(events.map((e) => e.providerStatus)).toEqual(['INITIALIZED', 'PAYMENT_STARTED', 'PAYMENT_FAILED', 'CANCELLED']);
     expect(events.at(-1)).toMatchObject({ status: 'failed', failureReason: 'cancelled_at_provider' });
   });
 
   it('expire: an unpaid purchase expires', async () => {
     const { request, order } = await openedOrder();
-    await act(order.redirectUrl, 'expire');
-    const events = await waitForStatuses(request.orderId, 2);
+    await checkout(order.redirectUrl, 'expire');
+    const events = await harness.waitForEvents(request.orderId, 2);
     expect(events.at(-1)).toMatchObject({ providerStatus: 'EXPIRED', status: 'expired' });
   });
 
   it('refund: a held payment is returned', async () => {
     const { request, order, created } = await openedOrder();
-    await act(order.redirectUrl, 'hold');
-    await waitForStatuses(request.orderId, 3);
-    await act(order.redirectUrl, 'refund');
-    const events = await waitForStatuses(request.orderId, 4);
+    await checkout(order.redirectUrl, 'hold');
+    await harness.waitForEvents(request.orderId, 3);
+    await checkout(order.redirectUrl, 'refund');
+    const events = await harness.waitForEvents(request.orderId, 4);
     expect(events.at(-1)).toMatchObject({ providerStatus: 'RETURNED', status: 'refunded' });
-    expect(await adapter.getOrder(request.orderId, created.providerOrderId)).toMatchObject({ status: 'refunded' });
+    expect(await harness.adapter.getOrder(request.orderId, created.providerOrderId)).toMatchObject({ status: 'refunded' });
   });
 });
 
 describe('authentication', () => {
   it('refuses a wrong host API key', async () => {
-    const wrong = createRampAdapter({ ...config, hostApiKey: 'not-the-key' }, currencyDictionary);
+    const wrong = createRampAdapter({ ...harness.config, hostApiKey: 'not-the-key' }, currencyDictionary);
     await expect(wrong.getCatalogue()).rejects.toThrow(ProviderUnavailableError);
-    const quote = await fetch(`${config.apiUrl}/host-api/v3/onramp/quote/all`, {
+    const quote = await fetch(`${harness.config.apiUrl}/host-api/v3/onramp/quote/all`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ cryptoAssetSymbol: 'ETH_ETH', fiatCurrency: 'EUR', fiatValue: 100 }),
     });
     expect(quote.status).toBe(401);
     expect(await quote.json()).toMatchObject({ code: 'SERVICES.HOST_API.INVALID_HOST_API_KEY' });
-    const widget = await fetch(`${config.widgetUrl}?hostApiKey=nope&swapAsset=ETH_ETH&fiatCurrency=EUR&fiatValue=100&userAddress=${WALLET}`);
+    const widget = await fetch(`${harness.config.widgetUrl}?hostApiKey=nope&swapAsset=ETH_ETH&fiatCurrency=EUR&fiatValue=100&userAddress=${WALLET}`);
     expect(widget.status).toBe(401);
   });
 
   it('refuses a purchase read with the wrong view token', async () => {
     const { request, created } = await openedOrder();
     const purchaseId = created.providerOrderId!.split(':')[0]!;
-    await expect(adapter.getOrder(request.orderId, `${purchaseId}:wrong-token`)).rejects.toBeInstanceOf(ProviderRejectedError);
+    await expect(harness.adapter.getOrder(request.orderId, `${purchaseId}:wrong-token`)).rejects.toBeInstanceOf(ProviderRejectedError);
   });
 
   it('the adapter refuses forged and tampered webhooks', async () => {
     const { request } = await openedOrder();
-    const genuine = received.find((w) => w.query.order_id === request.orderId)!;
+    const genuine = harness.webhooks.find((w) => w.query.order_id === request.orderId)!;
     const body = JSON.parse(genuine.rawBody.toString());
     body.purchase.status = 'RELEASED';
-    await expect(adapter.parseWebhook({ ...genuine, rawBody: Buffer.from(JSON.stringify(body)) })).rejects.toThrow('signature does not match');
+    await expect(harness.adapter.parseWebhook({ ...genuine, rawBody: Buffer.from(JSON.stringify(body)) })).rejects.toThrow('signature does not match');
     const forger = generateKeyPairSync('ec', { namedCurve: 'secp256k1' });
     const forged = { ...genuine, rawBody: Buffer.from(JSON.stringify(body)), headers: { 'x-body-signature': sign('sha256', Buffer.from(stableStringify(body)), forger.privateKey).toString('base64') } };
-    await expect(adapter.parseWebhook(forged)).rejects.toThrow('signature does not match');
+    await expect(harness.adapter.parseWebhook(forged)).rejects.toThrow('signature does not match');
   });
 });
 
 describe('faults', () => {
-  afterEach(async () => {
-    await fetch(`${config.apiUrl.replace(/\/api$/, '')}/_simulator/faults`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ errorRate: 0, dropWebhooks: false }),
-    });
-  });
-
   it('an outage surfaces as ProviderUnavailableError', async () => {
-    simulator.faults.errorRate = 1;
-    await expect(adapter.getQuote({ fiat: EUR, crypto: ETH, fiatAmount: '100.00', paymentMethod: 'card', country: 'DE', externalUserId: 'u' })).rejects.toThrow(
+    harness.simulator.faults.errorRate = 1;
+    await expect(harness.adapter.getQuote({ fiat: EUR, crypto: ETH, fiatAmount: '100.00', paymentMethod: 'card', country: 'DE', externalUserId: 'u' })).rejects.toThrow(
       ProviderUnavailableError,
     );
   });
 
   it('with webhooks dropped after the first, getOrder still follows the purchase to RELEASED', async () => {
     const { request, order, created } = await openedOrder();
-    simulator.faults.dropWebhooks = true;
-    await act(order.redirectUrl, 'pay');
+    harness.simulator.faults.dropWebhooks = true;
+    await checkout(order.redirectUrl, 'pay');
     const snapshot = await eventually(async () => {
-      const s = await adapter.getOrder(request.orderId, created.providerOrderId);
+      const s = await harness.adapter.getOrder(request.orderId, created.providerOrderId);
       return s.status === 'complete' ? s : undefined;
     }, 'the purchase to be released');
     expect(snapshot.providerStatus).toBe('RELEASED');
-    expect(await eventsFor(request.orderId)).toHaveLength(1);
+    expect(await harness.eventsFor(request.orderId)).toHaveLength(1);
   });
 });

@@ -3,97 +3,41 @@
  * widget sessions, the checkout actions and their signed webhooks, status lookup, access-token
  * refresh, refusals and fault switches. No Temporal: a small receiver plays the broker.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import { currencyDictionary } from '../../../src/domain/currencies';
 import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
-import { createTransakAdapter, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig, type TransakConfig } from '../../../src/providers/transak';
+import { createTransakAdapter, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig } from '../../../src/providers/transak';
 import {
   ProviderRejectedError,
   ProviderUnavailableError,
   WebhookVerificationError,
   type CreateProviderOrderRequest,
-  type ProviderAdapter,
-  type ProviderWebhookEvent,
 } from '../../../src/providers/types';
-import { SimulatorHost } from '../../../src/simulators/kit/host';
-import { createTransakSimulator, type TransakSimulator } from '../../../src/simulators/transak/server';
+import { createTransakSimulator } from '../../../src/simulators/transak/server';
 import { eventually } from '../../helpers/http';
+import { checkout } from '../../helpers/orders';
+import { useProviderHarness } from '../../helpers/provider-harness';
 
 const fiat = (ticker: string) => currencyDictionary.currencies.find((c) => c.ticker === ticker && c.currency_type === 'fiat') as FiatCurrency;
 const crypto = (ticker: string, network: string) =>
   currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network) as CryptoCurrency;
 const idOf = (ticker: string, network?: string) => currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network)!.id;
 
-interface Received {
-  event?: ProviderWebhookEvent;
-  error?: Error;
-}
-
-interface Stack {
-  simulator: TransakSimulator;
-  adapter: ProviderAdapter;
-  config: TransakConfig;
-  baseUrl: string;
-  received: Received[];
-  close(): Promise<void>;
-}
-
-const listen = (server: Server) =>
-  new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
-const readBody = async (req: IncomingMessage) => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-};
-
-/** Simulator host and a webhook receiver that verifies each webhook with the adapter, as the broker does. */
-async function startStack(accessTokenTtlMs?: number): Promise<Stack> {
-  const received: Received[] = [];
-  // Built once the ports are known.
-  const late: { adapter?: ProviderAdapter; host?: SimulatorHost } = {};
-  const receiver = createServer((req, res) => {
-    void readBody(req).then(async (rawBody) => {
-      try {
-        const event = await late.adapter!.parseWebhook({ headers: req.headers, rawBody, query: {} });
-        received.push({ event });
-        res.writeHead(200).end();
-      } catch (err) {
-        received.push({ error: err as Error });
-        res.writeHead(401).end();
-      }
-    });
+/** The simulator and the adapter, with a receiver that verifies each webhook with the adapter, as the broker does. */
+const useTransakHarness = (accessTokenTtlMs?: number) =>
+  useProviderHarness({
+    code: 'transak',
+    config: (urls) => transakConfig({}, { simulatorUrl: urls.simulatorUrl, brokerPublicUrl: 'http://127.0.0.1:3000' }),
+    simulator: (urls) =>
+      createTransakSimulator({
+        publicUrl: urls.publicUrl,
+        brokerWebhookUrl: urls.webhookUrl,
+        credentials: TRANSAK_SIMULATOR_CREDENTIALS,
+        stepDelayMs: 40,
+        accessTokenTtlMs,
+      }),
+    adapter: (config) => createTransakAdapter(config, currencyDictionary),
   });
-  const receiverPort = await listen(receiver);
-  const server = createServer((req, res) => late.host!.app(req, res));
-  const port = await listen(server);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const simulator = createTransakSimulator({
-    publicUrl: `${baseUrl}/transak`,
-    brokerWebhookUrl: `http://127.0.0.1:${receiverPort}/api/webhooks/transak`,
-    credentials: TRANSAK_SIMULATOR_CREDENTIALS,
-    stepDelayMs: 40,
-    accessTokenTtlMs,
-  });
-  late.host = new SimulatorHost([simulator]);
-  const mode = transakConfig({}, { simulatorUrl: baseUrl, brokerPublicUrl: 'http://127.0.0.1:3000' });
-  if (mode.mode !== 'simulator') throw new Error(`expected simulator mode, got ${mode.mode}`);
-  const adapter = createTransakAdapter(mode.config, currencyDictionary);
-  late.adapter = adapter;
-  return {
-    simulator,
-    adapter,
-    config: mode.config,
-    baseUrl,
-    received,
-    async close() {
-      simulator.stop();
-      await Promise.all([close(server), close(receiver)]);
-    },
-  };
-}
 
 let orderSeq = 0;
 const orderRequest = (overrides: Partial<CreateProviderOrderRequest> = {}): CreateProviderOrderRequest => ({
@@ -109,29 +53,11 @@ const orderRequest = (overrides: Partial<CreateProviderOrderRequest> = {}): Crea
   ...overrides,
 });
 
-const act = async (url: string, action: string) => {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }) });
-  return { status: response.status, body: (await response.json()) as any };
-};
-
-/** The verified events of one order, in arrival order, once `count` have arrived. */
-const eventsFor = (stack: Stack, orderId: string, count: number) =>
-  eventually(() => {
-    const events = stack.received.flatMap((r) => (r.event?.orderId === orderId ? [r.event] : []));
-    return Promise.resolve(events.length >= count ? events : undefined);
-  }, `${count} webhooks for ${orderId}`);
-
 describe('Transak adapter against the simulator', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack();
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
+  const harness = useTransakHarness();
 
   it('reads the catalogue in broker IDs, with US states, GB and DE', async () => {
-    const catalogue = await stack.adapter.getCatalogue();
+    const catalogue = await harness.adapter.getCatalogue();
     expect(catalogue.crypto).toEqual(
       expect.arrayContaining([idOf('BTC', 'bitcoin'), idOf('ETH', 'ethereum'), idOf('USDT', 'tron'), idOf('USDC', 'solana'), idOf('AVAX', 'avalanche')]),
     );
@@ -147,7 +73,7 @@ describe('Transak adapter against the simulator', () => {
   });
 
   it('quotes in decimal strings, and refuses an amount out of limits with the limits', async () => {
-    const quote = await stack.adapter.getQuote({
+    const quote = await harness.adapter.getQuote({
       fiat: fiat('GBP'),
       crypto: crypto('BTC', 'bitcoin'),
       fiatAmount: '200',
@@ -159,13 +85,13 @@ describe('Transak adapter against the simulator', () => {
     expect(quote.cryptoAmount).toMatch(/^0\.00\d+$/);
     expect(quote.providerQuoteId).toEqual(expect.any(String));
 
-    const refused = await stack.adapter
+    const refused = await harness.adapter
       .getQuote({ fiat: fiat('EUR'), crypto: crypto('ETH', 'ethereum'), fiatAmount: '5', paymentMethod: 'card', country: 'DE', externalUserId: 'u' })
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ProviderRejectedError);
     expect(refused).toMatchObject({ code: 'limits', details: { minAmount: '27.60', maxAmount: '2760.00' } });
 
-    const country = await stack.adapter
+    const country = await harness.adapter
       .getQuote({ fiat: fiat('EUR'), crypto: crypto('ETH', 'ethereum'), fiatAmount: '50', paymentMethod: 'card', country: 'KP', externalUserId: 'u' })
       .catch((e: unknown) => e);
     expect(country).toMatchObject({ code: 'country' });
@@ -174,31 +100,31 @@ describe('Transak adapter against the simulator', () => {
   it('honours the caller\'s abort signal', async () => {
     const controller = new AbortController();
     controller.abort();
-    await expect(stack.adapter.getCatalogue(controller.signal)).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(harness.adapter.getCatalogue(controller.signal)).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 
   it('creates one Transak order however many widget sessions, and walks it to complete on pay', async () => {
     const request = orderRequest();
-    const first = await stack.adapter.createOrder(request);
-    const second = await stack.adapter.createOrder(request);
+    const first = await harness.adapter.createOrder(request);
+    const second = await harness.adapter.createOrder(request);
     expect(first).toMatchObject({ orderId: request.orderId, status: 'created', providerStatus: 'NO_ORDER_YET' });
-    expect(await stack.adapter.getOrder(request.orderId)).toEqual({ orderId: request.orderId, status: 'created', providerStatus: 'NO_ORDER_YET' });
-    expect(first.redirectUrl).toMatch(new RegExp(`^${stack.baseUrl}/transak/global\\?apiKey=.+&sessionId=`));
+    expect(await harness.adapter.getOrder(request.orderId)).toEqual({ orderId: request.orderId, status: 'created', providerStatus: 'NO_ORDER_YET' });
+    expect(first.redirectUrl).toMatch(new RegExp(`^${harness.urls.simulatorUrl}/transak/global\\?apiKey=.+&sessionId=`));
     expect(second.redirectUrl).not.toBe(first.redirectUrl);
 
     const page = await fetch(first.redirectUrl);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('AWAITING_PAYMENT_FROM_USER');
     expect((await fetch(second.redirectUrl)).status).toBe(200);
-    const orders = [...stack.simulator.orders.values()].filter((o) => o.partnerOrderId === request.orderId);
+    const orders = [...harness.simulator.orders.values()].filter((o) => o.partnerOrderId === request.orderId);
     expect(orders).toHaveLength(1);
     // Once the order exists, creating again reports it.
-    expect(await stack.adapter.createOrder(request)).toMatchObject({ providerOrderId: orders[0]!.id, status: 'pending' });
+    expect(await harness.adapter.createOrder(request)).toMatchObject({ providerOrderId: orders[0]!.id, status: 'pending' });
 
-    const paid = await act(first.redirectUrl, 'pay');
+    const paid = await checkout(first.redirectUrl, 'pay');
     expect(paid).toMatchObject({ status: 200, body: { status: 'PAYMENT_DONE_MARKED_BY_USER' } });
 
-    const events = await eventsFor(stack, request.orderId, 5);
+    const events = await harness.waitForEvents(request.orderId, 5);
     expect(events.map((e) => e.providerStatus)).toEqual([
       'AWAITING_PAYMENT_FROM_USER',
       'PAYMENT_DONE_MARKED_BY_USER',
@@ -210,58 +136,58 @@ describe('Transak adapter against the simulator', () => {
     expect(new Set(events.map((e) => e.eventId)).size).toBe(5);
     expect(events[4]).toMatchObject({ providerOrderId: orders[0]!.id, transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
 
-    expect(await stack.adapter.getOrder(request.orderId)).toMatchObject({ status: 'complete', providerStatus: 'COMPLETED', orderId: request.orderId });
-    expect(await stack.adapter.getOrder(request.orderId, orders[0]!.id)).toMatchObject({ status: 'complete', cryptoAmount: expect.any(String) });
-    await expect(stack.adapter.getOrder(request.orderId, 'no-such-order')).rejects.toMatchObject({ code: 'not_found' });
-    expect(stack.received.filter((r) => r.error)).toEqual([]);
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ status: 'complete', providerStatus: 'COMPLETED', orderId: request.orderId });
+    expect(await harness.adapter.getOrder(request.orderId, orders[0]!.id)).toMatchObject({ status: 'complete', cryptoAmount: expect.any(String) });
+    await expect(harness.adapter.getOrder(request.orderId, 'no-such-order')).rejects.toMatchObject({ code: 'not_found' });
+    expect(harness.refusals).toEqual([]);
   });
 
   it('holds an order for verification, and pay continues from there', async () => {
     const request = orderRequest({ fiat: fiat('USD'), crypto: crypto('USDT', 'tron'), walletAddress: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL', paymentMethod: 'card', country: 'US', state: 'CA' });
-    const { redirectUrl } = await stack.adapter.createOrder(request);
-    expect(await act(redirectUrl, 'hold')).toMatchObject({ status: 200, body: { status: 'ON_HOLD_PENDING_DELIVERY_FROM_TRANSAK' } });
-    expect((await eventsFor(stack, request.orderId, 2)).map((e) => e.status)).toEqual(['pending', 'hold']);
-    expect(await stack.adapter.getOrder(request.orderId)).toMatchObject({ status: 'hold' });
-    await act(redirectUrl, 'pay');
-    const events = await eventsFor(stack, request.orderId, 4);
+    const { redirectUrl } = await harness.adapter.createOrder(request);
+    expect(await checkout(redirectUrl, 'hold')).toMatchObject({ status: 200, body: { status: 'ON_HOLD_PENDING_DELIVERY_FROM_TRANSAK' } });
+    expect((await harness.waitForEvents(request.orderId, 2)).map((e) => e.status)).toEqual(['pending', 'hold']);
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ status: 'hold' });
+    await checkout(redirectUrl, 'pay');
+    const events = await harness.waitForEvents(request.orderId, 4);
     expect(events.map((e) => e.providerStatus).slice(2)).toEqual(['PENDING_DELIVERY_FROM_TRANSAK', 'COMPLETED']);
   });
 
   it('fails, refunds, expires and cancels', async () => {
     const failing = orderRequest();
-    const failed = await stack.adapter.createOrder(failing);
-    await act(failed.redirectUrl, 'fail');
-    await act(failed.redirectUrl, 'refund');
-    expect((await eventsFor(stack, failing.orderId, 3)).map((e) => [e.status, e.failureReason])).toEqual([
+    const failed = await harness.adapter.createOrder(failing);
+    await checkout(failed.redirectUrl, 'fail');
+    await checkout(failed.redirectUrl, 'refund');
+    expect((await harness.waitForEvents(failing.orderId, 3)).map((e) => [e.status, e.failureReason])).toEqual([
       ['pending', undefined],
       ['failed', 'payment_failed'],
       ['refunded', undefined],
     ]);
 
     const expiring = orderRequest();
-    const expired = await stack.adapter.createOrder(expiring);
-    expect(await act(expired.redirectUrl, 'expire')).toMatchObject({ body: { status: 'EXPIRED' } });
-    expect(await stack.adapter.getOrder(expiring.orderId)).toMatchObject({ status: 'expired', providerStatus: 'EXPIRED' });
+    const expired = await harness.adapter.createOrder(expiring);
+    expect(await checkout(expired.redirectUrl, 'expire')).toMatchObject({ body: { status: 'EXPIRED' } });
+    expect(await harness.adapter.getOrder(expiring.orderId)).toMatchObject({ status: 'expired', providerStatus: 'EXPIRED' });
 
     const cancelling = orderRequest();
-    const cancelled = await stack.adapter.createOrder(cancelling);
-    await act(cancelled.redirectUrl, 'cancel');
-    expect(await stack.adapter.getOrder(cancelling.orderId)).toMatchObject({ status: 'failed', failureReason: 'cancelled' });
+    const cancelled = await harness.adapter.createOrder(cancelling);
+    await checkout(cancelled.redirectUrl, 'cancel');
+    expect(await harness.adapter.getOrder(cancelling.orderId)).toMatchObject({ status: 'failed', failureReason: 'cancelled' });
   });
 
   it('refuses an action the order\'s status does not allow', async () => {
     const request = orderRequest();
-    const { redirectUrl } = await stack.adapter.createOrder(request);
-    await act(redirectUrl, 'expire');
-    expect(await act(redirectUrl, 'refund')).toEqual({
+    const { redirectUrl } = await harness.adapter.createOrder(request);
+    await checkout(redirectUrl, 'expire');
+    expect(await checkout(redirectUrl, 'refund')).toEqual({
       status: 409,
       body: { error: { code: 'invalid_action', message: expect.any(String), allowed: ['pay'] } },
     });
-    expect((await act(redirectUrl, 'teleport')).status).toBe(409);
+    expect((await checkout(redirectUrl, 'teleport')).status).toBe(409);
   });
 
   it('refuses a wrong API key, API secret or access token', async () => {
-    const api = `${stack.baseUrl}/transak`;
+    const api = `${harness.urls.simulatorUrl}/transak`;
     const secret = await fetch(`${api}/partners/api/v2/refresh-token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'api-secret': 'wrong' },
@@ -274,9 +200,9 @@ describe('Transak adapter against the simulator', () => {
     expect(await token.json()).toEqual({ error: { statusCode: 401, name: 'Unauthorized', message: 'Authorization Required' } });
     expect((await fetch(`${api}/api/v1/pricing/public/quotes?partnerApiKey=wrong`)).status).toBe(401);
 
-    const wrongSecret = createTransakAdapter({ ...stack.config, apiSecret: 'wrong' }, currencyDictionary);
+    const wrongSecret = createTransakAdapter({ ...harness.config, apiSecret: 'wrong' }, currencyDictionary);
     await expect(wrongSecret.createOrder(orderRequest())).rejects.toBeInstanceOf(ProviderUnavailableError);
-    const wrongKey = createTransakAdapter({ ...stack.config, apiKey: 'wrong' }, currencyDictionary);
+    const wrongKey = createTransakAdapter({ ...harness.config, apiKey: 'wrong' }, currencyDictionary);
     await expect(
       wrongKey.getQuote({ fiat: fiat('EUR'), crypto: crypto('ETH', 'ethereum'), fiatAmount: '50', paymentMethod: 'card', country: 'DE', externalUserId: 'u' }),
     ).rejects.toBeInstanceOf(ProviderUnavailableError);
@@ -286,23 +212,23 @@ describe('Transak adapter against the simulator', () => {
     const claims = { eventID: 'ORDER_COMPLETED', webhookData: { id: 'x', partnerOrderId: 'y', status: 'COMPLETED' } };
     const forged = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).sign(new TextEncoder().encode('not-the-access-token'));
     await expect(
-      stack.adapter.parseWebhook({ headers: {}, query: {}, rawBody: Buffer.from(JSON.stringify({ data: forged })) }),
+      harness.adapter.parseWebhook({ headers: {}, query: {}, rawBody: Buffer.from(JSON.stringify({ data: forged })) }),
     ).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 
   it('answers 503 under errorRate, and sends no webhooks under dropWebhooks while lookups still work', async () => {
-    const faults = `${stack.baseUrl}/transak/_simulator/faults`;
+    const faults = `${harness.urls.simulatorUrl}/transak/_simulator/faults`;
     const set = (body: object) => fetch(faults, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await set({ errorRate: 1 });
-    await expect(stack.adapter.getCatalogue()).rejects.toBeInstanceOf(ProviderUnavailableError);
+    await expect(harness.adapter.getCatalogue()).rejects.toBeInstanceOf(ProviderUnavailableError);
     await set({ errorRate: 0, dropWebhooks: true });
     try {
       const request = orderRequest();
-      const { redirectUrl } = await stack.adapter.createOrder(request);
-      await act(redirectUrl, 'pay');
-      await eventually(async () => ((await stack.adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined), 'the order to complete');
-      await stack.simulator.webhooks.drain();
-      expect(stack.received.filter((r) => r.event?.orderId === request.orderId)).toEqual([]);
+      const { redirectUrl } = await harness.adapter.createOrder(request);
+      await checkout(redirectUrl, 'pay');
+      await eventually(async () => ((await harness.adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined), 'the order to complete');
+      await harness.simulator.webhooks.drain();
+      expect(await harness.eventsFor(request.orderId)).toEqual([]);
     } finally {
       await set({ dropWebhooks: false });
     }
@@ -310,47 +236,41 @@ describe('Transak adapter against the simulator', () => {
 });
 
 describe('Transak access token lifecycle', () => {
-  let stack: Stack;
-  beforeAll(async () => {
-    stack = await startStack(1_500);
-  });
-  afterAll(async () => {
-    await stack.close();
-  });
+  const harness = useTransakHarness(1_500);
 
   it('fetches one token for concurrent calls, refreshes it before expiry, and once after a 401', async () => {
     const request = orderRequest();
-    await stack.adapter.createOrder(request);
-    const lookups = await Promise.all(Array.from({ length: 5 }, () => stack.adapter.getOrder(request.orderId)));
+    await harness.adapter.createOrder(request);
+    const lookups = await Promise.all(Array.from({ length: 5 }, () => harness.adapter.getOrder(request.orderId)));
     // Nothing placed in the widget yet, but every lookup was authorised.
     for (const result of lookups) expect(result).toMatchObject({ status: 'created' });
-    expect(stack.simulator.accessTokensIssued).toBe(1);
+    expect(harness.simulator.accessTokensIssued).toBe(1);
 
     // Past the token's lifetime: the adapter refreshes before calling, so Transak never sees it expired.
     await new Promise((resolve) => setTimeout(resolve, 1_600));
-    await expect(stack.adapter.getOrder(request.orderId)).resolves.toMatchObject({ status: 'created' });
-    expect(stack.simulator.accessTokensIssued).toBe(2);
-    expect(stack.simulator.accessTokenRejections).toBe(0);
+    await expect(harness.adapter.getOrder(request.orderId)).resolves.toMatchObject({ status: 'created' });
+    expect(harness.simulator.accessTokensIssued).toBe(2);
+    expect(harness.simulator.accessTokenRejections).toBe(0);
 
     // Someone else with the same credentials takes a new token: ours is invalidated.
-    const other = await fetch(`${stack.baseUrl}/transak/partners/api/v2/refresh-token`, {
+    const other = await fetch(`${harness.urls.simulatorUrl}/transak/partners/api/v2/refresh-token`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'api-secret': TRANSAK_SIMULATOR_CREDENTIALS.apiSecret },
       body: JSON.stringify({ apiKey: TRANSAK_SIMULATOR_CREDENTIALS.apiKey }),
     });
     expect(other.status).toBe(200);
-    expect(stack.simulator.accessTokensIssued).toBe(3);
-    await expect(stack.adapter.getOrder(request.orderId)).resolves.toMatchObject({ status: 'created' });
-    expect(stack.simulator.accessTokenRejections).toBe(1);
-    expect(stack.simulator.accessTokensIssued).toBe(4);
+    expect(harness.simulator.accessTokensIssued).toBe(3);
+    await expect(harness.adapter.getOrder(request.orderId)).resolves.toMatchObject({ status: 'created' });
+    expect(harness.simulator.accessTokenRejections).toBe(1);
+    expect(harness.simulator.accessTokensIssued).toBe(4);
   });
 
   it('verifies webhooks signed with the token it refreshed', async () => {
     const request = orderRequest();
-    const { redirectUrl } = await stack.adapter.createOrder(request);
-    await act(redirectUrl, 'pay');
-    const events = await eventsFor(stack, request.orderId, 5);
+    const { redirectUrl } = await harness.adapter.createOrder(request);
+    await checkout(redirectUrl, 'pay');
+    const events = await harness.waitForEvents(request.orderId, 5);
     expect(events.at(-1)).toMatchObject({ status: 'complete' });
-    expect(stack.received.filter((r) => r.error)).toEqual([]);
+    expect(harness.refusals).toEqual([]);
   });
 });
