@@ -31,6 +31,8 @@ export const MOONPAY_INFO: ProviderInfo = {
 const ASSET_INDEX_TTL_MS = 10 * 60 * 1000;
 /** Each method's fee is read from a quote of ten times the currency's minimum (the minimum fee would dominate smaller ones). */
 const REFERENCE_AMOUNT_FACTOR = 10;
+/** Currencies tried for a method's reference quote before it is left out of the catalogue. */
+const REFERENCE_QUOTE_TRIES = 4;
 
 function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
   if (!signal) return promise;
@@ -63,22 +65,28 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
     return untilAborted(refreshing, signal);
   };
 
-  /** A catalogue entry for the method, its fee read from a reference quote; none where MoonPay refuses it. */
+  /**
+   * A catalogue entry for the method, its fee read from a reference quote. MoonPay does not say which
+   * currencies a method takes, so a refused quote is tried again in the next currency (a few at most);
+   * a method refused in all of them is left out.
+   */
   const catalogueMethod = async (index: MoonpayAssetIndex, method: MoonpayMethod, signal?: AbortSignal): Promise<CataloguePaymentMethod | undefined> => {
     const limits = methodLimits(index, method);
-    const [fiatId, limit] = Object.entries(limits)[0] ?? [];
-    const fiat = fiatId === undefined ? undefined : index.fiat.get(Number(fiatId));
     const [crypto] = index.crypto.values();
-    if (!fiat || !limit || !crypto) return undefined;
-    const amount = decimal(limit.min).times(REFERENCE_AMOUNT_FACTOR);
-    const reference = amount.gt(limit.max) ? limit.max : amount.toFixed();
-    try {
-      const quote = await client.getBuyQuote(crypto.code, toQuoteParams({ fiat, crypto, method }, reference), signal);
-      return { code: method.code, name: method.name, icon_url: null, fee: feeText(quote), limits };
-    } catch (err) {
-      if (err instanceof ProviderRejectedError) return undefined;
-      throw err;
+    if (!crypto) return undefined;
+    for (const [fiatId, limit] of Object.entries(limits).slice(0, REFERENCE_QUOTE_TRIES)) {
+      const fiat = index.fiat.get(Number(fiatId));
+      if (!fiat) continue;
+      const amount = decimal(limit.min).times(REFERENCE_AMOUNT_FACTOR);
+      const reference = amount.gt(limit.max) ? limit.max : amount.toFixed();
+      try {
+        const quote = await client.getBuyQuote(crypto.code, toQuoteParams({ fiat, crypto, method }, reference), signal);
+        return { code: method.code, name: method.name, icon_url: null, fee: feeText(quote), limits };
+      } catch (err) {
+        if (!(err instanceof ProviderRejectedError)) throw err;
+      }
     }
+    return undefined;
   };
 
   return {

@@ -82,6 +82,8 @@ describe('catalogue', () => {
     expect(Object.keys(methods.sepa?.limits ?? {})).toEqual([String(fiat('EUR').id)]);
     expect(methods.sepa?.fee).toBe('1%');
     expect(Object.keys(methods.pix?.limits ?? {})).toEqual([String(fiat('BRL').id)]);
+    // Refused in USD (the first currency tried), Revolut Pay's fee comes from a quote in the next one.
+    expect(methods.revolut_pay?.fee).toBe('2.5%');
   });
 });
 
