@@ -240,7 +240,7 @@ describe('production', () => {
   });
 
   test("a provider's credentials make it live, calling back the broker's public URL", () => {
-    const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY, PUBLIC_BASE_URL: 'https://broker.example.com/', RAMP_HOST_API_KEY: 'ramp-host-key' });
+    const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY, PUBLIC_BASE_URL: 'https://broker.example.com/', RAMP_HOST_API_KEY: 'ramp-host-key', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef' });
     expect(config.providers.ramp).toMatchObject({ mode: 'live', config: { hostApiKey: 'ramp-host-key', brokerPublicUrl: 'https://broker.example.com' } });
     expect(config.providers.transak.mode).toBe('disabled');
   });

@@ -35,6 +35,8 @@ export const RampEnvSchema = z.object({
   RAMP_WEBHOOK_PUBLIC_KEY: optionalString,
   RAMP_API_URL: optionalUrl,
   RAMP_WIDGET_URL: optionalUrl,
+  /** Key of the MAC that binds each order id in webhookStatusUrl to this broker; at least 32 characters. */
+  RAMP_WEBHOOK_URL_SECRET: optionalString.pipe(z.string().min(32).optional()),
 });
 
 export interface RampConfig {
@@ -48,6 +50,8 @@ export interface RampConfig {
   webhookPublicKey: string;
   /** The broker's public base URL: webhookStatusUrl is built from it. */
   brokerPublicUrl: string;
+  /** Key of the MAC on the order id in webhookStatusUrl (Ramp does not sign the URL). */
+  webhookUrlSecret: string;
 }
 
 export interface RampSimulatorCredentials {
@@ -64,6 +68,9 @@ h6Mkur4fpPfPbJqDT9smLxfulkSNmW2LF4ZYCMDxA4YuGnx9hYYDFw==
 -----END PUBLIC KEY-----
 `,
 };
+
+/** The MAC key of webhook URLs when Ramp runs against its simulator (development only). */
+export const RAMP_SIMULATOR_WEBHOOK_URL_SECRET = 'ramp-simulator-webhook-url-secret-for-development';
 
 export type RampConfigResult =
   | { mode: 'live'; config: RampConfig }
@@ -84,6 +91,9 @@ export function rampConfig(
     // A PEM in one environment line usually arrives with its line breaks written as \n.
     const webhookPublicKey = env.RAMP_WEBHOOK_PUBLIC_KEY?.replaceAll('\\n', '\n') ?? (demo ? RAMP_DEMO_WEBHOOK_PUBLIC_KEY : RAMP_PRODUCTION_WEBHOOK_PUBLIC_KEY);
     checkPublicKey(webhookPublicKey);
+    if (!env.RAMP_WEBHOOK_URL_SECRET) {
+      throw new ConfigError(['RAMP_WEBHOOK_URL_SECRET: required with RAMP_HOST_API_KEY (a random string of 32 or more characters, the same in every process)']);
+    }
     return {
       mode: 'live',
       config: {
@@ -93,10 +103,11 @@ export function rampConfig(
         hostAppName: RAMP_HOST_APP_NAME,
         webhookPublicKey,
         brokerPublicUrl,
+        webhookUrlSecret: env.RAMP_WEBHOOK_URL_SECRET,
       },
     };
   }
-  const stray = (['RAMP_WEBHOOK_PUBLIC_KEY', 'RAMP_API_URL', 'RAMP_WIDGET_URL'] as const).filter((name) => env[name] !== undefined);
+  const stray = (['RAMP_WEBHOOK_PUBLIC_KEY', 'RAMP_API_URL', 'RAMP_WIDGET_URL', 'RAMP_WEBHOOK_URL_SECRET'] as const).filter((name) => env[name] !== undefined);
   if (stray.length > 0) throw new ConfigError([`RAMP_HOST_API_KEY: required when ${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set`]);
   if (options.simulatorUrl === undefined) return { mode: 'disabled', reason: 'RAMP_HOST_API_KEY is not set and there is no simulator' };
   const base = `${trimSlash(options.simulatorUrl)}/ramp`;
@@ -109,6 +120,7 @@ export function rampConfig(
       hostAppName: RAMP_HOST_APP_NAME,
       webhookPublicKey: RAMP_SIMULATOR_CREDENTIALS.webhookPublicKey,
       brokerPublicUrl,
+      webhookUrlSecret: RAMP_SIMULATOR_WEBHOOK_URL_SECRET,
     },
   };
 }

@@ -82,7 +82,7 @@ export function createRampAdapter(config: RampConfig, currencies: CurrencyDictio
       return fromPurchase(orderId, await client.getPurchase(purchase.purchaseId, purchase.viewToken), purchase.viewToken);
     },
     parseWebhook(webhook) {
-      return Promise.resolve().then(() => parseRampWebhook(webhook, publicKey));
+      return Promise.resolve().then(() => parseRampWebhook(webhook, publicKey, config.webhookUrlSecret));
     },
   };
 }

@@ -1,3 +1,4 @@
+import { rampWebhookQuery } from './webhook-url';
 import type { CryptoCurrency, Currency, CurrencyDictionary, FiatCurrency } from '../../domain/currency';
 import { decimal, Decimal, roundDown, roundUp } from '../../domain/money';
 import {
@@ -149,9 +150,9 @@ export function fromQuote(quote: RampQuote, request: QuoteRequest & { paymentMet
   };
 }
 
-/** Where Ramp posts this order's webhooks: our order id rides in the query, as Ramp echoes no reference. */
+/** Where Ramp posts this order's webhooks: our order id (with its MAC) rides in the query, as Ramp echoes no reference. */
 export function webhookStatusUrl(config: RampConfig, orderId: string): string {
-  return `${config.brokerPublicUrl}/api/webhooks/ramp?order_id=${encodeURIComponent(orderId)}`;
+  return `${config.brokerPublicUrl}/api/webhooks/ramp?${new URLSearchParams(rampWebhookQuery(config.webhookUrlSecret, orderId)).toString()}`;
 }
 
 function returnUrl(extras: Record<string, unknown>): string | undefined {

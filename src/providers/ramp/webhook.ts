@@ -3,11 +3,9 @@ import stableStringify from 'fast-json-stable-stringify';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { RampWebhookSchema } from './schemas';
 import { fromPurchase } from './transformers';
+import { checkOrderMac, RAMP_ORDER_ID_PARAM, RAMP_ORDER_MAC_PARAM } from './webhook-url';
 
 export const RAMP_SIGNATURE_HEADER = 'x-body-signature';
-/** Query parameter of webhookStatusUrl that carries the broker's order id. */
-export const RAMP_ORDER_ID_PARAM = 'order_id';
-
 /**
  * Ramp signs the body's key-sorted compact JSON (fast-json-stable-stringify) with ECDSA on secp256k1
  * over SHA-256 and sends the DER signature in base64. The scheme has no timestamp, so a genuine
@@ -33,14 +31,15 @@ export function verifyRampBody(rawBody: Buffer, signature: string | undefined, p
   return json;
 }
 
-/** Verifies and parses a webhookStatusUrl call; the order id comes from the URL's query. */
-export function parseRampWebhook(webhook: IncomingWebhook, publicKey: KeyObject | string): ProviderWebhookEvent {
+/** Verifies and parses a webhookStatusUrl call; the order id comes from the URL's query, checked against its MAC. */
+export function parseRampWebhook(webhook: IncomingWebhook, publicKey: KeyObject | string, urlSecret: string): ProviderWebhookEvent {
   const header = webhook.headers[RAMP_SIGNATURE_HEADER];
   const json = verifyRampBody(webhook.rawBody, Array.isArray(header) ? header[0] : header, publicKey);
   const event = RampWebhookSchema.safeParse(json);
   if (!event.success) throw new WebhookVerificationError('signed body is not a Ramp purchase event');
   const orderId = webhook.query[RAMP_ORDER_ID_PARAM];
   if (!orderId) throw new WebhookVerificationError(`webhook URL has no ${RAMP_ORDER_ID_PARAM} parameter`);
+  checkOrderMac(urlSecret, orderId, webhook.query[RAMP_ORDER_MAC_PARAM]);
   // Ramp's purchase events carry no event id: a digest of the signed content stands in for one.
   const eventId = createHash('sha256').update(stableStringify(json)).digest('hex');
   return { ...fromPurchase(orderId, event.data.purchase, undefined, event.data.type), eventId };

@@ -2,6 +2,7 @@
  * The Ramp adapter against its simulator over real HTTP on 127.0.0.1 (no Temporal): a small receiver
  * plays the broker's webhook endpoint, and every webhook goes through adapter.parseWebhook.
  */
+import { rampWebhookQuery } from '../../../src/providers/ramp/webhook-url';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
 import { currencyDictionary } from '../../../src/domain/currencies';
@@ -122,7 +123,9 @@ describe('orders', () => {
     expect(second.redirectUrl).toBe(first.redirectUrl);
     expect(first).toMatchObject({ orderId: request.orderId, status: 'created', providerStatus: 'NO_PURCHASE_YET' });
     const url = new URL(first.redirectUrl);
-    expect(url.searchParams.get('webhookStatusUrl')).toBe(`${harness.config.brokerPublicUrl}/api/webhooks/ramp?order_id=${request.orderId}`);
+    const statusUrl = new URL(url.searchParams.get('webhookStatusUrl')!);
+    expect(`${statusUrl.origin}${statusUrl.pathname}`).toBe(`${harness.config.brokerPublicUrl}/api/webhooks/ramp`);
+    expect(Object.fromEntries(statusUrl.searchParams)).toEqual(rampWebhookQuery(harness.config.webhookUrlSecret, request.orderId));
     expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ status: 'created' });
 
     const before = harness.simulator.purchaseList().length;

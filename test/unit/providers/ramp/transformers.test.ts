@@ -1,3 +1,4 @@
+import { rampWebhookQuery } from '../../../../src/providers/ramp/webhook-url';
 import { currencyDictionary } from '../../../../src/domain/currencies';
 import type { CryptoCurrency, FiatCurrency } from '../../../../src/domain/currency';
 import type { RampConfig } from '../../../../src/providers/ramp/config';
@@ -47,6 +48,7 @@ const config: RampConfig = {
   hostAppName: 'On-ramp broker',
   webhookPublicKey: '',
   brokerPublicUrl: 'https://broker.example.com',
+  webhookUrlSecret: 'ramp-webhook-url-secret-0123456789abcdef',
 };
 
 describe('Ramp catalogue', () => {
@@ -173,7 +175,7 @@ describe('Ramp widget URL', () => {
       fiatValue: '250.00',
       paymentMethodType: 'CARD',
       finalUrl: 'https://wallet.example.com/done',
-      webhookStatusUrl: `https://broker.example.com/api/webhooks/ramp?order_id=${order.orderId}`,
+      webhookStatusUrl: `https://broker.example.com/api/webhooks/ramp?order_id=${order.orderId}&order_mac=${rampWebhookQuery('ramp-webhook-url-secret-0123456789abcdef', order.orderId).order_mac}`,
     });
   });
 

@@ -1,0 +1,26 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { WebhookVerificationError } from '../types';
+
+/** Query parameter of webhookStatusUrl that carries the broker's order id. */
+export const RAMP_ORDER_ID_PARAM = 'order_id';
+/** Query parameter carrying the broker's MAC of that order id. */
+export const RAMP_ORDER_MAC_PARAM = 'order_mac';
+
+/**
+ * The query of an order's webhookStatusUrl. Ramp signs the body but not the URL, so the order id in
+ * it carries the broker's own HMAC: a genuine webhook of one purchase cannot be posted to another
+ * order's URL, because nobody outside the broker can make that order's MAC.
+ */
+export function rampWebhookQuery(secret: string, orderId: string): Record<string, string> {
+  return { [RAMP_ORDER_ID_PARAM]: orderId, [RAMP_ORDER_MAC_PARAM]: orderMac(secret, orderId) };
+}
+
+const orderMac = (secret: string, orderId: string) => createHmac('sha256', secret).update(`ramp-order:${orderId}`).digest('hex');
+
+export function checkOrderMac(secret: string, orderId: string, mac: string | undefined): void {
+  const expected = Buffer.from(orderMac(secret, orderId), 'hex');
+  const given = Buffer.from(mac !== undefined && /^[0-9a-f]{64}$/.test(mac) ? mac : '', 'hex');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    throw new WebhookVerificationError(`webhook URL's ${RAMP_ORDER_ID_PARAM} is not one this broker issued`);
+  }
+}
