@@ -1,3 +1,4 @@
+import { RedisSharedValues } from '../providers/shared-values';
 import type { Client } from '@temporalio/client';
 import { CatalogueService } from '../catalogue/service';
 import type { AppConfig } from '../config';
@@ -22,8 +23,8 @@ export interface BuildApiOverrides {
 
 /** Wires the API from configuration: the composition root shared by main, dev and tests. */
 export function buildApi(config: AppConfig, client: Client, logger: Logger, overrides: BuildApiOverrides = {}) {
-  const providers = overrides.providers ?? createProviderRegistry(config);
   const { redis } = overrides;
+  const providers = overrides.providers ?? createProviderRegistry(config, redis ? new RedisSharedValues(redis) : undefined);
   const offerStore = createOfferStore(redis, { logger });
   const catalogues = new CatalogueService({
     providers,

@@ -1,3 +1,4 @@
+import type { SharedValues } from './shared-values';
 import type { AppConfig, ProviderResolution } from '../config';
 import type { CurrencyDictionary } from '../domain/currency';
 import { currencyDictionary } from '../domain/currencies';
@@ -34,8 +35,11 @@ function enabled<C>(resolution: ProviderResolution<C>, create: (config: C, curre
   return resolution.mode === 'disabled' ? [] : [create(resolution.config, currencyDictionary)];
 }
 
-/** The adapters this configuration enables. */
-export function createProviderRegistry(config: AppConfig): ProviderRegistry {
+/**
+ * The adapters this configuration enables. `shared` (Redis, when REDIS_URL is set) holds what the
+ * broker's processes must agree on, such as Transak's access token.
+ */
+export function createProviderRegistry(config: AppConfig, shared?: SharedValues): ProviderRegistry {
   const { banxa, mercuryo, moonpay, ramp, sandbox, transak } = config.providers;
   return new ProviderRegistry([
     ...enabled(banxa, createBanxaAdapter),
@@ -43,7 +47,7 @@ export function createProviderRegistry(config: AppConfig): ProviderRegistry {
     ...enabled(moonpay, createMoonpayAdapter),
     ...enabled(ramp, createRampAdapter),
     ...enabled(sandbox, (sandboxConfig, currencies) => createSandboxAdapter(sandboxConfig, SANDBOX_INFO, currencies)),
-    ...enabled(transak, createTransakAdapter),
+    ...enabled(transak, (transakConfig, currencies) => createTransakAdapter(transakConfig, currencies, shared)),
   ]);
 }
 

@@ -1,3 +1,6 @@
+import type { Logger } from '../logging';
+import { connectRedis } from '../offers/store-factory';
+import { RedisSharedValues } from '../providers/shared-values';
 import { readFileSync } from 'node:fs';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
@@ -35,18 +38,29 @@ export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> 
   });
 }
 
-export async function connectWorker(config: AppConfig): Promise<{ worker: Worker; connection: NativeConnection }> {
+/**
+ * The production worker: its Temporal connection and, with REDIS_URL, the Redis connection through
+ * which it shares provider state with the API processes. `close` ends both.
+ */
+export async function connectWorker(config: AppConfig, logger: Logger): Promise<{ worker: Worker; close: () => Promise<void> }> {
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const connection = await NativeConnection.connect({ address: config.temporal.address });
   const worker = await createOrderWorker({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    providers: createProviderRegistry(config),
+    providers: createProviderRegistry(config, redis ? new RedisSharedValues(redis.client) : undefined),
     integrators: new IntegratorDirectory(config.integrators),
     webhooks: new WebhookDeliverer(config.webhooks),
     ...(config.temporal.workflowBundlePath ? { workflowBundle: readBundle(config.temporal.workflowBundlePath) } : {}),
   });
-  return { worker, connection };
+  return {
+    worker,
+    close: async () => {
+      await connection.close();
+      await redis?.close();
+    },
+  };
 }
 
 function readBundle(path: string): { code: string } {

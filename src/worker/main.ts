@@ -7,12 +7,12 @@ runMain('worker', async (logger) => {
   const config = loadConfig();
   logger.level = config.logLevel;
   logDisabledProviders(config, logger);
-  const { worker, connection } = await connectWorker(config);
+  const { worker, close } = await connectWorker(config, logger);
   logger.info({ temporal: config.temporal.address, taskQueue: config.temporal.taskQueue }, 'worker polling');
   const running = worker.run();
   return async () => {
     worker.shutdown();
     await running;
-    await connection.close();
+    await close();
   };
 });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { providerRequest, type ProviderRequestOptions } from '../http';
 import { ProviderUnavailableError } from '../types';
+import type { SharedValues } from '../shared-values';
 import { TransakAccessTokens } from './access-token';
 import type { TransakConfig } from './config';
 import { refusalError } from './errors';
@@ -27,9 +28,10 @@ export class TransakClient {
 
   constructor(
     private readonly config: TransakConfig,
+    shared?: SharedValues,
     private readonly timeoutMs = 10_000,
   ) {
-    this.tokens = new TransakAccessTokens(() => this.issueAccessToken());
+    this.tokens = new TransakAccessTokens(() => this.issueAccessToken(), Date.now, shared);
   }
 
   getCountries(signal?: AbortSignal) {

@@ -1,3 +1,4 @@
+import type { SharedValues } from '../shared-values';
 import type { CurrencyDictionary } from '../../domain/currency';
 import type { ProviderAdapter, ProviderInfo, ProviderOrderSnapshot } from '../types';
 import { TransakClient } from './client';
@@ -27,8 +28,9 @@ const notPlacedYet = (orderId: string): ProviderOrderSnapshot => ({ orderId, pro
  * adapter opens a widget session fixed to the order, with our order id as `partnerOrderId`, and
  * finds the order by that id afterwards.
  */
-export function createTransakAdapter(config: TransakConfig, currencies: CurrencyDictionary): ProviderAdapter {
-  const client = new TransakClient(config);
+/** `shared` (Redis) lets every process of the broker use one access token; see access-token.ts. */
+export function createTransakAdapter(config: TransakConfig, currencies: CurrencyDictionary, shared?: SharedValues): ProviderAdapter {
+  const client = new TransakClient(config, shared);
 
   async function findOrder(orderId: string) {
     const orders = await client.getOrdersByPartnerOrderId(orderId);
@@ -69,9 +71,7 @@ export function createTransakAdapter(config: TransakConfig, currencies: Currency
     },
 
     async parseWebhook(webhook) {
-      // A process that has not called Transak yet holds no token: fetch the current one.
-      const tokens = client.tokens.known();
-      return parseTransakWebhook(webhook, tokens.length > 0 ? tokens : [await client.tokens.get()]);
+      return parseTransakWebhook(webhook, await client.tokens.candidates());
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { SharedValues } from '../../../../src/providers/shared-values';
 import { TransakAccessTokens, type IssuedToken } from '../../../../src/providers/transak/access-token';
 
 /** Issues token-1, token-2, ... each valid `lifetimeSeconds` from the clock's now, after a tick. */
@@ -48,7 +49,7 @@ describe('Transak access tokens', () => {
     expect(replaced).toEqual(['token-2', 'token-2']);
     expect(await tokens.get()).toBe('token-2');
     expect(issue).toHaveBeenCalledTimes(2);
-    expect(tokens.known()).toEqual(['token-2', 'token-1']);
+    expect(await tokens.candidates()).toEqual(['token-2', 'token-1']);
   });
 
   it('lets a failed refresh be retried', async () => {
@@ -59,5 +60,67 @@ describe('Transak access tokens', () => {
     await expect(tokens.get()).rejects.toThrow('down');
     fail = false;
     await expect(tokens.get()).resolves.toBe('ok');
+  });
+
+  describe('shared between processes', () => {
+    /** What Redis would hold for every process: a plain map, with a switch to make it fail. */
+    function sharedMap() {
+      const values = new Map<string, string>();
+      const state = { down: false };
+      const shared: SharedValues = {
+        get: (key) => (state.down ? Promise.reject(new Error('redis down')) : Promise.resolve(values.get(key))),
+        set: (key, value) => {
+          if (state.down) return Promise.reject(new Error('redis down'));
+          values.set(key, value);
+          return Promise.resolve();
+        },
+      };
+      return { shared, state };
+    }
+
+    it('a second process takes the token the first obtained instead of revoking it with a new one', async () => {
+      const clock = { now: 1_700_000_000_000 };
+      const { issue } = issuer(3600, clock);
+      const { shared } = sharedMap();
+      const worker = new TransakAccessTokens(issue, () => clock.now, shared);
+      const api = new TransakAccessTokens(issue, () => clock.now, shared);
+
+      expect(await worker.get()).toBe('token-1');
+      expect(await api.candidates()).toEqual(['token-1']);
+      expect(await api.get()).toBe('token-1');
+      expect(issue).toHaveBeenCalledTimes(1);
+    });
+
+    it('after a refusal the new token reaches the other process, which verifies webhooks signed with it', async () => {
+      const clock = { now: 1_700_000_000_000 };
+      const { issue } = issuer(3600, clock);
+      const { shared } = sharedMap();
+      const worker = new TransakAccessTokens(issue, () => clock.now, shared);
+      const api = new TransakAccessTokens(issue, () => clock.now, shared);
+      await worker.get();
+      await api.get();
+
+      worker.invalidate('token-1'); // Transak answered 401: the shared token is the refused one, so a new one is issued
+      expect(await worker.get()).toBe('token-2');
+      expect(await api.candidates()).toEqual(['token-2', 'token-1']);
+      expect(await api.get()).toBe('token-2');
+      expect(issue).toHaveBeenCalledTimes(2);
+    });
+
+    it('a shared token due for refresh is not taken; a failing store leaves each process its own token', async () => {
+      const clock = { now: 1_700_000_000_000 };
+      const { issue } = issuer(3600, clock);
+      const { shared, state } = sharedMap();
+      const worker = new TransakAccessTokens(issue, () => clock.now, shared);
+      await worker.get();
+      clock.now += 3600_000 - 60_000; // inside the refresh margin
+      const api = new TransakAccessTokens(issue, () => clock.now, shared);
+      expect(await api.get()).toBe('token-2');
+
+      state.down = true;
+      const alone = new TransakAccessTokens(issue, () => clock.now, shared);
+      expect(await alone.get()).toBe('token-3');
+      expect(await alone.candidates()).toEqual(['token-3']);
+    });
   });
 });
