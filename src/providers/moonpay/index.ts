@@ -67,8 +67,9 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
 
   /**
    * A catalogue entry for the method, its fee read from a reference quote. MoonPay does not say which
-   * currencies a method takes, so a refused quote is tried again in the next currency (a few at most);
-   * a method refused in all of them is left out.
+   * currencies a method takes, so a refused quote is tried again in the next currency (a few at most),
+   * and a currency it was refused in is taken out of the method's limits; a method refused in all of
+   * them is left out.
    */
   const catalogueMethod = async (index: MoonpayAssetIndex, method: MoonpayMethod, signal?: AbortSignal): Promise<CataloguePaymentMethod | undefined> => {
     const limits = methodLimits(index, method);
@@ -84,6 +85,7 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
         return { code: method.code, name: method.name, icon_url: null, fee: feeText(quote), limits };
       } catch (err) {
         if (!(err instanceof ProviderRejectedError)) throw err;
+        delete limits[Number(fiatId)];
       }
     }
     return undefined;

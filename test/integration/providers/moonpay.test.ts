@@ -82,8 +82,11 @@ describe('catalogue', () => {
     expect(Object.keys(methods.sepa?.limits ?? {})).toEqual([String(fiat('EUR').id)]);
     expect(methods.sepa?.fee).toBe('1%');
     expect(Object.keys(methods.pix?.limits ?? {})).toEqual([String(fiat('BRL').id)]);
-    // Refused in USD (the first currency tried), Revolut Pay's fee comes from a quote in the next one.
+    // Refused in USD (the first currency tried), Revolut Pay's fee comes from a quote in the next one,
+    // and USD is no longer among the currencies it claims.
     expect(methods.revolut_pay?.fee).toBe('2.5%');
+    expect(methods.revolut_pay?.limits[fiat('EUR').id]).toBeDefined();
+    expect(methods.revolut_pay?.limits[fiat('USD').id]).toBeUndefined();
   });
 });
 
