@@ -9,11 +9,18 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
   const existing = await client.connection.operatorService.listSearchAttributes({ namespace });
   const known = new Set(Object.keys(existing.customAttributes ?? {}));
   const missing = ORDER_SEARCH_ATTRIBUTES.map((key) => key.name).filter((name) => !known.has(name));
-  if (missing.length > 0) {
-    await client.connection.operatorService.addSearchAttributes({
-      namespace,
-      searchAttributes: Object.fromEntries(missing.map((name) => [name, KEYWORD])),
-    });
-  }
+  if (missing.length > 0) await addSearchAttributes(client, namespace, missing);
   return missing;
+}
+
+/** Adds the named search attributes (all of the broker's by default), as Keyword, without asking what exists. */
+export async function addSearchAttributes(
+  client: Client,
+  namespace: string,
+  names: readonly string[] = ORDER_SEARCH_ATTRIBUTES.map((key) => key.name),
+): Promise<void> {
+  await client.connection.operatorService.addSearchAttributes({
+    namespace,
+    searchAttributes: Object.fromEntries(names.map((name) => [name, KEYWORD])),
+  });
 }

@@ -5,7 +5,6 @@
  * provider order, and the integrator must receive every status change.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -20,6 +19,7 @@ import { testConfig } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { IntegratorReceiver, type ReceivedWebhook } from '../helpers/integrator-receiver';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
+import { freePort } from '../helpers/ports';
 import { workflowBundle } from '../helpers/temporal';
 import { signedSandboxWebhook } from '../helpers/webhooks';
 import { WorkerProcess } from '../helpers/worker-process';
@@ -43,14 +43,6 @@ let stack: LocalStack;
 let receiver: IntegratorReceiver;
 let bundlePath: string;
 const workers: WorkerProcess[] = [];
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
-  const { port: p } = probe.address() as { port: number };
-  await new Promise<void>((r) => probe.close(() => r()));
-  return p;
-}
 
 /** The Temporal dev server on a fixed port and a SQLite file, so it can be stopped and started again. */
 function startServer(): Promise<TestWorkflowEnvironment> {

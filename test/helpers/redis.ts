@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './ports';
 
 export interface RedisServer {
   url: string;
@@ -44,16 +45,6 @@ kill -TERM "$child" 2>/dev/null; kill -CONT "$child" 2>/dev/null
 wait "$child"
 `;
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Whether the server answers PING with PONG. */
 function ping(port: number): Promise<boolean> {

@@ -92,19 +92,6 @@ describe('MemoryOfferStore', () => {
   // The store's behaviour (matching, amounts, expiry, mismatches) is one suite run against both the
   // memory and the Redis store: test/integration/redis-offer-store.test.ts. What follows is memory-only.
 
-  test('a newer offer under the same key does not hide an older live one, and expired ones drop out', async () => {
-    const { store, clock } = storeAt();
-    const first = terms({ amountExpectedTo: '1', expiresAt: new Date(T0 + 60_000).toISOString() });
-    await store.remember(first);
-    clock.now = T0 + 30_000;
-    const second = terms({ country: 'FR', amountExpectedTo: '2', expiresAt: new Date(T0 + 150_000).toISOString() });
-    await store.remember(second);
-    await expect(store.findLive(query())).resolves.toEqual(first);
-    clock.now = T0 + 60_000;
-    await expect(store.findLive(query())).resolves.toBeUndefined();
-    await expect(store.findLive(query({ country: 'FR' }))).resolves.toEqual(second);
-  });
-
   test('stores are independent', async () => {
     const a = storeAt().store;
     const b = storeAt().store;

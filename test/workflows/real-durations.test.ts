@@ -19,20 +19,18 @@ import { SandboxSimulator } from '../../src/simulators/sandbox/server';
 import {
   DEFAULT_ORDER_TIMINGS,
   getOrderQuery,
-  ORDER_SEARCH_ATTRIBUTES,
   orderWorkflowId,
   providerEventSignal,
   type OrderMemo,
   type OrderWorkflowInput,
 } from '../../src/temporal/shared';
-import { temporal } from '@temporalio/proto';
+import { addSearchAttributes } from '../../src/temporal/search-attributes';
 import { WebhookDeliverer } from '../../src/webhooks/delivery';
 import type { orderWorkflow } from '../../workflows';
 import { BTC, BTC_ADDRESS, USD } from '../helpers/orders';
 import { eventually } from '../helpers/http';
 import { workflowBundle } from '../helpers/temporal';
 
-const KEYWORD = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const TASK_QUEUE = 'real-durations';
@@ -54,10 +52,7 @@ beforeAll(async () => {
     server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
   });
   // The time-skipping server has no option for them; its operator API adds them (it cannot list them).
-  await env.client.connection.operatorService.addSearchAttributes({
-    namespace: 'default',
-    searchAttributes: Object.fromEntries(ORDER_SEARCH_ATTRIBUTES.map((key) => [key.name, KEYWORD])),
-  });
+  await addSearchAttributes(env.client, 'default');
   simulatorServer = createServer();
   await new Promise<void>((r) => simulatorServer.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(simulatorServer.address() as AddressInfo).port}`;
