@@ -16,6 +16,7 @@ import { createTransakSimulator } from '../../src/simulators/transak/server';
 import { checkout } from '../helpers/orders';
 import { useProviderHarness } from '../helpers/provider-harness';
 import { startRedis, type RedisServer } from '../helpers/redis';
+import { currencyOf as currency } from '../helpers/currencies';
 
 let redisServer: RedisServer;
 let redis: RedisConnection;
@@ -46,7 +47,6 @@ const harness = useProviderHarness({
   },
 });
 
-const currency = (ticker: string, network?: string) => currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network)!;
 
 test("the API verifies webhooks signed with the worker's token, and no process revokes another's", async () => {
   const orderId = '00000000-0000-4000-8000-00000000a001';

@@ -18,16 +18,12 @@ import { banxaAuthorization } from '../../../src/simulators/banxa/signing';
 import { eventually } from '../../helpers/http';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
+import { currencyId as idOf } from '../../helpers/currencies';
 
 jest.setTimeout(20_000);
 
 const STEP_MS = 40;
 
-const idOf = (ticker: string, network?: string) => {
-  const currency = currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network);
-  if (!currency) throw new Error(`no ${ticker}/${network ?? 'fiat'}`);
-  return currency.id;
-};
 const EUR = currencyDictionary.fiat(idOf('EUR')) as FiatCurrency;
 const USDT_TRON = currencyDictionary.crypto(idOf('USDT', 'tron')) as CryptoCurrency;
 

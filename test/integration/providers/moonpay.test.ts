@@ -5,7 +5,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { currencyDictionary } from '../../../src/domain/currencies';
-import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
 import { createMoonpayAdapter, MOONPAY_SIMULATOR_CREDENTIALS, moonpayConfig } from '../../../src/providers/moonpay';
 import {
   ProviderRejectedError,
@@ -19,10 +18,8 @@ import { signedWidgetUrl } from '../../../src/providers/moonpay/widget';
 import { eventually } from '../../helpers/http';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
+import { cryptoOf as crypto, fiatOf as fiat } from '../../helpers/currencies';
 
-const fiat = (ticker: string) => currencyDictionary.currencies.find((c) => c.ticker === ticker && c.currency_type === 'fiat') as FiatCurrency;
-const crypto = (ticker: string, network: string) =>
-  currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network) as CryptoCurrency;
 
 const harness = useProviderHarness({
   code: 'moonpay',

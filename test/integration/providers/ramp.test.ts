@@ -13,9 +13,8 @@ import { createRampSimulator } from '../../../src/simulators/ramp/server';
 import { eventually } from '../../helpers/http';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
+import { currencyOf as currency } from '../../helpers/currencies';
 
-const currency = (ticker: string, network?: string) =>
-  currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network)!;
 const EUR = currency('EUR') as FiatCurrency;
 const GBP = currency('GBP') as FiatCurrency;
 const ETH = currency('ETH', 'ethereum') as CryptoCurrency;

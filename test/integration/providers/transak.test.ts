@@ -5,7 +5,6 @@
  */
 import { SignJWT } from 'jose';
 import { currencyDictionary } from '../../../src/domain/currencies';
-import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
 import { createTransakAdapter, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig } from '../../../src/providers/transak';
 import {
   ProviderRejectedError,
@@ -17,11 +16,8 @@ import { createTransakSimulator } from '../../../src/simulators/transak/server';
 import { eventually } from '../../helpers/http';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
+import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
 
-const fiat = (ticker: string) => currencyDictionary.currencies.find((c) => c.ticker === ticker && c.currency_type === 'fiat') as FiatCurrency;
-const crypto = (ticker: string, network: string) =>
-  currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network) as CryptoCurrency;
-const idOf = (ticker: string, network?: string) => currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network)!.id;
 
 /** The simulator and the adapter, with a receiver that verifies each webhook with the adapter, as the broker does. */
 const useTransakHarness = (accessTokenTtlMs?: number) =>

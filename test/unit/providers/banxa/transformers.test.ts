@@ -24,14 +24,10 @@ import {
   toQuoteParams,
 } from '../../../../src/providers/banxa/transformers';
 import { ProviderRejectedError, type CreateProviderOrderRequest, type QuoteRequest } from '../../../../src/providers/types';
+import { currencyId as idOf } from '../../../helpers/currencies';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8'));
 
-const idOf = (ticker: string, network?: string) => {
-  const currency = currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network);
-  if (!currency) throw new Error(`no ${ticker}/${network ?? 'fiat'} in the dictionary`);
-  return currency.id;
-};
 const fiat = (ticker: string) => currencyDictionary.fiat(idOf(ticker)) as FiatCurrency;
 const crypto = (ticker: string, network: string) => currencyDictionary.crypto(idOf(ticker, network)) as CryptoCurrency;
 

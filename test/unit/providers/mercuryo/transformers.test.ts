@@ -31,9 +31,8 @@ import orderFailed from './fixtures/transactions-buy-order-failed.json';
 import paidCompleted from './fixtures/transactions-buy-paid-withdraw-completed.json';
 import empty from './fixtures/transactions-empty.json';
 import mobilePending from './fixtures/transactions-mobile-pay-paid-withdraw-pending.json';
+import { currencyId as id } from '../../../helpers/currencies';
 
-const id = (ticker: string, network?: string) =>
-  currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network)!.id;
 const USD = currencyDictionary.fiat(id('USD')) as FiatCurrency;
 const BTC = currencyDictionary.crypto(id('BTC', 'bitcoin')) as CryptoCurrency;
 const USDT_TON = currencyDictionary.crypto(id('USDT', 'ton')) as CryptoCurrency;

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { currencyDictionary } from '../../../../src/domain/currencies';
-import type { CryptoCurrency, FiatCurrency } from '../../../../src/domain/currency';
 import { indexCurrencies } from '../../../../src/providers/moonpay/assets';
 import { MOONPAY_METHODS } from '../../../../src/providers/moonpay/payment-methods';
 import {
@@ -23,6 +22,7 @@ import {
   toWidgetParams,
 } from '../../../../src/providers/moonpay/transformers';
 import { ProviderRejectedError } from '../../../../src/providers/types';
+import { cryptoOf as crypto, fiatOf as fiat } from '../../../helpers/currencies';
 
 const fixture = (name: string): unknown => JSON.parse(readFileSync(join(__dirname, 'fixtures', name), 'utf8'));
 
@@ -30,9 +30,6 @@ const currencies = MoonpayCurrenciesSchema.parse(fixture('currencies.json'));
 const liveIndex = indexCurrencies(currencyDictionary, currencies, false);
 const testIndex = indexCurrencies(currencyDictionary, currencies, true);
 
-const fiat = (ticker: string) => currencyDictionary.currencies.find((c) => c.ticker === ticker && c.currency_type === 'fiat') as FiatCurrency;
-const crypto = (ticker: string, network: string) =>
-  currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network) as CryptoCurrency;
 
 function rejection(fn: () => unknown): ProviderRejectedError {
   try {

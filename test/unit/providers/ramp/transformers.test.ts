@@ -1,6 +1,5 @@
 import { rampWebhookQuery } from '../../../../src/providers/ramp/webhook-url';
 import { currencyDictionary } from '../../../../src/domain/currencies';
-import type { CryptoCurrency, FiatCurrency } from '../../../../src/domain/currency';
 import type { RampConfig } from '../../../../src/providers/ramp/config';
 import {
   RampAssetsSchema,
@@ -31,10 +30,8 @@ import currencies from './fixtures/currencies.json';
 import paymentMethods from './fixtures/payment-methods.json';
 import purchase from './fixtures/purchase.json';
 import quote from './fixtures/quote.json';
+import { cryptoOf as crypto, fiatOf as fiat } from '../../../helpers/currencies';
 
-const fiat = (ticker: string) => currencyDictionary.currencies.find((c) => c.ticker === ticker && c.currency_type === 'fiat') as FiatCurrency;
-const crypto = (ticker: string, network: string) =>
-  currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network) as CryptoCurrency;
 
 const EUR = fiat('EUR');
 const GBP = fiat('GBP');

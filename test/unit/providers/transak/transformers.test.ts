@@ -1,5 +1,5 @@
 import { currencyDictionary } from '../../../../src/domain/currencies';
-import type { CryptoCurrency, FiatCurrency } from '../../../../src/domain/currency';
+import type { CryptoCurrency } from '../../../../src/domain/currency';
 import { TRANSAK_SIMULATOR_CREDENTIALS, type TransakConfig } from '../../../../src/providers/transak/config';
 import {
   TransakCountriesSchema,
@@ -20,12 +20,8 @@ import orderById from './fixtures/order-by-id.json';
 import ordersByPartnerOrderId from './fixtures/orders-by-partner-order-id.json';
 import quote from './fixtures/quote.json';
 import widgetSession from './fixtures/widget-session.json';
+import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../../helpers/currencies';
 
-const fiat = (ticker: string) => currencyDictionary.currencies.find((c) => c.ticker === ticker && c.currency_type === 'fiat') as FiatCurrency;
-const crypto = (ticker: string, network: string) =>
-  currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network) as CryptoCurrency;
-const idOf = (ticker: string, network?: string) =>
-  currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network)!.id;
 
 const config: TransakConfig = {
   apiUrl: 'https://api-stg.transak.com',
