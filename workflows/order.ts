@@ -65,7 +65,6 @@ const SEEN_EVENT_IDS_KEPT = 200;
 const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
 /** Orders started before integrator webhooks existed replay without them. */
 export const INTEGRATOR_WEBHOOKS_PATCH = 'integrator-webhooks';
-const DEFAULT_WEBHOOK_ATTEMPT_TIMEOUT_MS = 30_000;
 
 /**
  * One order, from address validation and provider order creation to a final status. Provider
@@ -125,7 +124,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   async function deliverNotifications(): Promise<void> {
     const retryDelaysMs = timings.webhookRetryDelaysMs ?? DEFAULT_ORDER_TIMINGS.webhookRetryDelaysMs!;
     const { notifyIntegrator } = proxyActivities<OrderActivities>({
-      startToCloseTimeout: timings.webhookAttemptTimeoutMs ?? DEFAULT_WEBHOOK_ATTEMPT_TIMEOUT_MS,
+      startToCloseTimeout: timings.webhookAttemptTimeoutMs ?? DEFAULT_ORDER_TIMINGS.webhookAttemptTimeoutMs!,
       retry: {
         // A failed attempt names its own next delay; these apply when an attempt times out.
         initialInterval: retryDelaysMs[0] ?? 5_000,
