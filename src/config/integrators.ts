@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError } from './env';
@@ -22,7 +22,7 @@ export const IntegratorsFileSchema = z
   });
 
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export function readIntegratorsFile(path: string): Integrator[] {
@@ -51,7 +51,7 @@ export class IntegratorDirectory {
   }
 
   authenticate(apiKey: string): Integrator | undefined {
-    const digest = createHash('sha256').update(apiKey, 'utf8').digest();
+    const digest = hash('sha256', apiKey, 'buffer');
     let found: Integrator | undefined;
     // Walk every entry so the time taken does not depend on which key matched.
     for (const entry of this.entries) {
