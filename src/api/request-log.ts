@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
+import type { Express, Request } from 'express';
 import type { Logger } from '../logging';
 
 declare module 'express-serve-static-core' {
@@ -12,19 +12,25 @@ declare module 'express-serve-static-core' {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+const CHILD_LOGGER = Symbol('request logger');
 
 /**
- * Request ids and access logs. The per-request child logger is only made when something logs, and
- * the access log line only when its level is enabled: a request that logs nothing costs nothing.
+ * Request ids and access logs, installed on an app. `req.log` is a getter on the app's request
+ * prototype that makes the per-request child logger only when something logs, and the access log
+ * line is only arranged when its level is enabled: a request that logs nothing costs a request id.
  */
-export function requestLogging(logger: Logger): RequestHandler {
-  return (req, res, next) => {
+export function requestLogging(app: Express, logger: Logger): void {
+  Object.defineProperty(app.request, 'log', {
+    configurable: true,
+    get(this: Request & { [CHILD_LOGGER]?: Logger }): Logger {
+      return (this[CHILD_LOGGER] ??= logger.child({ reqId: this.id }));
+    },
+  });
+  app.use(function requestLog(req, res, next) {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     req.id = id;
     res.setHeader('X-Request-Id', id);
-    let child: Logger | undefined;
-    Object.defineProperty(req, 'log', { configurable: true, get: () => (child ??= logger.child({ reqId: id })) });
     if (logger.isLevelEnabled('warn')) {
       const started = process.hrtime.bigint();
       res.once('finish', () => {
@@ -43,5 +49,5 @@ export function requestLogging(logger: Logger): RequestHandler {
       });
     }
     next();
-  };
+  });
 }

@@ -24,7 +24,7 @@ const directory = new IntegratorDirectory([
 /** The API's order of middleware: auth, then the limiter, then the routes; problem+json for errors. */
 function appWith(limiter: RequestHandler): Express {
   const app = express();
-  app.use(requestLogging(logger));
+  requestLogging(app, logger);
   app.get('/healthz', (_req, res) => res.json({ ok: true }));
   app.use('/api', requireApiKey(directory));
   app.use('/api', limiter);
