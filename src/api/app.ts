@@ -1,4 +1,4 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import type { CatalogueService } from '../catalogue/service';
 import type { IntegratorDirectory } from '../config/integrators';
@@ -11,7 +11,7 @@ import type { ProviderRegistry } from '../providers/registry';
 import type { OrderTimings } from '../temporal/shared';
 import { requireApiKey } from './auth';
 import { requestLogging } from './request-log';
-import { openApiRoutes } from './openapi';
+import { docsRoutes, openApiDocumentRoute } from './openapi';
 import { errorHandler, notFoundHandler } from './problem';
 import { catalogueRoutes } from './routes/catalogue';
 import { dictionaryRoutes } from './routes/dictionaries';
@@ -47,43 +47,47 @@ function securityHeaders(): RequestHandler {
     removeHeader: () => undefined,
   };
   helmet()({} as never, capture as never, () => undefined);
-  return (_req, res, next) => {
-    res.removeHeader('X-Powered-By');
+  return function securityHeaders(_req, res, next) {
     for (const [name, value] of headers) res.setHeader(name, value);
     next();
   };
 }
 
+/**
+ * The /api routes in one router, mounted first so that an API request passes few layers: the
+ * OpenAPI document and provider webhooks (authenticated by their signatures), which need no API
+ * key, then the API key and the rate limit, then the routes, each registered straight on this
+ * router rather than on a router of its own.
+ */
+function apiRouter(deps: AppDependencies): Router {
+  const api = Router();
+  openApiDocumentRoute(api);
+  webhookRoutes(api, deps.providers, deps.orders);
+  api.use(requireApiKey(deps.integrators));
+  if (deps.rateLimiter) api.use(deps.rateLimiter);
+  dictionaryRoutes(api, deps.currencies);
+  catalogueRoutes(api, deps.currencies, deps.catalogues);
+  offerRoutes(api, deps.currencies, deps.offers);
+  validateAddressRoutes(api, deps.currencies, deps.providers);
+  orderRoutes(api, {
+    currencies: deps.currencies,
+    catalogue: deps.catalogues,
+    providers: deps.providers,
+    offers: deps.offerStore,
+    orders: deps.orders,
+    timings: deps.timings,
+  });
+  return api;
+}
+
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.use(requestLogging(deps.logger));
+  requestLogging(app, deps.logger);
   app.use(securityHeaders());
-  app.use(healthRoutes(deps.ready));
-  // GET /api/openapi.json and the docs page at /docs, without an API key.
-  app.use(openApiRoutes());
-
-  // Provider webhooks are authenticated by their signatures, not by API keys, and need the raw body.
-  app.use('/api', webhookRoutes(deps.providers, deps.orders));
-
-  app.use('/api', express.json({ limit: '64kb', type: ['application/json', 'application/*+json'] }));
-  app.use('/api', requireApiKey(deps.integrators));
-  if (deps.rateLimiter) app.use('/api', deps.rateLimiter);
-  app.use('/api', dictionaryRoutes(deps.currencies));
-  app.use('/api', catalogueRoutes(deps.currencies, deps.catalogues));
-  app.use('/api', offerRoutes(deps.currencies, deps.offers));
-  app.use('/api', validateAddressRoutes(deps.currencies, deps.providers));
-  app.use(
-    '/api',
-    orderRoutes({
-      currencies: deps.currencies,
-      catalogue: deps.catalogues,
-      providers: deps.providers,
-      offers: deps.offerStore,
-      orders: deps.orders,
-      timings: deps.timings,
-    }),
-  );
+  app.use('/api', apiRouter(deps));
+  healthRoutes(app, deps.ready);
+  docsRoutes(app);
   app.use(notFoundHandler);
   app.use(errorHandler);
   return app;

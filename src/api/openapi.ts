@@ -9,7 +9,7 @@ import {
   type ResponseConfig,
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
-import { Router, type RequestHandler } from 'express';
+import { Router, type IRouter, type RequestHandler } from 'express';
 import helmet from 'helmet';
 import swaggerUi from 'swagger-ui-express';
 import type { ZodType } from 'zod';
@@ -385,25 +385,29 @@ const docsCsp: RequestHandler = helmet.contentSecurityPolicy({
   directives: { 'style-src': ["'self'", "'unsafe-inline'"], 'upgrade-insecure-requests': null },
 });
 
-/** GET /api/openapi.json (no API key) and the Swagger UI page at /docs; mount before authentication. */
-export function openApiRoutes(): Router {
+/** GET /openapi.json on the /api router, registered before authentication: it needs no API key. */
+export function openApiDocumentRoute(api: IRouter): void {
+  const body = JSON.stringify(openApiDocument());
+  api.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(body);
+  });
+}
+
+/** The Swagger UI page at /docs, which works offline: its assets are served from here too. */
+export function docsRoutes(app: IRouter): void {
   const document = openApiDocument();
-  const body = JSON.stringify(document);
   const options: swaggerUi.SwaggerUiOptions = {
     customSiteTitle: 'On-ramp broker API',
     swaggerOptions: { validatorUrl: null, persistAuthorization: false },
   };
-  const router = Router();
-  router.get('/api/openapi.json', (_req, res) => {
-    res.type('application/json').send(body);
-  });
+  const docs = Router();
   // The page's assets are relative (./swagger-ui.css), so the page lives at /docs/.
-  router.get('/docs', (req, res, next) => {
+  docs.get('/', (req, res, next) => {
     if (req.originalUrl.split('?')[0]!.endsWith('/')) return next();
     res.redirect(301, 'docs/');
   });
-  router.use('/docs', docsCsp);
-  router.get('/docs/', swaggerUi.setup(document, options));
-  router.use('/docs', swaggerUi.serveFiles(document, options));
-  return router;
+  docs.use(docsCsp);
+  docs.get('/', swaggerUi.setup(document, options));
+  docs.use(swaggerUi.serveFiles(document, options));
+  app.use('/docs', docs);
 }

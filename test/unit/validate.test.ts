@@ -246,8 +246,9 @@ describe('POST /api/on_ramp/validate-address', () => {
     adapter('picky', (network, address) => (address.startsWith('3') ? { valid: false, reason: 'picky pays no P2SH addresses' } : undefined)),
   ]);
   const app = express();
-  app.use('/api', express.json());
-  app.use('/api', validateAddressRoutes(currencies, providers));
+  const api = express.Router();
+  validateAddressRoutes(api, currencies, providers);
+  app.use('/api', api);
   app.use(errorHandler);
 
   const post = (body: unknown) => request(app).post('/api/on_ramp/validate-address').send(body as object);

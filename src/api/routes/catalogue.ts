@@ -3,7 +3,7 @@
  * catalogues (never from lists in this layer).
  */
 import { paymentMethodName } from '../../domain/payment-methods';
-import { Router, type Request } from 'express';
+import type { Request, Router } from 'express';
 import { methodsFor, servesRegion, supportsPair } from '../../catalogue/eligibility';
 import type { CatalogueService, ProviderWithCatalogue } from '../../catalogue/service';
 import { COUNTRIES, country as countryOf } from '../../domain/countries';
@@ -35,8 +35,7 @@ function inRegion(p: ProviderWithCatalogue, where: { country?: string; state?: s
   return problem === undefined || (problem.code === 'state' && where.state === undefined);
 }
 
-export function catalogueRoutes(currencies: CurrencyDictionary, catalogues: CatalogueService): Router {
-  const router = Router();
+export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, catalogues: CatalogueService): void {
 
   router
     .route('/dict/countries')
@@ -122,5 +121,4 @@ export function catalogueRoutes(currencies: CurrencyDictionary, catalogues: Cata
     })
     .all(methodNotAllowed(['GET']));
 
-  return router;
 }

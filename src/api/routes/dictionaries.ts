@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { CurrencyDictionary } from '../../domain/currency';
 import { methodNotAllowed } from '../problem';
 
@@ -13,15 +13,14 @@ export function staticJson(document: unknown): RequestHandler {
   return (_req, res) => {
     res.setHeader('Cache-Control', 'private, max-age=86400');
     res.setHeader('ETag', etag);
-    res.type('application/json').send(body);
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.send(body);
   };
 }
 
-export function dictionaryRoutes(currencies: CurrencyDictionary): Router {
-  const router = Router();
+export function dictionaryRoutes(router: Router, currencies: CurrencyDictionary): void {
   router
     .route('/dict/currencies')
     .get(staticJson({ currencies: currencies.currencies }))
     .all(methodNotAllowed(['GET']));
-  return router;
 }

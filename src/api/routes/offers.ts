@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../../domain/currency';
 import { DECIMAL_AMOUNT_PATTERN, fractionDigits } from '../../domain/money';
@@ -18,8 +18,7 @@ export const OffersQuerySchema = z.object({
   include_errors: z.enum(['true', 'false']).optional(),
 });
 
-export function offerRoutes(currencies: CurrencyDictionary, offers: OffersService): Router {
-  const router = Router();
+export function offerRoutes(router: Router, currencies: CurrencyDictionary, offers: OffersService): void {
   router
     .route('/on_ramp/offers')
     .get(async (req, res) => {
@@ -56,5 +55,4 @@ export function offerRoutes(currencies: CurrencyDictionary, offers: OffersServic
       res.json(query.include_errors === 'true' ? { ...result.errors, ...result.offers } : result.offers);
     })
     .all(methodNotAllowed(['GET']));
-  return router;
 }

@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import type { CatalogueService } from '../../catalogue/service';
 import type { CurrencyDictionary } from '../../domain/currency';
@@ -9,6 +9,7 @@ import type { OrderService } from '../../orders/service';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { OrderTimings } from '../../temporal/shared';
 import { integratorOf } from '../auth';
+import { jsonBody } from '../json-body';
 import { countryParam, currencyParam, stateParam } from '../params';
 import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
 
@@ -23,12 +24,11 @@ export interface OrderRouteDeps {
 
 export const StatusQuerySchema = z.object({ code: z.uuid('code must be the order id returned at creation') });
 
-export function orderRoutes({ currencies, catalogue, providers, offers, orders, timings }: OrderRouteDeps): Router {
-  const router = Router();
+export function orderRoutes(router: Router, { currencies, catalogue, providers, offers, orders, timings }: OrderRouteDeps): void {
 
   router
     .route('/on_ramp/orders')
-    .post(async (req, res) => {
+    .post(jsonBody, async (req, res) => {
       const integrator = integratorOf(req);
       if (!req.is('application/json')) {
         throw new ProblemError('unsupported_media_type', 'Send the order as application/json.');
@@ -131,5 +131,4 @@ export function orderRoutes({ currencies, catalogue, providers, offers, orders, 
     })
     .all(methodNotAllowed(['GET']));
 
-  return router;
 }

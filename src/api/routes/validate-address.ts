@@ -1,8 +1,9 @@
-import { Router } from 'express';
+import type { Router } from 'express';
 import { z } from 'zod';
 import { validateForProvider } from '../../addresses/validate';
 import type { CryptoCurrency, CurrencyDictionary } from '../../domain/currency';
 import type { ProviderRegistry } from '../../providers/registry';
+import { jsonBody } from '../json-body';
 import { currencyParam } from '../params';
 import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
 
@@ -19,11 +20,10 @@ export const ValidateAddressBodySchema = z.strictObject({
 });
 
 /** Answers `{ result }` with 200 whether the address is valid or not, and a `reason` when it is not. */
-export function validateAddressRoutes(currencies: CurrencyDictionary, providers: ProviderRegistry): Router {
-  const router = Router();
+export function validateAddressRoutes(router: Router, currencies: CurrencyDictionary, providers: ProviderRegistry): void {
   router
     .route('/on_ramp/validate-address')
-    .post((req, res) => {
+    .post(jsonBody, (req, res) => {
       if (!req.is('application/json')) {
         throw new ProblemError('unsupported_media_type', 'Send the request as application/json.');
       }
@@ -46,5 +46,4 @@ export function validateAddressRoutes(currencies: CurrencyDictionary, providers:
       res.json(verdict.valid ? { result: true } : { result: false, reason: verdict.reason });
     })
     .all(methodNotAllowed(['POST']));
-  return router;
 }

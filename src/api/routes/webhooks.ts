@@ -1,4 +1,4 @@
-import express, { Router } from 'express';
+import express, { type Router } from 'express';
 import type { OrderService } from '../../orders/service';
 import type { ProviderRegistry } from '../../providers/registry';
 import { WebhookVerificationError } from '../../providers/types';
@@ -8,8 +8,7 @@ import { methodNotAllowed, ProblemError } from '../problem';
  * Provider webhooks: the raw body is kept for the signature check, and a verified event is signalled
  * to the order's workflow before the broker answers 2xx, so an acknowledged event is never lost.
  */
-export function webhookRoutes(providers: ProviderRegistry, orders: OrderService): Router {
-  const router = Router();
+export function webhookRoutes(router: Router, providers: ProviderRegistry, orders: OrderService): void {
   router
     .route('/webhooks/:provider_code')
     .post(express.raw({ type: () => true, limit: '256kb' }), async (req, res) => {
@@ -33,7 +32,6 @@ export function webhookRoutes(providers: ProviderRegistry, orders: OrderService)
       res.status(200).json({ received: true });
     })
     .all(methodNotAllowed(['POST']));
-  return router;
 }
 
 function stringQuery(query: Record<string, unknown>): Record<string, string> {
