@@ -14,15 +14,21 @@ export interface ProviderRequestOptions {
   signal?: AbortSignal;
 }
 
+const pathOf = (url: string) => new URL(url).pathname;
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
 /**
  * One HTTP call to a provider (undici, keep-alive connections). Network errors, timeouts and 5xx
  * answers become ProviderUnavailableError (worth retrying); any other answer is returned with its
  * parsed body.
+ *
+ * `timeoutMs` bounds the wait for the answer's headers and each wait for more of its body, with
+ * undici's own timers. (An AbortSignal.timeout per call, combined with the caller's signal, kept
+ * its timer and listeners alive long after a fast answer and built a DOMException when it fired;
+ * offers make several provider calls per request, and that was a visible share of the API's CPU.)
  */
 export async function providerRequest(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
   const method = options.method ?? 'GET';
-  const path = new URL(url).pathname;
-  const timeout = AbortSignal.timeout(options.timeoutMs);
   let status: number;
   let text: string;
   try {
@@ -34,21 +40,27 @@ export async function providerRequest(url: string, options: ProviderRequestOptio
         ...options.headers,
       },
       body: options.json === undefined ? undefined : JSON.stringify(options.json),
-      signal: options.signal ? AbortSignal.any([options.signal, timeout]) : timeout,
+      signal: options.signal,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
     });
     status = response.statusCode;
     text = await response.body.text();
   } catch (err) {
-    const reason = timeout.aborted ? `timed out after ${options.timeoutMs} ms` : options.signal?.aborted ? 'aborted' : (err as Error).message;
-    throw new ProviderUnavailableError(`${method} ${path}: ${reason}`);
+    const reason = TIMEOUT_CODES.has((err as { code?: string }).code ?? '')
+      ? `timed out after ${options.timeoutMs} ms`
+      : options.signal?.aborted
+        ? 'aborted'
+        : (err as Error).message;
+    throw new ProviderUnavailableError(`${method} ${pathOf(url)}: ${reason}`);
   }
-  if (status >= 500) throw new ProviderUnavailableError(`${method} ${path}: HTTP ${status}`);
+  if (status >= 500) throw new ProviderUnavailableError(`${method} ${pathOf(url)}: HTTP ${status}`);
   let body: unknown = undefined;
   if (text !== '') {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new ProviderUnavailableError(`${path}: answer is not JSON (HTTP ${status})`);
+      throw new ProviderUnavailableError(`${pathOf(url)}: answer is not JSON (HTTP ${status})`);
     }
   }
   return { status, body };
