@@ -77,22 +77,39 @@ export class OffersService {
   }
 
   /**
-   * Every provider runs under its own deadline. A provider that has been timing out ("slow") is
-   * left out; now and then one request asks it and waits for it in full (a probe), and an answer
-   * from it makes it healthy again.
+   * Every provider runs under the same deadline, started for all at once: one timer, which aborts
+   * the calls still in flight when it fires. A provider that has been timing out ("slow") is left
+   * out; now and then one request asks it and waits for it in full (a probe), and an answer from it
+   * makes it healthy again.
    */
-  private gather(adapters: ProviderAdapter[], query: OffersQuery): Promise<Outcome[]> {
+  private async gather(adapters: ProviderAdapter[], query: OffersQuery): Promise<Outcome[]> {
     const slow = new Set(adapters.filter((a) => this.isSlowWithoutProbe(a.info.code)).map((a) => a.info.code));
     if (slow.size === adapters.length) slow.clear();
-    return Promise.all(
-      adapters.map(async (adapter): Promise<Outcome> => {
-        const code = adapter.info.code;
-        if (slow.has(code)) return { code, error: { code: 'timeout', message: 'left out: timed out in recent requests' } };
-        const outcome = await this.withDeadline(adapter, query);
-        if (outcome.asked !== false) this.record(code, 'error' in outcome && outcome.error.code === 'timeout');
-        return outcome;
-      }),
-    );
+    const ms = this.options.providerTimeoutMs;
+    const calls = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        calls.abort();
+        resolve();
+      }, ms);
+    });
+    try {
+      return await Promise.all(
+        adapters.map(async (adapter): Promise<Outcome> => {
+          const code = adapter.info.code;
+          if (slow.has(code)) return { code, error: { code: 'timeout', message: 'left out: timed out in recent requests' } };
+          const outcome = await Promise.race([
+            this.quoteProvider(adapter, query, calls.signal),
+            deadline.then((): Outcome => ({ code, error: { code: 'timeout', message: `no answer within ${ms} ms` } })),
+          ]);
+          if (outcome.asked !== false) this.record(code, 'error' in outcome && outcome.error.code === 'timeout');
+          return outcome;
+        }),
+      );
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private isSlowWithoutProbe(code: string): boolean {
@@ -111,19 +128,6 @@ export class OffersService {
     if (timedOut && health.nextProbeAt === 0) health.nextProbeAt = this.now() + this.slowProbeIntervalMs;
     if (!timedOut) health.nextProbeAt = 0;
     this.health.set(code, health);
-  }
-
-  private async withDeadline(adapter: ProviderAdapter, query: OffersQuery): Promise<Outcome> {
-    const code = adapter.info.code;
-    const deadline = AbortSignal.timeout(this.options.providerTimeoutMs);
-    const stopped = new Promise<Outcome>((resolve) => {
-      deadline.addEventListener(
-        'abort',
-        () => resolve({ code, error: { code: 'timeout', message: `no answer within ${this.options.providerTimeoutMs} ms` } }),
-        { once: true },
-      );
-    });
-    return Promise.race([this.quoteProvider(adapter, query, deadline), stopped]);
   }
 
   private async quoteProvider(adapter: ProviderAdapter, query: OffersQuery, signal: AbortSignal): Promise<Outcome> {
