@@ -46,24 +46,30 @@ export function matches(offer: OfferTerms, query: { country: string; state?: str
   return offer.paymentMethods.includes(query.paymentMethod);
 }
 
+/** An offer with its expiry as a number, so that keeping a key's list costs no date parsing. */
+interface KeptOffer {
+  terms: OfferTerms;
+  expiresAtMs: number;
+}
+
 export class MemoryOfferStore implements OfferStore {
-  private readonly cache = new LRUCache<string, OfferTerms[]>({ max: 100_000, ttl: 60 * 60_000 });
+  private readonly cache = new LRUCache<string, KeptOffer[]>({ max: 100_000, ttl: 60 * 60_000 });
 
   constructor(private readonly now: () => number = Date.now) {}
 
   remember(terms: OfferTerms): Promise<void> {
     const key = offerKey(terms);
     const now = this.now();
-    const live = (this.cache.get(key) ?? []).filter((o) => Date.parse(o.expiresAt) > now);
-    live.push(terms);
-    const kept = live.slice(-MAX_OFFERS_PER_KEY);
-    const latest = kept.reduce((max, o) => Math.max(max, Date.parse(o.expiresAt)), 0);
+    const kept = (this.cache.get(key) ?? []).filter((o) => o.expiresAtMs > now);
+    kept.push({ terms, expiresAtMs: Date.parse(terms.expiresAt) });
+    if (kept.length > MAX_OFFERS_PER_KEY) kept.splice(0, kept.length - MAX_OFFERS_PER_KEY);
+    const latest = kept.reduce((max, o) => Math.max(max, o.expiresAtMs), 0);
     this.cache.set(key, kept, { ttl: Math.max(latest - now, 1) });
     return Promise.resolve();
   }
 
   findLive(query: Parameters<OfferStore['findLive']>[0]): Promise<OfferTerms | undefined> {
     const candidates = this.cache.get(offerKey(query)) ?? [];
-    return Promise.resolve(candidates.find((o) => matches(o, query, this.now())));
+    return Promise.resolve(candidates.find((o) => matches(o.terms, query, this.now()))?.terms);
   }
 }
