@@ -29,8 +29,11 @@ export abstract class SimulatorBase implements ProviderSimulator {
     this.random = options.random ?? Math.random;
     this.webhooks = new WebhookSender({ url: options.webhookUrl, faults: this.faults, timers: this.timers, log: options.log });
     this.app.disable('x-powered-by');
+    // Providers' APIs answer fresh data: no ETag to compute for every answer.
+    this.app.set('etag', false);
     // Turning the reorder switch off sends what it held back.
     this.app.use(
+      '/_simulator',
       faultRoutes(this.faults, () => {
         if (!this.faults.reorderWebhooks) this.webhooks.releaseHeld();
       }),

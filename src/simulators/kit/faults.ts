@@ -65,14 +65,14 @@ export function injectFaults({ faults, timers, random = Math.random, outage }: F
   };
 }
 
-/** `GET|POST /_simulator/faults`: read or change the switches; `onChange` runs after each change. */
+/** `GET|POST /faults`, mounted at /_simulator: read or change the switches; `onChange` runs after each change. */
 export function faultRoutes(faults: SimulatorFaults, onChange?: () => void): express.Router {
   const router = express.Router();
-  router.post('/_simulator/faults', express.json(), (req, res) => {
+  router.post('/faults', express.json(), (req, res) => {
     Object.assign(faults, pickFaults(req.body));
     onChange?.();
     res.json(faults);
   });
-  router.get('/_simulator/faults', (_req, res) => void res.json(faults));
+  router.get('/faults', (_req, res) => void res.json(faults));
   return router;
 }

@@ -20,6 +20,7 @@ export class SimulatorHost {
 
   constructor(simulators: readonly ProviderSimulator[]) {
     this.app.disable('x-powered-by');
+    this.app.set('etag', false);
     for (const simulator of simulators) {
       this.simulators.set(simulator.code, simulator);
       this.app.use(`/${simulator.code}`, simulator.app);

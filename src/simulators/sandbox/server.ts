@@ -86,11 +86,11 @@ export class SandboxSimulator extends SimulatorBase {
 
   private routes(): void {
     const app = this.app;
-    app.use(express.json({ limit: '64kb' }));
+    const json = express.json({ limit: '64kb' });
 
     // Customer-facing pages need no API key.
     app.get('/checkout/:id', (req, res) => this.checkoutPage(req, res));
-    app.post('/checkout/:id', (req, res) => this.checkoutAction(req, res));
+    app.post('/checkout/:id', json, (req, res) => this.checkoutAction(req, res));
 
     app.use('/v1', (req, res, next) => this.authenticate(req, res, next));
     this.injectFaultsUnder('/v1', (res) => void res.status(503).json(error('unavailable', 'simulated outage')));
@@ -98,7 +98,7 @@ export class SandboxSimulator extends SimulatorBase {
     app.get('/v1/countries', (_req, res) => this.getCountries(res));
     app.get('/v1/payment-methods', (_req, res) => this.getPaymentMethods(res));
     app.get('/v1/quotes', (req, res) => this.getQuote(req, res));
-    app.post('/v1/orders', (req, res) => this.createOrder(req, res));
+    app.post('/v1/orders', json, (req, res) => this.createOrder(req, res));
     app.get('/v1/orders', (req, res) => this.findOrder(req, res));
     app.get('/v1/orders/:id', (req, res) => this.getOrder(req, res));
     app.use((_req: Request, res: Response) => void res.status(404).json(error('not_found', 'no such route')));
