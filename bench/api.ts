@@ -4,7 +4,8 @@
  * Prints a human-readable report and, as the last line of stdout, one JSON object with
  *   dict_rps_ratio    req/s of GET /api/dict/currencies over req/s of a bare Express handler that
  *                     answers the same bytes and content type (same run, same load tool, same
- *                     connections; interleaved runs bare, api, api, bare; median of each)
+ *                     connections; after 3 s of warm-up each, interleaved runs bare, api, api, bare,
+ *                     twice over; median of each)
  *   offers_p50_ratio  p50 latency of GET /api/on_ramp/offers over 100 ms, with five simulated
  *   offers_p99_ratio  providers answering in 100 ms and a sixth in 10 s, at 50 connections (p99 likewise)
  * Progress goes to stderr.
@@ -53,7 +54,8 @@ function choiceFromEnv<T extends string>(name: string, choices: readonly T[]): T
 
 const CONNECTIONS = numberFromEnv('BENCH_CONNECTIONS', 50);
 const DICT_SECONDS = numberFromEnv('BENCH_DICT_SECONDS', 5);
-const DICT_WARMUP_SECONDS = 1.5;
+// Long enough for the JIT to settle on the API's larger code: the runs measure the steady state.
+const DICT_WARMUP_SECONDS = 3;
 const OFFERS_SECONDS = numberFromEnv('BENCH_OFFERS_SECONDS', 20);
 const OFFERS_WARMUP_SECONDS = 3;
 // After bench_6 turns slow: the provider deadline (default configuration) and 2 s more, so that
@@ -148,8 +150,8 @@ async function benchDict(api: RunningServer, bare: RunningServer, apiBody: Buffe
   }
   await load('dict warm-up, bare', bare.url + DICT_PATH, DICT_WARMUP_SECONDS, { bare: bare.pid });
   await load('dict warm-up, api', api.url + DICT_PATH, DICT_WARMUP_SECONDS, { api: api.pid });
-  // Interleaved (ABBA) so that a drift in the machine's load falls on both alike.
-  const order: ('bare' | 'api')[] = ['bare', 'api', 'api', 'bare'];
+  // Interleaved (ABBA, twice) so that a drift in the machine's load falls on both alike.
+  const order: ('bare' | 'api')[] = ['bare', 'api', 'api', 'bare', 'bare', 'api', 'api', 'bare'];
   const runs: DictFigures['runs'] = [];
   for (const [i, target] of order.entries()) {
     const server = target === 'api' ? api : bare;
@@ -198,15 +200,15 @@ interface DictProfile {
 }
 
 /**
- * The dictionary API of the runs above (warm), with some top-level middleware left out in turn.
+ * The dictionary API of the runs above (warm), with some middleware left out in turn.
  * CPU time of the event-loop thread per request is the measure (far less disturbed by the rest of
  * a busy machine than req/s): what a middleware costs is the full API's time per request minus that
  * of the API without it. Short runs, interleaved over several rounds, median of each.
  */
 async function profileDict(api: RunningServer, bare: RunningServer): Promise<DictProfile> {
-  const layers = api.layers ?? [];
-  const singles = ['pino-http', 'helmet', 'auth', 'rate-limit'].filter((name) => layers.includes(name));
-  const all = layers.filter((name) => [...singles, 'json', 'health', 'openapi', 'webhooks'].includes(name));
+  const layers = api.strippable ?? [];
+  const singles = ['request-log', 'security-headers', 'auth', 'rate-limit'].filter((name) => layers.includes(name));
+  const all = [...new Set(layers.filter((name) => [...singles, 'openapi', 'webhooks'].includes(name)))];
   const plan = [[], ...singles.map((name) => [name]), all];
   const url = (s: RunningServer) => s.url + DICT_PATH;
   const runs = plan.map(() => ({ removed: [] as string[], rps: [] as number[], us: [] as number[] }));
@@ -369,7 +371,7 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
   out.push('');
   if (!profile) return;
   out.push(
-    `Profile of ${DICT_PATH}: the same API process with top-level middleware left out in turn, ${PROFILE_ROUNDS} interleaved rounds ` +
+    `Profile of ${DICT_PATH}: the same API process with middleware left out in turn, ${PROFILE_ROUNDS} interleaved rounds ` +
       `of ${PROFILE_SECONDS} s runs (after ${PROFILE_WARMUP_SECONDS} s of warm-up each); cpu = event-loop thread per request (median, and each round); cost = full api minus the variant`,
   );
   out.push(`Layers of the app, in order: ${dict.apiLayers.join(' > ')}`);

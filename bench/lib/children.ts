@@ -6,8 +6,10 @@ import type { ChildCommand, ChildMessage, ServerSpec } from './protocol';
 export interface RunningServer {
   url: string;
   pid: number;
-  /** role "api": the names of the app's top-level layers, in order. */
+  /** role "api": the names of the app's layers, in order (the /api router's inside `api( … )`). */
   layers?: string[];
+  /** role "api": the names `strip` takes. */
+  strippable?: string[];
   /** role "api": leaves the named layers out from now on (none: all back in); resolves to those left out. */
   strip(names: string[]): Promise<string[]>;
   stop(): Promise<void>;
@@ -67,7 +69,7 @@ export function startServer(spec: ServerSpec, label: string, readyTimeoutMs = 60
         reject(new Error(`${label}: ${message.type === 'error' ? message.message : 'unexpected message'}`));
         return;
       }
-      resolve({ url: `http://127.0.0.1:${message.port}`, pid: child.pid ?? -1, layers: message.layers, strip, stop });
+      resolve({ url: `http://127.0.0.1:${message.port}`, pid: child.pid ?? -1, layers: message.layers, strippable: message.strippable, strip, stop });
     });
     child.send({ type: 'start', spec } satisfies ChildCommand);
   });

@@ -1,58 +1,75 @@
 /**
- * Names the top-level middleware layers of an Express 5 app and takes some of them out, and back in,
- * at run time, so that the benchmark can measure what each costs in one warm process (profiling of
- * /api/dict/currencies only: otherwise the app is exactly what buildApi returns).
+ * Names the middleware layers of buildApi's Express 5 app (the top level and the /api router) and
+ * takes some of them out, and back in, at run time, so that the benchmark can measure what each
+ * costs in one warm process (profiling of /api/dict/currencies only: otherwise the app is exactly
+ * what buildApi returns).
  */
 import type { Express } from 'express';
 
 interface Layer {
   name: string;
-  handle: ((...args: unknown[]) => unknown) & { logger?: unknown; resetKey?: unknown; stack?: Layer[] };
+  handle: ((...args: unknown[]) => unknown) & { stack?: Layer[] };
   route?: { path?: unknown };
 }
 
-function routePaths(layer: Layer): string[] {
-  return (layer.handle.stack ?? []).flatMap((l) => (l.route && typeof l.route.path === 'string' ? [l.route.path] : []));
+interface Stack {
+  stack: Layer[];
 }
 
-/** A short, stable name for a layer of buildApi's app: pino-http, helmet, json, auth, rate-limit, health, webhooks, ... */
+function routePaths(layer: Layer): string[] {
+  if (layer.route) return typeof layer.route.path === 'string' ? [layer.route.path] : [];
+  return (layer.handle.stack ?? []).flatMap(routePaths);
+}
+
+/** A short, stable name for a layer: request-log, auth, rate-limit, health, webhooks, openapi, docs, api, route(/path), ... */
 export function layerName(layer: Layer): string {
   const handle = layer.handle;
-  if (typeof handle.logger === 'object' && handle.logger !== null) return 'pino-http';
-  if (handle.name === 'helmetMiddleware') return 'helmet';
-  if (typeof handle.resetKey === 'function') return 'rate-limit';
+  if (handle.name === 'rateLimit') return 'rate-limit';
   if (handle.name === 'jsonParser') return 'json';
   if (handle.name === 'notFoundHandler' || handle.name === 'errorHandler') return handle.name;
-  const source = Function.prototype.toString.call(handle);
-  if (source.includes('x-api-key') && source.includes('authenticate')) return 'auth';
+  if (handle.name === 'requireApiKey') return 'auth';
+  if (handle.name === 'requestLog') return 'request-log';
+  if (handle.name === 'securityHeaders') return 'security-headers';
   const paths = routePaths(layer);
-  if (paths.includes('/healthz')) return 'health';
+  if (!layer.route && paths.includes('/dict/currencies')) return 'api';
+  if (paths.some((p) => p === '/healthz' || p === '/readyz')) return 'health';
   if (paths.some((p) => p.startsWith('/webhooks'))) return 'webhooks';
   if (paths.some((p) => p.includes('openapi'))) return 'openapi';
-  if (paths.length > 0) return `router(${paths.slice(0, 2).join(',')}${paths.length > 2 ? ',…' : ''})`;
+  if (!layer.route && paths.length > 0 && paths.every((p) => p === '/')) return 'docs';
+  if (layer.route) return `route(${paths.join(',')})`;
   return layer.name || 'anonymous';
 }
 
-/** The app's top-level layers, as built; `strip` sets which of them are left out. */
+/** The app's layers and the /api router's, as built; `strip` sets which of them are left out. */
 export class LayerSwitch {
-  private readonly router: { stack: Layer[] };
-  private readonly original: Layer[];
+  private readonly levels: { owner: Stack; original: Layer[]; names: string[] }[];
+  /** Every layer's name, the /api router's inside `api( … )`. */
   readonly names: string[];
 
   constructor(app: Express) {
-    this.router = (app as unknown as { router: { stack: Layer[] } }).router;
-    this.original = [...this.router.stack];
-    this.names = this.original.map(layerName);
+    const top = (app as unknown as { router: Stack }).router;
+    const topNames = top.stack.map(layerName);
+    const apiLayer = top.stack[topNames.indexOf('api')];
+    const api = apiLayer?.handle.stack ? (apiLayer.handle as unknown as Stack) : undefined;
+    this.levels = [top, ...(api ? [api] : [])].map((owner) => ({ owner, original: [...owner.stack], names: owner.stack.map(layerName) }));
+    this.names = topNames.flatMap((name) => (name === 'api' && this.levels[1] ? [`api( ${this.levels[1].names.join(' > ')} )`] : [name]));
   }
 
-  /** Leaves out the named layers (all others back in); returns the names of those left out. */
+  /** Every name a strip may use. */
+  get strippable(): string[] {
+    return this.levels.flatMap((level) => level.names);
+  }
+
+  /** Leaves out the named layers, at either level (all others back in); returns the names left out. */
   strip(names: readonly string[]): string[] {
-    const removed: string[] = [];
-    this.router.stack = this.original.filter((layer, i) => {
-      if (!names.includes(this.names[i]!)) return true;
-      removed.push(this.names[i]!);
-      return false;
-    });
-    return removed;
+    const removed = new Set<string>();
+    for (const level of this.levels) {
+      level.owner.stack = level.original.filter((_layer, i) => {
+        if (!names.includes(level.names[i]!)) return true;
+        removed.add(level.names[i]!);
+        return false;
+      });
+    }
+    return [...removed];
   }
 }

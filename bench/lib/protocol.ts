@@ -10,12 +10,12 @@ export type ServerSpec =
   | { role: 'sim'; latencyMs?: Record<string, number> };
 
 export type ChildMessage =
-  | { type: 'ready'; port: number; layers?: string[] }
+  | { type: 'ready'; port: number; layers?: string[]; strippable?: string[] }
   | { type: 'stripped'; removed: string[] }
   | { type: 'error'; message: string };
 
 export type ChildCommand =
   | { type: 'start'; spec: ServerSpec }
-  /** role "api" only: leave these top-level middleware layers out from now on (profiling). */
+  /** role "api" only: leave these middleware layers out from now on (profiling). */
   | { type: 'strip'; names: string[] }
   | { type: 'stop' };
