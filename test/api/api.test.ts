@@ -79,6 +79,15 @@ describe('authentication', () => {
     expectProblem(await request(app).get('/api/dict/currencies').set('X-Api-Key', 'obk_test_wrong_key_000000000'), 401, 'unauthorized');
   });
 
+  test('a request without a valid key is 401 before its body is read: a malformed body does not make it a 400', async () => {
+    for (const path of ['/api/on_ramp/orders', '/api/on_ramp/validate-address']) {
+      const res = await request(app).post(path).set('Content-Type', 'application/json').send('{"not json');
+      expectProblem(res, 401, 'unauthorized');
+    }
+    const keyed = await request(app).post('/api/on_ramp/orders').set('X-Api-Key', TEST_API_KEY).set('Content-Type', 'application/json').send('{"not json');
+    expect(keyed.status).toBe(400);
+  });
+
   test('Authorization: Bearer is accepted too', async () => {
     const res = await request(app).get('/api/dict/currencies').set('Authorization', `Bearer ${TEST_API_KEY}`);
     expect(res.status).toBe(200);
