@@ -6,6 +6,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { providerRequest } from '../../src/providers/http';
 import { ProviderUnavailableError } from '../../src/providers/types';
+import { rejectionOf } from '../helpers/rejection';
 
 let server: Server;
 let base: string;
@@ -54,14 +55,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-async function failure(promise: Promise<unknown>): Promise<ProviderUnavailableError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ProviderUnavailableError);
-  return err as ProviderUnavailableError;
-}
+const failure = (promise: Promise<unknown>) => rejectionOf(promise, ProviderUnavailableError);
 
 test('a 2xx answer comes back parsed, with the accept and the given headers sent', async () => {
   const answer = await providerRequest(`${base}/ok`, { timeoutMs: 1000, headers: { authorization: 'Bearer k' } });

@@ -1,6 +1,7 @@
 import { SignJWT } from 'jose';
 import { parseTransakWebhook, TRANSAK_WEBHOOK_MAX_AGE_SECONDS } from '../../../../src/providers/transak/webhook';
 import { WebhookVerificationError } from '../../../../src/providers/types';
+import { rejectionOf } from '../../../helpers/rejection';
 import accessTokenResponse from './fixtures/refresh-token.json';
 import claims from './fixtures/webhook-order-completed.claims.json';
 
@@ -15,14 +16,7 @@ function sign(payload: Record<string, unknown>, key = ACCESS_TOKEN, header: Reco
 
 const incoming = (body: unknown) => ({ headers: {}, query: {}, rawBody: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)) });
 
-async function refusal(promise: Promise<unknown>): Promise<WebhookVerificationError> {
-  const err = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(WebhookVerificationError);
-  return err as WebhookVerificationError;
-}
+const refusal = (promise: Promise<unknown>) => rejectionOf(promise, WebhookVerificationError);
 
 describe('Transak webhook verification', () => {
   it('accepts the documented payload signed with the access token and parses the order', async () => {
