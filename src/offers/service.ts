@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { CatalogueService } from '../catalogue/service';
 import { eligibleMethods } from '../catalogue/eligibility';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
@@ -87,6 +88,9 @@ export class OffersService {
     if (slow.size === adapters.length) slow.clear();
     const ms = this.options.providerTimeoutMs;
     const calls = new AbortController();
+    // Every quote call in flight listens on this one signal: providers x methods may be many more than
+    // the default of 10 listeners, which is no leak (each call removes its listener when it ends).
+    setMaxListeners(Number.POSITIVE_INFINITY, calls.signal);
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<void>((resolve) => {
       timer = setTimeout(() => {

@@ -1,3 +1,4 @@
+import { getMaxListeners } from 'node:events';
 import { CatalogueService } from '../../src/catalogue/service';
 import { currencyDictionary } from '../../src/domain/currencies';
 import type { CryptoCurrency, FiatCurrency } from '../../src/domain/currency';
@@ -93,6 +94,22 @@ test('the deadline aborts the provider call', async () => {
   ], undefined, 50);
   await offers.getOffers(query);
   expect(aborted).toBe(true);
+});
+
+test('the deadline signal takes as many abort listeners as there are quote calls in flight, without a leak warning', async () => {
+  // Like undici, each call listens for the abort until it ends; Node warns past 10 listeners unless told otherwise.
+  const signals = new Set<AbortSignal>();
+  const listening = (signal?: AbortSignal) => {
+    if (signal) signals.add(signal);
+    signal?.addEventListener('abort', () => undefined);
+    return Promise.resolve(goodQuote);
+  };
+  const result = await service(Array.from({ length: 12 }, (_, i) => adapter(`p${i}`, listening))).getOffers(query);
+  expect(Object.keys(result.offers)).toHaveLength(12);
+  expect(signals.size).toBe(1);
+  const [signal] = [...signals];
+  const max = getMaxListeners(signal!);
+  expect(max).toBeGreaterThanOrEqual(12);
 });
 
 test('a quote whose fees eat the amount is a limits error, not an offer', async () => {
