@@ -34,7 +34,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
   });
   return createApp({
     catalogues,
-    // express-rate-limit treats a limit of 0 as "refuse everything", so 0 mounts no limiter.
+    // RATE_LIMIT_REQUESTS=0 turns rate limiting off: no limiter is mounted.
     rateLimiter:
       config.rateLimit.limit > 0
         ? createRateLimiter({ limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs, redis, logger })

@@ -7,7 +7,7 @@ import { requestLogging } from '../../src/api/request-log';
 import request from 'supertest';
 import { requireApiKey } from '../../src/api/auth';
 import { errorHandler, notFoundHandler } from '../../src/api/problem';
-import { createRateLimiter, rateLimitKey, type RateLimiterOptions } from '../../src/api/rate-limit';
+import { createRateLimiter, policyName, rateLimitKey, type RateLimiterOptions } from '../../src/api/rate-limit';
 import { IntegratorDirectory, sha256Hex } from '../../src/config/integrators';
 import { createLogger } from '../../src/logging';
 import { connectRedis, type RedisConnection } from '../../src/offers/store-factory';
@@ -55,6 +55,24 @@ function expectRateLimited(res: request.Response, limit: number, windowSeconds: 
   expect(res.headers.ratelimit).toMatch(/; r=0; t=\d+$/);
   expect(res.headers['ratelimit-policy']).toContain(`q=${limit}; w=${windowSeconds}`);
 }
+
+describe('policyName and limiter options', () => {
+  test('names the policy as express-rate-limit does: limit and window', () => {
+    expect(policyName(600, 60_000)).toBe('600-in-1min');
+    expect(policyName(10, 30_000)).toBe('10-in-30sec');
+    expect(policyName(5, 90_000)).toBe('5-in-1.5min');
+    expect(policyName(100, 3_600_000)).toBe('100-in-1hr');
+    expect(policyName(100, 7_200_000)).toBe('100-in-2hrs');
+    expect(policyName(5000, 86_400_000)).toBe('5000-in-1day');
+    expect(policyName(5000, 172_800_000)).toBe('5000-in-2days');
+  });
+
+  test('a limit below 1 or a window under a second is refused when the limiter is made', () => {
+    expect(() => createRateLimiter({ limit: 0, windowMs: 60_000, logger })).toThrow(RangeError);
+    expect(() => createRateLimiter({ limit: 2.5, windowMs: 60_000, logger })).toThrow(RangeError);
+    expect(() => createRateLimiter({ limit: 10, windowMs: 500, logger })).toThrow(RangeError);
+  });
+});
 
 describe('rateLimitKey', () => {
   test('is the integrator when authenticated, else the IP (IPv6 by /56 subnet)', () => {
