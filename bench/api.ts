@@ -27,6 +27,7 @@
  *
  * Environment (all optional): BENCH_DICT_SECONDS (5), BENCH_OFFERS_SECONDS (20), BENCH_CONNECTIONS (50),
  * BENCH_PROFILE = auto (profile the dictionary route's middleware when its ratio is below 0.8) | 1 | 0,
+ * BENCH_PROFILE_ROUNDS (3) = interleaved rounds of the profile (more rounds, steadier medians),
  * BENCH_OFFERS_USERS = fixed (every request external_user_id=bench) | per-connection (bench_<n>),
  * BENCH_ONLY = all | dict | offers (the JSON then has null for the ratios not measured),
  * BENCH_CHILD_NODE_ARGS = extra node flags for the server children (e.g. --cpu-prof --cpu-prof-dir=DIR).
@@ -66,7 +67,7 @@ const OFFERS_FEW_CONNECTIONS = 5;
 const OFFERS_FEW_SECONDS = 6;
 const PROFILE_SECONDS = 1.2;
 const PROFILE_WARMUP_SECONDS = 0.4;
-const PROFILE_ROUNDS = 3;
+const PROFILE_ROUNDS = numberFromEnv('BENCH_PROFILE_ROUNDS', 3);
 const PROFILE = choiceFromEnv('BENCH_PROFILE', ['auto', '1', '0']);
 const OFFERS_USERS = choiceFromEnv('BENCH_OFFERS_USERS', ['fixed', 'per-connection']);
 const ONLY = choiceFromEnv('BENCH_ONLY', ['all', 'dict', 'offers']);
