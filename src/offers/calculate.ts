@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
-import { decimal, Decimal } from '../domain/money';
+import { decimal, Decimal, roundDown, roundUp } from '../domain/money';
 import type { ProviderQuote } from '../providers/types';
 
 /** A non-negative decimal string, never a JSON number. */
@@ -42,15 +42,14 @@ const RATE_SIGNIFICANT_DIGITS = 12;
  */
 export function toOffer(quote: ProviderQuote, fiat: FiatCurrency, crypto: CryptoCurrency, amountFrom: string, expiresAt: Date): Offer {
   const processingFee = decimal(quote.processingFee);
-  const fee = processingFee.decimalPlaces(fiat.precision, Decimal.ROUND_UP);
-  const totalFee = processingFee.plus(decimal(quote.networkFee)).decimalPlaces(fiat.precision, Decimal.ROUND_UP);
+  const feeText = roundUp(processingFee, fiat.precision);
+  const totalFee = decimal(roundUp(processingFee.plus(quote.networkFee), fiat.precision));
   const from = decimal(amountFrom);
-  const to = decimal(quote.cryptoAmount).decimalPlaces(crypto.precision, Decimal.ROUND_DOWN);
+  const to = decimal(roundDown(decimal(quote.cryptoAmount), crypto.precision));
   // The offers service never quotes when fees eat the amount; the clamp keeps rates non-negative regardless.
   const net = Decimal.max(from.minus(totalFee), 0);
   const rate = net.gt(0) && to.gt(0) ? to.div(net) : new Decimal(0);
   const inverted = to.gt(0) ? net.div(to) : new Decimal(0);
-  const feeText = fee.toFixed(fiat.precision);
   return {
     rate: rate.precision(RATE_SIGNIFICANT_DIGITS, Decimal.ROUND_DOWN).toFixed(),
     inverted_rate: inverted.precision(RATE_SIGNIFICANT_DIGITS, Decimal.ROUND_UP).toFixed(),
