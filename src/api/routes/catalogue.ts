@@ -36,7 +36,6 @@ function inRegion(p: ProviderWithCatalogue, where: { country?: string; state?: s
 }
 
 export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, catalogues: CatalogueService): void {
-
   router
     .route('/dict/countries')
     .get(staticJson({ countries: COUNTRIES }))
@@ -120,5 +119,4 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
       res.json({ providers });
     })
     .all(methodNotAllowed(['GET']));
-
 }

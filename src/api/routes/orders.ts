@@ -25,7 +25,6 @@ export interface OrderRouteDeps {
 export const StatusQuerySchema = z.object({ code: z.uuid('code must be the order id returned at creation') });
 
 export function orderRoutes(router: Router, { currencies, catalogue, providers, offers, orders, timings }: OrderRouteDeps): void {
-
   router
     .route('/on_ramp/orders')
     .post(jsonBody, async (req, res) => {
@@ -130,5 +129,4 @@ export function orderRoutes(router: Router, { currencies, catalogue, providers, 
       res.json(memo.order);
     })
     .all(methodNotAllowed(['GET']));
-
 }
