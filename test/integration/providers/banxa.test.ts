@@ -16,6 +16,7 @@ import {
 import { createBanxaSimulator } from '../../../src/simulators/banxa/server';
 import { banxaAuthorization } from '../../../src/simulators/banxa/signing';
 import { eventually } from '../../helpers/http';
+import { rejectionOf } from '../../helpers/rejection';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { currencyId as idOf } from '../../helpers/currencies';
@@ -88,8 +89,10 @@ describe('quotes', () => {
   });
 
   test('an amount under the limits is refused with the limits of the method', async () => {
-    const error = await harness.adapter.getQuote({ ...quoteRequest, fiatAmount: '5' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProviderRejectedError);
+    const error = await rejectionOf(
+      harness.adapter.getQuote({ ...quoteRequest, fiatAmount: '5' }),
+      ProviderRejectedError,
+    );
     expect(error).toMatchObject({ code: 'limits', details: { minAmount: '23', maxAmount: '13800' } });
   });
 

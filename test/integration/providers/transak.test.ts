@@ -14,6 +14,7 @@ import {
 } from '../../../src/providers/types';
 import { createTransakSimulator } from '../../../src/simulators/transak/server';
 import { eventually } from '../../helpers/http';
+import { rejectionOf } from '../../helpers/rejection';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
@@ -81,10 +82,10 @@ describe('Transak adapter against the simulator', () => {
     expect(quote.cryptoAmount).toMatch(/^0\.00\d+$/);
     expect(quote.providerQuoteId).toEqual(expect.any(String));
 
-    const refused = await harness.adapter
-      .getQuote({ fiat: fiat('EUR'), crypto: crypto('ETH', 'ethereum'), fiatAmount: '5', paymentMethod: 'card', country: 'DE', externalUserId: 'u' })
-      .catch((e: unknown) => e);
-    expect(refused).toBeInstanceOf(ProviderRejectedError);
+    const refused = await rejectionOf(
+      harness.adapter.getQuote({ fiat: fiat('EUR'), crypto: crypto('ETH', 'ethereum'), fiatAmount: '5', paymentMethod: 'card', country: 'DE', externalUserId: 'u' }),
+      ProviderRejectedError,
+    );
     expect(refused).toMatchObject({ code: 'limits', details: { minAmount: '27.60', maxAmount: '2760.00' } });
 
     const country = await harness.adapter
