@@ -44,7 +44,8 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
     files: ['test/**/*.ts'],

@@ -9,6 +9,7 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(?:iso-3166|@scure|@noble|jose|dinero\\.js|@dinero\\.js|base58-js|bs58check|base-x)/)(?!.*/node_modules/)'],
   modulePathIgnorePatterns: ['<rootDir>/dist', '<rootDir>/.tools'],
   globalSetup: '<rootDir>/test/global-setup.ts',
+  reporters: ['default', '<rootDir>/test/reporters/closing-line.js'],
   testTimeout: 60_000,
   // Temporal's native bridge keeps a harmless handle open after teardown (sdk-typescript #928).
   forceExit: true,

@@ -9,8 +9,10 @@
  * name go to `schemathesis run` (e.g. `--max-examples 5`, `--include-path-regex offers`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { once } from 'node:events';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DefaultLogger, Runtime } from '@temporalio/worker';
 import { loadConfig } from '../src/config';
@@ -87,6 +89,8 @@ async function main(): Promise<number> {
   log(`stack ready in ${((Date.now() - started) / 1000).toFixed(1)}s: API ${stack.apiUrl}`);
 
   mkdirSync(REPORT_DIR, { recursive: true });
+  // A report left by an earlier run must not be counted as this one's.
+  rmSync(resolve(REPORT_DIR, 'junit.xml'), { force: true });
   const args = [
     '-c',
     'import sys; from schemathesis.cli import schemathesis; sys.argv[0] = "st"; sys.exit(schemathesis())',
@@ -117,7 +121,10 @@ async function main(): Promise<number> {
   log(`st ${args.slice(2).join(' ')}`);
   // Run from the report directory: schemathesis keeps the failures it found (for `st replay`) in
   // .schemathesis/ under its working directory, git-ignored there with the reports.
-  schemathesis = spawn(python, args, { stdio: 'inherit', cwd: REPORT_DIR });
+  schemathesis = spawn(python, args, { stdio: ['inherit', 'pipe', 'inherit'], cwd: REPORT_DIR });
+  const output = createInterface({ input: schemathesis.stdout! });
+  output.on('line', (line) => process.stdout.write(`${withoutClosingBanner(line)}\n`));
+  const drained = once(output, 'close');
   const code = await new Promise<number>((resolveCode) => {
     schemathesis!.once('exit', (exitCode, signal) => resolveCode(exitCode ?? (signal ? 128 : 1)));
     schemathesis!.once('error', (err) => {
@@ -125,8 +132,36 @@ async function main(): Promise<number> {
       resolveCode(2);
     });
   });
+  await drained;
+  const counts = junitCounts(resolve(REPORT_DIR, 'junit.xml'));
+  if (counts) process.stdout.write(`schemathesis: ${counts.passed} passed, ${counts.failed} failed\n`);
   log(`schemathesis exited with ${code} after ${((Date.now() - started) / 1000).toFixed(1)}s; report in reports/schemathesis/junit.xml`);
   return code;
+}
+
+/**
+ * Schemathesis closes with a pytest-style banner ("=== 3 warnings in 43.27s ===") that carries no
+ * pass count; CI log readers take such a line for a pytest run that executed nothing. It is printed
+ * as a plain line instead, and the counts follow from the JUnit report (`junitCounts`).
+ */
+function withoutClosingBanner(line: string): string {
+  const banner = /^=+ (.+ (?:in|after) \d+\.\d+s|Empty test suite) =+$/.exec(line);
+  return banner ? `[schemathesis] finished: ${banner[1]}` : line;
+}
+
+/** Operations passed and failed (failures and errors) in schemathesis's JUnit report. */
+function junitCounts(path: string): { passed: number; failed: number } | undefined {
+  let xml: string;
+  try {
+    xml = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const suites = /<testsuites\b([^>]*)>/.exec(xml)?.[1];
+  if (suites === undefined) return undefined;
+  const count = (name: string) => Number(new RegExp(`\\b${name}="(\\d+)"`).exec(suites)?.[1] ?? 0);
+  const failed = count('failures') + count('errors');
+  return { passed: count('tests') - failed - count('skipped'), failed };
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
