@@ -260,6 +260,8 @@ interface OffersFigures {
   few: LoadResult;
   samples: OffersSample[];
   correct: boolean;
+  /** The same load on a bare fan-out to bench_1..5 (bench/lib/bare-fanout.ts): this machine's floor. */
+  floor: LoadResult;
 }
 
 async function setLatency(sim: RunningServer, code: string, latencyMs: number): Promise<void> {
@@ -283,7 +285,28 @@ async function sample(api: RunningServer, when: string): Promise<OffersSample> {
   return { when, ms: answer.ms, offers, slow };
 }
 
-async function benchOffers(api: RunningServer, sim: RunningServer): Promise<OffersFigures> {
+/** The quote every offers request asks each provider for, as the sandbox adapter words it. */
+const FLOOR_QUOTE_QUERY = 'fiat_currency=GBP&crypto_currency=BTC&network=bitcoin&fiat_amount=100&payment_method=card&country=GB';
+
+async function benchFloor(sim: RunningServer): Promise<LoadResult> {
+  log('starting the bare fan-out (floor)');
+  const fast = BENCH_PROVIDER_CODES.filter((c) => c !== SLOW_PROVIDER);
+  const floor = await startServer({ role: 'fanout', simUrl: sim.url, codes: [...fast], query: FLOOR_QUOTE_QUERY }, 'fanout');
+  try {
+    const check = await get(floor.url + '/');
+    const answered = Object.keys(JSON.parse(check.body.toString()) as Record<string, { crypto_amount?: string }>);
+    if (check.status !== 200 || answered.join(',') !== fast.join(',')) {
+      throw new Error(`bare fan-out: HTTP ${check.status}: ${check.body.toString().slice(0, 300)}`);
+    }
+    const watch = { fanout: floor.pid, simulators: sim.pid };
+    await load('floor warm-up (bare fan-out)', floor.url + '/', OFFERS_WARMUP_SECONDS, watch);
+    return await load('floor (bare fan-out)', floor.url + '/', OFFERS_SECONDS, watch);
+  } finally {
+    await floor.stop();
+  }
+}
+
+async function benchOffers(api: RunningServer, sim: RunningServer): Promise<Omit<OffersFigures, 'floor'>> {
   const url = api.url + OFFERS_PATH;
   const watch = { api: api.pid, simulators: sim.pid };
   let users = 0;
@@ -409,6 +432,7 @@ function reportOffers(out: string[], offers: OffersFigures): void {
         loadRow(`warm-up, ${SLOW_PROVIDER} just turned 10 s`, offers.slowWarmup),
         loadRow(`measured, ${SLOW_PROVIDER} at 10 s`, offers.main),
         loadRow(`${SLOW_PROVIDER} at 10 s, few connections`, offers.few),
+        loadRow('floor: bare fan-out to bench_1..5', offers.floor),
       ],
     ),
   );
@@ -416,6 +440,13 @@ function reportOffers(out: string[], offers: OffersFigures): void {
   out.push(
     `Measured run, second half only: p50 ${m.secondHalf.p50} ms, p99 ${m.secondHalf.p99} ms, max ${m.secondHalf.max} ms. ` +
       `Responses over 1 s per second of the run: ${m.perSecond.map((b) => b.over1s).join(' ')}`,
+  );
+  const f = offers.floor.latency;
+  out.push(
+    `Floor (same run, same simulators, same load): a bare node:http fan-out asking bench_1..5 for the same quote and ` +
+      `answering their five bodies, nothing else. p50 ${f.p50} ms (${round(f.p50 / PROVIDER_LATENCY_MS, 3)}), ` +
+      `p99 ${f.p99} ms (${round(f.p99 / PROVIDER_LATENCY_MS, 3)}). The broker over the floor: ` +
+      `p50 ${round(m.latency.p50 / f.p50, 3)}, p99 ${round(m.latency.p99 / f.p99, 3)}.`,
   );
   out.push('Sample answers (include_errors=true):');
   out.push(renderTable(['when', 'ms', 'offers from', SLOW_PROVIDER], offers.samples.map((s) => [s.when, round(s.ms, 0), s.offers.join(',') || '-', s.slow])));
@@ -484,6 +515,12 @@ function offersSummary(offers: OffersFigures) {
     [`offers_c${OFFERS_FEW_CONNECTIONS}_p50_ms`]: offers.few.latency.p50,
     [`offers_c${OFFERS_FEW_CONNECTIONS}_p99_ms`]: offers.few.latency.p99,
     [`offers_c${OFFERS_FEW_CONNECTIONS}_rps`]: round(offers.few.rps, 1),
+    offers_floor_p50_ratio: round(offers.floor.latency.p50 / PROVIDER_LATENCY_MS, 3),
+    offers_floor_p99_ratio: round(offers.floor.latency.p99 / PROVIDER_LATENCY_MS, 3),
+    offers_floor_rps: round(offers.floor.rps, 1),
+    offers_floor_cpu_ms_per_req: round((offers.floor.cpuPerRequestUs.fanout ?? NaN) / 1000, 2),
+    offers_over_floor_p50: round(offers.main.latency.p50 / offers.floor.latency.p50, 3),
+    offers_over_floor_p99: round(offers.main.latency.p99 / offers.floor.latency.p99, 3),
   };
 }
 
@@ -516,11 +553,13 @@ async function runOffers(): Promise<OffersFigures> {
   const sim = await startServer({ role: 'sim', latencyMs: latencies }, 'simulators');
   try {
     const api = await startServer({ role: 'api', simUrl: sim.url }, 'api-offers');
+    let figures: Omit<OffersFigures, 'floor'>;
     try {
-      return await benchOffers(api, sim);
+      figures = await benchOffers(api, sim);
     } finally {
       await api.stop();
     }
+    return { ...figures, floor: await benchFloor(sim) };
   } finally {
     await sim.stop();
   }

@@ -6,14 +6,16 @@
  *                silent logger; with `simUrl`, six benchmark sandbox providers pointing at that host;
  *                on {type:'strip'}, it leaves some middleware out (profiling only)
  *   role "bare"  a bare Express app whose one GET handler answers `body` with `contentType`
- *   role "sim"   a SimulatorHost with the six benchmark profiles (bench/providers.ts)
+ *   role "sim"   a SimulatorHost with the six benchmark profiles (bench/providers.ts), its quote route
+ *                answered by a plain node:http front (bench/lib/quote-front.ts)
+ *   role "fanout" the offers runs' floor: a bare fan-out to the simulator host (bench/lib/bare-fanout.ts)
  *
  * The parent sends {type:'start', spec}. Everything binds 127.0.0.1 on an ephemeral port. The child reports {type:'ready', port} over IPC,
  * exits on {type:'stop'}, and exits by itself when the parent goes away (IPC disconnect).
  */
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
-import express, { type Express } from 'express';
+import { createServer, type RequestListener } from 'node:http';
+import express from 'express';
 import { LayerSwitch } from './lib/layers';
 import type { ChildCommand, ChildMessage, ServerSpec } from './lib/protocol';
 
@@ -21,7 +23,7 @@ function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-async function buildApp(spec: ServerSpec): Promise<{ app: Express; layers?: LayerSwitch; stop?: () => void }> {
+async function buildHandler(spec: ServerSpec): Promise<{ handler: RequestListener; layers?: LayerSwitch; stop?: () => void }> {
   switch (spec.role) {
     case 'bare': {
       const app = express();
@@ -31,7 +33,7 @@ async function buildApp(spec: ServerSpec): Promise<{ app: Express; layers?: Laye
         res.setHeader('Content-Type', contentType);
         res.send(body);
       });
-      return { app };
+      return { handler: app };
     }
     case 'api': {
       process.env.LOG_LEVEL = 'silent';
@@ -52,13 +54,14 @@ async function buildApp(spec: ServerSpec): Promise<{ app: Express; layers?: Laye
         providers = benchRegistry(spec.simUrl);
       }
       const app = buildApi(config, client, logger, providers ? { providers } : {});
-      return { app, layers: new LayerSwitch(app) };
+      return { handler: app, layers: new LayerSwitch(app) };
     }
     case 'sim': {
-      const [{ SimulatorHost }, { SandboxSimulator }, { benchProfiles, SIM_API_KEY, SIM_WEBHOOK_SECRET }] = await Promise.all([
+      const [{ SimulatorHost }, { SandboxSimulator }, { benchProfiles, SIM_API_KEY, SIM_WEBHOOK_SECRET }, { quoteFront }] = await Promise.all([
         import('../src/simulators/kit/host'),
         import('../src/simulators/sandbox/server'),
         import('./providers'),
+        import('./lib/quote-front'),
       ]);
       const host = new SimulatorHost(
         benchProfiles().map(
@@ -74,15 +77,21 @@ async function buildApp(spec: ServerSpec): Promise<{ app: Express; layers?: Laye
         ),
       );
       for (const [code, latencyMs] of Object.entries(spec.latencyMs ?? {})) host.get(code).faults.latencyMs = latencyMs;
-      return { app: host.app, stop: () => host.stop() };
+      return { handler: quoteFront(host), stop: () => host.stop() };
+    }
+    case 'fanout': {
+      const [{ bareFanout }, { SIM_API_KEY }] = await Promise.all([import('./lib/bare-fanout'), import('./providers')]);
+      return { handler: bareFanout(spec.simUrl, spec.codes, SIM_API_KEY, spec.query) };
     }
   }
 }
 
 async function main(spec: ServerSpec): Promise<void> {
-  const { app, layers, stop } = await buildApp(spec);
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+  const { handler, layers, stop } = await buildHandler(spec);
+  const server = createServer(handler);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
   });
   // Many short-lived benchmark connections: keep them open as long as the load tool wants.
   server.keepAliveTimeout = 65_000;

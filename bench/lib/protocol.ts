@@ -7,7 +7,9 @@ export type ServerSpec =
       /** The simulator host of the six benchmark providers; without it, the configured providers. */
       simUrl?: string;
     }
-  | { role: 'sim'; latencyMs?: Record<string, number> };
+  | { role: 'sim'; latencyMs?: Record<string, number> }
+  /** The offers runs' floor (bench/lib/bare-fanout.ts): `GET` anything asks `codes` at `simUrl` for one quote each. */
+  | { role: 'fanout'; simUrl: string; codes: string[]; query: string };
 
 export type ChildMessage =
   | { type: 'ready'; port: number; layers?: string[]; strippable?: string[] }

@@ -104,8 +104,13 @@ export class SandboxSimulator extends SimulatorBase {
     app.use((_req: Request, res: Response) => void res.status(404).json(error('not_found', 'no such route')));
   }
 
+  /** Whether an `Authorization` header carries this provider's API key. */
+  isAuthorized(authorization: string | undefined): boolean {
+    return authorization === `Bearer ${this.options.apiKey}`;
+  }
+
   private authenticate(req: Request, res: Response, next: NextFunction): void {
-    if (req.header('authorization') !== `Bearer ${this.options.apiKey}`) {
+    if (!this.isAuthorized(req.header('authorization'))) {
       res.status(401).json(error('unauthorized', 'missing or wrong API key'));
       return;
     }
@@ -151,18 +156,19 @@ export class SandboxSimulator extends SimulatorBase {
   }
 
   private getQuote(req: Request, res: Response): void {
-    const q = req.query;
+    const answer = this.quoteAnswer(req.query);
+    res.status(answer.status).json(answer.body);
+  }
+
+  /** The answer of `GET /v1/quotes` to a query, apart from authentication and faults. */
+  quoteAnswer(q: Record<string, unknown>): { status: number; body: unknown } {
     const missing = ['fiat_currency', 'crypto_currency', 'network', 'fiat_amount', 'payment_method'].filter(
       (k) => typeof q[k] !== 'string' || q[k] === '',
     );
-    if (missing.length > 0) {
-      res.status(400).json(error('invalid_request', `missing ${missing.join(', ')}`));
-      return;
-    }
+    if (missing.length > 0) return { status: 400, body: error('invalid_request', `missing ${missing.join(', ')}`) };
     const str = (k: string) => q[k] as string;
     if (!/^\d+(\.\d+)?$/.test(str('fiat_amount'))) {
-      res.status(400).json(error('invalid_request', 'fiat_amount must be a decimal string'));
-      return;
+      return { status: 400, body: error('invalid_request', 'fiat_amount must be a decimal string') };
     }
     const result = quote(this.profile, {
       fiat: str('fiat_currency'),
@@ -174,22 +180,24 @@ export class SandboxSimulator extends SimulatorBase {
       state: typeof q.state === 'string' ? q.state : undefined,
     });
     if (!result.ok) {
-      res.status(result.status).json(error(result.code, result.message, { min_amount: result.min, max_amount: result.max }));
-      return;
+      return { status: result.status, body: error(result.code, result.message, { min_amount: result.min, max_amount: result.max }) };
     }
-    res.json({
-      quote_id: randomUUID(),
-      fiat_currency: str('fiat_currency'),
-      crypto_currency: str('crypto_currency'),
-      network: str('network'),
-      fiat_amount: str('fiat_amount'),
-      crypto_amount: result.cryptoAmount,
-      price: result.price,
-      processing_fee: result.processingFee,
-      network_fee: result.networkFee,
-      payment_method: result.method.code,
-      expires_at: new Date(Date.now() + this.profile.quoteTtlSeconds * 1000).toISOString(),
-    });
+    return {
+      status: 200,
+      body: {
+        quote_id: randomUUID(),
+        fiat_currency: str('fiat_currency'),
+        crypto_currency: str('crypto_currency'),
+        network: str('network'),
+        fiat_amount: str('fiat_amount'),
+        crypto_amount: result.cryptoAmount,
+        price: result.price,
+        processing_fee: result.processingFee,
+        network_fee: result.networkFee,
+        payment_method: result.method.code,
+        expires_at: new Date(Date.now() + this.profile.quoteTtlSeconds * 1000).toISOString(),
+      },
+    };
   }
 
   private createOrder(req: Request, res: Response): void {
