@@ -1,0 +1,92 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { quoteFront } from '../../../bench/lib/quote-front';
+import { SimulatorHost } from '../../../src/simulators/kit/host';
+import { SandboxSimulator } from '../../../src/simulators/sandbox/server';
+
+/**
+ * The offers benchmark answers simulator quotes through bench/lib/quote-front.ts instead of the
+ * simulator's Express route. Its figures are only worth something if both answer alike: same status,
+ * content type and body (apart from the fresh quote id and expiry), same key check, same latency.
+ */
+const KEY = 'sk_front_test';
+const simulator = new SandboxSimulator({ apiKey: KEY, webhookSecret: 'whsec_front', webhookUrl: 'http://127.0.0.1:1', publicUrl: 'http://127.0.0.1:1' });
+const host = new SimulatorHost([simulator]);
+let express: Server;
+let front: Server;
+
+const listen = (server: Server) =>
+  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+let expressUrl: string;
+let frontUrl: string;
+
+beforeAll(async () => {
+  express = createServer(host.app);
+  front = createServer(quoteFront(host));
+  [expressUrl, frontUrl] = await Promise.all([listen(express), listen(front)]);
+});
+afterEach(() => Object.assign(simulator.faults, { latencyMs: 0, errorRate: 0, timeoutRate: 0 }));
+afterAll(async () => {
+  host.stop();
+  for (const server of [express, front]) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function ask(base: string, path: string, key: string | null = KEY) {
+  const started = performance.now();
+  const response = await fetch(`${base}${path}`, { headers: key === null ? {} : { authorization: `Bearer ${key}` } });
+  const body = (await response.json()) as Record<string, unknown>;
+  const { quote_id: quoteId, expires_at: expiresAt, ...rest } = body;
+  return { status: response.status, type: response.headers.get('content-type'), rest, quoteId, expiresAt, ms: performance.now() - started };
+}
+
+const quote = (params: Record<string, string>) => `/sandbox/v1/quotes?${new URLSearchParams(params).toString()}`;
+const GOOD = { fiat_currency: 'GBP', crypto_currency: 'BTC', network: 'bitcoin', fiat_amount: '100', payment_method: 'card', country: 'GB' };
+
+const CASES: [string, string, string | null][] = [
+  ['a quote', quote(GOOD), KEY],
+  ['a US state', quote({ ...GOOD, fiat_currency: 'USD', country: 'US', state: 'CA' }), KEY],
+  ['a state the provider leaves out', quote({ ...GOOD, fiat_currency: 'USD', country: 'US', state: 'NY' }), KEY],
+  ['an amount under the minimum', quote({ ...GOOD, fiat_amount: '1' }), KEY],
+  ['an amount over the maximum', quote({ ...GOOD, fiat_amount: '9999999' }), KEY],
+  ['an unsupported country', quote({ ...GOOD, country: 'JP' }), KEY],
+  ['an unsupported asset', quote({ ...GOOD, crypto_currency: 'DOGE', network: 'dogecoin' }), KEY],
+  ['a malformed amount', quote({ ...GOOD, fiat_amount: '1e3' }), KEY],
+  ['a missing parameter', quote({ fiat_currency: 'GBP', crypto_currency: 'BTC' }), KEY],
+  ['a wrong API key', quote(GOOD), 'sk_wrong'],
+  ['no API key', quote(GOOD), null],
+  ['another route', '/sandbox/v1/currencies', KEY],
+  ['an unknown provider', '/nobody/v1/quotes?fiat_currency=GBP', KEY],
+];
+
+test.each(CASES)('answers %s as the Express route does', async (_name, path, key) => {
+  const [viaExpress, viaFront] = await Promise.all([ask(expressUrl, path, key), ask(frontUrl, path, key)]);
+  expect(viaFront.status).toBe(viaExpress.status);
+  expect(viaFront.type).toBe(viaExpress.type);
+  expect(viaFront.rest).toEqual(viaExpress.rest);
+  expect(typeof viaFront.quoteId).toBe(typeof viaExpress.quoteId);
+  expect(typeof viaFront.expiresAt).toBe(typeof viaExpress.expiresAt);
+});
+
+test('the quotes compared are real ones', async () => {
+  const answer = await ask(frontUrl, quote(GOOD));
+  expect(answer.status).toBe(200);
+  expect(answer.rest).toMatchObject({ fiat_currency: 'GBP', crypto_currency: 'BTC', payment_method: 'card' });
+  expect(Number(answer.rest.crypto_amount)).toBeGreaterThan(0);
+});
+
+test('keeps the latency switch', async () => {
+  simulator.faults.latencyMs = 150;
+  const answer = await ask(frontUrl, quote(GOOD));
+  expect(answer.status).toBe(200);
+  expect(answer.ms).toBeGreaterThanOrEqual(145);
+});
+
+test("leaves outages to the simulator's own route", async () => {
+  simulator.faults.errorRate = 1;
+  const [viaExpress, viaFront] = await Promise.all([ask(expressUrl, quote(GOOD)), ask(frontUrl, quote(GOOD))]);
+  expect(viaExpress.status).toBe(503);
+  expect(viaFront).toMatchObject({ status: 503, rest: viaExpress.rest });
+});
