@@ -6,7 +6,6 @@
  * stand for the two processes; they share nothing but Redis.
  */
 import { currencyDictionary } from '../../src/domain/currencies';
-import type { CryptoCurrency, FiatCurrency } from '../../src/domain/currency';
 import { createLogger } from '../../src/logging';
 import { connectRedis, type RedisConnection } from '../../src/offers/store-factory';
 import { RedisSharedValues } from '../../src/providers/shared-values';
@@ -16,7 +15,7 @@ import { createTransakSimulator } from '../../src/simulators/transak/server';
 import { checkout } from '../helpers/orders';
 import { useProviderHarness } from '../helpers/provider-harness';
 import { startRedis, type RedisServer } from '../helpers/redis';
-import { currencyOf as currency } from '../helpers/currencies';
+import { transakOrderRequest } from '../helpers/transak-orders';
 
 let redisServer: RedisServer;
 let redis: RedisConnection;
@@ -50,17 +49,7 @@ const harness = useProviderHarness({
 
 test("the API verifies webhooks signed with the worker's token, and no process revokes another's", async () => {
   const orderId = '00000000-0000-4000-8000-00000000a001';
-  const order = await worker.createOrder({
-    orderId,
-    fiat: currency('EUR') as FiatCurrency,
-    crypto: currency('ETH', 'ethereum') as CryptoCurrency,
-    fiatAmount: '150',
-    walletAddress: '0xD902d7eBF7bc5eCa9EEA22a6Ee9F1A30EBeBEFeE',
-    paymentMethod: 'sepa',
-    country: 'DE',
-    externalUserId: 'user-1',
-    extras: {},
-  });
+  const order = await worker.createOrder(transakOrderRequest({ orderId }));
   const simulator = harness.simulator;
   expect(simulator.accessTokensIssued).toBe(1);
 

@@ -10,7 +10,6 @@ import {
   ProviderRejectedError,
   ProviderUnavailableError,
   WebhookVerificationError,
-  type CreateProviderOrderRequest,
 } from '../../../src/providers/types';
 import { createTransakSimulator } from '../../../src/simulators/transak/server';
 import { eventually } from '../../helpers/http';
@@ -18,7 +17,7 @@ import { rejectionOf } from '../../helpers/rejection';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
-
+import { transakOrderRequest as orderRequest } from '../../helpers/transak-orders';
 
 /** The simulator and the adapter, with a receiver that verifies each webhook with the adapter, as the broker does. */
 const useTransakHarness = (accessTokenTtlMs?: number) =>
@@ -35,20 +34,6 @@ const useTransakHarness = (accessTokenTtlMs?: number) =>
       }),
     adapter: (config) => createTransakAdapter(config, currencyDictionary),
   });
-
-let orderSeq = 0;
-const orderRequest = (overrides: Partial<CreateProviderOrderRequest> = {}): CreateProviderOrderRequest => ({
-  orderId: `00000000-0000-4000-8000-${String(++orderSeq).padStart(12, '0')}`,
-  fiat: fiat('EUR'),
-  crypto: crypto('ETH', 'ethereum'),
-  fiatAmount: '150',
-  walletAddress: '0xD902d7eBF7bc5eCa9EEA22a6Ee9F1A30EBeBEFeE',
-  paymentMethod: 'sepa',
-  country: 'DE',
-  externalUserId: 'user-1',
-  extras: {},
-  ...overrides,
-});
 
 describe('Transak adapter against the simulator', () => {
   const harness = useTransakHarness();

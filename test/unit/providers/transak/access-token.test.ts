@@ -78,12 +78,19 @@ describe('Transak access tokens', () => {
       return { shared, state };
     }
 
-    it('a second process takes the token the first obtained instead of revoking it with a new one', async () => {
+    /** One issuer and one shared store for every process; `newProcess` starts one more. */
+    function processes() {
       const clock = { now: 1_700_000_000_000 };
       const { issue } = issuer(3600, clock);
-      const { shared } = sharedMap();
-      const worker = new TransakAccessTokens(issue, () => clock.now, shared);
-      const api = new TransakAccessTokens(issue, () => clock.now, shared);
+      const { shared, state } = sharedMap();
+      const newProcess = () => new TransakAccessTokens(issue, () => clock.now, shared);
+      return { clock, issue, state, newProcess };
+    }
+
+    it('a second process takes the token the first obtained instead of revoking it with a new one', async () => {
+      const { issue, newProcess } = processes();
+      const worker = newProcess();
+      const api = newProcess();
 
       expect(await worker.get()).toBe('token-1');
       expect(await api.candidates()).toEqual(['token-1']);
@@ -92,11 +99,9 @@ describe('Transak access tokens', () => {
     });
 
     it('after a refusal the new token reaches the other process, which verifies webhooks signed with it', async () => {
-      const clock = { now: 1_700_000_000_000 };
-      const { issue } = issuer(3600, clock);
-      const { shared } = sharedMap();
-      const worker = new TransakAccessTokens(issue, () => clock.now, shared);
-      const api = new TransakAccessTokens(issue, () => clock.now, shared);
+      const { issue, newProcess } = processes();
+      const worker = newProcess();
+      const api = newProcess();
       await worker.get();
       await api.get();
 
@@ -108,17 +113,15 @@ describe('Transak access tokens', () => {
     });
 
     it('a shared token due for refresh is not taken; a failing store leaves each process its own token', async () => {
-      const clock = { now: 1_700_000_000_000 };
-      const { issue } = issuer(3600, clock);
-      const { shared, state } = sharedMap();
-      const worker = new TransakAccessTokens(issue, () => clock.now, shared);
+      const { clock, state, newProcess } = processes();
+      const worker = newProcess();
       await worker.get();
       clock.now += 3600_000 - 60_000; // inside the refresh margin
-      const api = new TransakAccessTokens(issue, () => clock.now, shared);
+      const api = newProcess();
       expect(await api.get()).toBe('token-2');
 
       state.down = true;
-      const alone = new TransakAccessTokens(issue, () => clock.now, shared);
+      const alone = newProcess();
       expect(await alone.get()).toBe('token-3');
       expect(await alone.candidates()).toEqual(['token-3']);
     });
