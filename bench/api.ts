@@ -33,8 +33,9 @@
  * BENCH_CHILD_NODE_ARGS = extra node flags for the server children (e.g. --cpu-prof --cpu-prof-dir=DIR).
  */
 import os from 'node:os';
-import { currencyDictionary } from '../src/domain/currencies';
+import { toQuoteParams } from '../src/providers/sandbox/transformers';
 import { TEST_API_KEY, testConfig } from '../test/helpers/config';
+import { cryptoOf, fiatOf } from '../test/helpers/currencies';
 import { startServer, stopAll, type RunningServer } from './lib/children';
 import { runLoad, type LoadOptions, type LoadResult } from './lib/load';
 import { median, renderTable, round } from './lib/table';
@@ -82,15 +83,11 @@ const SLOW_LATENCY_MS = 10_000;
 const HEADERS = { 'x-api-key': TEST_API_KEY };
 const DICT_PATH = '/api/dict/currencies';
 
-function currencyId(ticker: string, network?: string): number {
-  const found = currencyDictionary.currencies.find((c) => c.ticker === ticker && c.network === network);
-  if (!found) throw new Error(`no currency ${ticker}${network ? `/${network}` : ''} in the dictionary`);
-  return found.id;
-}
-const GBP = currencyId('GBP');
-const BTC = currencyId('BTC', 'bitcoin');
+const GBP = fiatOf('GBP');
+const BTC = cryptoOf('BTC', 'bitcoin');
+const OFFERS_AMOUNT = '100';
 const offersPath = (user: string) =>
-  `/api/on_ramp/offers?external_user_id=${user}&currency_from=${GBP}&currency_to=${BTC}&amount_from=100&country=GB`;
+  `/api/on_ramp/offers?external_user_id=${user}&currency_from=${GBP.id}&currency_to=${BTC.id}&amount_from=${OFFERS_AMOUNT}&country=GB`;
 const OFFERS_PATH = offersPath('bench');
 
 function log(message: string): void {
@@ -285,8 +282,10 @@ async function sample(api: RunningServer, when: string): Promise<OffersSample> {
   return { when, ms: answer.ms, offers, slow };
 }
 
-/** The quote every offers request asks each provider for, as the sandbox adapter words it. */
-const FLOOR_QUOTE_QUERY = 'fiat_currency=GBP&crypto_currency=BTC&network=bitcoin&fiat_amount=100&payment_method=card&country=GB';
+/** The quote every offers request asks each provider for, worded by the sandbox adapter's own transformer. */
+const FLOOR_QUOTE_QUERY = new URLSearchParams(
+  toQuoteParams({ fiat: GBP, crypto: BTC, fiatAmount: OFFERS_AMOUNT, paymentMethod: 'card', country: 'GB', externalUserId: 'bench' }),
+).toString();
 
 async function benchFloor(sim: RunningServer): Promise<LoadResult> {
   log('starting the bare fan-out (floor)');
@@ -294,8 +293,9 @@ async function benchFloor(sim: RunningServer): Promise<LoadResult> {
   const floor = await startServer({ role: 'fanout', simUrl: sim.url, codes: [...fast], query: FLOOR_QUOTE_QUERY }, 'fanout');
   try {
     const check = await get(floor.url + '/');
-    const answered = Object.keys(JSON.parse(check.body.toString()) as Record<string, { crypto_amount?: string }>);
-    if (check.status !== 200 || answered.join(',') !== fast.join(',')) {
+    const answers = JSON.parse(check.body.toString()) as Record<string, { crypto_amount?: unknown }>;
+    const quoted = Object.keys(answers).filter((code) => typeof answers[code]?.crypto_amount === 'string');
+    if (check.status !== 200 || quoted.join(',') !== fast.join(',')) {
       throw new Error(`bare fan-out: HTTP ${check.status}: ${check.body.toString().slice(0, 300)}`);
     }
     const watch = { fanout: floor.pid, simulators: sim.pid };
@@ -421,7 +421,7 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
 
 function reportOffers(out: string[], offers: OffersFigures): void {
   out.push(
-    `GET /api/on_ramp/offers (GBP ${GBP} -> BTC ${BTC}, 100, GB; external_user_id ${OFFERS_USERS === 'fixed' ? 'bench on every request' : 'one per connection'}): ` +
+    `GET /api/on_ramp/offers (GBP ${GBP.id} -> BTC ${BTC.id}, ${OFFERS_AMOUNT}, GB; external_user_id ${OFFERS_USERS === 'fixed' ? 'bench on every request' : 'one per connection'}): ` +
       `bench_1..5 answer in ${PROVIDER_LATENCY_MS} ms; default configuration (testConfig(): provider deadline ${PROVIDER_DEADLINE_MS} ms)`,
   );
   out.push(
