@@ -1,4 +1,3 @@
-import { RedisSharedValues } from '../providers/shared-values';
 import type { Client } from '@temporalio/client';
 import { CatalogueService } from '../catalogue/service';
 import type { AppConfig } from '../config';
@@ -10,6 +9,7 @@ import type { RedisClient } from '../offers/redis-store';
 import { createOfferStore } from '../offers/store-factory';
 import { OrderService } from '../orders/service';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
+import { RedisSharedValues } from '../providers/shared-values';
 import { temporalReachable } from '../temporal/connection';
 import { createApp } from './app';
 import { createRateLimiter } from './rate-limit';

@@ -1,4 +1,3 @@
-import type { SharedValues } from './shared-values';
 import type { AppConfig, ProviderResolution } from '../config';
 import type { CurrencyDictionary } from '../domain/currency';
 import { currencyDictionary } from '../domain/currencies';
@@ -8,6 +7,7 @@ import { createMercuryoAdapter } from './mercuryo';
 import { createMoonpayAdapter } from './moonpay';
 import { createRampAdapter } from './ramp';
 import { createSandboxAdapter, SANDBOX_INFO } from './sandbox';
+import type { SharedValues } from './shared-values';
 import { createTransakAdapter } from './transak';
 import type { ProviderAdapter } from './types';
 
