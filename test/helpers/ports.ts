@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -12,3 +13,14 @@ export async function freePort(): Promise<number> {
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
+
+/** Starts `server` on an ephemeral loopback port; resolves to its base URL. */
+export const listenOnLoopback = (server: Server) =>
+  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+
+/** Closes `server`, dropping open connections: requests left unanswered on purpose (latency faults) must not hold the close. */
+export const closeServer = (server: Server) =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });

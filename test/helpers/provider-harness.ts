@@ -3,12 +3,12 @@
  * mounted in a SimulatorHost on an ephemeral port, and a small receiver on another playing the
  * broker's webhook endpoint, where every webhook goes through `adapter.parseWebhook` as it arrives.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { IncomingWebhook, ProviderAdapter, ProviderWebhookEvent } from '../../src/providers/types';
 import { NO_FAULTS } from '../../src/simulators/kit/faults';
 import { SimulatorHost, type ProviderSimulator } from '../../src/simulators/kit/host';
 import { eventually } from './http';
+import { closeServer, listenOnLoopback } from './ports';
 
 export interface HarnessUrls {
   /** The simulator host, e.g. http://127.0.0.1:PORT: what a provider's config takes as its simulator URL. */
@@ -66,14 +66,6 @@ export interface ProviderHarness<S extends ProviderSimulator = ProviderSimulator
 
 type Outcome = { event: ProviderWebhookEvent } | { error: Error };
 
-const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-/** Requests a simulator leaves unanswered on purpose (latency faults) must not hold the close. */
-const close = (server: Server) =>
-  new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
 const readBody = async (req: IncomingMessage) => {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -115,9 +107,9 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
       else res.writeHead(result.error.name === 'WebhookVerificationError' ? 401 : 500).end();
     });
   });
-  const brokerUrl = await listen(receiver);
+  const brokerUrl = await listenOnLoopback(receiver);
   const simulatorServer = createServer((req, res) => late.host!.app(req, res));
-  const simulatorUrl = await listen(simulatorServer);
+  const simulatorUrl = await listenOnLoopback(simulatorServer);
   const urls: HarnessUrls = { simulatorUrl, publicUrl: `${simulatorUrl}/${options.code}`, brokerUrl, webhookUrl: `${brokerUrl}${webhookPath}` };
 
   const result = options.config(urls);
@@ -166,7 +158,7 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
     },
     async stop() {
       host.stop();
-      await Promise.all([close(simulatorServer), close(receiver)]);
+      await Promise.all([closeServer(simulatorServer), closeServer(receiver)]);
     },
   };
 }

@@ -45,7 +45,6 @@ kill -TERM "$child" 2>/dev/null; kill -CONT "$child" 2>/dev/null
 wait "$child"
 `;
 
-
 /** Whether the server answers PING with PONG. */
 function ping(port: number): Promise<boolean> {
   return new Promise((resolve) => {

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { quoteFront } from '../../../bench/lib/quote-front';
 import { SimulatorHost } from '../../../src/simulators/kit/host';
 import { SandboxSimulator } from '../../../src/simulators/sandbox/server';
+import { closeServer, listenOnLoopback } from '../../helpers/ports';
 
 /**
  * The offers benchmark answers simulator quotes through bench/lib/quote-front.ts instead of the
@@ -15,23 +15,18 @@ const host = new SimulatorHost([simulator]);
 let express: Server;
 let front: Server;
 
-const listen = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 let expressUrl: string;
 let frontUrl: string;
 
 beforeAll(async () => {
   express = createServer(host.app);
   front = createServer(quoteFront(host));
-  [expressUrl, frontUrl] = await Promise.all([listen(express), listen(front)]);
+  [expressUrl, frontUrl] = await Promise.all([listenOnLoopback(express), listenOnLoopback(front)]);
 });
 afterEach(() => Object.assign(simulator.faults, { latencyMs: 0, errorRate: 0, timeoutRate: 0 }));
 afterAll(async () => {
   host.stop();
-  for (const server of [express, front]) {
-    server.closeAllConnections();
-    await new Promise((resolve) => server.close(resolve));
-  }
+  await Promise.all([closeServer(express), closeServer(front)]);
 });
 
 async function ask(base: string, path: string, key: string | null = KEY) {
