@@ -1,5 +1,4 @@
 import express, { Router, type Express, type RequestHandler } from 'express';
-import helmet from 'helmet';
 import type { CatalogueService } from '../catalogue/service';
 import type { IntegratorDirectory } from '../config/integrators';
 import type { CurrencyDictionary } from '../domain/currency';
@@ -13,6 +12,7 @@ import { requireApiKey } from './auth';
 import { requestLogging } from './request-log';
 import { docsRoutes, openApiDocumentRoute } from './openapi';
 import { errorHandler, notFoundHandler } from './problem';
+import { apiSecurityHeaders } from './security-headers';
 import { catalogueRoutes } from './routes/catalogue';
 import { dictionaryRoutes } from './routes/dictionaries';
 import { healthRoutes } from './routes/health';
@@ -34,23 +34,6 @@ export interface AppDependencies {
   orders: OrderService;
   timings: OrderTimings;
   ready: () => Promise<Record<string, boolean>>;
-}
-
-/**
- * Helmet's headers for every answer. Helmet's defaults do not vary by request, so they are taken
- * from it once and set from that list, which costs far less per request than running helmet.
- */
-function securityHeaders(): RequestHandler {
-  const headers: [string, string][] = [];
-  const capture = {
-    setHeader: (name: string, value: string | number) => void headers.push([name, String(value)]),
-    removeHeader: () => undefined,
-  };
-  helmet()({} as never, capture as never, () => undefined);
-  return function securityHeaders(_req, res, next) {
-    for (const [name, value] of headers) res.setHeader(name, value);
-    next();
-  };
 }
 
 /**
@@ -84,7 +67,7 @@ export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
   requestLogging(app, deps.logger);
-  app.use(securityHeaders());
+  app.use(apiSecurityHeaders());
   app.use('/api', apiRouter(deps));
   healthRoutes(app, deps.ready);
   docsRoutes(app);

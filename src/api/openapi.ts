@@ -9,12 +9,12 @@ import {
   type ResponseConfig,
   type RouteConfig,
 } from '@asteasolutions/zod-to-openapi';
-import { Router, type IRouter, type RequestHandler } from 'express';
-import helmet from 'helmet';
+import { Router, type IRouter } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { ZodType } from 'zod';
 import packageJson from '../../package.json';
 import * as S from './schemas';
+import { pageSecurityHeaders } from './security-headers';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
 
@@ -376,14 +376,11 @@ export function openApiDocument(): OpenApiDocument {
 }
 
 /**
- * The CSP of /docs: helmet's defaults, with the inline styles of the Swagger UI page allowed and
- * without upgrade-insecure-requests (which would send the page's own assets to https on a plain-http
- * development server).
+ * The security headers of /docs: helmet's, with the inline styles of the Swagger UI page allowed
+ * and without upgrade-insecure-requests (which would send the page's own assets to https on a
+ * plain-http development server).
  */
-const docsCsp: RequestHandler = helmet.contentSecurityPolicy({
-  useDefaults: true,
-  directives: { 'style-src': ["'self'", "'unsafe-inline'"], 'upgrade-insecure-requests': null },
-});
+const docsSecurityHeaders = pageSecurityHeaders({ 'style-src': ["'self'", "'unsafe-inline'"], 'upgrade-insecure-requests': null });
 
 /** GET /openapi.json on the /api router, registered before authentication: it needs no API key. */
 export function openApiDocumentRoute(api: IRouter): void {
@@ -406,7 +403,7 @@ export function docsRoutes(app: IRouter): void {
     if (req.originalUrl.split('?')[0]!.endsWith('/')) return next();
     res.redirect(301, 'docs/');
   });
-  docs.use(docsCsp);
+  docs.use(docsSecurityHeaders);
   docs.get('/', swaggerUi.setup(document, options));
   docs.use(swaggerUi.serveFiles(document, options));
   app.use('/docs', docs);

@@ -114,12 +114,15 @@ describe('errors', () => {
     expectProblem(res, 400, 'validation_error');
   });
 
-  test("every answer carries helmet's security headers and no X-Powered-By", async () => {
+  test("every answer carries the OWASP REST set of security headers, none of the HTML page ones, and no X-Powered-By", async () => {
     for (const res of [await authed('/api/dict/currencies'), await authed('/api/nope'), await request(app).get('/healthz')]) {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
-      expect(res.headers['strict-transport-security']).toContain('max-age=');
-      expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(res.headers['x-frame-options']).toBe('DENY');
+      expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+      expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+      for (const page of ['referrer-policy', 'x-dns-prefetch-control', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-xss-protection']) {
+        expect(res.headers[page]).toBeUndefined();
+      }
       expect(res.headers['x-powered-by']).toBeUndefined();
     }
   });

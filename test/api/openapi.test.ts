@@ -210,13 +210,18 @@ describe('the docs page', () => {
     expect(init.text).toContain('"openapi": "3.1.0"');
   });
 
-  test("has a CSP that lets the page run: own scripts, inline styles, no upgrade to https", async () => {
-    const csp = (await request(app).get('/docs/')).headers['content-security-policy'] as string;
+  test("has helmet's page headers and a CSP that lets the page run: own scripts, inline styles, no upgrade to https", async () => {
+    const page = await request(app).get('/docs/');
+    const csp = page.headers['content-security-policy'] as string;
+    expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).toMatch(/style-src 'self' 'unsafe-inline'/);
     expect(csp).not.toContain('upgrade-insecure-requests');
-    // Everything else keeps helmet's policy.
-    expect((await request(app).get('/api/openapi.json')).headers['content-security-policy']).toContain('upgrade-insecure-requests');
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
+    // The JSON answers keep the API's policy, which loads nothing.
+    expect((await request(app).get('/api/openapi.json')).headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
   });
 
   test('an unknown file under /docs is a problem+json 404', async () => {
