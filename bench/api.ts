@@ -4,8 +4,8 @@
  * Prints a human-readable report and, as the last line of stdout, one JSON object with
  *   dict_rps_ratio    req/s of GET /api/dict/currencies over req/s of a bare Express handler that
  *                     answers the same bytes and content type (same run, same load tool, same
- *                     connections; after 3 s of warm-up each, interleaved runs bare, api, api, bare,
- *                     twice over; median of each)
+ *                     connections; after 3 s of warm-up each, eight pairs of short runs, one run of
+ *                     each server back to back, alternating which goes first; median of the pairs' ratios)
  *   offers_p50_ratio  p50 latency of GET /api/on_ramp/offers over 100 ms, with five simulated
  *   offers_p99_ratio  providers answering in 100 ms and a sixth in 10 s, at 50 connections (p99 likewise)
  * Progress goes to stderr.
@@ -25,7 +25,7 @@
  * measured run; then a short run at 5 connections, which shows the service's latency without the
  * CPU saturation that 50 connections bring on a small machine.
  *
- * Environment (all optional): BENCH_DICT_SECONDS (5), BENCH_OFFERS_SECONDS (20), BENCH_CONNECTIONS (50),
+ * Environment (all optional): BENCH_DICT_SECONDS (2.5), BENCH_DICT_PAIRS (8), BENCH_OFFERS_SECONDS (20), BENCH_CONNECTIONS (50),
  * BENCH_PROFILE = auto (profile the dictionary route's middleware when its ratio is below 0.8) | 1 | 0,
  * BENCH_PROFILE_ROUNDS (3) = interleaved rounds of the profile (more rounds, steadier medians),
  * BENCH_OFFERS_USERS = fixed (every request external_user_id=bench) | per-connection (bench_<n>),
@@ -55,7 +55,10 @@ function choiceFromEnv<T extends string>(name: string, choices: readonly T[]): T
 }
 
 const CONNECTIONS = numberFromEnv('BENCH_CONNECTIONS', 50);
-const DICT_SECONDS = numberFromEnv('BENCH_DICT_SECONDS', 5);
+const DICT_SECONDS = numberFromEnv('BENCH_DICT_SECONDS', 2.5);
+const DICT_PAIRS = Math.round(numberFromEnv('BENCH_DICT_PAIRS', 8));
+// Each dictionary run's first half-second opens the connections and is left out of its req/s.
+const DICT_SETTLE_SECONDS = 0.5;
 // Long enough for the JIT to settle on the API's larger code: the runs measure the steady state.
 const DICT_WARMUP_SECONDS = 3;
 const OFFERS_SECONDS = numberFromEnv('BENCH_OFFERS_SECONDS', 20);
@@ -129,14 +132,19 @@ function cpuText(result: LoadResult): string {
 interface DictFigures {
   bytes: number;
   contentType: string;
+  /** Medians of each server's runs. */
   apiRps: number;
   bareRps: number;
+  /** dict_rps_ratio: the median of the pairs' api/bare req/s ratios. */
   ratio: number;
-  /** CPU time per request of each server (median of its runs), and bare over api: less noisy than req/s. */
+  /** The median api req/s over the median bare req/s: the same figure worked out across pairs. */
+  ratioOfMedians: number;
+  /** CPU time per request of each server (median of its runs), and bare over api (median of the pairs'). */
   apiUs: number;
   bareUs: number;
   cpuRatio: number;
   non2xx: number;
+  pairs: { rpsRatio: number; cpuRatio: number }[];
   runs: { target: 'api' | 'bare'; result: LoadResult }[];
   apiLayers: string[];
 }
@@ -148,13 +156,24 @@ async function benchDict(api: RunningServer, bare: RunningServer, apiBody: Buffe
   }
   await load('dict warm-up, bare', bare.url + DICT_PATH, DICT_WARMUP_SECONDS, { bare: bare.pid });
   await load('dict warm-up, api', api.url + DICT_PATH, DICT_WARMUP_SECONDS, { api: api.pid });
-  // Interleaved (ABBA, twice) so that a drift in the machine's load falls on both alike.
-  const order: ('bare' | 'api')[] = ['bare', 'api', 'api', 'bare', 'bare', 'api', 'api', 'bare'];
+  // Short runs in pairs, one of each server, back to back and alternating which goes first
+  // (bare api, api bare, ...): the two runs of a pair see the same machine, so each pair's ratio is
+  // little disturbed by the machine's speed drifting, which over a minute can move either server's
+  // req/s by a quarter.
+  const pairs: DictFigures['pairs'] = [];
   const runs: DictFigures['runs'] = [];
-  for (const [i, target] of order.entries()) {
-    const server = target === 'api' ? api : bare;
-    const result = await load(`dict run ${i + 1}/${order.length}, ${target}`, server.url + DICT_PATH, DICT_SECONDS, { [target]: server.pid });
-    runs.push({ target, result });
+  for (let i = 0; i < DICT_PAIRS; i++) {
+    const order: ('bare' | 'api')[] = i % 2 === 0 ? ['bare', 'api'] : ['api', 'bare'];
+    const pair: Partial<Record<'api' | 'bare', LoadResult>> = {};
+    for (const target of order) {
+      const server = target === 'api' ? api : bare;
+      const label = `dict pair ${i + 1}/${DICT_PAIRS}, ${target}`;
+      const result = await load(label, server.url + DICT_PATH, DICT_SETTLE_SECONDS + DICT_SECONDS, { [target]: server.pid }, { settleSec: DICT_SETTLE_SECONDS });
+      pair[target] = result;
+      runs.push({ target, result });
+    }
+    const { api: a, bare: b } = pair as Record<'api' | 'bare', LoadResult>;
+    pairs.push({ rpsRatio: a.rps / b.rps, cpuRatio: (b.cpuPerRequestUs.bare ?? NaN) / (a.cpuPerRequestUs.api ?? NaN) });
   }
   const of = (target: 'api' | 'bare') => runs.filter((r) => r.target === target).map((r) => r.result);
   const apiRps = median(of('api').map((r) => r.rps));
@@ -166,11 +185,13 @@ async function benchDict(api: RunningServer, bare: RunningServer, apiBody: Buffe
     contentType,
     apiRps,
     bareRps,
-    ratio: apiRps / bareRps,
+    ratio: median(pairs.map((p) => p.rpsRatio)),
+    ratioOfMedians: apiRps / bareRps,
     apiUs,
     bareUs,
-    cpuRatio: bareUs / apiUs,
+    cpuRatio: median(pairs.map((p) => p.cpuRatio)),
     non2xx: runs.reduce((n, r) => n + r.result.non2xx + r.result.errors, 0),
+    pairs,
     runs,
     apiLayers: api.layers ?? [],
   };
@@ -371,26 +392,39 @@ function loadRow(label: string, r: LoadResult): (string | number)[] {
 const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
 
 function reportDict(out: string[], dict: DictFigures, profile: DictProfile | undefined): void {
-  out.push(`GET ${DICT_PATH} (${dict.bytes} bytes, ${dict.contentType}), ${CONNECTIONS} connections, ${DICT_SECONDS} s runs`);
+  out.push(
+    `GET ${DICT_PATH} (${dict.bytes} bytes, ${dict.contentType}), ${CONNECTIONS} connections, ${DICT_PAIRS} pairs of ` +
+      `${DICT_SECONDS} s runs (after ${DICT_SETTLE_SECONDS} s each that is not counted)`,
+  );
   out.push(
     renderTable(
-      ['run', 'target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'server cpu us/req', 'cpu'],
-      dict.runs.map((r, i) => [
-        i + 1,
-        r.target,
-        round(r.result.rps, 0),
-        r.result.latency.p50,
-        r.result.latency.p99,
-        r.result.non2xx,
-        round(r.result.cpuPerRequestUs[r.target] ?? NaN, 0),
-        cpuText(r.result),
-      ]),
+      ['pair', 'target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'server cpu us/req', 'cpu', 'api/bare req/s', 'bare/api cpu'],
+      dict.runs.map((r, i) => {
+        const pair = dict.pairs[Math.floor(i / 2)]!;
+        const last = i % 2 === 1;
+        return [
+          Math.floor(i / 2) + 1,
+          r.target,
+          round(r.result.rps, 0),
+          r.result.latency.p50,
+          r.result.latency.p99,
+          r.result.non2xx,
+          round(r.result.cpuPerRequestUs[r.target] ?? NaN, 0),
+          cpuText(r.result),
+          last ? round(pair.rpsRatio, 3) : '',
+          last ? round(pair.cpuRatio, 3) : '',
+        ];
+      }),
     ),
   );
   if (dict.non2xx > 0) out.push(`WARNING: the dictionary runs had ${dict.non2xx} non-2xx answers or errors (rate limit?): the ratio is not valid.`);
   out.push(
+    `dict_rps_ratio = median of the pairs' api/bare req/s = ${round(dict.ratio, 3)} ` +
+      `(median api req/s over median bare req/s: ${round(dict.ratioOfMedians, 3)}).`,
+  );
+  out.push(
     `CPU per request: api ${round(dict.apiUs, 0)} us, bare ${round(dict.bareUs, 0)} us (medians); bare/api = ${round(dict.cpuRatio, 3)} ` +
-      '(the same comparison by CPU time, less disturbed by the rest of the machine)',
+      "(median of the pairs': the same comparison by CPU time, less disturbed by the rest of the machine)",
   );
   out.push('');
   if (!profile) return;
@@ -466,6 +500,8 @@ function dictSummary(dict: DictFigures, profile: DictProfile | undefined) {
   return {
     dict_api_rps: round(dict.apiRps, 0),
     dict_bare_rps: round(dict.bareRps, 0),
+    dict_rps_ratio_of_medians: round(dict.ratioOfMedians, 3),
+    dict_pair_ratios: dict.pairs.map((p) => round(p.rpsRatio, 2)).join(','),
     dict_runs_rps: dict.runs.map((r) => `${r.target}:${round(r.result.rps, 0)}`).join(','),
     dict_api_us_per_req: round(dict.apiUs, 0),
     dict_bare_us_per_req: round(dict.bareUs, 0),
