@@ -2,7 +2,7 @@
  * What a provider's catalogue allows for a request: pure rules shared by the catalogue endpoints
  * and the offers fan-out. Reason codes are the offers' `include_errors` codes.
  */
-import { decimal } from '../domain/money';
+import { decimal, type Decimal } from '../domain/money';
 import type { OfferErrorBody } from '../offers/calculate';
 import type { CataloguePaymentMethod, ProviderCatalogue } from '../providers/types';
 
@@ -29,7 +29,7 @@ export function methodsFor(catalogue: ProviderCatalogue, fiat: number): Catalogu
 export interface OfferRequestTerms {
   fiat: number;
   crypto: number;
-  amount: string;
+  amount: Decimal;
   country: string;
   state?: string;
   paymentMethod?: string;
@@ -42,7 +42,7 @@ export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferReques
   if (!supportsPair(catalogue, terms.fiat, terms.crypto)) return { code: 'currency', message: 'does not sell this currency pair' };
   const methods = methodsFor(catalogue, terms.fiat).filter((m) => terms.paymentMethod === undefined || m.code === terms.paymentMethod);
   if (methods.length === 0) return { code: 'payment_method', message: `does not offer ${terms.paymentMethod ?? 'any payment method'} for this currency` };
-  const amount = decimal(terms.amount);
+  const amount = terms.amount;
   const within = methods.filter((m) => {
     const limit = m.limits[terms.fiat]!;
     return amount.gte(limit.min) && amount.lte(limit.max);

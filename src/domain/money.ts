@@ -43,6 +43,26 @@ export function roundHalfEven(value: BigNumber, precision: number): string {
   return value.decimalPlaces(precision, BigNumber.ROUND_HALF_EVEN).toFixed(precision);
 }
 
+const TRUNCATING = Decimal.clone({ DECIMAL_PLACES: 0, ROUNDING_MODE: BigNumber.ROUND_DOWN });
+const CEILING = Decimal.clone({ DECIMAL_PLACES: 0, ROUNDING_MODE: BigNumber.ROUND_UP });
+
+/**
+ * `dividend / divisor` (both non-negative) to `digits` significant digits, rounded down or up from
+ * the exact quotient.
+ * The division is carried only as far as those digits need (an integer division of the dividend
+ * shifted left), not to the 40 places of a plain `div`, which made it the costliest step of an offer.
+ * Rounding twice in the same direction, first at that last place and then at `digits`, equals
+ * rounding the exact quotient once, since the second grid is no finer than the first.
+ */
+export function quotientToSignificant(dividend: BigNumber, divisor: BigNumber, digits: number, rounding: 'down' | 'up'): BigNumber {
+  if (divisor.isZero()) throw new RangeError('division by zero');
+  // The quotient's leading digit is at 10^(e-1) or 10^e, with e the difference of the exponents.
+  const places = Math.max(0, digits - dividend.e! + divisor.e!);
+  const Rounding = rounding === 'down' ? TRUNCATING : CEILING;
+  const scaled = new Rounding(dividend.shiftedBy(places)).div(divisor);
+  return new Decimal(scaled).shiftedBy(-places).precision(digits, rounding === 'down' ? BigNumber.ROUND_DOWN : BigNumber.ROUND_UP);
+}
+
 /** Number of digits after the decimal point in a decimal string. */
 export function fractionDigits(value: string): number {
   const dot = value.indexOf('.');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
-import { decimal, Decimal, roundDown, roundUp } from '../domain/money';
+import { decimal, Decimal, quotientToSignificant } from '../domain/money';
 import type { ProviderQuote } from '../providers/types';
 
 /** A non-negative decimal string, never a JSON number. */
@@ -34,25 +34,52 @@ export type OfferErrorBody = OfferError['error'];
 /** Significant digits kept in rates, which are informative; amounts are rounded to currency precision. */
 const RATE_SIGNIFICANT_DIGITS = 12;
 
+const ZERO = new Decimal(0);
+
+/** A provider quote's amounts as decimals, each parsed once for both the fee check and the offer. */
+export interface QuoteAmounts {
+  crypto: Decimal;
+  processingFee: Decimal;
+  /** Processing plus network fee, unrounded. */
+  fees: Decimal;
+}
+
+export function quoteAmounts(quote: ProviderQuote): QuoteAmounts {
+  const processingFee = decimal(quote.processingFee);
+  return { crypto: decimal(quote.cryptoAmount), processingFee, fees: processingFee.plus(decimal(quote.networkFee)) };
+}
+
+/** A quote whose fees eat the whole amount, or that buys nothing, is no offer. */
+export function coversFees(amounts: QuoteAmounts, amountFrom: Decimal): boolean {
+  return amounts.crypto.gt(0) && amountFrom.gt(amounts.fees);
+}
+
 /**
  * Turns a provider quote into the API's offer (formulas in docs/api.md, "Offers"):
  * fee = processing fee; total_fee_amount = processing + network fee (fiat, rounded up);
  * amount_expected_to = crypto amount (rounded down); rate = amount_expected_to / (amount_from - total_fee_amount);
  * inverted_rate = (amount_from - total_fee_amount) / amount_expected_to.
  */
-export function toOffer(quote: ProviderQuote, fiat: FiatCurrency, crypto: CryptoCurrency, amountFrom: string, expiresAt: Date): Offer {
-  const processingFee = decimal(quote.processingFee);
-  const feeText = roundUp(processingFee, fiat.precision);
-  const totalFee = decimal(roundUp(processingFee.plus(quote.networkFee), fiat.precision));
-  const from = decimal(amountFrom);
-  const to = decimal(roundDown(decimal(quote.cryptoAmount), crypto.precision));
+export function toOffer(
+  quote: ProviderQuote,
+  fiat: FiatCurrency,
+  crypto: CryptoCurrency,
+  amountFrom: string | Decimal,
+  expiresAt: Date,
+  amounts: QuoteAmounts = quoteAmounts(quote),
+): Offer {
+  const fee = amounts.processingFee.decimalPlaces(fiat.precision, Decimal.ROUND_UP);
+  const totalFee = amounts.fees.decimalPlaces(fiat.precision, Decimal.ROUND_UP);
+  const from = typeof amountFrom === 'string' ? decimal(amountFrom) : amountFrom;
+  const to = amounts.crypto.decimalPlaces(crypto.precision, Decimal.ROUND_DOWN);
   // The offers service never quotes when fees eat the amount; the clamp keeps rates non-negative regardless.
   const net = Decimal.max(from.minus(totalFee), 0);
-  const rate = net.gt(0) && to.gt(0) ? to.div(net) : new Decimal(0);
-  const inverted = to.gt(0) ? net.div(to) : new Decimal(0);
+  const rate = net.gt(0) && to.gt(0) ? quotientToSignificant(to, net, RATE_SIGNIFICANT_DIGITS, 'down') : ZERO;
+  const inverted = to.gt(0) ? quotientToSignificant(net, to, RATE_SIGNIFICANT_DIGITS, 'up') : ZERO;
+  const feeText = fee.toFixed(fiat.precision);
   return {
-    rate: rate.precision(RATE_SIGNIFICANT_DIGITS, Decimal.ROUND_DOWN).toFixed(),
-    inverted_rate: inverted.precision(RATE_SIGNIFICANT_DIGITS, Decimal.ROUND_UP).toFixed(),
+    rate: rate.toFixed(),
+    inverted_rate: inverted.toFixed(),
     fee: feeText,
     amount_from: from.toFixed(fiat.precision),
     amount_expected_to: to.toFixed(crypto.precision),

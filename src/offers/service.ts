@@ -2,10 +2,10 @@ import { setMaxListeners } from 'node:events';
 import type { CatalogueService } from '../catalogue/service';
 import { eligibleMethods } from '../catalogue/eligibility';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
-import { decimal } from '../domain/money';
+import { decimal, type Decimal } from '../domain/money';
 import type { ProviderRegistry } from '../providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote } from '../providers/types';
-import { toOffer, type Offer, type OfferError, type OfferErrorBody } from './calculate';
+import { coversFees, quoteAmounts, toOffer, type Offer, type OfferError, type OfferErrorBody } from './calculate';
 import type { OfferStore } from './store';
 
 export interface OffersQuery {
@@ -87,6 +87,7 @@ export class OffersService {
     const slow = new Set(adapters.filter((a) => this.isSlowWithoutProbe(a.info.code)).map((a) => a.info.code));
     if (slow.size === adapters.length) slow.clear();
     const ms = this.options.providerTimeoutMs;
+    const amount = decimal(query.amountFrom);
     const calls = new AbortController();
     // Every quote call in flight listens on this one signal: providers x methods may be many more than
     // the default of 10 listeners, which is no leak (each call removes its listener when it ends).
@@ -104,7 +105,7 @@ export class OffersService {
           const code = adapter.info.code;
           if (slow.has(code)) return { code, error: { code: 'timeout', message: 'left out: timed out in recent requests' } };
           const outcome = await Promise.race([
-            this.quoteProvider(adapter, query, calls.signal),
+            this.quoteProvider(adapter, query, amount, calls.signal),
             deadline.then((): Outcome => ({ code, error: { code: 'timeout', message: `no answer within ${ms} ms` } })),
           ]);
           if (outcome.asked !== false) this.record(code, 'error' in outcome && outcome.error.code === 'timeout');
@@ -134,14 +135,14 @@ export class OffersService {
     this.health.set(code, health);
   }
 
-  private async quoteProvider(adapter: ProviderAdapter, query: OffersQuery, signal: AbortSignal): Promise<Outcome> {
+  private async quoteProvider(adapter: ProviderAdapter, query: OffersQuery, amount: Decimal, signal: AbortSignal): Promise<Outcome> {
     const code = adapter.info.code;
     const catalogue = await this.options.catalogues.get(code);
     if (!catalogue) return { code, asked: false, error: { code: 'unavailable', message: 'the provider catalogue is not available' } };
     const methods = eligibleMethods(catalogue, {
       fiat: query.fiat.id,
       crypto: query.crypto.id,
-      amount: query.amountFrom,
+      amount,
       country: query.country,
       state: query.state,
       paymentMethod: query.paymentMethod,
@@ -165,13 +166,18 @@ export class OffersService {
         ),
       ),
     );
-    const quotes = settled.flatMap((s) => (s.status === 'fulfilled' && coversFees(s.value, query.amountFrom) ? [s.value] : []));
+    const quotes = settled.flatMap((s) => {
+      if (s.status !== 'fulfilled') return [];
+      const amounts = quoteAmounts(s.value);
+      return coversFees(amounts, amount) ? [{ quote: s.value, amounts }] : [];
+    });
     if (quotes.length === 0) return { code, error: atPrecision(failureOf(settled), query.fiat.precision) };
 
     const ttlEnd = this.now() + this.options.offerTtlSeconds * 1000;
-    const offers = quotes.map((quote) =>
-      toOffer(quote, query.fiat, query.crypto, query.amountFrom, new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd))),
+    const offers = quotes.map(({ quote, amounts }) =>
+      toOffer(quote, query.fiat, query.crypto, amount, new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd)), amounts),
     );
+    if (offers.length === 1) return { code, offer: offers[0]! };
     const best = offers.reduce((a, b) => (decimal(b.amount_expected_to).gt(a.amount_expected_to) ? b : a));
     const paymentMethods = offers
       .map((o) => o.payment_methods[0]!)
@@ -205,11 +211,6 @@ function atPrecision(error: OfferErrorBody, precision: number): OfferErrorBody {
     ...(error.min_amount ? { min_amount: decimal(error.min_amount).toFixed(precision) } : {}),
     ...(error.max_amount ? { max_amount: decimal(error.max_amount).toFixed(precision) } : {}),
   };
-}
-
-/** A quote whose fees eat the whole amount is no offer. */
-function coversFees(quote: ProviderQuote, amount: string): boolean {
-  return decimal(quote.cryptoAmount).gt(0) && decimal(amount).gt(decimal(quote.processingFee).plus(quote.networkFee));
 }
 
 function failureOf(settled: PromiseSettledResult<ProviderQuote>[]): OfferErrorBody {

@@ -4,6 +4,7 @@ import {
   DECIMAL_AMOUNT_PATTERN,
   fractionDigits,
   isDecimalAmount,
+  quotientToSignificant,
   roundDown,
   roundHalfEven,
   roundUp,
@@ -119,6 +120,53 @@ describe('rounding', () => {
     roundUp(value, 2);
     roundDown(value, 2);
     expect(value.toFixed()).toBe('1.23456');
+  });
+});
+
+describe('quotientToSignificant', () => {
+  test.each<[string, string, number, string, string]>([
+    // dividend, divisor, digits, down, up
+    ['1', '3', 12, '0.333333333333', '0.333333333334'],
+    ['2', '3', 12, '0.666666666666', '0.666666666667'],
+    ['10', '4', 12, '2.5', '2.5'],
+    ['1', '1', 12, '1', '1'],
+    ['0', '7', 12, '0', '0'],
+    ['0.00102842', '94.45', 12, '0.0000108885124404', '0.0000108885124405'],
+    ['94.45', '0.00102842', 12, '91839.9097644', '91839.9097645'],
+    ['999999999999', '1', 12, '999999999999', '999999999999'],
+    ['9999999999999', '1', 12, '9999999999990', '10000000000000'],
+    ['1', '999999999999999999', 12, '0.000000000000000001', '0.00000000000000000100000000001'],
+    ['123456789012345678', '0.000000000000000001', 12, '123456789012000000000000000000000000', '123456789013000000000000000000000000'],
+    ['1', '7', 1, '0.1', '0.2'],
+    ['7', '1', 1, '7', '7'],
+    ['19', '2', 1, '9', '10'],
+  ])('%s / %s to %i digits: down %s, up %s', (dividend, divisor, digits, down, up) => {
+    expect(quotientToSignificant(decimal(dividend), decimal(divisor), digits, 'down').toFixed()).toBe(down);
+    expect(quotientToSignificant(decimal(dividend), decimal(divisor), digits, 'up').toFixed()).toBe(up);
+  });
+
+  test('equals the exact quotient rounded once, down and up, over many operands', () => {
+    // The reference divides to 120 places, far past any digit that can matter here.
+    const Exact = BigNumber.clone({ DECIMAL_PLACES: 120 });
+    let seed = 20261122;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31);
+    const operand = () => {
+      const digits = String(next()).slice(0, 1 + (next() % 9));
+      return new BigNumber(digits).shiftedBy((next() % 37) - 18);
+    };
+    for (let i = 0; i < 3000; i++) {
+      const a = operand();
+      const b = operand();
+      if (b.isZero()) continue;
+      const digits = 1 + (next() % 16);
+      const exact = new Exact(a).div(b);
+      expect(quotientToSignificant(decimal(a), decimal(b), digits, 'down').toFixed()).toBe(exact.precision(digits, BigNumber.ROUND_DOWN).toFixed());
+      expect(quotientToSignificant(decimal(a), decimal(b), digits, 'up').toFixed()).toBe(exact.precision(digits, BigNumber.ROUND_UP).toFixed());
+    }
+  });
+
+  test('division by zero is refused', () => {
+    expect(() => quotientToSignificant(decimal('1'), decimal('0'), 12, 'down')).toThrow(RangeError);
   });
 });
 
