@@ -1,6 +1,7 @@
 import { country, hasState, requiresState } from '../domain/countries';
 import type { Currency, CurrencyDictionary } from '../domain/currency';
-import { ProblemError } from './problem';
+import { fractionDigits } from '../domain/money';
+import { ProblemError, type ProblemCode } from './problem';
 
 const INTEGER_ID = /^[1-9]\d{0,8}$/;
 const TICKER_LIKE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
@@ -81,4 +82,79 @@ export function stateParam(name: string, raw: unknown, countryCode: string, requ
     ]);
   }
   return raw;
+}
+
+/** A JSON body's fields, to check one by one whatever its schema said of the others ({} when it is not an object). */
+export function bodyFields(body: unknown): Record<string, unknown> {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+}
+
+/** A fiat amount that is already a plain decimal string: at most the currency's decimals, and above zero when `positive`. */
+export function fiatAmountParam(name: string, amount: string, fiat: Currency, positive: boolean): string {
+  if (fractionDigits(amount) > fiat.precision) {
+    throw new ProblemError('validation_error', `${name} has more decimals than ${fiat.ticker} allows.`, [
+      { path: name, message: `at most ${fiat.precision} decimal places` },
+    ]);
+  }
+  if (positive && Number(amount) <= 0) {
+    throw new ProblemError('validation_error', `${name} must be greater than zero.`, [{ path: name, message: 'must be greater than zero' }]);
+  }
+  return amount;
+}
+
+/**
+ * Which problem leads an answer that has several: the 400s before the 422, and among the 400s the
+ * specific codes, which tell the integrator what to change, before the generic validation_error.
+ */
+const LEAD_ORDER: readonly ProblemCode[] = ['ticker_not_allowed', 'unknown_currency', 'state_required', 'validation_error', 'unsupported_pair'];
+const leadRank = (code: ProblemCode) => (LEAD_ORDER.includes(code) ? LEAD_ORDER.indexOf(code) : LEAD_ORDER.length);
+
+/**
+ * The problems of a request's fields, gathered so that one answer lists every offending field, not
+ * only the first one checked. A check that depends on another field (a state on its country, an
+ * amount's decimals on its currency) is skipped while that field has a problem.
+ */
+export class FieldProblems {
+  private readonly problems: ProblemError[] = [];
+  private readonly paths = new Set<string>();
+
+  /** `check`'s value; undefined when it throws a ProblemError, which is kept for the answer. */
+  take<T>(check: () => T): T | undefined {
+    try {
+      return check();
+    } catch (err) {
+      if (!(err instanceof ProblemError)) throw err;
+      this.add(err);
+      return undefined;
+    }
+  }
+
+  add(problem: ProblemError): void {
+    this.problems.push(problem);
+    for (const e of problem.errors ?? []) this.paths.add(e.path);
+  }
+
+  /** Whether the field already has a problem. */
+  has(path: string): boolean {
+    return this.paths.has(path);
+  }
+
+  /**
+   * Throws the gathered problems as one: the code and detail of the leading problem (LEAD_ORDER,
+   * then the order of the checks) and every field's errors. Otherwise returns `values`, each of
+   * which a check has produced.
+   */
+  settle<T extends Record<string, unknown>>(values: T): { [K in keyof T]: NonNullable<T[K]> } {
+    if (this.problems.length > 0) {
+      const lead = this.problems.reduce((a, b) => (leadRank(b.code) < leadRank(a.code) ? b : a));
+      if (this.problems.length === 1) throw lead;
+      const errors = this.problems.flatMap((p) => p.errors ?? []);
+      const others = new Set(errors.map((e) => e.path)).size - new Set((lead.errors ?? []).map((e) => e.path)).size;
+      throw new ProblemError(lead.code, `${lead.message} ${others} other field(s) are invalid too; errors lists them all.`, errors, lead.headers);
+    }
+    for (const [name, value] of Object.entries(values)) {
+      if (value === undefined || value === null) throw new Error(`${name} passed its checks but has no value`);
+    }
+    return values as { [K in keyof T]: NonNullable<T[K]> };
+  }
 }

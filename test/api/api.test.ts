@@ -173,6 +173,42 @@ describe('GET /api/on_ramp/offers', () => {
     expect(paths).toEqual(['amount_from', 'country', 'external_user_id']);
   });
 
+  const pathsOf = (res: request.Response) => (res.body.errors as { path: string }[]).map((e) => e.path).sort();
+
+  test('lists the offending fields of every kind of check at once, not the first one only', async () => {
+    // A malformed amount (schema), a country that does not exist (dictionary) and a state that is
+    // not the country's were once found one answer at a time.
+    const res = await authed(`/api/on_ramp/offers?${offersQuery({ amount_from: '1,5', country: 'XX' })}`);
+    expectProblem(res, 400, 'validation_error');
+    expect(pathsOf(res)).toEqual(['amount_from', 'country']);
+    const state = await authed(`/api/on_ramp/offers?${offersQuery({ amount_from: '100.001', country: 'US', state: 'ZZ' })}`);
+    expectProblem(state, 400, 'validation_error');
+    expect(pathsOf(state)).toEqual(['amount_from', 'state']);
+    expect(state.body.detail).toMatch(/1 other field\(s\) are invalid too/);
+  });
+
+  test('the most telling problem leads the answer, and the other fields are still listed', async () => {
+    const ticker = await authed(`/api/on_ramp/offers?${offersQuery({ currency_from: 'USD', amount_from: 'ten', country: 'gb' })}`);
+    expectProblem(ticker, 400, 'ticker_not_allowed');
+    expect(pathsOf(ticker)).toEqual(['amount_from', 'country', 'currency_from']);
+    const unknown = await authed(`/api/on_ramp/offers?${offersQuery({ currency_to: '99999', country: 'US', amount_from: '0' })}`);
+    expectProblem(unknown, 400, 'unknown_currency');
+    expect(pathsOf(unknown)).toEqual(['amount_from', 'currency_to', 'state']);
+    const state = await authed(`/api/on_ramp/offers?${offersQuery({ country: 'US', amount_from: '-1' })}`);
+    expectProblem(state, 400, 'state_required');
+    expect(pathsOf(state)).toEqual(['amount_from', 'state']);
+    // A malformed request (400) leads a currency of the wrong kind (422).
+    const pair = await authed(`/api/on_ramp/offers?${offersQuery({ currency_from: String(BTC), external_user_id: '' })}`);
+    expectProblem(pair, 400, 'validation_error');
+    expect(pathsOf(pair)).toEqual(['currency_from', 'external_user_id']);
+  });
+
+  test('a check that depends on a field with a problem is skipped: no decimals check without a currency', async () => {
+    const res = await authed(`/api/on_ramp/offers?${offersQuery({ currency_from: '99999', amount_from: '100.001' })}`);
+    expectProblem(res, 400, 'unknown_currency');
+    expect(pathsOf(res)).toEqual(['currency_from']);
+  });
+
   test('include_errors explains a provider left out for its limits', async () => {
     const res = await authed(`/api/on_ramp/offers?${offersQuery({ amount_from: '5', include_errors: 'true' })}`);
     expect(res.status).toBe(200);
@@ -227,6 +263,15 @@ describe('orders', () => {
     const res = await post({ ...order, payment_method: 'carrier_pigeon' });
     expectProblem(res, 400, 'validation_error');
     expect(res.body.errors).toEqual([{ path: 'payment_method', message: 'one of card, bank_transfer, sepa' }]);
+  });
+
+  test('every offending field of an order is listed, led by the most telling problem', async () => {
+    const res = await post({ ...order, from_currency: 'USD', to_currency: 99999, from_amount: '100.001', country_code: 'XX', provider_code: 'nobody' });
+    expectProblem(res, 400, 'ticker_not_allowed');
+    expect((res.body.errors as { path: string }[]).map((e) => e.path).sort()).toEqual(['country_code', 'from_currency', 'provider_code', 'to_currency']);
+    const fields = await post({ ...order, from_amount: '100.001', country_code: 'US', state_code: 'ZZ', payment_method: 'carrier_pigeon' });
+    expectProblem(fields, 400, 'validation_error');
+    expect((fields.body.errors as { path: string }[]).map((e) => e.path).sort()).toEqual(['from_amount', 'payment_method', 'state_code']);
   });
 
   test('a US order without its state is state_required', async () => {

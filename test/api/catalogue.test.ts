@@ -91,6 +91,13 @@ describe('GET /api/on_ramp/payment_methods', () => {
     expect(res.status).toBe(status);
     expect(res.body.code).toBe(code);
   });
+
+  test('a bad currency and a bad country are listed together, the currency problem leading', async () => {
+    const res = await get('/api/on_ramp/payment_methods?fiat_currency=USD&country_code=XX');
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('ticker_not_allowed');
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['country_code', 'fiat_currency']);
+  });
 });
 
 describe('GET /api/on_ramp/payment_methods_extra_info', () => {

@@ -1,4 +1,4 @@
-import { codeListParam, currencyParam } from '../../src/api/params';
+import { bodyFields, codeListParam, currencyParam, FieldProblems, fiatAmountParam } from '../../src/api/params';
 import { PROBLEM_CODES, ProblemError } from '../../src/api/problem';
 import { CurrencyDictionary, type Currency } from '../../src/domain/currency';
 import { FIXTURE_BTC, FIXTURE_USD } from '../helpers/fixtures';
@@ -128,5 +128,75 @@ describe('codeListParam', () => {
     [{ a: 1 }, undefined],
   ])('%p -> %p', (raw, expected) => {
     expect(codeListParam(raw)).toEqual(expected);
+  });
+});
+
+describe('fiatAmountParam', () => {
+  test('at most the currency decimals, and above zero when asked', () => {
+    expect(fiatAmountParam('amount', '100.25', USD, true)).toBe('100.25');
+    expect(problem(() => fiatAmountParam('amount', '100.251', USD, true)).errors).toEqual([{ path: 'amount', message: 'at most 2 decimal places' }]);
+    expect(problem(() => fiatAmountParam('amount', '0.00', USD, true)).errors).toEqual([{ path: 'amount', message: 'must be greater than zero' }]);
+    expect(fiatAmountParam('amount', '0', USD, false)).toBe('0');
+  });
+});
+
+describe('bodyFields', () => {
+  test('an object as it is, anything else as no fields', () => {
+    expect(bodyFields({ a: 1 })).toEqual({ a: 1 });
+    for (const body of [null, undefined, 'text', 5, [1, 2]]) expect(bodyFields(body)).toEqual({});
+  });
+});
+
+describe('FieldProblems', () => {
+  const fail = (code: ProblemError['code'], path: string) => () => {
+    throw new ProblemError(code, `${path} is wrong (${code}).`, [{ path, message: code }]);
+  };
+
+  test('no problem: settle returns the values', () => {
+    const problems = new FieldProblems();
+    const a = problems.take(() => 1);
+    expect(problems.settle({ a, b: 'x' })).toEqual({ a: 1, b: 'x' });
+  });
+
+  test('one problem is thrown as it was', () => {
+    const problems = new FieldProblems();
+    const thrown = problem(fail('unknown_currency', 'x'));
+    problems.add(thrown);
+    expect(problem(() => problems.settle({}))).toBe(thrown);
+  });
+
+  test.each<[ProblemError['code'][], ProblemError['code']]>([
+    [['validation_error', 'ticker_not_allowed'], 'ticker_not_allowed'],
+    [['validation_error', 'unknown_currency', 'ticker_not_allowed'], 'ticker_not_allowed'],
+    [['state_required', 'unknown_currency'], 'unknown_currency'],
+    [['validation_error', 'state_required'], 'state_required'],
+    [['unsupported_pair', 'validation_error'], 'validation_error'],
+    [['unsupported_pair', 'unsupported_pair'], 'unsupported_pair'],
+    [['validation_error', 'validation_error'], 'validation_error'],
+  ])('of %j, %s leads; every field is listed in check order', (codes, lead) => {
+    const problems = new FieldProblems();
+    codes.forEach((code, i) => expect(problems.take(fail(code, `f${i}`))).toBeUndefined());
+    const thrown = problem(() => problems.settle({}));
+    expect(thrown.code).toBe(lead);
+    expect(thrown.errors!.map((e) => e.path)).toEqual(codes.map((_, i) => `f${i}`));
+    const leadIndex = codes.indexOf(lead);
+    expect(thrown.message).toBe(`f${leadIndex} is wrong (${lead}). ${codes.length - 1} other field(s) are invalid too; errors lists them all.`);
+    expect(PROBLEM_CODES[thrown.code]).toBeDefined();
+  });
+
+  test('has() knows the fields with a problem, for skipping the checks that depend on them', () => {
+    const problems = new FieldProblems();
+    problems.take(fail('validation_error', 'country'));
+    expect(problems.has('country')).toBe(true);
+    expect(problems.has('state')).toBe(false);
+  });
+
+  test('an error that is not a ProblemError is not swallowed', () => {
+    const problems = new FieldProblems();
+    expect(() => problems.take(() => { throw new TypeError('bug'); })).toThrow(TypeError);
+  });
+
+  test('a value missing without a problem is a bug, not an answer', () => {
+    expect(() => new FieldProblems().settle({ a: undefined })).toThrow('a passed its checks but has no value');
   });
 });

@@ -381,6 +381,14 @@ describe('POST /api/on_ramp/validate-address', () => {
     );
   });
 
+  test('a ticker, an unknown provider and a malformed field are all listed, the ticker leading', async () => {
+    const res = await post({ provider_code: 'nobody', currency: 'BTC', wallet_address: '' });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('ticker_not_allowed');
+    expect(res.body.detail).toMatch(/2 other field\(s\) are invalid too/);
+    expect(res.body.errors.map((e: { path: string }) => e.path).sort()).toEqual(['currency', 'provider_code', 'wallet_address']);
+  });
+
   test('a wallet_address longer than 256 characters is validation_error', async () => {
     const res = await post({ provider_code: 'sandbox', currency: 13, wallet_address: 'a'.repeat(257) });
     expect(res.status).toBe(400);

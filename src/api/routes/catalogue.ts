@@ -8,7 +8,7 @@ import { methodsFor, servesRegion, supportsPair } from '../../catalogue/eligibil
 import type { CatalogueService, ProviderWithCatalogue } from '../../catalogue/service';
 import { COUNTRIES, country as countryOf } from '../../domain/countries';
 import type { CurrencyDictionary } from '../../domain/currency';
-import { codeListParam, countryParam, currencyParam, stateParam } from '../params';
+import { codeListParam, countryParam, currencyParam, FieldProblems, stateParam } from '../params';
 import { staticJson } from './dictionaries';
 import { methodNotAllowed, ProblemError } from '../problem';
 
@@ -17,15 +17,16 @@ function providerCodes(req: Request): string[] | undefined {
 }
 
 /** Country and optional state from the query; an absent country is allowed only where optional. */
-function region(req: Request, required: boolean): { country?: string; state?: string } {
+function region(req: Request, required: boolean, problems: FieldProblems): { country?: string; state?: string } {
   if (req.query.country_code === undefined && !required) {
     if (req.query.state !== undefined) {
-      throw new ProblemError('validation_error', 'state needs country_code.', [{ path: 'country_code', message: 'required with state' }]);
+      problems.add(new ProblemError('validation_error', 'state needs country_code.', [{ path: 'country_code', message: 'required with state' }]));
     }
     return {};
   }
-  const country = countryParam('country_code', req.query.country_code);
-  return { country, state: stateParam('state', req.query.state, country, false) };
+  const country = problems.take(() => countryParam('country_code', req.query.country_code));
+  if (country === undefined) return {};
+  return { country, state: problems.take(() => stateParam('state', req.query.state, country, false)) };
 }
 
 function inRegion(p: ProviderWithCatalogue, where: { country?: string; state?: string }): boolean {
@@ -44,8 +45,10 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
   router
     .route('/on_ramp/payment_methods')
     .get(async (req, res) => {
-      const fiat = currencyParam(currencies, 'fiat_currency', req.query.fiat_currency, 'fiat');
-      const where = region(req, false);
+      const problems = new FieldProblems();
+      const currency = problems.take(() => currencyParam(currencies, 'fiat_currency', req.query.fiat_currency, 'fiat'));
+      const where = region(req, false, problems);
+      const { fiat } = problems.settle({ fiat: currency });
       const byCode = new Map<string, { code: string; name: string; icon_url: string | null }>();
       for (const p of await catalogues.available(providerCodes(req))) {
         if (!inRegion(p, where)) continue;
@@ -95,7 +98,9 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
   router
     .route('/on_ramp/currency_pairs')
     .get(async (req, res) => {
-      const where = region(req, true);
+      const problems = new FieldProblems();
+      const where = region(req, true, problems);
+      problems.settle({});
       const pairs = (await catalogues.available(providerCodes(req)))
         .filter((p) => inRegion(p, where))
         .map((p) => ({
@@ -110,9 +115,11 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
   router
     .route('/on_ramp/providers')
     .get(async (req, res) => {
-      const where = region(req, true);
-      const fiat = currencyParam(currencies, 'from_currency', req.query.from_currency, 'fiat');
-      const crypto = currencyParam(currencies, 'to_currency', req.query.to_currency, 'crypto');
+      const problems = new FieldProblems();
+      const where = region(req, true, problems);
+      const from = problems.take(() => currencyParam(currencies, 'from_currency', req.query.from_currency, 'fiat'));
+      const to = problems.take(() => currencyParam(currencies, 'to_currency', req.query.to_currency, 'crypto'));
+      const { fiat, crypto } = problems.settle({ fiat: from, crypto: to });
       const providers = (await catalogues.available(providerCodes(req)))
         .filter((p) => inRegion(p, where) && supportsPair(p.catalogue, fiat.id, crypto.id))
         .map((p) => p.adapter.info);

@@ -1,11 +1,11 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../../domain/currency';
-import { DECIMAL_AMOUNT_PATTERN, fractionDigits } from '../../domain/money';
+import { DECIMAL_AMOUNT_PATTERN } from '../../domain/money';
 import type { OffersService } from '../../offers/service';
 import { integratorOf } from '../auth';
-import { codeListParam, countryParam, currencyParam, stateParam } from '../params';
-import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
+import { codeListParam, countryParam, currencyParam, FieldProblems, fiatAmountParam, stateParam } from '../params';
+import { methodNotAllowed, validationProblem } from '../problem';
 
 export const OffersQuerySchema = z.object({
   external_user_id: z.string().trim().min(1).max(128),
@@ -23,30 +23,26 @@ export function offerRoutes(router: Router, currencies: CurrencyDictionary, offe
     .route('/on_ramp/offers')
     .get(async (req, res) => {
       const integrator = integratorOf(req);
-      const fiat = currencyParam(currencies, 'currency_from', req.query.currency_from, 'fiat') as FiatCurrency;
-      const crypto = currencyParam(currencies, 'currency_to', req.query.currency_to, 'crypto') as CryptoCurrency;
+      const problems = new FieldProblems();
+      const fiat = problems.take(() => currencyParam(currencies, 'currency_from', req.query.currency_from, 'fiat') as FiatCurrency);
+      const crypto = problems.take(() => currencyParam(currencies, 'currency_to', req.query.currency_to, 'crypto') as CryptoCurrency);
       const parsed = OffersQuerySchema.safeParse(req.query);
-      if (!parsed.success) throw validationProblem(parsed.error, 'query');
-      const query = parsed.data;
-      const country = countryParam('country', query.country);
-      const state = stateParam('state', query.state, country, true);
-      if (fractionDigits(query.amount_from) > fiat.precision) {
-        throw new ProblemError('validation_error', `amount_from has more decimals than ${fiat.ticker} allows.`, [
-          { path: 'amount_from', message: `at most ${fiat.precision} decimal places` },
-        ]);
+      if (!parsed.success) problems.add(validationProblem(parsed.error, 'query'));
+      const country = problems.has('country') ? undefined : problems.take(() => countryParam('country', req.query.country));
+      const state =
+        country === undefined || problems.has('state') ? undefined : problems.take(() => stateParam('state', req.query.state, country, true));
+      if (fiat && !problems.has('amount_from') && typeof req.query.amount_from === 'string') {
+        problems.take(() => fiatAmountParam('amount_from', req.query.amount_from as string, fiat, true));
       }
-      if (Number(query.amount_from) <= 0) {
-        throw new ProblemError('validation_error', 'amount_from must be greater than zero.', [
-          { path: 'amount_from', message: 'must be greater than zero' },
-        ]);
-      }
+      const checked = problems.settle({ fiat, crypto, country, query: parsed.data });
+      const { query } = checked;
       const result = await offers.getOffers({
         integratorId: integrator.id,
         externalUserId: query.external_user_id,
-        fiat,
-        crypto,
+        fiat: checked.fiat,
+        crypto: checked.crypto,
         amountFrom: query.amount_from,
-        country,
+        country: checked.country,
         state,
         ip: query.ip,
         paymentMethod: query.payment_method,

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import type { CatalogueService } from '../../catalogue/service';
 import type { CurrencyDictionary } from '../../domain/currency';
-import { decimal, fractionDigits } from '../../domain/money';
+import { decimal } from '../../domain/money';
 import type { OfferStore } from '../../offers/store';
 import { CreateOrderBodySchema, orderIdFor, requestHash } from '../../orders/request';
 import type { OrderService } from '../../orders/service';
@@ -10,7 +10,7 @@ import type { ProviderRegistry } from '../../providers/registry';
 import type { OrderTimings } from '../../temporal/shared';
 import { integratorOf } from '../auth';
 import { jsonBody } from '../json-body';
-import { countryParam, currencyParam, stateParam } from '../params';
+import { bodyFields, countryParam, currencyParam, FieldProblems, fiatAmountParam, stateParam } from '../params';
 import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
 
 export interface OrderRouteDeps {
@@ -32,35 +32,45 @@ export function orderRoutes(router: Router, { currencies, catalogue, providers, 
       if (!req.is('application/json')) {
         throw new ProblemError('unsupported_media_type', 'Send the order as application/json.');
       }
+      const raw = bodyFields(req.body);
+      const problems = new FieldProblems();
       const parsed = CreateOrderBodySchema.safeParse(req.body ?? {});
-      if (!parsed.success) throw validationProblem(parsed.error, 'order');
-      const body = parsed.data;
-      const fiat = currencyParam(currencies, 'from_currency', body.from_currency, 'fiat');
-      const crypto = currencyParam(currencies, 'to_currency', body.to_currency, 'crypto');
-      const stateCode = stateParam('state_code', body.state_code, countryParam('country_code', body.country_code), true);
-      if (fractionDigits(body.from_amount) > fiat.precision) {
-        throw new ProblemError('validation_error', `from_amount has more decimals than ${fiat.ticker} allows.`, [
-          { path: 'from_amount', message: `at most ${fiat.precision} decimal places` },
-        ]);
+      if (!parsed.success) problems.add(validationProblem(parsed.error, 'order'));
+      const fiat = problems.take(() => currencyParam(currencies, 'from_currency', raw.from_currency, 'fiat'));
+      const crypto = problems.take(() => currencyParam(currencies, 'to_currency', raw.to_currency, 'crypto'));
+      const country = problems.has('country_code') ? undefined : problems.take(() => countryParam('country_code', raw.country_code));
+      const stateCode =
+        country === undefined || problems.has('state_code')
+          ? undefined
+          : problems.take(() => stateParam('state_code', raw.state_code, country, true));
+      if (fiat && !problems.has('from_amount') && typeof raw.from_amount === 'string') {
+        problems.take(() => fiatAmountParam('from_amount', raw.from_amount as string, fiat, false));
       }
-      if (!providers.get(body.provider_code)) {
-        throw new ProblemError('validation_error', `Provider ${body.provider_code} is not available.`, [
-          { path: 'provider_code', message: 'unknown or disabled provider' },
-        ]);
+      const providerCode = problems.has('provider_code') || typeof raw.provider_code !== 'string' ? undefined : raw.provider_code;
+      if (providerCode !== undefined && !providers.get(providerCode)) {
+        problems.add(
+          new ProblemError('validation_error', `Provider ${providerCode} is not available.`, [
+            { path: 'provider_code', message: 'unknown or disabled provider' },
+          ]),
+        );
+      } else if (providerCode !== undefined && typeof raw.payment_method === 'string' && !problems.has('payment_method')) {
+        // An unknown method is a mistake to name, not an expired offer; when the catalogue cannot be
+        // loaded the offer match below still decides.
+        const methods = (await catalogue.get(providerCode))?.paymentMethods;
+        if (methods && !methods.some((m) => m.code === raw.payment_method)) {
+          problems.add(
+            new ProblemError('validation_error', `Provider ${providerCode} has no payment method ${raw.payment_method}.`, [
+              { path: 'payment_method', message: `one of ${methods.map((m) => m.code).join(', ')}` },
+            ]),
+          );
+        }
       }
-      // An unknown method is a mistake to name, not an expired offer; when the catalogue cannot be
-      // loaded the offer match below still decides.
-      const methods = (await catalogue.get(body.provider_code))?.paymentMethods;
-      if (methods && !methods.some((m) => m.code === body.payment_method)) {
-        throw new ProblemError('validation_error', `Provider ${body.provider_code} has no payment method ${body.payment_method}.`, [
-          { path: 'payment_method', message: `one of ${methods.map((m) => m.code).join(', ')}` },
-        ]);
-      }
+      const { body, fiat: from, crypto: to } = problems.settle({ body: parsed.data, fiat, crypto });
 
       // Amounts are compared and stored at the currency's precision: "100" and "100.00" are one order.
-      const fromAmount = decimal(body.from_amount).toFixed(fiat.precision);
+      const fromAmount = decimal(body.from_amount).toFixed(from.precision);
       const orderId = orderIdFor(integrator.id, body.external_order_id);
-      const hash = requestHash({ ...body, from_amount: fromAmount, from_currency: fiat.id, to_currency: crypto.id });
+      const hash = requestHash({ ...body, from_amount: fromAmount, from_currency: from.id, to_currency: to.id });
 
       // A repeated request returns the order it created, even once its offer has expired.
       const existing = await orders.get(orderId);
@@ -76,8 +86,8 @@ export function orderRoutes(router: Router, { currencies, catalogue, providers, 
         integratorId: integrator.id,
         externalUserId: body.external_user_id,
         providerCode: body.provider_code,
-        fromCurrency: fiat.id,
-        toCurrency: crypto.id,
+        fromCurrency: from.id,
+        toCurrency: to.id,
         amountFrom: fromAmount,
         country: body.country_code,
         state: stateCode,
@@ -97,9 +107,9 @@ export function orderRoutes(router: Router, { currencies, catalogue, providers, 
         requestHash: hash,
         timings,
         request: {
-          from_currency: fiat.id,
+          from_currency: from.id,
           from_amount: fromAmount,
-          to_currency: crypto.id,
+          to_currency: to.id,
           to_amount: offer.amountExpectedTo,
           wallet_address: body.wallet_address,
           payment_method: body.payment_method,

@@ -4,7 +4,7 @@ import { validateForProvider } from '../../addresses/validate';
 import type { CryptoCurrency, CurrencyDictionary } from '../../domain/currency';
 import type { ProviderRegistry } from '../../providers/registry';
 import { jsonBody } from '../json-body';
-import { currencyParam } from '../params';
+import { bodyFields, currencyParam, FieldProblems } from '../params';
 import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
 
 /**
@@ -27,21 +27,26 @@ export function validateAddressRoutes(router: Router, currencies: CurrencyDictio
       if (!req.is('application/json')) {
         throw new ProblemError('unsupported_media_type', 'Send the request as application/json.');
       }
+      const raw = bodyFields(req.body);
+      const problems = new FieldProblems();
       const parsed = ValidateAddressBodySchema.safeParse(req.body ?? {});
-      if (!parsed.success) throw validationProblem(parsed.error);
-      const body = parsed.data;
-      const crypto = currencyParam(currencies, 'currency', body.currency, 'crypto') as CryptoCurrency;
-      const provider = providers.get(body.provider_code);
-      if (!provider) {
-        throw new ProblemError('validation_error', `Provider ${body.provider_code} is not available.`, [
-          { path: 'provider_code', message: 'unknown or disabled provider' },
-        ]);
+      if (!parsed.success) problems.add(validationProblem(parsed.error));
+      const currency = problems.take(() => currencyParam(currencies, 'currency', raw.currency, 'crypto') as CryptoCurrency);
+      const providerCode = problems.has('provider_code') || typeof raw.provider_code !== 'string' ? undefined : raw.provider_code;
+      const provider = providerCode === undefined ? undefined : providers.get(providerCode);
+      if (providerCode !== undefined && !provider) {
+        problems.add(
+          new ProblemError('validation_error', `Provider ${providerCode} is not available.`, [
+            { path: 'provider_code', message: 'unknown or disabled provider' },
+          ]),
+        );
       }
+      const { body, crypto, provider: adapter } = problems.settle({ body: parsed.data, crypto: currency, provider });
       const verdict = validateForProvider(
         crypto.network,
         body.wallet_address,
         { tag: body.memo },
-        provider.validateAddress?.bind(provider),
+        adapter.validateAddress?.bind(adapter),
       );
       res.json(verdict.valid ? { result: true } : { result: false, reason: verdict.reason });
     })
