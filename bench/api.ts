@@ -116,7 +116,7 @@ async function load(
   const result = await runLoad({ url, connections, durationSec, headers: HEADERS, ...extra, watch: { ...watch, 'load tool': process.pid } });
   log(
     `${label}: ${round(result.rps, 0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
-      `non-2xx ${result.non2xx}, errors ${result.errors}, cpu ${cpuText(result)}`,
+      `non-2xx ${result.non2xx}, errors ${result.errors}, cpu ${cpuText(result)}, steal ${round(result.stealPct, 1)} %`,
   );
   return result;
 }
@@ -386,10 +386,23 @@ function loadRow(label: string, r: LoadResult): (string | number)[] {
       .filter(([name]) => name !== 'load tool')
       .map(([name, us]) => `${name} ${round(us / 1000, 1)}`)
       .join(', '),
+    round(r.stealPct, 1),
   ];
 }
 
 const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+
+/** Above this share of stolen CPU time, a run measured a machine slowed by its neighbours. */
+const STEAL_WARNING_PCT = 5;
+
+function stealWarning(out: string[], what: string, stealPct: number): void {
+  if (stealPct > STEAL_WARNING_PCT) {
+    out.push(
+      `WARNING: during ${what} the hypervisor gave ${round(stealPct, 1)} % of this machine's CPU time to other guests: ` +
+        'the figures describe a slower machine than usual; compare them with a run that had little steal.',
+    );
+  }
+}
 
 function reportDict(out: string[], dict: DictFigures, profile: DictProfile | undefined): void {
   out.push(
@@ -398,7 +411,7 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
   );
   out.push(
     renderTable(
-      ['pair', 'target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'server cpu us/req', 'cpu', 'api/bare req/s', 'bare/api cpu'],
+      ['pair', 'target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'server cpu us/req', 'cpu', 'steal %', 'api/bare req/s', 'bare/api cpu'],
       dict.runs.map((r, i) => {
         const pair = dict.pairs[Math.floor(i / 2)]!;
         const last = i % 2 === 1;
@@ -411,6 +424,7 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
           r.result.non2xx,
           round(r.result.cpuPerRequestUs[r.target] ?? NaN, 0),
           cpuText(r.result),
+          round(r.result.stealPct, 1),
           last ? round(pair.rpsRatio, 3) : '',
           last ? round(pair.cpuRatio, 3) : '',
         ];
@@ -418,6 +432,7 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
     ),
   );
   if (dict.non2xx > 0) out.push(`WARNING: the dictionary runs had ${dict.non2xx} non-2xx answers or errors (rate limit?): the ratio is not valid.`);
+  stealWarning(out, 'the dictionary runs', median(dict.runs.map((r) => r.result.stealPct)));
   out.push(
     `dict_rps_ratio = median of the pairs' api/bare req/s = ${round(dict.ratio, 3)} ` +
       `(median api req/s over median bare req/s: ${round(dict.ratioOfMedians, 3)}).`,
@@ -460,7 +475,7 @@ function reportOffers(out: string[], offers: OffersFigures): void {
   );
   out.push(
     renderTable(
-      ['run', 'conns', 's', 'req/s', 'requests', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'cpu', 'cpu ms/req'],
+      ['run', 'conns', 's', 'req/s', 'requests', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'cpu', 'cpu ms/req', 'steal %'],
       [
         loadRow(`warm-up, ${SLOW_PROVIDER} at 100 ms too`, offers.allFast),
         loadRow(`warm-up, ${SLOW_PROVIDER} just turned 10 s`, offers.slowWarmup),
@@ -470,6 +485,7 @@ function reportOffers(out: string[], offers: OffersFigures): void {
       ],
     ),
   );
+  stealWarning(out, 'the measured offers run', offers.main.stealPct);
   const m = offers.main;
   out.push(
     `Measured run, second half only: p50 ${m.secondHalf.p50} ms, p99 ${m.secondHalf.p99} ms, max ${m.secondHalf.max} ms. ` +
@@ -507,6 +523,7 @@ function dictSummary(dict: DictFigures, profile: DictProfile | undefined) {
     dict_bare_us_per_req: round(dict.bareUs, 0),
     dict_cpu_ratio: round(dict.cpuRatio, 3),
     dict_non2xx: dict.non2xx,
+    dict_steal_pct: round(median(dict.runs.map((r) => r.result.stealPct)), 1),
     dict_bytes: dict.bytes,
     ...(profile
       ? {
@@ -543,6 +560,7 @@ function offersSummary(offers: OffersFigures) {
     offers_cpu_cores: cpu(offers.main),
     offers_api_cpu_ms_per_req: round((offers.main.cpuPerRequestUs.api ?? NaN) / 1000, 2),
     offers_sim_cpu_ms_per_req: round((offers.main.cpuPerRequestUs.simulators ?? NaN) / 1000, 2),
+    offers_steal_pct: round(offers.main.stealPct, 1),
     offers_users: OFFERS_USERS,
     offers_all_fast_p50_ms: offers.allFast.latency.p50,
     offers_all_fast_p99_ms: offers.allFast.latency.p99,
@@ -555,6 +573,7 @@ function offersSummary(offers: OffersFigures) {
     offers_floor_p99_ratio: round(offers.floor.latency.p99 / PROVIDER_LATENCY_MS, 3),
     offers_floor_rps: round(offers.floor.rps, 1),
     offers_floor_cpu_ms_per_req: round((offers.floor.cpuPerRequestUs.fanout ?? NaN) / 1000, 2),
+    offers_floor_steal_pct: round(offers.floor.stealPct, 1),
     offers_over_floor_p50: round(offers.main.latency.p50 / offers.floor.latency.p50, 3),
     offers_over_floor_p99: round(offers.main.latency.p99 / offers.floor.latency.p99, 3),
   };
@@ -613,7 +632,8 @@ async function main(): Promise<void> {
   out.push(`API benchmark: node ${process.version}, ${os.cpus().length} cores, load average at start ${load1.toFixed(2)}`);
   out.push(
     'Load tool: autocannon in the parent process; each server in its own child process. cpu = cores used by each process ' +
-      'during the run; us/req and ms/req = CPU time of its event-loop thread per request.',
+      'during the run; us/req and ms/req = CPU time of its event-loop thread per request; steal % = share of the ' +
+      "machine's CPU time the hypervisor gave to other guests during the run.",
   );
   out.push('');
   if (dictPart) reportDict(out, dictPart.dict, dictPart.profile);

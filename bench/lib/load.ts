@@ -28,6 +28,12 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /**
+   * Share of the machine's CPU time that the hypervisor gave to other guests during the run
+   * (Linux /proc/stat "steal"), in percent; NaN where that cannot be read. A run with much steal
+   * measured a slower machine than its neighbours.
+   */
+  stealPct: number;
   /** CPU used by each watched process over the run, in cores (1 = one core busy all the time). */
   cpu: Record<string, number>;
   /** CPU time of each watched process's main thread (event loop) per completed request, in microseconds. */
@@ -60,6 +66,16 @@ export function cpuSeconds(pid: number, mainThread = false): number {
   }
 }
 
+/** The machine's CPU time so far, all cores, in clock ticks: in total and stolen by the hypervisor. */
+export function machineTicks(): { total: number; steal: number } {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    return { total: fields.reduce((a, b) => a + b, 0), steal: fields[7] ?? NaN };
+  } catch {
+    return { total: NaN, steal: NaN };
+  }
+}
+
 export function runLoad(options: LoadOptions): Promise<LoadResult> {
   const watch = Object.entries(options.watch ?? {});
   const snapshot = (responsesSoFar: number) => ({
@@ -67,6 +83,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
     responses: responsesSoFar,
     cpu: watch.map(([, pid]) => cpuSeconds(pid)),
     loop: watch.map(([, pid]) => cpuSeconds(pid, true)),
+    machine: machineTicks(),
   });
   let base = snapshot(0);
   const startedAt = base.at;
@@ -124,6 +141,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
           non2xx: result.non2xx,
           errors: result.errors,
           timeouts: result.timeouts,
+          stealPct: (100 * (end.machine.steal - base.machine.steal)) / (end.machine.total - base.machine.total),
           cpu: Object.fromEntries(watch.map(([name], i) => [name, used[i]! / wall])),
           cpuPerRequestUs: Object.fromEntries(watch.map(([name], i) => [name, (loopUsed[i]! / counted) * 1e6])),
           perSecond,
