@@ -1,0 +1,12 @@
+/**
+ * The node flags the API runs with in production, read from package.json's `start:api` script
+ * (the Dockerfile and docker-compose.yml use the same, test/unit/deploy-commands.test.ts checks):
+ * the benchmark runs its servers on the runtime that ships.
+ */
+import packageJson from '../../package.json';
+
+export function apiNodeFlags(startScript: string = packageJson.scripts['start:api']): string[] {
+  const words = startScript.trim().split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`start:api does not start with node: ${startScript}`);
+  return words.slice(1).filter((word) => word.startsWith('--'));
+}
