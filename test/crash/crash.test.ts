@@ -7,20 +7,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/config';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import { startLocalStack, type LocalStack } from '../../src/dev/local-stack';
 import { canTransition, type OrderStatus } from '../../src/domain/order-status';
 import { createLogger } from '../../src/logging';
 import { createTemporalClient } from '../../src/temporal/connection';
-import { ORDER_SEARCH_ATTRIBUTES, orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
+import { orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
 import { testConfig } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { IntegratorReceiver, type ReceivedWebhook } from '../helpers/integrator-receiver';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { freePort } from '../helpers/ports';
-import { workflowBundle } from '../helpers/temporal';
+import { startTemporal, workflowBundle } from '../helpers/temporal';
 import { signedSandboxWebhook } from '../helpers/webhooks';
 import { WorkerProcess } from '../helpers/worker-process';
 
@@ -46,15 +46,7 @@ const workers: WorkerProcess[] = [];
 
 /** The Temporal dev server on a fixed port and a SQLite file, so it can be stopped and started again. */
 function startServer(): Promise<TestWorkflowEnvironment> {
-  return TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: process.env.TEMPORAL_CLI_PATH! },
-      ip: '127.0.0.1',
-      port,
-      dbFilename: join(dir, 'temporal.db'),
-      searchAttributes: [...ORDER_SEARCH_ATTRIBUTES],
-    },
-  });
+  return startTemporal({ ip: '127.0.0.1', port, dbFilename: join(dir, 'temporal.db') });
 }
 
 async function startWorker(): Promise<WorkerProcess> {

@@ -19,15 +19,29 @@ function cliPath(): string {
   return path;
 }
 
-/** A real Temporal dev server (the temporal CLI), fresh and in memory, with the broker's search attributes. */
-export async function startTemporal(): Promise<TestWorkflowEnvironment> {
+type DevServerOptions = NonNullable<NonNullable<Parameters<typeof TestWorkflowEnvironment.createLocal>[0]>['server']>;
+
+const STARTUP_ATTEMPTS = 3;
+
+/**
+ * A real Temporal dev server (the temporal CLI) with the broker's search attributes; fresh and in
+ * memory unless `server` says otherwise (a port, a database file).
+ *
+ * The SDK gives the server a fixed 5 s to accept connections and kills it when it has not; on a
+ * loaded 2-core machine (the whole test suite running, a database file to migrate) it has once
+ * needed longer. Such a start is tried again, up to three times in all.
+ */
+export async function startTemporal(server: Omit<DevServerOptions, 'executable' | 'searchAttributes'> = {}): Promise<TestWorkflowEnvironment> {
   quietRuntime();
-  return TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: cliPath() },
-      searchAttributes: [...ORDER_SEARCH_ATTRIBUTES],
-    },
-  });
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await TestWorkflowEnvironment.createLocal({
+        server: { ...server, executable: { type: 'existing-path', path: cliPath() }, searchAttributes: [...ORDER_SEARCH_ATTRIBUTES] },
+      });
+    } catch (err) {
+      if (attempt >= STARTUP_ATTEMPTS || !/did not start within/.test((err as Error).message)) throw err;
+    }
+  }
 }
 
 let bundle: Promise<{ code: string }> | undefined;
