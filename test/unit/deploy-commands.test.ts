@@ -1,7 +1,7 @@
 /**
  * The API's node flags are written in three places that must agree: package.json's start:api,
  * the Dockerfile's default command and the api service of docker-compose.yml. The benchmark reads
- * them from package.json (bench/lib/api-node-flags.ts), so it measures the runtime that ships.
+ * them from package.json (bench/lib/api-node-flags.ts), so it measures the API with the flags that ship.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
