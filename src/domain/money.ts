@@ -29,14 +29,24 @@ export function decimal(value: string | number | BigNumber): BigNumber {
   return result;
 }
 
-/** Rounds down: what the customer receives is never overstated. */
-export function roundDown(value: BigNumber, precision: number): string {
-  return value.decimalPlaces(precision, BigNumber.ROUND_DOWN).toFixed(precision);
+/** Rounded down to `precision` places: what the customer receives is never overstated. */
+export function roundedDown(value: BigNumber, precision: number): BigNumber {
+  return value.decimalPlaces(precision, BigNumber.ROUND_DOWN);
 }
 
-/** Rounds up: what the customer pays (fees) is never understated. */
+/** Rounded up to `precision` places: what the customer pays (fees) is never understated. */
+export function roundedUp(value: BigNumber, precision: number): BigNumber {
+  return value.decimalPlaces(precision, BigNumber.ROUND_UP);
+}
+
+/** `roundedDown`, written with exactly `precision` places. */
+export function roundDown(value: BigNumber, precision: number): string {
+  return roundedDown(value, precision).toFixed(precision);
+}
+
+/** `roundedUp`, written with exactly `precision` places. */
 export function roundUp(value: BigNumber, precision: number): string {
-  return value.decimalPlaces(precision, BigNumber.ROUND_UP).toFixed(precision);
+  return roundedUp(value, precision).toFixed(precision);
 }
 
 export function roundHalfEven(value: BigNumber, precision: number): string {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
-import { decimal, Decimal, quotientToSignificant } from '../domain/money';
+import { decimal, Decimal, quotientToSignificant, roundedDown, roundedUp, roundUp } from '../domain/money';
 import type { ProviderQuote } from '../providers/types';
 
 /** A non-negative decimal string, never a JSON number. */
@@ -68,22 +68,21 @@ export function toOffer(
   expiresAt: Date,
   amounts: QuoteAmounts = quoteAmounts(quote),
 ): Offer {
-  const fee = amounts.processingFee.decimalPlaces(fiat.precision, Decimal.ROUND_UP);
-  const totalFee = amounts.fees.decimalPlaces(fiat.precision, Decimal.ROUND_UP);
+  const fee = roundUp(amounts.processingFee, fiat.precision);
+  const totalFee = roundedUp(amounts.fees, fiat.precision);
   const from = typeof amountFrom === 'string' ? decimal(amountFrom) : amountFrom;
-  const to = amounts.crypto.decimalPlaces(crypto.precision, Decimal.ROUND_DOWN);
+  const to = roundedDown(amounts.crypto, crypto.precision);
   // The offers service never quotes when fees eat the amount; the clamp keeps rates non-negative regardless.
   const net = Decimal.max(from.minus(totalFee), 0);
   const rate = net.gt(0) && to.gt(0) ? quotientToSignificant(to, net, RATE_SIGNIFICANT_DIGITS, 'down') : ZERO;
   const inverted = to.gt(0) ? quotientToSignificant(net, to, RATE_SIGNIFICANT_DIGITS, 'up') : ZERO;
-  const feeText = fee.toFixed(fiat.precision);
   return {
     rate: rate.toFixed(),
     inverted_rate: inverted.toFixed(),
-    fee: feeText,
+    fee,
     amount_from: from.toFixed(fiat.precision),
     amount_expected_to: to.toFixed(crypto.precision),
-    payment_methods: [{ payment_method_code: quote.paymentMethod, fee: feeText }],
+    payment_methods: [{ payment_method_code: quote.paymentMethod, fee }],
     expires_at: expiresAt.toISOString(),
     total_fee_amount: totalFee.toFixed(fiat.precision),
   };

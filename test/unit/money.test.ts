@@ -6,6 +6,8 @@ import {
   isDecimalAmount,
   quotientToSignificant,
   roundDown,
+  roundedDown,
+  roundedUp,
   roundHalfEven,
   roundUp,
 } from '../../src/domain/money';
@@ -91,6 +93,8 @@ describe('rounding', () => {
   ])('%s at %i: down %s, up %s, half-even %s', (value, precision, down, up, halfEven) => {
     expect(roundDown(decimal(value), precision)).toBe(down);
     expect(roundUp(decimal(value), precision)).toBe(up);
+    expect(roundedDown(decimal(value), precision).toFixed(precision)).toBe(down);
+    expect(roundedUp(decimal(value), precision).toFixed(precision)).toBe(up);
     expect(roundHalfEven(decimal(value), precision)).toBe(halfEven);
   });
 
