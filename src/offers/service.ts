@@ -177,7 +177,6 @@ export class OffersService {
     const offers = quotes.map(({ quote, amounts }) =>
       toOffer(quote, query.fiat, query.crypto, amount, new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd)), amounts),
     );
-    if (offers.length === 1) return { code, offer: offers[0]! };
     const best = offers.reduce((a, b) => (decimal(b.amount_expected_to).gt(a.amount_expected_to) ? b : a));
     const paymentMethods = offers
       .map((o) => o.payment_methods[0]!)
