@@ -1,6 +1,8 @@
 import { country, hasState, requiresState } from '../domain/countries';
 import type { Currency, CurrencyDictionary } from '../domain/currency';
 import { fractionDigits } from '../domain/money';
+import type { ProviderRegistry } from '../providers/registry';
+import type { ProviderAdapter } from '../providers/types';
 import { ProblemError, type ProblemCode } from './problem';
 
 const INTEGER_ID = /^[1-9]\d{0,8}$/;
@@ -84,6 +86,15 @@ export function stateParam(name: string, raw: unknown, countryCode: string, requ
   return raw;
 }
 
+/** An enabled provider, by its code. */
+export function providerParam(providers: ProviderRegistry, name: string, code: string): ProviderAdapter {
+  const adapter = providers.get(code);
+  if (!adapter) {
+    throw new ProblemError('validation_error', `Provider ${code} is not available.`, [{ path: name, message: 'unknown or disabled provider' }]);
+  }
+  return adapter;
+}
+
 /** A JSON body's fields, to check one by one whatever its schema said of the others ({} when it is not an object). */
 export function bodyFields(body: unknown): Record<string, unknown> {
   return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
@@ -118,8 +129,12 @@ export class FieldProblems {
   private readonly problems: ProblemError[] = [];
   private readonly paths = new Set<string>();
 
-  /** `check`'s value; undefined when it throws a ProblemError, which is kept for the answer. */
-  take<T>(check: () => T): T | undefined {
+  /**
+   * `check`'s value; undefined when it throws a ProblemError, which is kept for the answer. With
+   * `field`, a field that already has a problem (from the schema, say) is not checked again.
+   */
+  take<T>(check: () => T, field?: string): T | undefined {
+    if (field !== undefined && this.paths.has(field)) return undefined;
     try {
       return check();
     } catch (err) {

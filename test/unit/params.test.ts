@@ -191,6 +191,16 @@ describe('FieldProblems', () => {
     expect(problems.has('state')).toBe(false);
   });
 
+  test('take with a field skips the check while that field has a problem, and runs it otherwise', () => {
+    const problems = new FieldProblems();
+    problems.take(fail('validation_error', 'country'));
+    const check = jest.fn(() => 'GB');
+    expect(problems.take(check, 'country')).toBeUndefined();
+    expect(check).not.toHaveBeenCalled();
+    expect(problems.take(check, 'state')).toBe('GB');
+    expect(check).toHaveBeenCalledTimes(1);
+  });
+
   test('an error that is not a ProblemError is not swallowed', () => {
     const problems = new FieldProblems();
     expect(() => problems.take(() => { throw new TypeError('bug'); })).toThrow(TypeError);

@@ -28,12 +28,10 @@ export function offerRoutes(router: Router, currencies: CurrencyDictionary, offe
       const crypto = problems.take(() => currencyParam(currencies, 'currency_to', req.query.currency_to, 'crypto') as CryptoCurrency);
       const parsed = OffersQuerySchema.safeParse(req.query);
       if (!parsed.success) problems.add(validationProblem(parsed.error, 'query'));
-      const country = problems.has('country') ? undefined : problems.take(() => countryParam('country', req.query.country));
-      const state =
-        country === undefined || problems.has('state') ? undefined : problems.take(() => stateParam('state', req.query.state, country, true));
-      if (fiat && !problems.has('amount_from') && typeof req.query.amount_from === 'string') {
-        problems.take(() => fiatAmountParam('amount_from', req.query.amount_from as string, fiat, true));
-      }
+      const country = problems.take(() => countryParam('country', req.query.country), 'country');
+      const state = country === undefined ? undefined : problems.take(() => stateParam('state', req.query.state, country, true), 'state');
+      const amount = req.query.amount_from;
+      if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('amount_from', amount, fiat, true), 'amount_from');
       const checked = problems.settle({ fiat, crypto, country, query: parsed.data });
       const { query } = checked;
       const result = await offers.getOffers({

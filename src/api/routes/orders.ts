@@ -10,7 +10,7 @@ import type { ProviderRegistry } from '../../providers/registry';
 import type { OrderTimings } from '../../temporal/shared';
 import { integratorOf } from '../auth';
 import { jsonBody } from '../json-body';
-import { bodyFields, countryParam, currencyParam, FieldProblems, fiatAmountParam, stateParam } from '../params';
+import { bodyFields, countryParam, currencyParam, FieldProblems, fiatAmountParam, providerParam, stateParam } from '../params';
 import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
 
 export interface OrderRouteDeps {
@@ -38,28 +38,21 @@ export function orderRoutes(router: Router, { currencies, catalogue, providers, 
       if (!parsed.success) problems.add(validationProblem(parsed.error, 'order'));
       const fiat = problems.take(() => currencyParam(currencies, 'from_currency', raw.from_currency, 'fiat'));
       const crypto = problems.take(() => currencyParam(currencies, 'to_currency', raw.to_currency, 'crypto'));
-      const country = problems.has('country_code') ? undefined : problems.take(() => countryParam('country_code', raw.country_code));
+      const country = problems.take(() => countryParam('country_code', raw.country_code), 'country_code');
       const stateCode =
-        country === undefined || problems.has('state_code')
-          ? undefined
-          : problems.take(() => stateParam('state_code', raw.state_code, country, true));
-      if (fiat && !problems.has('from_amount') && typeof raw.from_amount === 'string') {
-        problems.take(() => fiatAmountParam('from_amount', raw.from_amount as string, fiat, false));
-      }
-      const providerCode = problems.has('provider_code') || typeof raw.provider_code !== 'string' ? undefined : raw.provider_code;
-      if (providerCode !== undefined && !providers.get(providerCode)) {
-        problems.add(
-          new ProblemError('validation_error', `Provider ${providerCode} is not available.`, [
-            { path: 'provider_code', message: 'unknown or disabled provider' },
-          ]),
-        );
-      } else if (providerCode !== undefined && typeof raw.payment_method === 'string' && !problems.has('payment_method')) {
+        country === undefined ? undefined : problems.take(() => stateParam('state_code', raw.state_code, country, true), 'state_code');
+      const amount = raw.from_amount;
+      if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('from_amount', amount, fiat, false), 'from_amount');
+      const providerCode = raw.provider_code;
+      const provider =
+        typeof providerCode === 'string' ? problems.take(() => providerParam(providers, 'provider_code', providerCode), 'provider_code') : undefined;
+      if (provider && typeof raw.payment_method === 'string' && !problems.has('payment_method')) {
         // An unknown method is a mistake to name, not an expired offer; when the catalogue cannot be
         // loaded the offer match below still decides.
-        const methods = (await catalogue.get(providerCode))?.paymentMethods;
+        const methods = (await catalogue.get(provider.info.code))?.paymentMethods;
         if (methods && !methods.some((m) => m.code === raw.payment_method)) {
           problems.add(
-            new ProblemError('validation_error', `Provider ${providerCode} has no payment method ${raw.payment_method}.`, [
+            new ProblemError('validation_error', `Provider ${provider.info.code} has no payment method ${raw.payment_method}.`, [
               { path: 'payment_method', message: `one of ${methods.map((m) => m.code).join(', ')}` },
             ]),
           );

@@ -4,7 +4,7 @@ import { validateForProvider } from '../../addresses/validate';
 import type { CryptoCurrency, CurrencyDictionary } from '../../domain/currency';
 import type { ProviderRegistry } from '../../providers/registry';
 import { jsonBody } from '../json-body';
-import { bodyFields, currencyParam, FieldProblems } from '../params';
+import { bodyFields, currencyParam, FieldProblems, providerParam } from '../params';
 import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
 
 /**
@@ -32,15 +32,9 @@ export function validateAddressRoutes(router: Router, currencies: CurrencyDictio
       const parsed = ValidateAddressBodySchema.safeParse(req.body ?? {});
       if (!parsed.success) problems.add(validationProblem(parsed.error));
       const currency = problems.take(() => currencyParam(currencies, 'currency', raw.currency, 'crypto') as CryptoCurrency);
-      const providerCode = problems.has('provider_code') || typeof raw.provider_code !== 'string' ? undefined : raw.provider_code;
-      const provider = providerCode === undefined ? undefined : providers.get(providerCode);
-      if (providerCode !== undefined && !provider) {
-        problems.add(
-          new ProblemError('validation_error', `Provider ${providerCode} is not available.`, [
-            { path: 'provider_code', message: 'unknown or disabled provider' },
-          ]),
-        );
-      }
+      const providerCode = raw.provider_code;
+      const provider =
+        typeof providerCode === 'string' ? problems.take(() => providerParam(providers, 'provider_code', providerCode), 'provider_code') : undefined;
       const { body, crypto, provider: adapter } = problems.settle({ body: parsed.data, crypto: currency, provider });
       const verdict = validateForProvider(
         crypto.network,
