@@ -144,6 +144,8 @@ interface DictFigures {
   bareUs: number;
   cpuRatio: number;
   non2xx: number;
+  /** Median over the runs of the CPU time the hypervisor stole, in percent. */
+  stealPct: number;
   pairs: { rpsRatio: number; cpuRatio: number }[];
   runs: { target: 'api' | 'bare'; result: LoadResult }[];
   apiLayers: string[];
@@ -191,6 +193,7 @@ async function benchDict(api: RunningServer, bare: RunningServer, apiBody: Buffe
     bareUs,
     cpuRatio: median(pairs.map((p) => p.cpuRatio)),
     non2xx: runs.reduce((n, r) => n + r.result.non2xx + r.result.errors, 0),
+    stealPct: median(runs.map((r) => r.result.stealPct)),
     pairs,
     runs,
     apiLayers: api.layers ?? [],
@@ -432,7 +435,7 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
     ),
   );
   if (dict.non2xx > 0) out.push(`WARNING: the dictionary runs had ${dict.non2xx} non-2xx answers or errors (rate limit?): the ratio is not valid.`);
-  stealWarning(out, 'the dictionary runs', median(dict.runs.map((r) => r.result.stealPct)));
+  stealWarning(out, 'the dictionary runs', dict.stealPct);
   out.push(
     `dict_rps_ratio = median of the pairs' api/bare req/s = ${round(dict.ratio, 3)} ` +
       `(median api req/s over median bare req/s: ${round(dict.ratioOfMedians, 3)}).`,
@@ -523,7 +526,7 @@ function dictSummary(dict: DictFigures, profile: DictProfile | undefined) {
     dict_bare_us_per_req: round(dict.bareUs, 0),
     dict_cpu_ratio: round(dict.cpuRatio, 3),
     dict_non2xx: dict.non2xx,
-    dict_steal_pct: round(median(dict.runs.map((r) => r.result.stealPct)), 1),
+    dict_steal_pct: round(dict.stealPct, 1),
     dict_bytes: dict.bytes,
     ...(profile
       ? {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { request } from 'undici';
+import { writeJson } from './json-answer';
 
 /**
  * The floor of the offers runs, measured in the same run: a node:http handler that asks the same
@@ -17,11 +18,7 @@ export function bareFanout(simUrl: string, codes: readonly string[], apiKey: str
   };
   return (_req: IncomingMessage, res: ServerResponse) => {
     Promise.all(urls.map(async ([code, url]) => [code, await ask(url)] as const))
-      .then((answers) => {
-        const json = JSON.stringify(Object.fromEntries(answers));
-        res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
-        res.end(json);
-      })
+      .then((answers) => writeJson(res, 200, Object.fromEntries(answers)))
       .catch((err: unknown) => {
         res.writeHead(502, { 'content-type': 'text/plain' });
         res.end(String(err));

@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { SimulatorHost } from '../../src/simulators/kit/host';
 import { SandboxSimulator } from '../../src/simulators/sandbox/server';
+import { writeJson } from './json-answer';
 
 const QUOTES_PATH = /^\/([^/]+)\/v1\/quotes$/;
 
@@ -31,9 +32,7 @@ export function quoteFront(host: SimulatorHost): RequestListener {
     }
     const answer = () => {
       const { status, body } = simulator.quoteAnswer(Object.fromEntries(url.searchParams));
-      const json = JSON.stringify(body);
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(json) });
-      res.end(json);
+      writeJson(res, status, body);
     };
     const latencyMs = simulator.faults.latencyMs;
     if (latencyMs > 0) setTimeout(answer, latencyMs);
