@@ -59,6 +59,9 @@ const offersQuery = (overrides: Record<string, string> = {}) =>
     ...overrides,
   }).toString();
 
+/** The fields a problem's `errors` name, sorted. */
+const pathsOf = (res: request.Response) => (res.body.errors as { path: string }[]).map((e) => e.path).sort();
+
 function expectProblem(res: request.Response, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toContain('application/problem+json');
@@ -169,11 +172,8 @@ describe('GET /api/on_ramp/offers', () => {
   test('lists every malformed field', async () => {
     const res = await authed(`/api/on_ramp/offers?currency_from=${GBP}&currency_to=${BTC}&amount_from=ten&country=gb`);
     expectProblem(res, 400, 'validation_error');
-    const paths = res.body.errors.map((e: { path: string }) => e.path).sort();
-    expect(paths).toEqual(['amount_from', 'country', 'external_user_id']);
+    expect(pathsOf(res)).toEqual(['amount_from', 'country', 'external_user_id']);
   });
-
-  const pathsOf = (res: request.Response) => (res.body.errors as { path: string }[]).map((e) => e.path).sort();
 
   test('lists the offending fields of every kind of check at once, not the first one only', async () => {
     // A malformed amount (schema), a country that does not exist (dictionary) and a state that is
@@ -268,10 +268,10 @@ describe('orders', () => {
   test('every offending field of an order is listed, led by the most telling problem', async () => {
     const res = await post({ ...order, from_currency: 'USD', to_currency: 99999, from_amount: '100.001', country_code: 'XX', provider_code: 'nobody' });
     expectProblem(res, 400, 'ticker_not_allowed');
-    expect((res.body.errors as { path: string }[]).map((e) => e.path).sort()).toEqual(['country_code', 'from_currency', 'provider_code', 'to_currency']);
+    expect(pathsOf(res)).toEqual(['country_code', 'from_currency', 'provider_code', 'to_currency']);
     const fields = await post({ ...order, from_amount: '100.001', country_code: 'US', state_code: 'ZZ', payment_method: 'carrier_pigeon' });
     expectProblem(fields, 400, 'validation_error');
-    expect((fields.body.errors as { path: string }[]).map((e) => e.path).sort()).toEqual(['from_amount', 'payment_method', 'state_code']);
+    expect(pathsOf(fields)).toEqual(['from_amount', 'payment_method', 'state_code']);
   });
 
   test('a US order without its state is state_required', async () => {
