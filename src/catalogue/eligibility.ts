@@ -26,6 +26,20 @@ export function methodsFor(catalogue: ProviderCatalogue, fiat: number): Catalogu
   return catalogue.paymentMethods.filter((m) => m.limits[fiat] !== undefined);
 }
 
+type Limit = CataloguePaymentMethod['limits'][number];
+
+/** Limits parsed once per catalogue (a refreshed catalogue brings new objects, and the old ones go). */
+const parsedLimits = new WeakMap<Limit, { min: Decimal; max: Decimal }>();
+
+function parsedLimit(limit: Limit): { min: Decimal; max: Decimal } {
+  let parsed = parsedLimits.get(limit);
+  if (!parsed) {
+    parsed = { min: decimal(limit.min), max: decimal(limit.max) };
+    parsedLimits.set(limit, parsed);
+  }
+  return parsed;
+}
+
 export interface OfferRequestTerms {
   fiat: number;
   crypto: number;
@@ -43,13 +57,11 @@ export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferReques
   const methods = methodsFor(catalogue, terms.fiat).filter((m) => terms.paymentMethod === undefined || m.code === terms.paymentMethod);
   if (methods.length === 0) return { code: 'payment_method', message: `does not offer ${terms.paymentMethod ?? 'any payment method'} for this currency` };
   const amount = terms.amount;
-  const within = methods.filter((m) => {
-    const limit = m.limits[terms.fiat]!;
-    return amount.gte(limit.min) && amount.lte(limit.max);
-  });
+  const limits = methods.map((m) => parsedLimit(m.limits[terms.fiat]!));
+  const within = methods.filter((_, i) => amount.gte(limits[i]!.min) && amount.lte(limits[i]!.max));
   if (within.length > 0) return within;
-  const mins = methods.map((m) => decimal(m.limits[terms.fiat]!.min));
-  const maxes = methods.map((m) => decimal(m.limits[terms.fiat]!.max));
+  const mins = limits.map((l) => l.min);
+  const maxes = limits.map((l) => l.max);
   const min = mins.reduce((a, b) => (b.lt(a) ? b : a));
   const max = maxes.reduce((a, b) => (b.gt(a) ? b : a));
   return {

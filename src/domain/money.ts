@@ -53,14 +53,27 @@ export function roundHalfEven(value: BigNumber, precision: number): string {
   return value.decimalPlaces(precision, BigNumber.ROUND_HALF_EVEN).toFixed(precision);
 }
 
-const TRUNCATING = Decimal.clone({ DECIMAL_PLACES: 0, ROUNDING_MODE: BigNumber.ROUND_DOWN });
-const CEILING = Decimal.clone({ DECIMAL_PLACES: 0, ROUNDING_MODE: BigNumber.ROUND_UP });
+/** Decimal's own divisions stop at 40 places; a quotient to N places rounds down or up with one of these. */
+const dividers = new Map<number, typeof BigNumber>();
+/** Places run up to `digits` plus the exponents' spread: a few dozen for amounts, so this never fills. */
+const MAX_CACHED_DIVIDERS = 512;
+
+function dividerTo(places: number, rounding: 'down' | 'up'): typeof BigNumber {
+  const key = rounding === 'down' ? places : -1 - places;
+  let divider = dividers.get(key);
+  if (!divider) {
+    divider = BigNumber.clone({ DECIMAL_PLACES: places, ROUNDING_MODE: rounding === 'down' ? BigNumber.ROUND_DOWN : BigNumber.ROUND_UP });
+    if (dividers.size < MAX_CACHED_DIVIDERS) dividers.set(key, divider);
+  }
+  return divider;
+}
 
 /**
  * `dividend / divisor` (both non-negative) to `digits` significant digits, rounded down or up from
  * the exact quotient.
- * The division is carried only as far as those digits need (an integer division of the dividend
- * shifted left), not to the 40 places of a plain `div`, which made it the costliest step of an offer.
+ * The division is carried only as far as those digits need, not to the 40 places of a plain `div`,
+ * which made it the costliest step of an offer: bignumber.js divides to a constructor's
+ * DECIMAL_PLACES, so there is one constructor per number of places (made once, kept).
  * Rounding twice in the same direction, first at that last place and then at `digits`, equals
  * rounding the exact quotient once, since the second grid is no finer than the first.
  */
@@ -68,9 +81,9 @@ export function quotientToSignificant(dividend: BigNumber, divisor: BigNumber, d
   if (divisor.isZero()) throw new RangeError('division by zero');
   // The quotient's leading digit is at 10^(e-1) or 10^e, with e the difference of the exponents.
   const places = Math.max(0, digits - dividend.e! + divisor.e!);
-  const Rounding = rounding === 'down' ? TRUNCATING : CEILING;
-  const scaled = new Rounding(dividend.shiftedBy(places)).div(divisor);
-  return new Decimal(scaled).shiftedBy(-places).precision(digits, rounding === 'down' ? BigNumber.ROUND_DOWN : BigNumber.ROUND_UP);
+  const Divider = dividerTo(places, rounding);
+  const quotient = new Divider(dividend).div(divisor);
+  return new Decimal(quotient.precision(digits, rounding === 'down' ? BigNumber.ROUND_DOWN : BigNumber.ROUND_UP));
 }
 
 /** Number of digits after the decimal point in a decimal string. */
