@@ -3,6 +3,7 @@
  * Temporal address where nothing listens (orders must then answer 503, never 500).
  */
 import { createServer, type Server } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import type { Express } from 'express';
@@ -156,6 +157,25 @@ describe('GET /api/on_ramp/offers', () => {
       expect(offer[field]).toMatch(/^\d+(\.\d+)?$/);
     }
     expect(offer.amount_from).toBe('100.00');
+  });
+
+  test('the query string is parsed once per request (Express parses it again on every read of req.query)', async () => {
+    let parses = 0;
+    app.set('query parser', (raw: string) => {
+      parses++;
+      return parseQueryString(raw);
+    });
+    try {
+      const res = await authed(`/api/on_ramp/offers?${offersQuery()}`);
+      expect(res.status).toBe(200);
+      expect(parses).toBe(1);
+      parses = 0;
+      const invalid = await authed(`/api/on_ramp/offers?${offersQuery({ amount_from: 'ten', country: 'XX' })}`);
+      expect(invalid.status).toBe(400);
+      expect(parses).toBe(1);
+    } finally {
+      app.set('query parser', 'simple');
+    }
   });
 
   test.each([
