@@ -66,6 +66,8 @@ function apiRouter(deps: AppDependencies): Router {
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
+  // No automatic weak ETags: the dictionaries set their own, and every other answer is no-store.
+  app.set('etag', false);
   requestLogging(app, deps.logger);
   app.use(apiSecurityHeaders());
   app.use('/api', apiRouter(deps));

@@ -3,11 +3,12 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 /**
  * The security headers of a JSON API answer, as OWASP's REST Security Cheat Sheet lists them:
- * a CSP that loads nothing and allows no framing, HSTS, `nosniff` and `X-Frame-Options: DENY`
- * (Content-Type and Cache-Control are each route's own). Helmet's other headers govern how a
- * browser treats an HTML page (referrers, DNS prefetch, cross-origin windows and embedding, old
- * IE downloads) and do nothing for JSON read by an integrator's server; the HTML pages under
- * /docs get them (pageSecurityHeaders).
+ * a CSP that loads nothing and allows no framing, HSTS, `nosniff`, `X-Frame-Options: DENY` and
+ * `Cache-Control: no-store`: offers and orders are one customer's, and a route whose answer may be
+ * kept (the dictionaries) sets its own. Content-Type is each route's own. Helmet's other headers
+ * govern how a browser treats an HTML page (referrers, DNS prefetch, cross-origin windows and
+ * embedding, old IE downloads) and do nothing for JSON read by an integrator's server; the HTML
+ * pages under /docs get them (pageSecurityHeaders).
  */
 const API_HEADERS: HelmetOptions = {
   contentSecurityPolicy: { useDefaults: false, directives: { 'default-src': ["'none'"], 'frame-ancestors': ["'none'"] } },
@@ -29,8 +30,8 @@ type CspDirectives = Extract<NonNullable<HelmetOptions['contentSecurityPolicy']>
  * they are taken from helmet once, and setting them from that list costs far less per request
  * than running helmet.
  */
-function helmetHeaders(options: HelmetOptions): RequestHandler {
-  const headers: [string, string][] = [];
+function helmetHeaders(options: HelmetOptions, extra: [string, string][] = []): RequestHandler {
+  const headers: [string, string][] = [...extra];
   const capture = {
     setHeader: (name: string, value: string | number) => void headers.push([name, String(value)]),
     removeHeader: () => undefined,
@@ -43,7 +44,7 @@ function helmetHeaders(options: HelmetOptions): RequestHandler {
 }
 
 /** Every answer's security headers: the JSON API's set. */
-export const apiSecurityHeaders = (): RequestHandler => helmetHeaders(API_HEADERS);
+export const apiSecurityHeaders = (): RequestHandler => helmetHeaders(API_HEADERS, [['Cache-Control', 'no-store']]);
 
 /**
  * An HTML page's security headers: all of helmet's defaults, the page's own content security

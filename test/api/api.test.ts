@@ -131,6 +131,22 @@ describe('errors', () => {
     }
   });
 
+  test('answers are no-store with no ETag, except the dictionaries, which may be kept and revalidated', async () => {
+    const personal = [
+      await authed(`/api/on_ramp/offers?${offersQuery()}`),
+      await authed(`/api/on_ramp/offers?${offersQuery({ country: 'XX' })}`),
+      await authed('/api/on_ramp/payment_methods?fiat_currency=' + GBP),
+      await authed('/api/nope'),
+    ];
+    for (const res of personal) {
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.headers.etag).toBeUndefined();
+    }
+    const dictionary = await authed('/api/dict/currencies');
+    expect(dictionary.headers['cache-control']).toBe('private, max-age=86400');
+    expect(dictionary.headers.etag).toMatch(/^"[\w-]+"$/);
+  });
+
   test('request ids are echoed, or made up', async () => {
     const given = await authed('/api/dict/currencies').set('X-Request-Id', 'abc-123');
     expect(given.headers['x-request-id']).toBe('abc-123');
