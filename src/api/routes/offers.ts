@@ -23,7 +23,7 @@ export function offerRoutes(router: Router, currencies: CurrencyDictionary, offe
     .route('/on_ramp/offers')
     .get(async (req, res) => {
       const integrator = integratorOf(req);
-      // Express parses the query string again on every read of q.
+      // Express parses the query string again on every read of req.query.
       const q = req.query;
       const problems = new FieldProblems();
       const fiat = problems.take(() => currencyParam(currencies, 'currency_from', q.currency_from, 'fiat') as FiatCurrency);
