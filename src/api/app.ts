@@ -12,6 +12,7 @@ import { requireApiKey } from './auth';
 import { requestLogging } from './request-log';
 import { docsRoutes, openApiDocumentRoute } from './openapi';
 import { errorHandler, notFoundHandler } from './problem';
+import { parseQueryOnce } from './parsed-query';
 import { apiSecurityHeaders } from './security-headers';
 import { catalogueRoutes } from './routes/catalogue';
 import { dictionaryRoutes } from './routes/dictionaries';
@@ -68,6 +69,7 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   // No automatic weak ETags: the dictionaries set their own, and every other answer is no-store.
   app.set('etag', false);
+  parseQueryOnce(app);
   requestLogging(app, deps.logger);
   app.use(apiSecurityHeaders());
   app.use('/api', apiRouter(deps));

@@ -12,24 +12,21 @@ import { codeListParam, countryParam, currencyParam, FieldProblems, stateParam }
 import { staticJson } from './dictionaries';
 import { methodNotAllowed, ProblemError } from '../problem';
 
-// Each handler reads req.query once: Express parses the query string again on every read.
-type Query = Request['query'];
-
-function providerCodes(query: Query): string[] | undefined {
-  return codeListParam(query.provider_codes);
+function providerCodes(req: Request): string[] | undefined {
+  return codeListParam(req.query.provider_codes);
 }
 
 /** Country and optional state from the query; an absent country is allowed only where optional. */
-function region(query: Query, required: boolean, problems: FieldProblems): { country?: string; state?: string } {
-  if (query.country_code === undefined && !required) {
-    if (query.state !== undefined) {
+function region(req: Request, required: boolean, problems: FieldProblems): { country?: string; state?: string } {
+  if (req.query.country_code === undefined && !required) {
+    if (req.query.state !== undefined) {
       problems.add(new ProblemError('validation_error', 'state needs country_code.', [{ path: 'country_code', message: 'required with state' }]));
     }
     return {};
   }
-  const country = problems.take(() => countryParam('country_code', query.country_code));
+  const country = problems.take(() => countryParam('country_code', req.query.country_code));
   if (country === undefined) return {};
-  return { country, state: problems.take(() => stateParam('state', query.state, country, false)) };
+  return { country, state: problems.take(() => stateParam('state', req.query.state, country, false)) };
 }
 
 function inRegion(p: ProviderWithCatalogue, where: { country?: string; state?: string }): boolean {
@@ -48,13 +45,12 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
   router
     .route('/on_ramp/payment_methods')
     .get(async (req, res) => {
-      const query = req.query;
       const problems = new FieldProblems();
-      const currency = problems.take(() => currencyParam(currencies, 'fiat_currency', query.fiat_currency, 'fiat'));
-      const where = region(query, false, problems);
+      const currency = problems.take(() => currencyParam(currencies, 'fiat_currency', req.query.fiat_currency, 'fiat'));
+      const where = region(req, false, problems);
       const { fiat } = problems.settle({ fiat: currency });
       const byCode = new Map<string, { code: string; name: string; icon_url: string | null }>();
-      for (const p of await catalogues.available(providerCodes(query))) {
+      for (const p of await catalogues.available(providerCodes(req))) {
         if (!inRegion(p, where)) continue;
         for (const m of methodsFor(p.catalogue, fiat.id)) {
           if (!byCode.has(m.code)) byCode.set(m.code, { code: m.code, name: paymentMethodName(m.code, m.name), icon_url: m.icon_url });
@@ -83,7 +79,7 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
     .route('/on_ramp/countries')
     .get(async (req, res) => {
       const served = new Map<string, Set<string> | undefined>();
-      for (const p of await catalogues.available(providerCodes(req.query))) {
+      for (const p of await catalogues.available(providerCodes(req))) {
         for (const c of p.catalogue.countries) {
           const states = countryOf(c.code)?.states.map((s) => s.code) ?? [];
           const known = served.get(c.code);
@@ -102,11 +98,10 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
   router
     .route('/on_ramp/currency_pairs')
     .get(async (req, res) => {
-      const query = req.query;
       const problems = new FieldProblems();
-      const where = region(query, true, problems);
+      const where = region(req, true, problems);
       problems.settle({});
-      const pairs = (await catalogues.available(providerCodes(query)))
+      const pairs = (await catalogues.available(providerCodes(req)))
         .filter((p) => inRegion(p, where))
         .map((p) => ({
           provider_code: p.adapter.info.code,
@@ -120,13 +115,12 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
   router
     .route('/on_ramp/providers')
     .get(async (req, res) => {
-      const query = req.query;
       const problems = new FieldProblems();
-      const where = region(query, true, problems);
-      const from = problems.take(() => currencyParam(currencies, 'from_currency', query.from_currency, 'fiat'));
-      const to = problems.take(() => currencyParam(currencies, 'to_currency', query.to_currency, 'crypto'));
+      const where = region(req, true, problems);
+      const from = problems.take(() => currencyParam(currencies, 'from_currency', req.query.from_currency, 'fiat'));
+      const to = problems.take(() => currencyParam(currencies, 'to_currency', req.query.to_currency, 'crypto'));
       const { fiat, crypto } = problems.settle({ fiat: from, crypto: to });
-      const providers = (await catalogues.available(providerCodes(query)))
+      const providers = (await catalogues.available(providerCodes(req)))
         .filter((p) => inRegion(p, where) && supportsPair(p.catalogue, fiat.id, crypto.id))
         .map((p) => p.adapter.info);
       res.json({ providers });

@@ -23,16 +23,14 @@ export function offerRoutes(router: Router, currencies: CurrencyDictionary, offe
     .route('/on_ramp/offers')
     .get(async (req, res) => {
       const integrator = integratorOf(req);
-      // Express parses the query string again on every read of req.query.
-      const q = req.query;
       const problems = new FieldProblems();
-      const fiat = problems.take(() => currencyParam(currencies, 'currency_from', q.currency_from, 'fiat') as FiatCurrency);
-      const crypto = problems.take(() => currencyParam(currencies, 'currency_to', q.currency_to, 'crypto') as CryptoCurrency);
-      const parsed = OffersQuerySchema.safeParse(q);
+      const fiat = problems.take(() => currencyParam(currencies, 'currency_from', req.query.currency_from, 'fiat') as FiatCurrency);
+      const crypto = problems.take(() => currencyParam(currencies, 'currency_to', req.query.currency_to, 'crypto') as CryptoCurrency);
+      const parsed = OffersQuerySchema.safeParse(req.query);
       if (!parsed.success) problems.add(validationProblem(parsed.error, 'query'));
-      const country = problems.take(() => countryParam('country', q.country), 'country');
-      const state = country === undefined ? undefined : problems.take(() => stateParam('state', q.state, country, true), 'state');
-      const amount = q.amount_from;
+      const country = problems.take(() => countryParam('country', req.query.country), 'country');
+      const state = country === undefined ? undefined : problems.take(() => stateParam('state', req.query.state, country, true), 'state');
+      const amount = req.query.amount_from;
       if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('amount_from', amount, fiat, true), 'amount_from');
       const checked = problems.settle({ fiat, crypto, country, query: parsed.data });
       const { query } = checked;
