@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
-import { decimal, Decimal, quotientToSignificant, roundedDown, roundedUp, roundUp } from '../domain/money';
+import { decimal, Decimal, quotientToSignificant, roundedDown, roundedUp } from '../domain/money';
 import type { ProviderQuote } from '../providers/types';
 
 /** A non-negative decimal string, never a JSON number. */
@@ -39,14 +39,12 @@ const ZERO = new Decimal(0);
 /** A provider quote's amounts as decimals, each parsed once for both the fee check and the offer. */
 export interface QuoteAmounts {
   crypto: Decimal;
-  processingFee: Decimal;
   /** Processing plus network fee, unrounded. */
   fees: Decimal;
 }
 
 export function quoteAmounts(quote: ProviderQuote): QuoteAmounts {
-  const processingFee = decimal(quote.processingFee);
-  return { crypto: decimal(quote.cryptoAmount), processingFee, fees: processingFee.plus(decimal(quote.networkFee)) };
+  return { crypto: decimal(quote.cryptoAmount), fees: decimal(quote.processingFee).plus(decimal(quote.networkFee)) };
 }
 
 /** A quote whose fees eat the whole amount, or that buys nothing, is no offer. */
@@ -55,8 +53,9 @@ export function coversFees(amounts: QuoteAmounts, amountFrom: Decimal): boolean 
 }
 
 /**
- * Turns a provider quote into the API's offer (formulas in docs/api.md, "Offers"):
- * fee = processing fee; total_fee_amount = processing + network fee (fiat, rounded up);
+ * Turns a provider quote into the API's offer (formulas in docs/api.md, "Offer arithmetic"):
+ * fee = total_fee_amount = processing + network fee (fiat, rounded up), the spec's "total fee in the
+ * source currency", so that offers compare alike whichever fee a provider counts the network cost in;
  * amount_expected_to = crypto amount (rounded down); rate = amount_expected_to / (amount_from - total_fee_amount);
  * inverted_rate = (amount_from - total_fee_amount) / amount_expected_to.
  */
@@ -68,8 +67,8 @@ export function toOffer(
   expiresAt: Date,
   amounts: QuoteAmounts = quoteAmounts(quote),
 ): Offer {
-  const fee = roundUp(amounts.processingFee, fiat.precision);
   const totalFee = roundedUp(amounts.fees, fiat.precision);
+  const fee = totalFee.toFixed(fiat.precision);
   const from = typeof amountFrom === 'string' ? decimal(amountFrom) : amountFrom;
   const to = roundedDown(amounts.crypto, crypto.precision);
   // The offers service never quotes when fees eat the amount; the clamp keeps rates non-negative regardless.
@@ -84,6 +83,6 @@ export function toOffer(
     amount_expected_to: to.toFixed(crypto.precision),
     payment_methods: [{ payment_method_code: quote.paymentMethod, fee }],
     expires_at: expiresAt.toISOString(),
-    total_fee_amount: totalFee.toFixed(fiat.precision),
+    total_fee_amount: fee,
   };
 }

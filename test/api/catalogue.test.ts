@@ -223,8 +223,11 @@ describe('offers across providers and regions', () => {
     expect(new Set(amounts).size).toBe(PROVIDERS.length);
     const ach = await offers(`currency_from=${USD}&country=US&state=CA&payment_method=ach`);
     for (const code of ['mercuryo', 'ramp', 'sandbox']) expect(ach.body[code].error.code).toBe('payment_method');
-    expect(ach.body.banxa.payment_methods).toEqual([{ payment_method_code: 'ach', fee: '0.50' }]);
-    expect(ach.body.moonpay.payment_methods).toEqual([{ payment_method_code: 'ach', fee: '1.00' }]);
-    expect(ach.body.transak.payment_methods).toEqual([{ payment_method_code: 'ach', fee: '1.25' }]);
+    // fee = total_fee_amount = processing + network fee
+    for (const code of ['banxa', 'moonpay', 'transak']) {
+      expect(ach.body[code].payment_methods).toEqual([{ payment_method_code: 'ach', fee: ach.body[code].total_fee_amount }]);
+      expect(ach.body[code].fee).toBe(ach.body[code].total_fee_amount);
+    }
+    expect([ach.body.banxa.fee, ach.body.moonpay.fee, ach.body.transak.fee]).toEqual(['1.60', '1.60', '3.75']);
   });
 });

@@ -46,14 +46,13 @@ describe('toOffer: USD -> BTC (precision 2 -> 8)', () => {
       rate: '0.0000104025477707',
       // inverted = (100.00 - 5.80) / 0.00097992, 12 significant digits, rounded up
       inverted_rate: '96130.2963508',
-      // processing fee 4.2901 rounded up at 2 decimals
-      fee: '4.30',
+      // the total fee: 4.2901 + 1.5 = 5.7901, rounded up at 2 decimals
+      fee: '5.80',
       amount_from: '100.00',
       // 0.000979925109214 rounded down at 8 decimals
       amount_expected_to: '0.00097992',
-      payment_methods: [{ payment_method_code: 'card', fee: '4.30' }],
+      payment_methods: [{ payment_method_code: 'card', fee: '5.80' }],
       expires_at: '2030-01-02T03:04:05.678Z',
-      // 4.2901 + 1.5 = 5.7901, rounded up
       total_fee_amount: '5.80',
     });
   });
@@ -103,10 +102,11 @@ describe('toOffer: JPY -> ETH (precision 0 -> 18)', () => {
     expect(offer).toEqual<Offer>({
       rate: '0.00000205056340685',
       inverted_rate: '487670.850194',
-      fee: '599',
+      // 598.5 + 226.2 = 824.7, rounded up to whole yen
+      fee: '825',
       amount_from: '15000',
       amount_expected_to: '0.029066736292238413',
-      payment_methods: [{ payment_method_code: 'card', fee: '599' }],
+      payment_methods: [{ payment_method_code: 'card', fee: '825' }],
       expires_at: '2030-01-02T03:04:05.678Z',
       total_fee_amount: '825',
     });
@@ -121,21 +121,29 @@ describe('toOffer: JPY -> ETH (precision 0 -> 18)', () => {
 });
 
 describe('toOffer: rounding rules', () => {
-  test.each<[string, string, string, string]>([
-    // processingFee, networkFee, fee, total_fee_amount (USD, precision 2)
-    ['4.29', '1.50', '4.29', '5.79'],
-    ['4.291', '1.5', '4.30', '5.80'],
-    ['4.2999999999', '0', '4.30', '4.30'],
-    ['0.001', '0.001', '0.01', '0.01'],
-    // the total is the sum rounded up, not the sum of rounded parts
-    ['1.001', '1.001', '1.01', '2.01'],
-    ['0', '0', '0.00', '0.00'],
-    ['0', '2.345', '0.00', '2.35'],
-  ])('processing %s + network %s -> fee %s, total %s', (processingFee, networkFee, fee, total) => {
+  test.each<[string, string, string]>([
+    // processingFee, networkFee, fee = total_fee_amount (USD, precision 2)
+    ['4.29', '1.50', '5.79'],
+    ['4.291', '1.5', '5.80'],
+    ['4.2999999999', '0', '4.30'],
+    ['0.001', '0.001', '0.01'],
+    // the total is the sum rounded up, not the sum of rounded parts (1.01 + 1.01)
+    ['1.001', '1.001', '2.01'],
+    ['0', '0', '0.00'],
+    ['0', '2.345', '2.35'],
+  ])('processing %s + network %s -> fee and total %s', (processingFee, networkFee, total) => {
     const offer = toOffer(quote({ processingFee, networkFee }), USD, BTC, '100', EXPIRES);
-    expect(offer.fee).toBe(fee);
-    expect(offer.payment_methods).toEqual([{ payment_method_code: 'card', fee }]);
+    expect(offer.fee).toBe(total);
     expect(offer.total_fee_amount).toBe(total);
+    expect(offer.payment_methods).toEqual([{ payment_method_code: 'card', fee: total }]);
+  });
+
+  test('a provider that counts the network cost in its processing fee gets the same fee as one that does not', () => {
+    const split = toOffer(quote({ processingFee: '3.25', networkFee: '1.50' }), USD, BTC, '100', EXPIRES);
+    const inOne = toOffer(quote({ processingFee: '4.75', networkFee: '0' }), USD, BTC, '100', EXPIRES);
+    expect(split.fee).toBe('4.75');
+    expect(inOne.fee).toBe(split.fee);
+    expect(inOne.rate).toBe(split.rate);
   });
 
   test.each<[string, string]>([
@@ -162,7 +170,7 @@ describe('toOffer: rounding rules', () => {
 
   test('the payment method code comes from the quote', () => {
     const offer = toOffer(quote({ paymentMethod: 'sepa' }), USD, BTC, '100', EXPIRES);
-    expect(offer.payment_methods).toEqual([{ payment_method_code: 'sepa', fee: '4.30' }]);
+    expect(offer.payment_methods).toEqual([{ payment_method_code: 'sepa', fee: '5.80' }]);
   });
 
   test('an exact rate has no trailing zeros and no exponent', () => {

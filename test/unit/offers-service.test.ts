@@ -185,10 +185,11 @@ test('every eligible payment method is quoted; the best amounts win and every fe
   const result = await offers.getOffers({ ...query, amountFrom: '100' });
   expect(result.offers.p).toMatchObject({
     amount_expected_to: '0.00095000',
-    fee: '1.00',
+    // each fee is the method's total: processing + the 1.00 network fee
+    fee: '2.00',
     payment_methods: [
-      { payment_method_code: 'bank_transfer', fee: '1.00' },
-      { payment_method_code: 'card', fee: '4.29' },
+      { payment_method_code: 'bank_transfer', fee: '2.00' },
+      { payment_method_code: 'card', fee: '5.29' },
     ],
   });
 });
