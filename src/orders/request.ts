@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
+import { ExternalIdSchema } from '../domain/external-id';
 import { DECIMAL_AMOUNT_PATTERN } from '../domain/money';
 
 /** Namespace of the broker's order ids (UUIDv5 over integrator and external_order_id). */
@@ -9,8 +10,6 @@ const ORDER_ID_NAMESPACE = '6f1f2a7e-3c1e-5b7a-9d2a-8f0c4b1e2d3a';
 export function orderIdFor(integratorId: string, externalOrderId: string): string {
   return uuidv5(`${integratorId}\u0000${externalOrderId}`, ORDER_ID_NAMESPACE);
 }
-
-const identifier = z.string().trim().min(1).max(128).regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
 
 /** POST /api/on_ramp/orders body (spec "POST /api/on_ramp/orders"). Currency fields are checked separately. */
 export const CreateOrderBodySchema = z.strictObject({
@@ -21,8 +20,8 @@ export const CreateOrderBodySchema = z.strictObject({
   wallet_address: z.string().trim().min(1).max(256),
   payment_method: z.string().regex(/^[a-z0-9_]{2,48}$/),
   country_code: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals'),
-  external_user_id: identifier,
-  external_order_id: identifier,
+  external_user_id: ExternalIdSchema,
+  external_order_id: ExternalIdSchema,
   state_code: z.string().regex(/^[A-Z0-9]{1,3}$/).optional(),
   ip: z.union([z.ipv4(), z.ipv6()]).optional(),
   user_agent: z.string().max(512).optional(),

@@ -211,6 +211,12 @@ describe('GET /api/on_ramp/offers', () => {
     expect(pathsOf(res)).toEqual(['amount_from', 'country', 'external_user_id']);
   });
 
+  test.each(['u 1', '\u00fc', 'x'.repeat(129)])('external_user_id %j, which an order would refuse, is refused here too', async (id) => {
+    const res = await authed(`/api/on_ramp/offers?${offersQuery({ external_user_id: id })}`);
+    expectProblem(res, 400, 'validation_error');
+    expect(pathsOf(res)).toEqual(['external_user_id']);
+  });
+
   test('lists the offending fields of every kind of check at once, not the first one only', async () => {
     // A malformed amount (schema), a country that does not exist (dictionary) and a state that is
     // not the country's were once found one answer at a time.

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../../domain/currency';
+import { ExternalIdSchema } from '../../domain/external-id';
 import { DECIMAL_AMOUNT_PATTERN } from '../../domain/money';
 import type { OffersService } from '../../offers/service';
 import { integratorOf } from '../auth';
@@ -8,7 +9,7 @@ import { codeListParam, countryParam, currencyParam, FieldProblems, fiatAmountPa
 import { methodNotAllowed, validationProblem } from '../problem';
 
 export const OffersQuerySchema = z.object({
-  external_user_id: z.string().trim().min(1).max(128),
+  external_user_id: ExternalIdSchema,
   amount_from: z.string().regex(DECIMAL_AMOUNT_PATTERN, 'a positive decimal string such as "100.00"'),
   country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals').optional(),
   state: z.string().optional(),
