@@ -12,6 +12,7 @@ import { requireApiKey } from './auth';
 import { requestLogging } from './request-log';
 import { docsRoutes, openApiDocumentRoute } from './openapi';
 import { errorHandler, notFoundHandler } from './problem';
+import { freshOnlyWithValidator } from './freshness';
 import { parseQueryOnce } from './parsed-query';
 import { apiSecurityHeaders } from './security-headers';
 import { catalogueRoutes } from './routes/catalogue';
@@ -69,6 +70,7 @@ export function createApp(deps: AppDependencies): Express {
   app.disable('x-powered-by');
   // No automatic weak ETags: the dictionaries set their own, and every other answer is no-store.
   app.set('etag', false);
+  freshOnlyWithValidator(app);
   parseQueryOnce(app);
   requestLogging(app, deps.logger);
   app.use(apiSecurityHeaders());

@@ -14,6 +14,7 @@ import swaggerUi from 'swagger-ui-express';
 import type { ZodType } from 'zod';
 import packageJson from '../../package.json';
 import * as S from './schemas';
+import { methodNotAllowed } from './problem';
 import { pageSecurityHeaders } from './security-headers';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -60,7 +61,7 @@ type Responses = RouteConfig['responses'];
 const json = (schema: ZodType) => ({ 'application/json': { schema } });
 
 function ok(description: string, schema: ZodType, extra: HeaderName[] = []): ResponseConfig {
-  return { description, headers: headers('ETag', ...RATE_LIMIT_HEADERS, ...extra), content: json(schema) };
+  return { description, headers: headers(...RATE_LIMIT_HEADERS, ...extra), content: json(schema) };
 }
 
 function problem(status: number, description: string, extra: HeaderName[] = []): ResponseConfig {
@@ -71,9 +72,10 @@ function problem(status: number, description: string, extra: HeaderName[] = []):
   };
 }
 
+/** Only the dictionaries carry a validator; every other answer is no-store and never 304. */
 const NOT_MODIFIED: ResponseConfig = {
   description: 'Not modified: If-None-Match matched the ETag of the current answer.',
-  headers: headers('ETag'),
+  headers: headers('ETag', 'Cache-Control'),
 };
 
 /** Answers every authenticated /api route can give. */
@@ -103,7 +105,7 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     tags: ['Dictionaries'],
     summary: 'The currency dictionary',
     responses: {
-      200: ok('Every currency.', S.CurrencyListSchema, ['Cache-Control']),
+      200: ok('Every currency.', S.CurrencyListSchema, ['ETag', 'Cache-Control']),
       304: NOT_MODIFIED,
       ...AUTHENTICATED,
     },
@@ -115,7 +117,7 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     tags: ['Dictionaries'],
     summary: 'Countries (ISO 3166-1), with their states where the broker requires one',
     responses: {
-      200: ok('Every country.', S.CountryListSchema, ['Cache-Control']),
+      200: ok('Every country.', S.CountryListSchema, ['ETag', 'Cache-Control']),
       304: NOT_MODIFIED,
       ...AUTHENTICATED,
     },
@@ -130,7 +132,6 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     request: { query: S.PaymentMethodsQuerySchema },
     responses: {
       200: ok('The payment methods, by code.', S.PaymentMethodListSchema),
-      304: NOT_MODIFIED,
       400: BAD_QUERY('a parameter is missing or malformed, the country or state does not exist, or state is given without country_code.'),
       422: problem(422, '`unsupported_pair`: fiat_currency is a crypto currency.'),
       ...AUTHENTICATED,
@@ -145,7 +146,6 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     request: { query: S.PaymentMethodsExtraInfoQuerySchema },
     responses: {
       200: ok("The provider's payment methods and their percentage fees.", S.PaymentMethodFeeListSchema),
-      304: NOT_MODIFIED,
       400: problem(400, '`validation_error`: provider_code is missing, unknown or unavailable.'),
       ...AUTHENTICATED,
     },
@@ -159,7 +159,6 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     request: { query: S.CatalogueCountriesQuerySchema },
     responses: {
       200: ok('The countries served, with the states served where the country has states.', S.ServedCountryListSchema),
-      304: NOT_MODIFIED,
       ...AUTHENTICATED,
     },
   });
@@ -172,7 +171,6 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     request: { query: S.CurrencyPairsQuerySchema },
     responses: {
       200: ok('One entry per provider serving the region.', S.CurrencyPairsListSchema),
-      304: NOT_MODIFIED,
       400: BAD_QUERY('country_code is missing or unknown, or the state is not one of the country.'),
       ...AUTHENTICATED,
     },
@@ -186,7 +184,6 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     request: { query: S.ProvidersQuerySchema },
     responses: {
       200: ok('The providers serving the region and selling the pair.', S.ProviderListSchema),
-      304: NOT_MODIFIED,
       400: BAD_QUERY('a parameter is missing or malformed, or the country or state does not exist.'),
       422: problem(422, '`unsupported_pair`: from_currency is not fiat or to_currency is not crypto.'),
       ...AUTHENTICATED,
@@ -221,7 +218,6 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     request: { query: S.OffersParamsSchema },
     responses: {
       200: ok('Offers keyed by provider code; `{}` when no provider can quote.', S.OffersSchema),
-      304: NOT_MODIFIED,
       400: BAD_QUERY('a parameter is missing or malformed (`errors` names each), a ticker is given for a currency, the currency is unknown, or the country needs a state.'),
       422: problem(422, '`unsupported_pair`: currency_from is not fiat or currency_to is not crypto.'),
       503: problem(503, '`service_unavailable`: the offer store cannot be reached.', ['Retry-After']),
@@ -268,7 +264,6 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     request: { params: S.OrderPathSchema, query: S.OrderStatusQuerySchema },
     responses: {
       200: ok('The order.', S.Order),
-      304: NOT_MODIFIED,
       400: problem(400, '`validation_error`: code is missing or not an order id.'),
       404: problem(404, "`not_found`: no such order at this provider for this API key's integrator."),
       503: problem(503, '`service_unavailable`: Temporal cannot be reached.', ['Retry-After']),
@@ -310,8 +305,7 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     description: 'No API key needed. The same document is browsable at /docs.',
     security: [],
     responses: {
-      200: { description: 'The OpenAPI 3.1 document.', headers: headers('ETag'), content: json(S.OpenApiDocumentSchema) },
-      304: NOT_MODIFIED,
+      200: { description: 'The OpenAPI 3.1 document.', headers: headers(), content: json(S.OpenApiDocumentSchema) },
     },
   });
 
@@ -321,7 +315,7 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     tags: ['Health'],
     summary: 'Liveness: the process is up',
     security: [],
-    responses: { 200: { description: 'Alive.', headers: headers('ETag'), content: json(S.HealthSchema) }, 304: NOT_MODIFIED },
+    responses: { 200: { description: 'Alive.', headers: headers(), content: json(S.HealthSchema) } },
   });
 
   get({
@@ -331,8 +325,7 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     summary: 'Readiness: Temporal is reachable',
     security: [],
     responses: {
-      200: { description: 'Ready.', headers: headers('ETag'), content: json(S.ReadinessSchema) },
-      304: NOT_MODIFIED,
+      200: { description: 'Ready.', headers: headers(), content: json(S.ReadinessSchema) },
       503: { description: 'Not ready; `checks` says what is missing.', headers: headers(), content: json(S.ReadinessSchema) },
     },
   });
@@ -385,9 +378,12 @@ const docsSecurityHeaders = pageSecurityHeaders({ 'style-src': ["'self'", "'unsa
 /** GET /openapi.json on the /api router, registered before authentication: it needs no API key. */
 export function openApiDocumentRoute(api: IRouter): void {
   const body = JSON.stringify(openApiDocument());
-  api.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(body);
-  });
+  api
+    .route('/openapi.json')
+    .get((_req, res) => {
+      res.type('application/json').send(body);
+    })
+    .all(methodNotAllowed(['GET']));
 }
 
 /** The Swagger UI page at /docs, which works offline: its assets are served from here too. */

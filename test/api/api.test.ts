@@ -147,6 +147,25 @@ describe('errors', () => {
     expect(dictionary.headers.etag).toMatch(/^"[\w-]+"$/);
   });
 
+  test('If-None-Match: * gets the answer, not an empty 304, where there is no validator; the dictionary still revalidates', async () => {
+    for (const path of [`/api/on_ramp/offers?${offersQuery()}`, '/api/on_ramp/countries']) {
+      const res = await authed(path).set('If-None-Match', '*');
+      expect(res.status).toBe(200);
+      expect(Object.keys(res.body as object).length).toBeGreaterThan(0);
+    }
+    const dictionary = await authed('/api/dict/currencies');
+    expect((await authed('/api/dict/currencies').set('If-None-Match', '*')).status).toBe(304);
+    expect((await authed('/api/dict/currencies').set('If-None-Match', String(dictionary.headers.etag))).status).toBe(304);
+    expect((await authed('/api/dict/currencies').set('If-None-Match', '"other"')).status).toBe(200);
+  });
+
+  test('the OpenAPI document answers other methods with 405 and Allow, with or without a key', async () => {
+    for (const res of [await request(app).post('/api/openapi.json'), await request(app).delete('/api/openapi.json').set('X-Api-Key', TEST_API_KEY)]) {
+      expectProblem(res, 405, 'method_not_allowed');
+      expect(res.headers.allow).toBe('GET');
+    }
+  });
+
   test('request ids are echoed, or made up', async () => {
     const given = await authed('/api/dict/currencies').set('X-Request-Id', 'abc-123');
     expect(given.headers['x-request-id']).toBe('abc-123');

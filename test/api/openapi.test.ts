@@ -175,6 +175,18 @@ describe('the OpenAPI document', () => {
     expect(codes).toEqual(Object.keys(PROBLEM_CODES));
   });
 
+  test('only the dictionaries advertise an ETag and 304: every other answer is no-store, without a validator', () => {
+    const conditional: string[] = [];
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(item)) {
+        const withEtag = Object.values<any>(operation.responses).some((r) => r.headers?.ETag !== undefined);
+        if (withEtag || operation.responses['304']) conditional.push(`${method.toUpperCase()} ${path}`);
+        if (withEtag) expect(operation.responses['304']).toBeDefined();
+      }
+    }
+    expect(conditional.sort()).toEqual(['GET /api/dict/countries', 'GET /api/dict/currencies']);
+  });
+
   test('currency parameters are integers', () => {
     const currencyParams = Object.values<any>(document.paths)
       .flatMap((item) => Object.values<any>(item))
