@@ -17,8 +17,31 @@ export function servesRegion(catalogue: ProviderCatalogue, country: string, stat
   return undefined;
 }
 
-export function supportsPair(catalogue: ProviderCatalogue, fiat: number, crypto: number): boolean {
-  return catalogue.fiat.includes(fiat) && catalogue.crypto.includes(crypto);
+/** A country or state where the provider does not sell this crypto currency although it serves it. */
+export function sellsCryptoIn(catalogue: ProviderCatalogue, crypto: number, country: string, state?: string): Ineligible | undefined {
+  const excluded = catalogue.cryptoNotSoldIn?.[crypto];
+  if (!excluded) return undefined;
+  if (excluded.countries.includes(country)) return { code: 'country', message: `does not sell this crypto currency in ${country}` };
+  if (state !== undefined && excluded.states?.[country]?.includes(state)) {
+    return { code: 'state', message: `does not sell this crypto currency in ${country}-${state}` };
+  }
+  return undefined;
+}
+
+/**
+ * Both currencies are sold and, where a place is given, the crypto currency is sold there. Without a
+ * state, a crypto currency refused only in some states of the country still counts as sold in it.
+ */
+export function supportsPair(catalogue: ProviderCatalogue, fiat: number, crypto: number, where?: { country?: string; state?: string }): boolean {
+  if (!catalogue.fiat.includes(fiat) || !catalogue.crypto.includes(crypto)) return false;
+  return where?.country === undefined || sellsCryptoIn(catalogue, crypto, where.country, where.state) === undefined;
+}
+
+/** The crypto currencies sold in the place (all of them without a country), in catalogue order. */
+export function cryptoSoldIn(catalogue: ProviderCatalogue, where: { country?: string; state?: string }): number[] {
+  const country = where.country;
+  if (country === undefined || !catalogue.cryptoNotSoldIn) return catalogue.crypto;
+  return catalogue.crypto.filter((crypto) => sellsCryptoIn(catalogue, crypto, country, where.state) === undefined);
 }
 
 /** Payment methods that take this fiat currency. */
@@ -54,6 +77,8 @@ export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferReques
   const region = servesRegion(catalogue, terms.country, terms.state);
   if (region) return region;
   if (!supportsPair(catalogue, terms.fiat, terms.crypto)) return { code: 'currency', message: 'does not sell this currency pair' };
+  const sold = sellsCryptoIn(catalogue, terms.crypto, terms.country, terms.state);
+  if (sold) return sold;
   const methods = methodsFor(catalogue, terms.fiat).filter((m) => terms.paymentMethod === undefined || m.code === terms.paymentMethod);
   if (methods.length === 0) return { code: 'payment_method', message: `does not offer ${terms.paymentMethod ?? 'any payment method'} for this currency` };
   const amount = terms.amount;

@@ -22,6 +22,16 @@ export interface CataloguePaymentMethod {
   limits: Record<number, { min: string; max: string }>;
 }
 
+/**
+ * Where a provider does not sell one crypto currency although it serves the place: countries as
+ * ISO 3166-1 alpha-2 codes, and states per country as the subdivision part of their ISO 3166-2
+ * codes (`{ US: ['NY'] }` for US-NY), as in `ProviderCatalogue.countries`.
+ */
+export interface CryptoExclusion {
+  countries: string[];
+  states?: Record<string, string[]>;
+}
+
 /** What a provider sells where: its catalogue, mapped to the broker's currency IDs. */
 export interface ProviderCatalogue {
   fiat: number[];
@@ -29,6 +39,11 @@ export interface ProviderCatalogue {
   /** Countries served; `states` lists the states served where the provider serves only some. */
   countries: { code: string; states?: string[] }[];
   paymentMethods: CataloguePaymentMethod[];
+  /**
+   * Crypto currencies (by the broker's currency ID) the provider does not sell in some of the
+   * countries or states it otherwise serves; a crypto currency absent here is sold wherever it serves.
+   */
+  cryptoNotSoldIn?: Record<number, CryptoExclusion>;
 }
 
 export interface QuoteRequest {

@@ -16,6 +16,7 @@ import { TEST_API_KEY, testConfig } from '../helpers/config';
 import { BTC, EUR, GBP, USD } from '../helpers/orders';
 
 const CAD = 4;
+const USDT = 15;
 const PROVIDERS = ['banxa', 'mercuryo', 'moonpay', 'ramp', 'sandbox', 'transak'];
 let server: Server;
 let host: SimulatorHost;
@@ -158,6 +159,16 @@ describe('GET /api/on_ramp/currency_pairs', () => {
     expect(providerCodes(australia.body)).toEqual(['banxa', 'moonpay', 'sandbox', 'transak']);
   });
 
+  test("a provider's crypto currencies leave out those it does not sell in the country", async () => {
+    const moonpayIn = async (query: string) =>
+      (await get(`/api/on_ramp/currency_pairs?provider_codes=moonpay&${query}`)).body[0].crypto_currencies as number[];
+    // The simulated MoonPay sells no stablecoin in Canada, nor in New York (where it serves no one anyway).
+    expect(await moonpayIn('country_code=CA')).not.toContain(USDT);
+    expect(await moonpayIn('country_code=CA')).toContain(BTC);
+    expect(await moonpayIn('country_code=GB')).toContain(USDT);
+    expect(await moonpayIn('country_code=US&state=CA')).toContain(USDT);
+  });
+
   test('country_code is required', async () => {
     const res = await get('/api/on_ramp/currency_pairs');
     expect(res.status).toBe(400);
@@ -174,6 +185,10 @@ describe('GET /api/on_ramp/providers', () => {
     expect(codes(nevada.body.providers)).toEqual(['mercuryo', 'moonpay', 'sandbox', 'transak']);
     const canadianDollars = await get(`/api/on_ramp/providers?country_code=CA&from_currency=${CAD}&to_currency=${BTC}`);
     expect(codes(canadianDollars.body.providers)).toEqual(['banxa', 'moonpay', 'sandbox', 'transak']);
+    const canadianTether = await get(`/api/on_ramp/providers?country_code=CA&from_currency=${CAD}&to_currency=${USDT}`);
+    expect(codes(canadianTether.body.providers)).not.toContain('moonpay');
+    const britishTether = await get(`/api/on_ramp/providers?country_code=GB&from_currency=${GBP}&to_currency=${USDT}`);
+    expect(codes(britishTether.body.providers)).toContain('moonpay');
     const japan = await get(`/api/on_ramp/providers?country_code=JP&from_currency=${USD}&to_currency=${BTC}`);
     expect(japan.body.providers).toEqual([]);
   });
@@ -229,5 +244,14 @@ describe('offers across providers and regions', () => {
       expect(ach.body[code].fee).toBe(ach.body[code].total_fee_amount);
     }
     expect([ach.body.banxa.fee, ach.body.moonpay.fee, ach.body.transak.fee]).toEqual(['1.60', '1.60', '3.75']);
+  });
+
+  test("a crypto currency the provider's catalogue does not sell in the country is refused before any quote", async () => {
+    // The simulated MoonPay lists USDT with notAllowedCountries ["CA"]; the refusal is the catalogue's, not the quote's.
+    const res = await get(`/api/on_ramp/offers?external_user_id=u1&currency_from=${CAD}&currency_to=${USDT}&amount_from=100&country=CA&include_errors=true`);
+    expect(res.status).toBe(200);
+    expect(res.body.moonpay).toEqual({ error: { code: 'country', message: 'does not sell this crypto currency in CA' } });
+    const btc = await offers(`currency_from=${CAD}&country=CA`);
+    expect(btc.body.moonpay.amount_expected_to).toMatch(/^\d+\.\d{8}$/);
   });
 });

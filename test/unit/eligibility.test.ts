@@ -1,4 +1,4 @@
-import { eligibleMethods, methodsFor, servesRegion, supportsPair, type OfferRequestTerms } from '../../src/catalogue/eligibility';
+import { cryptoSoldIn, eligibleMethods, methodsFor, sellsCryptoIn, servesRegion, supportsPair, type OfferRequestTerms } from '../../src/catalogue/eligibility';
 import { decimal } from '../../src/domain/money';
 import type { CataloguePaymentMethod, ProviderCatalogue } from '../../src/providers/types';
 
@@ -6,6 +6,7 @@ const USD = 1;
 const EUR = 2;
 const BTC = 13;
 const ETH = 14;
+const USDT = 15;
 
 function method(code: string, limits: CataloguePaymentMethod['limits']): CataloguePaymentMethod {
   return { code, name: code, icon_url: null, fee: '1%', limits };
@@ -58,6 +59,71 @@ describe('supportsPair and methodsFor', () => {
     expect(methodsFor(catalogue(), USD).map((m) => m.code)).toEqual(['card', 'bank_transfer']);
     expect(methodsFor(catalogue(), EUR).map((m) => m.code)).toEqual(['card']);
     expect(methodsFor(catalogue(), 3)).toEqual([]);
+  });
+});
+
+describe('crypto currencies not sold in some places', () => {
+  /** USDT is sold, but not in Canada nor in New York; BTC is sold everywhere served. */
+  function restricted(): ProviderCatalogue {
+    return {
+      ...catalogue(),
+      crypto: [BTC, USDT],
+      countries: [{ code: 'GB' }, { code: 'CA' }, { code: 'US', states: ['CA', 'NY'] }],
+      cryptoNotSoldIn: { [USDT]: { countries: ['CA'], states: { US: ['NY'] } } },
+    };
+  }
+
+  test('an excluded country is a country reason, an excluded state a state reason', () => {
+    expect(sellsCryptoIn(restricted(), USDT, 'CA')).toEqual({ code: 'country', message: 'does not sell this crypto currency in CA' });
+    expect(sellsCryptoIn(restricted(), USDT, 'US', 'NY')).toEqual({ code: 'state', message: 'does not sell this crypto currency in US-NY' });
+  });
+
+  test('other places, other crypto currencies and catalogues without exclusions are not affected', () => {
+    expect(sellsCryptoIn(restricted(), USDT, 'GB')).toBeUndefined();
+    expect(sellsCryptoIn(restricted(), USDT, 'US', 'CA')).toBeUndefined();
+    // Only "US-NY" is excluded, not a state called NY elsewhere.
+    expect(sellsCryptoIn(restricted(), USDT, 'GB', 'NY')).toBeUndefined();
+    expect(sellsCryptoIn(restricted(), BTC, 'CA')).toBeUndefined();
+    expect(sellsCryptoIn(restricted(), BTC, 'US', 'NY')).toBeUndefined();
+    expect(sellsCryptoIn(catalogue(), BTC, 'CA')).toBeUndefined();
+  });
+
+  test('supportsPair with a place (the /providers check) leaves the pair out where the crypto currency is not sold', () => {
+    expect(supportsPair(restricted(), USD, USDT)).toBe(true);
+    expect(supportsPair(restricted(), USD, USDT, { country: 'CA' })).toBe(false);
+    expect(supportsPair(restricted(), USD, USDT, { country: 'US', state: 'NY' })).toBe(false);
+    expect(supportsPair(restricted(), USD, USDT, { country: 'US', state: 'CA' })).toBe(true);
+    // Without a state, sold in some of the country's states counts as sold in it.
+    expect(supportsPair(restricted(), USD, USDT, { country: 'US' })).toBe(true);
+    expect(supportsPair(restricted(), USD, USDT, { country: 'GB' })).toBe(true);
+    expect(supportsPair(restricted(), USD, BTC, { country: 'CA' })).toBe(true);
+    expect(supportsPair(restricted(), USD, ETH, { country: 'GB' })).toBe(false);
+    expect(supportsPair(restricted(), USD, USDT, {})).toBe(true);
+  });
+
+  test('cryptoSoldIn (the /currency_pairs list) keeps catalogue order and drops what the place excludes', () => {
+    expect(cryptoSoldIn(restricted(), { country: 'CA' })).toEqual([BTC]);
+    expect(cryptoSoldIn(restricted(), { country: 'US', state: 'NY' })).toEqual([BTC]);
+    expect(cryptoSoldIn(restricted(), { country: 'US', state: 'CA' })).toEqual([BTC, USDT]);
+    expect(cryptoSoldIn(restricted(), { country: 'US' })).toEqual([BTC, USDT]);
+    expect(cryptoSoldIn(restricted(), { country: 'GB' })).toEqual([BTC, USDT]);
+    expect(cryptoSoldIn(restricted(), {})).toEqual([BTC, USDT]);
+    expect(cryptoSoldIn(catalogue(), { country: 'CA' })).toEqual([BTC]);
+  });
+
+  test('eligibleMethods refuses before any quote: country or state reason after the pair, before the methods', () => {
+    expect(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'CA' }))).toEqual({ code: 'country', message: 'does not sell this crypto currency in CA' });
+    expect(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'US', state: 'NY', paymentMethod: 'apple_pay' }))).toEqual({
+      code: 'state',
+      message: 'does not sell this crypto currency in US-NY',
+    });
+    expect(codes(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'US', state: 'CA' })))).toEqual(['card', 'bank_transfer']);
+    expect(codes(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'GB' })))).toEqual(['card', 'bank_transfer']);
+    expect(codes(eligibleMethods(restricted(), terms({ crypto: BTC, country: 'CA' })))).toEqual(['card', 'bank_transfer']);
+    // The place itself and the pair are checked first.
+    expect(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'DE' }))).toMatchObject({ code: 'country', message: 'does not serve DE' });
+    expect(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'US', state: 'TX' }))).toMatchObject({ code: 'state', message: 'does not serve US-TX' });
+    expect(eligibleMethods(restricted(), terms({ fiat: 3, crypto: USDT, country: 'CA' }))).toMatchObject({ code: 'currency' });
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import { paymentMethodName } from '../../domain/payment-methods';
 import type { Request, Router } from 'express';
-import { methodsFor, servesRegion, supportsPair } from '../../catalogue/eligibility';
+import { cryptoSoldIn, methodsFor, servesRegion, supportsPair } from '../../catalogue/eligibility';
 import type { CatalogueService, ProviderWithCatalogue } from '../../catalogue/service';
 import { COUNTRIES, country as countryOf } from '../../domain/countries';
 import type { CurrencyDictionary } from '../../domain/currency';
@@ -106,7 +106,7 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
         .map((p) => ({
           provider_code: p.adapter.info.code,
           fiat_currencies: [...p.catalogue.fiat].sort((a, b) => a - b),
-          crypto_currencies: [...p.catalogue.crypto].sort((a, b) => a - b),
+          crypto_currencies: [...cryptoSoldIn(p.catalogue, where)].sort((a, b) => a - b),
         }));
       res.json(pairs);
     })
@@ -121,7 +121,7 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
       const to = problems.take(() => currencyParam(currencies, 'to_currency', req.query.to_currency, 'crypto'));
       const { fiat, crypto } = problems.settle({ fiat: from, crypto: to });
       const providers = (await catalogues.available(providerCodes(req)))
-        .filter((p) => inRegion(p, where) && supportsPair(p.catalogue, fiat.id, crypto.id))
+        .filter((p) => inRegion(p, where) && supportsPair(p.catalogue, fiat.id, crypto.id, where))
         .map((p) => p.adapter.info);
       res.json({ providers });
     })

@@ -8,6 +8,7 @@ import { MOONPAY_METHODS, type MoonpayMethod } from './payment-methods';
 import {
   feeText,
   fromCountries,
+  fromCryptoRestrictions,
   fromQuote,
   fromTransactions,
   methodLimits,
@@ -103,6 +104,7 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
         crypto: [...index.crypto.keys()],
         countries: fromCountries(countries),
         paymentMethods: methods.filter((m): m is CataloguePaymentMethod => m !== undefined),
+        cryptoNotSoldIn: fromCryptoRestrictions(index),
       };
     },
 

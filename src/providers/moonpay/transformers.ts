@@ -102,6 +102,21 @@ export function fromCountries(countries: readonly MoonpayCountry[]): ProviderCat
     });
 }
 
+/**
+ * Each crypto currency's `notAllowedCountries` and `notAllowedUSStates` as the catalogue's exclusions
+ * (the same rules `resolveTerms` applies to a quote); crypto currencies without any are left out.
+ */
+export function fromCryptoRestrictions(index: MoonpayAssetIndex): NonNullable<ProviderCatalogue['cryptoNotSoldIn']> {
+  const excluded: NonNullable<ProviderCatalogue['cryptoNotSoldIn']> = {};
+  for (const [id, crypto] of index.crypto) {
+    const countries = (crypto.notAllowedCountries ?? []).map((c) => c.trim().toUpperCase());
+    const usStates = (crypto.notAllowedUSStates ?? []).map((s) => s.trim().toUpperCase().replace(/^US-/, ''));
+    if (countries.length === 0 && usStates.length === 0) continue;
+    excluded[id] = { countries, ...(usStates.length > 0 ? { states: { US: usStates } } : {}) };
+  }
+  return excluded;
+}
+
 /** The widget parameters of an order: our order id rides along as `externalTransactionId`. */
 export function toWidgetParams(publishableKey: string, terms: MoonpayTerms, request: CreateProviderOrderRequest): Record<string, string> {
   const redirect = request.extras.redirect_url;

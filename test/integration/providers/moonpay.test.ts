@@ -73,6 +73,11 @@ describe('catalogue', () => {
     expect(us?.states).not.toContain('NY');
     expect(catalogue.countries.map((c) => c.code)).toEqual(expect.arrayContaining(['GB', 'DE']));
     expect(catalogue.countries.map((c) => c.code)).not.toContain('CU');
+    // Stablecoins are not sold in Canada nor in New York, TRX not in New York; BTC everywhere served.
+    expect(catalogue.cryptoNotSoldIn?.[crypto('USDT', 'ethereum').id]).toEqual({ countries: ['CA'], states: { US: ['NY'] } });
+    expect(catalogue.cryptoNotSoldIn?.[crypto('USDC', 'solana').id]).toEqual({ countries: ['CA'], states: { US: ['NY'] } });
+    expect(catalogue.cryptoNotSoldIn?.[crypto('TRX', 'tron').id]).toEqual({ countries: [], states: { US: ['NY'] } });
+    expect(catalogue.cryptoNotSoldIn?.[crypto('BTC', 'bitcoin').id]).toBeUndefined();
     const methods = Object.fromEntries(catalogue.paymentMethods.map((m) => [m.code, m]));
     expect(methods.card?.fee).toBe('4.5%');
     expect(methods.card?.limits[fiat('USD').id]).toEqual({ min: '20', max: '30000' });

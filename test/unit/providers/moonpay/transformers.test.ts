@@ -13,6 +13,7 @@ import {
 import {
   feeText,
   fromCountries,
+  fromCryptoRestrictions,
   fromQuote,
   fromTransaction,
   fromTransactions,
@@ -84,6 +85,25 @@ describe('catalogue', () => {
     expect(byCode.bank_transfer).toEqual({ [fiat('GBP').id]: { min: '30', max: '9000' } });
     expect(byCode.ach).toEqual({ [fiat('USD').id]: { min: '20', max: '30000' } });
     expect(byCode.pix).toEqual({});
+  });
+
+  test("each crypto currency's notAllowedCountries and notAllowedUSStates become the catalogue's exclusions", () => {
+    expect(fromCryptoRestrictions(liveIndex)).toEqual({
+      [crypto('USDC', 'ethereum').id]: { countries: ['CA'], states: { US: ['LA', 'VI'] } },
+      [crypto('USDT', 'tron').id]: { countries: [], states: { US: ['VI', 'NY'] } },
+      [crypto('ADA', 'cardano').id]: { countries: [], states: { US: ['VI'] } },
+    });
+    // Assets without restrictions, and assets not in the index (1inch_eth), are absent.
+    expect(fromCryptoRestrictions(testIndex)[crypto('BTC', 'bitcoin').id]).toBeUndefined();
+    expect(fromCryptoRestrictions(testIndex)[crypto('ADA', 'cardano').id]).toBeUndefined();
+  });
+
+  test('the exclusions are normalised to upper-case alpha-2 countries and bare state codes', () => {
+    const [usdc] = MoonpayCurrenciesSchema.parse([
+      { ...(fixture('currencies.json') as { code: string }[]).find((c) => c.code === 'usdc'), notAllowedCountries: ['ca'], notAllowedUSStates: ['US-NY', 'la'] },
+    ]);
+    const index = { fiat: new Map(), crypto: new Map([[crypto('USDC', 'ethereum').id, usdc!]]) };
+    expect(fromCryptoRestrictions(index)).toEqual({ [crypto('USDC', 'ethereum').id]: { countries: ['CA'], states: { US: ['NY', 'LA'] } } });
   });
 
   test('payment method ids are the documented MoonPay ids, each onto one broker code', () => {
