@@ -3,6 +3,7 @@
  * and the offers fan-out. Reason codes are the offers' `include_errors` codes.
  */
 import { decimal, type Decimal } from '../domain/money';
+import { methodWorksIn } from '../domain/payment-methods';
 import type { OfferErrorBody } from '../offers/calculate';
 import type { CataloguePaymentMethod, ProviderCatalogue } from '../providers/types';
 
@@ -44,9 +45,9 @@ export function cryptoSoldIn(catalogue: ProviderCatalogue, where: { country?: st
   return catalogue.crypto.filter((crypto) => sellsCryptoIn(catalogue, crypto, country, where.state) === undefined);
 }
 
-/** Payment methods that take this fiat currency. */
-export function methodsFor(catalogue: ProviderCatalogue, fiat: number): CataloguePaymentMethod[] {
-  return catalogue.paymentMethods.filter((m) => m.limits[fiat] !== undefined);
+/** Payment methods that take this fiat currency (from a customer in this country, when given). */
+export function methodsFor(catalogue: ProviderCatalogue, fiat: number, country?: string): CataloguePaymentMethod[] {
+  return catalogue.paymentMethods.filter((m) => m.limits[fiat] !== undefined && (country === undefined || methodWorksIn(m.code, country)));
 }
 
 type Limit = CataloguePaymentMethod['limits'][number];
@@ -79,8 +80,13 @@ export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferReques
   if (!supportsPair(catalogue, terms.fiat, terms.crypto)) return { code: 'currency', message: 'does not sell this currency pair' };
   const sold = sellsCryptoIn(catalogue, terms.crypto, terms.country, terms.state);
   if (sold) return sold;
-  const methods = methodsFor(catalogue, terms.fiat).filter((m) => terms.paymentMethod === undefined || m.code === terms.paymentMethod);
-  if (methods.length === 0) return { code: 'payment_method', message: `does not offer ${terms.paymentMethod ?? 'any payment method'} for this currency` };
+  const methods = methodsFor(catalogue, terms.fiat, terms.country).filter((m) => terms.paymentMethod === undefined || m.code === terms.paymentMethod);
+  if (methods.length === 0) {
+    if (terms.paymentMethod !== undefined && !methodWorksIn(terms.paymentMethod, terms.country)) {
+      return { code: 'payment_method', message: `${terms.paymentMethod} is not available in ${terms.country}` };
+    }
+    return { code: 'payment_method', message: `does not offer ${terms.paymentMethod ?? 'any payment method'} for this currency` };
+  }
   const amount = terms.amount;
   const limits = methods.map((m) => parsedLimit(m.limits[terms.fiat]!));
   const within = methods.filter((_, i) => amount.gte(limits[i]!.min) && amount.lte(limits[i]!.max));

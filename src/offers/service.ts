@@ -147,7 +147,7 @@ export class OffersService {
       state: query.state,
       paymentMethod: query.paymentMethod,
     });
-    if (!Array.isArray(methods)) return { code, asked: false, error: atPrecision(methods, query.fiat.precision) };
+    if (!Array.isArray(methods)) return { code, asked: false, error: inFiat(methods, query.fiat) };
 
     const settled = await Promise.allSettled(
       methods.map((method) =>
@@ -171,7 +171,7 @@ export class OffersService {
       const amounts = quoteAmounts(s.value);
       return coversFees(amounts, amount) ? [{ quote: s.value, amounts }] : [];
     });
-    if (quotes.length === 0) return { code, error: atPrecision(failureOf(settled), query.fiat.precision) };
+    if (quotes.length === 0) return { code, error: inFiat(failureOf(settled), query.fiat) };
 
     const ttlEnd = this.now() + this.options.offerTtlSeconds * 1000;
     const offers = quotes.map(({ quote, amounts }) =>
@@ -204,11 +204,18 @@ export class OffersService {
 }
 
 /** Limits in a reason are written like amounts: at the fiat currency's precision. */
-function atPrecision(error: OfferErrorBody, precision: number): OfferErrorBody {
+/**
+ * Limits written in the fiat currency: at its precision, and, where both ends are known, the
+ * message says them with its code ("amount must be between 20.00 and 5000.00 USD").
+ */
+function inFiat(error: OfferErrorBody, fiat: FiatCurrency): OfferErrorBody {
+  const min = error.min_amount === undefined ? undefined : decimal(error.min_amount).toFixed(fiat.precision);
+  const max = error.max_amount === undefined ? undefined : decimal(error.max_amount).toFixed(fiat.precision);
   return {
     ...error,
-    ...(error.min_amount ? { min_amount: decimal(error.min_amount).toFixed(precision) } : {}),
-    ...(error.max_amount ? { max_amount: decimal(error.max_amount).toFixed(precision) } : {}),
+    ...(error.code === 'limits' && min !== undefined && max !== undefined ? { message: `amount must be between ${min} and ${max} ${fiat.ticker}` } : {}),
+    ...(min === undefined ? {} : { min_amount: min }),
+    ...(max === undefined ? {} : { max_amount: max }),
   };
 }
 

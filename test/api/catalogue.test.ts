@@ -80,6 +80,16 @@ describe('GET /api/on_ramp/payment_methods', () => {
     expect(rampInCad.body.payment_methods).toEqual([]);
   });
 
+  test('a rail that works only in its own region is not listed elsewhere: no ACH in the UK, no SEPA in the US', async () => {
+    const usdInGb = await get(`/api/on_ramp/payment_methods?fiat_currency=${USD}&country_code=GB`);
+    expect(codes(usdInGb.body.payment_methods)).not.toContain('ach');
+    expect(codes(usdInGb.body.payment_methods)).toContain('card');
+    const usdAnywhere = await get(`/api/on_ramp/payment_methods?fiat_currency=${USD}`);
+    expect(codes(usdAnywhere.body.payment_methods)).toContain('ach');
+    const eurInUs = await get(`/api/on_ramp/payment_methods?fiat_currency=${EUR}&country_code=US&state=CA`);
+    expect(codes(eurInUs.body.payment_methods)).not.toContain('sepa');
+  });
+
   test.each([
     ['', 'validation_error', 400],
     ['fiat_currency=USD', 'ticker_not_allowed', 400],
@@ -244,6 +254,13 @@ describe('offers across providers and regions', () => {
       expect(ach.body[code].fee).toBe(ach.body[code].total_fee_amount);
     }
     expect([ach.body.banxa.fee, ach.body.moonpay.fee, ach.body.transak.fee]).toEqual(['1.60', '1.60', '3.75']);
+    // ACH is a US rail: a customer in the UK paying in USD is offered other methods, and asking for ACH says why not.
+    const usdInGb = await offers(`currency_from=${USD}&country=GB`);
+    for (const code of ['banxa', 'moonpay', 'transak']) {
+      expect(usdInGb.body[code].payment_methods.map((m: { payment_method_code: string }) => m.payment_method_code)).not.toContain('ach');
+    }
+    const achInGb = await offers(`currency_from=${USD}&country=GB&payment_method=ach`);
+    expect(achInGb.body.banxa.error).toEqual({ code: 'payment_method', message: 'ach is not available in GB' });
   });
 
   test("a crypto currency the provider's catalogue does not sell in the country is refused before any quote", async () => {

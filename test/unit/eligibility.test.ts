@@ -62,6 +62,31 @@ describe('supportsPair and methodsFor', () => {
   });
 });
 
+describe('payment rails of one region', () => {
+  const withRails = () =>
+    catalogue([
+      method('card', { [USD]: { min: '20', max: '5000' } }),
+      method('ach', { [USD]: { min: '10', max: '25000' } }),
+      method('sepa', { [EUR]: { min: '10', max: '25000' } }),
+    ]);
+
+  test('methodsFor with a country leaves out a rail that does not work there; without one, nothing is left out', () => {
+    expect(methodsFor(withRails(), USD, 'GB').map((m) => m.code)).toEqual(['card']);
+    expect(methodsFor(withRails(), USD, 'US').map((m) => m.code)).toEqual(['card', 'ach']);
+    expect(methodsFor(withRails(), USD).map((m) => m.code)).toEqual(['card', 'ach']);
+    expect(methodsFor(withRails(), EUR, 'GB').map((m) => m.code)).toEqual(['sepa']);
+    expect(methodsFor(withRails(), EUR, 'US')).toEqual([]);
+  });
+
+  test('offers in a country use only the rails that work there, and say why a requested one is out', () => {
+    expect(codes(eligibleMethods(withRails(), terms({ country: 'GB' })))).toEqual(['card']);
+    expect(codes(eligibleMethods(withRails(), terms({ country: 'US', state: 'CA' })))).toEqual(['card', 'ach']);
+    expect(eligibleMethods(withRails(), terms({ country: 'GB', paymentMethod: 'ach' }))).toEqual({ code: 'payment_method', message: 'ach is not available in GB' });
+    // below the card minimum in GB, ACH's lower minimum does not count
+    expect(eligibleMethods(withRails(), terms({ country: 'GB', amount: '15' }))).toMatchObject({ code: 'limits', min_amount: '20' });
+  });
+});
+
 describe('crypto currencies not sold in some places', () => {
   /** USDT is sold, but not in Canada nor in New York; BTC is sold everywhere served. */
   function restricted(): ProviderCatalogue {

@@ -167,7 +167,7 @@ test('the catalogue rules providers out before any quote, each with its reason',
 test('limits and states come from the catalogue, with the limits in the reason', async () => {
   const offers = service([adapter('p', () => Promise.resolve(goodQuote), CATALOGUE)]);
   const small = await offers.getOffers({ ...query, amountFrom: '5' });
-  expect(small.errors.p).toEqual({ error: { code: 'limits', message: 'amount must be between 20 and 20000', min_amount: '20.00', max_amount: '20000.00' } });
+  expect(small.errors.p).toEqual({ error: { code: 'limits', message: 'amount must be between 20.00 and 20000.00 USD', min_amount: '20.00', max_amount: '20000.00' } });
   const bankOnly = await offers.getOffers({ ...query, amountFrom: '10000', paymentMethod: 'card' });
   expect(bankOnly.errors.p?.error).toMatchObject({ code: 'limits', min_amount: '20.00', max_amount: '5000.00' });
   const texas = await offers.getOffers({ ...query, country: 'US', state: 'TX' });

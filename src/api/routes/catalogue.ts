@@ -52,7 +52,7 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
       const byCode = new Map<string, { code: string; name: string; icon_url: string | null }>();
       for (const p of await catalogues.available(providerCodes(req))) {
         if (!inRegion(p, where)) continue;
-        for (const m of methodsFor(p.catalogue, fiat.id)) {
+        for (const m of methodsFor(p.catalogue, fiat.id, where.country)) {
           if (!byCode.has(m.code)) byCode.set(m.code, { code: m.code, name: paymentMethodName(m.code, m.name), icon_url: m.icon_url });
         }
       }
