@@ -51,8 +51,8 @@ function apiRouter(deps: AppDependencies): Router {
   api.use(requireApiKey(deps.integrators));
   if (deps.rateLimiter) api.use(deps.rateLimiter);
   dictionaryRoutes(api, deps.currencies);
-  catalogueRoutes(api, deps.currencies, deps.catalogues);
-  offerRoutes(api, deps.currencies, deps.offers);
+  catalogueRoutes(api, deps.currencies, deps.catalogues, deps.providers);
+  offerRoutes(api, deps.currencies, deps.offers, deps.providers);
   validateAddressRoutes(api, deps.currencies, deps.providers);
   orderRoutes(api, {
     currencies: deps.currencies,

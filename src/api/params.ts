@@ -45,10 +45,25 @@ export function currencyParam(
   return currency;
 }
 
-/** `a,b,c` into a de-duplicated list; undefined when the parameter is absent or empty. */
-export function codeListParam(raw: unknown): string[] | undefined {
-  if (typeof raw !== 'string') return undefined;
+/**
+ * The providers a request narrows itself to: one comma-separated string of codes, each of an
+ * enabled provider (a typo or a disabled provider is an error, not a silently empty answer); absent
+ * or empty, no narrowing.
+ */
+export function providerCodesParam(name: string, raw: unknown, known: readonly string[]): string[] | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'string') {
+    throw new ProblemError('validation_error', `${name} must be given once, as comma-separated codes.`, [
+      { path: name, message: 'one comma-separated string, e.g. "moonpay,transak"' },
+    ]);
+  }
   const codes = [...new Set(raw.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  const unknown = codes.filter((code) => !known.includes(code));
+  if (unknown.length > 0) {
+    throw new ProblemError('validation_error', `${name}: no enabled provider ${unknown.join(', ')}.`, [
+      { path: name, message: `unknown or disabled provider ${unknown.join(', ')}; enabled: ${known.join(', ')}` },
+    ]);
+  }
   return codes.length > 0 ? codes : undefined;
 }
 

@@ -292,9 +292,15 @@ describe('GET /api/on_ramp/offers', () => {
     expect(res.body.sandbox.error.code).toBe('unavailable');
   });
 
-  test('provider_codes filters providers', async () => {
-    const res = await authed(`/api/on_ramp/offers?${offersQuery({ provider_codes: 'someone_else' })}`);
-    expect(res.body).toEqual({});
+  test('provider_codes names enabled providers only, once: a typo or a repeated parameter is a validation error, not an empty answer', async () => {
+    const sandbox = await authed(`/api/on_ramp/offers?${offersQuery({ provider_codes: 'sandbox' })}`);
+    expect(Object.keys(sandbox.body as object)).toEqual(['sandbox']);
+    const typo = await authed(`/api/on_ramp/offers?${offersQuery({ provider_codes: 'sandbox,someone_else' })}`);
+    expectProblem(typo, 400, 'validation_error');
+    expect(pathsOf(typo)).toEqual(['provider_codes']);
+    const repeated = await authed(`/api/on_ramp/offers?${offersQuery()}&provider_codes=sandbox&provider_codes=sandbox`);
+    expectProblem(repeated, 400, 'validation_error');
+    expect(pathsOf(repeated)).toEqual(['provider_codes']);
   });
 });
 

@@ -208,6 +208,22 @@ describe('GET /api/on_ramp/providers', () => {
   });
 });
 
+describe('provider_codes on the catalogue routes', () => {
+  test.each([
+    '/api/on_ramp/countries?',
+    `/api/on_ramp/payment_methods?fiat_currency=${USD}&`,
+    '/api/on_ramp/currency_pairs?country_code=GB&',
+    `/api/on_ramp/providers?country_code=GB&from_currency=${GBP}&to_currency=${BTC}&`,
+  ])('%s: a repeated parameter or an unknown provider is a validation error, not a silently unfiltered or empty answer', async (path) => {
+    for (const query of ['provider_codes=sandbox&provider_codes=moonpay', 'provider_codes=foo', 'provider_codes=sandbox,foo']) {
+      const res = await get(`${path}${query}`);
+      expect([query, res.status, res.body.code, res.body.errors]).toEqual([query, 400, 'validation_error', [{ path: 'provider_codes', message: expect.any(String) }]]);
+    }
+    const narrowed = await get(`${path}provider_codes=sandbox`);
+    expect(narrowed.status).toBe(200);
+  });
+});
+
 describe('catalogue routes take GET only', () => {
   test.each(['/api/dict/countries', '/api/on_ramp/payment_methods', '/api/on_ramp/payment_methods_extra_info', '/api/on_ramp/countries', '/api/on_ramp/currency_pairs', '/api/on_ramp/providers'])(
     'POST %s is 405',

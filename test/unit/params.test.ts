@@ -1,4 +1,4 @@
-import { bodyFields, codeListParam, currencyParam, FieldProblems, fiatAmountParam } from '../../src/api/params';
+import { bodyFields, currencyParam, FieldProblems, fiatAmountParam, providerCodesParam } from '../../src/api/params';
 import { PROBLEM_CODES, ProblemError } from '../../src/api/problem';
 import { CurrencyDictionary, type Currency } from '../../src/domain/currency';
 import { FIXTURE_BTC, FIXTURE_USD } from '../helpers/fixtures';
@@ -109,7 +109,9 @@ describe('currencyParam', () => {
   });
 });
 
-describe('codeListParam', () => {
+describe('providerCodesParam', () => {
+  const KNOWN = ['a', 'b', 'c', 'sandbox'];
+
   test.each<[unknown, string[] | undefined]>([
     ['sandbox', ['sandbox']],
     ['a,b,c', ['a', 'b', 'c']],
@@ -122,12 +124,20 @@ describe('codeListParam', () => {
     ['   ', undefined],
     [',,', undefined],
     [' , ', undefined],
-    [['a', 'b'], undefined],
-    [42, undefined],
-    [null, undefined],
-    [{ a: 1 }, undefined],
   ])('%p -> %p', (raw, expected) => {
-    expect(codeListParam(raw)).toEqual(expected);
+    expect(providerCodesParam('provider_codes', raw, KNOWN)).toEqual(expected);
+  });
+
+  test.each<unknown>([['a', 'b'], 42, null, { a: 1 }])('%p (a repeated parameter, or not a string) is a validation error', (raw) => {
+    const error = problem(() => providerCodesParam('provider_codes', raw, KNOWN));
+    expect(error.code).toBe('validation_error');
+    expect(error.errors).toEqual([{ path: 'provider_codes', message: expect.stringContaining('comma-separated') }]);
+  });
+
+  test('an unknown or disabled provider is a validation error naming it and the enabled ones', () => {
+    const error = problem(() => providerCodesParam('provider_codes', 'a,nope,b,gone', KNOWN));
+    expect(error.code).toBe('validation_error');
+    expect(error.errors).toEqual([{ path: 'provider_codes', message: 'unknown or disabled provider nope, gone; enabled: a, b, c, sandbox' }]);
   });
 });
 

@@ -8,12 +8,13 @@ import { cryptoSoldIn, methodsFor, servesRegion, supportsPair } from '../../cata
 import type { CatalogueService, ProviderWithCatalogue } from '../../catalogue/service';
 import { COUNTRIES, country as countryOf } from '../../domain/countries';
 import type { CurrencyDictionary } from '../../domain/currency';
-import { codeListParam, countryParam, currencyParam, FieldProblems, stateParam } from '../params';
+import type { ProviderRegistry } from '../../providers/registry';
+import { countryParam, currencyParam, FieldProblems, providerCodesParam, stateParam } from '../params';
 import { staticJson } from './dictionaries';
 import { methodNotAllowed, ProblemError } from '../problem';
 
-function providerCodes(req: Request): string[] | undefined {
-  return codeListParam(req.query.provider_codes);
+function providerCodes(req: Request, providers: ProviderRegistry, problems: FieldProblems): string[] | undefined {
+  return problems.take(() => providerCodesParam('provider_codes', req.query.provider_codes, providers.codes()), 'provider_codes');
 }
 
 /** Country and optional state from the query; an absent country is allowed only where optional. */
@@ -36,7 +37,7 @@ function inRegion(p: ProviderWithCatalogue, where: { country?: string; state?: s
   return problem === undefined || (problem.code === 'state' && where.state === undefined);
 }
 
-export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, catalogues: CatalogueService): void {
+export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, catalogues: CatalogueService, providers: ProviderRegistry): void {
   router
     .route('/dict/countries')
     .get(staticJson({ countries: COUNTRIES }))
@@ -48,9 +49,10 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
       const problems = new FieldProblems();
       const currency = problems.take(() => currencyParam(currencies, 'fiat_currency', req.query.fiat_currency, 'fiat'));
       const where = region(req, false, problems);
+      const codes = providerCodes(req, providers, problems);
       const { fiat } = problems.settle({ fiat: currency });
       const byCode = new Map<string, { code: string; name: string; icon_url: string | null }>();
-      for (const p of await catalogues.available(providerCodes(req))) {
+      for (const p of await catalogues.available(codes)) {
         if (!inRegion(p, where)) continue;
         for (const m of methodsFor(p.catalogue, fiat.id, where.country)) {
           if (!byCode.has(m.code)) byCode.set(m.code, { code: m.code, name: paymentMethodName(m.code, m.name), icon_url: m.icon_url });
@@ -78,8 +80,11 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
   router
     .route('/on_ramp/countries')
     .get(async (req, res) => {
+      const problems = new FieldProblems();
+      const codes = providerCodes(req, providers, problems);
+      problems.settle({});
       const served = new Map<string, Set<string> | undefined>();
-      for (const p of await catalogues.available(providerCodes(req))) {
+      for (const p of await catalogues.available(codes)) {
         for (const c of p.catalogue.countries) {
           const states = countryOf(c.code)?.states.map((s) => s.code) ?? [];
           const known = served.get(c.code);
@@ -100,8 +105,9 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
     .get(async (req, res) => {
       const problems = new FieldProblems();
       const where = region(req, true, problems);
+      const codes = providerCodes(req, providers, problems);
       problems.settle({});
-      const pairs = (await catalogues.available(providerCodes(req)))
+      const pairs = (await catalogues.available(codes))
         .filter((p) => inRegion(p, where))
         .map((p) => ({
           provider_code: p.adapter.info.code,
@@ -119,11 +125,12 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
       const where = region(req, true, problems);
       const from = problems.take(() => currencyParam(currencies, 'from_currency', req.query.from_currency, 'fiat'));
       const to = problems.take(() => currencyParam(currencies, 'to_currency', req.query.to_currency, 'crypto'));
+      const codes = providerCodes(req, providers, problems);
       const { fiat, crypto } = problems.settle({ fiat: from, crypto: to });
-      const providers = (await catalogues.available(providerCodes(req)))
+      const serving = (await catalogues.available(codes))
         .filter((p) => inRegion(p, where) && supportsPair(p.catalogue, fiat.id, crypto.id, where))
         .map((p) => p.adapter.info);
-      res.json({ providers });
+      res.json({ providers: serving });
     })
     .all(methodNotAllowed(['GET']));
 }

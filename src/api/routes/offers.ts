@@ -4,8 +4,9 @@ import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../../dom
 import { ExternalIdSchema } from '../../domain/external-id';
 import { DECIMAL_AMOUNT_PATTERN } from '../../domain/money';
 import type { OffersService } from '../../offers/service';
+import type { ProviderRegistry } from '../../providers/registry';
 import { integratorOf } from '../auth';
-import { codeListParam, countryParam, currencyParam, FieldProblems, fiatAmountParam, stateParam } from '../params';
+import { countryParam, currencyParam, FieldProblems, fiatAmountParam, providerCodesParam, stateParam } from '../params';
 import { methodNotAllowed, validationProblem } from '../problem';
 
 export const OffersQuerySchema = z.object({
@@ -15,11 +16,10 @@ export const OffersQuerySchema = z.object({
   state: z.string().optional(),
   ip: z.union([z.ipv4(), z.ipv6()]).optional(),
   payment_method: z.string().regex(/^[a-z0-9_]{2,48}$/).optional(),
-  provider_codes: z.string().optional(),
   include_errors: z.enum(['true', 'false']).optional(),
 });
 
-export function offerRoutes(router: Router, currencies: CurrencyDictionary, offers: OffersService): void {
+export function offerRoutes(router: Router, currencies: CurrencyDictionary, offers: OffersService, providers: ProviderRegistry): void {
   router
     .route('/on_ramp/offers')
     .get(async (req, res) => {
@@ -31,6 +31,7 @@ export function offerRoutes(router: Router, currencies: CurrencyDictionary, offe
       if (!parsed.success) problems.add(validationProblem(parsed.error, 'query'));
       const country = problems.take(() => countryParam('country', req.query.country), 'country');
       const state = country === undefined ? undefined : problems.take(() => stateParam('state', req.query.state, country, true), 'state');
+      const providerCodes = problems.take(() => providerCodesParam('provider_codes', req.query.provider_codes, providers.codes()), 'provider_codes');
       const amount = req.query.amount_from;
       if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('amount_from', amount, fiat, true), 'amount_from');
       const checked = problems.settle({ fiat, crypto, country, query: parsed.data });
@@ -45,7 +46,7 @@ export function offerRoutes(router: Router, currencies: CurrencyDictionary, offe
         state,
         ip: query.ip,
         paymentMethod: query.payment_method,
-        providerCodes: codeListParam(query.provider_codes),
+        providerCodes,
       });
       res.json(query.include_errors === 'true' ? { ...result.errors, ...result.offers } : result.offers);
     })
