@@ -159,6 +159,7 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     request: { query: S.CatalogueCountriesQuerySchema },
     responses: {
       200: ok('The countries served, with the states served where the country has states.', S.ServedCountryListSchema),
+      400: problem(400, '`validation_error`: `provider_codes` names a provider that is not enabled, or is given more than once.'),
       ...AUTHENTICATED,
     },
   });

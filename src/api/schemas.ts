@@ -81,7 +81,10 @@ const ipAddress = (description: string) => ({
 
 const ProviderCodesSchema = z
   .string()
-  .meta({ description: 'Comma-separated provider codes: only these providers.', example: 'moonpay,ramp' });
+  .meta({
+    description: 'Comma-separated codes of enabled providers: only these providers. An unknown or disabled code is a `validation_error`.',
+    example: 'moonpay,ramp',
+  });
 
 // ---- examples ------------------------------------------------------------------------------------
 

@@ -287,6 +287,7 @@ describe('answers conform to the document', () => {
     ['/api/on_ramp/payment_methods_extra_info', 'provider_code=nobody', 400],
     ['/api/on_ramp/countries', '', 200],
     ['/api/on_ramp/countries', 'provider_codes=transak', 200],
+    ['/api/on_ramp/countries', 'provider_codes=nobody', 400],
     ['/api/on_ramp/currency_pairs', 'country_code=US', 200],
     ['/api/on_ramp/currency_pairs', 'country_code=US&state=NY', 200],
     ['/api/on_ramp/currency_pairs', '', 400],
