@@ -6,7 +6,8 @@ import type { ProviderAdapter } from '../providers/types';
 import { ProblemError, type ProblemCode } from './problem';
 
 const INTEGER_ID = /^[1-9]\d{0,8}$/;
-const TICKER_LIKE = /^[A-Za-z][A-Za-z0-9]{1,9}$/;
+/** A symbol, possibly with a network or bridge suffix ("1INCH", "USDC.e", "USDT-TRC20"): at least two letters. */
+const TICKER_LIKE = /^(?=(?:[^A-Za-z]*[A-Za-z]){2})[A-Za-z0-9][A-Za-z0-9._-]{1,19}$/;
 
 /**
  * Currencies are integer IDs from the dictionary. A ticker in their place is its own error, so an

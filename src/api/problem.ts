@@ -106,6 +106,19 @@ export function methodNotAllowed(allowed: string[]): RequestHandler {
 interface HttpError {
   status?: number;
   type?: string;
+  /** body-parser: the raw body it could not use. */
+  body?: unknown;
+}
+
+/** body-parser refuses a JSON scalar (`null`, `"x"`, `1`) with the same error as broken JSON. */
+function isJsonScalar(raw: unknown): boolean {
+  if (typeof raw !== 'string') return false;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return value === null || typeof value !== 'object';
+  } catch {
+    return false;
+  }
 }
 
 /** Last handler: everything becomes problem+json; unexpected errors are logged, never shown. */
@@ -113,7 +126,8 @@ export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next)
   if (err instanceof ProblemError) return sendProblem(res, err);
   const httpError = err as HttpError;
   if (httpError.type === 'entity.parse.failed') {
-    return sendProblem(res, new ProblemError('validation_error', 'The request body is not valid JSON.'));
+    const detail = isJsonScalar(httpError.body) ? 'The request body must be a JSON object.' : 'The request body is not valid JSON.';
+    return sendProblem(res, new ProblemError('validation_error', detail));
   }
   if (httpError.type === 'entity.too.large') {
     return sendProblem(res, new ProblemError('payload_too_large', 'The request body is too large.'));

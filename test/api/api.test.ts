@@ -116,6 +116,13 @@ describe('errors', () => {
       .set('Content-Type', 'application/json')
       .send('{"provider_code": ');
     expectProblem(res, 400, 'validation_error');
+    expect(res.body.detail).toBe('The request body is not valid JSON.');
+  });
+
+  test.each(['null', '"order"', '42', 'true'])('a JSON body %s, valid JSON but no object, says it must be an object', async (body) => {
+    const res = await request(app).post('/api/on_ramp/orders').set('X-Api-Key', TEST_API_KEY).set('Content-Type', 'application/json').send(body);
+    expectProblem(res, 400, 'validation_error');
+    expect(res.body.detail).toBe('The request body must be a JSON object.');
   });
 
   test("every answer carries the OWASP REST set of security headers, none of the HTML page ones, and no X-Powered-By", async () => {

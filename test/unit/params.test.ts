@@ -37,7 +37,8 @@ describe('currencyParam', () => {
     expect(currencyParam(dictionary, 'currency_to', 13, 'crypto')).toEqual(BTC);
   });
 
-  test.each(['BTC', 'btc', 'usd', 'USDT', 'Eth', ' BTC ', 'USDC2', 'ABCDEFGHIJ'])('a ticker %p is ticker_not_allowed', (raw) => {
+  const TICKERS = ['BTC', 'btc', 'usd', 'USDT', 'Eth', ' BTC ', 'USDC2', 'ABCDEFGHIJ', 'ABCDEFGHIJK', '1INCH', 'USDC.e', 'USDT-TRC20', 'usdt_trc20', 'BTC-ETH'];
+  test.each(TICKERS)('a ticker %p is ticker_not_allowed', (raw) => {
     const err = problem(() => currencyParam(dictionary, 'currency_to', raw));
     expect(err.code).toBe('ticker_not_allowed');
     expect(PROBLEM_CODES[err.code].status).toBe(400);
@@ -69,9 +70,10 @@ describe('currencyParam', () => {
     '',
     '   ',
     'X',
-    'ABCDEFGHIJK',
-    'BTC-ETH',
-    'usdt_trc20',
+    'X1',
+    '-BTC',
+    'BTC/ETH',
+    'A'.repeat(21),
     '1000000000',
     1e10,
     Number.NaN,
