@@ -33,8 +33,8 @@ function composeCommand(service: string): string[] {
 describe("the API's node flags", () => {
   const flags = apiNodeFlags();
 
-  test('package.json starts the API with a larger young generation', () => {
-    expect(flags).toEqual(['--max-semi-space-size=32']);
+  test('package.json starts the API with a larger young generation and no allocation-site pretenuring', () => {
+    expect(flags).toEqual(['--max-semi-space-size=32', '--no-allocation-site-pretenuring']);
   });
 
   test('the Dockerfile and docker-compose.yml run the same command as start:api', () => {
