@@ -1,4 +1,5 @@
-import type { Express, Request } from 'express';
+import type { Express } from 'express';
+import { overrideRequestGetter } from './request-getter';
 
 /**
  * Only an answer with a validator (ETag or Last-Modified) is ever "fresh". Express's `req.fresh`,
@@ -8,17 +9,9 @@ import type { Express, Request } from 'express';
  * not conditional resources. The dictionaries set an ETag and keep Express's check.
  */
 export function freshOnlyWithValidator(app: Express): void {
-  const express = Object.getPrototypeOf(app.request) as object;
-  if (typeof Object.getOwnPropertyDescriptor(express, 'fresh')?.get !== 'function') {
-    throw new Error('express no longer defines req.fresh as a getter');
-  }
-  Object.defineProperty(app.request, 'fresh', {
-    configurable: true,
-    enumerable: true,
-    get(this: Request): boolean {
-      const res = this.res;
-      if (!res || (res.getHeader('ETag') === undefined && res.getHeader('Last-Modified') === undefined)) return false;
-      return Reflect.get(express, 'fresh', this) as boolean;
-    },
+  overrideRequestGetter<boolean>(app, 'fresh', (req, express) => {
+    const res = req.res;
+    if (!res || (res.getHeader('ETag') === undefined && res.getHeader('Last-Modified') === undefined)) return false;
+    return express();
   });
 }

@@ -1,4 +1,5 @@
 import type { Express, Request } from 'express';
+import { overrideRequestGetter } from './request-getter';
 
 const PARSED = Symbol('parsed query');
 
@@ -8,6 +9,8 @@ interface Parsed {
   query: Request['query'];
 }
 
+type RequestWithParsed = Request & { [PARSED]?: Parsed };
+
 /**
  * `req.query` parsed once per request. Express 5's getter parses the query string again on every
  * read, and handlers and the parameter checks read it field by field (six parses per offers
@@ -15,21 +18,13 @@ interface Parsed {
  * it calls; the object it returns is the same on every read, so it is read, not written.
  */
 export function parseQueryOnce(app: Express): void {
-  const express = Object.getPrototypeOf(app.request) as object;
-  if (typeof Object.getOwnPropertyDescriptor(express, 'query')?.get !== 'function') {
-    throw new Error('express no longer defines req.query as a getter');
-  }
-  Object.defineProperty(app.request, 'query', {
-    configurable: true,
-    enumerable: true,
-    get(this: Request & { [PARSED]?: Parsed }): Request['query'] {
-      const at = this.url.indexOf('?');
-      const raw = at === -1 ? '' : this.url.slice(at + 1);
-      const kept = this[PARSED];
-      if (kept?.raw === raw) return kept.query;
-      const query = Reflect.get(express, 'query', this) as Request['query'];
-      this[PARSED] = { raw, query };
-      return query;
-    },
+  overrideRequestGetter<Request['query']>(app, 'query', (req, express) => {
+    const kept = (req as RequestWithParsed)[PARSED];
+    const at = req.url.indexOf('?');
+    const raw = at === -1 ? '' : req.url.slice(at + 1);
+    if (kept?.raw === raw) return kept.query;
+    const query = express();
+    (req as RequestWithParsed)[PARSED] = { raw, query };
+    return query;
   });
 }
