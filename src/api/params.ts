@@ -51,7 +51,7 @@ export function currencyParam(
  * enabled provider (a typo or a disabled provider is an error, not a silently empty answer); absent
  * or empty, no narrowing.
  */
-export function providerCodesParam(name: string, raw: unknown, known: readonly string[]): string[] | undefined {
+export function providerCodesParam(name: string, raw: unknown, providers: ProviderRegistry): string[] | undefined {
   if (raw === undefined) return undefined;
   if (typeof raw !== 'string') {
     throw new ProblemError('validation_error', `${name} must be given once, as comma-separated codes.`, [
@@ -59,10 +59,10 @@ export function providerCodesParam(name: string, raw: unknown, known: readonly s
     ]);
   }
   const codes = [...new Set(raw.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
-  const unknown = codes.filter((code) => !known.includes(code));
+  const unknown = codes.filter((code) => !providers.get(code));
   if (unknown.length > 0) {
     throw new ProblemError('validation_error', `${name}: no enabled provider ${unknown.join(', ')}.`, [
-      { path: name, message: `unknown or disabled provider ${unknown.join(', ')}; enabled: ${known.join(', ')}` },
+      { path: name, message: `unknown or disabled provider ${unknown.join(', ')}; enabled: ${providers.codes().join(', ')}` },
     ]);
   }
   return codes.length > 0 ? codes : undefined;

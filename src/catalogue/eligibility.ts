@@ -18,6 +18,12 @@ export function servesRegion(catalogue: ProviderCatalogue, country: string, stat
   return undefined;
 }
 
+/** Where a catalogue question is asked: a country and maybe one of its states, or anywhere. */
+export interface Place {
+  country?: string;
+  state?: string;
+}
+
 /** A country or state where the provider does not sell this crypto currency although it serves it. */
 export function sellsCryptoIn(catalogue: ProviderCatalogue, crypto: number, country: string, state?: string): Ineligible | undefined {
   const excluded = catalogue.cryptoNotSoldIn?.[crypto];
@@ -33,13 +39,13 @@ export function sellsCryptoIn(catalogue: ProviderCatalogue, crypto: number, coun
  * Both currencies are sold and, where a place is given, the crypto currency is sold there. Without a
  * state, a crypto currency refused only in some states of the country still counts as sold in it.
  */
-export function supportsPair(catalogue: ProviderCatalogue, fiat: number, crypto: number, where?: { country?: string; state?: string }): boolean {
+export function supportsPair(catalogue: ProviderCatalogue, fiat: number, crypto: number, where?: Place): boolean {
   if (!catalogue.fiat.includes(fiat) || !catalogue.crypto.includes(crypto)) return false;
   return where?.country === undefined || sellsCryptoIn(catalogue, crypto, where.country, where.state) === undefined;
 }
 
 /** The crypto currencies sold in the place (all of them without a country), in catalogue order. */
-export function cryptoSoldIn(catalogue: ProviderCatalogue, where: { country?: string; state?: string }): number[] {
+export function cryptoSoldIn(catalogue: ProviderCatalogue, where: Place): number[] {
   const country = where.country;
   if (country === undefined || !catalogue.cryptoNotSoldIn) return catalogue.crypto;
   return catalogue.crypto.filter((crypto) => sellsCryptoIn(catalogue, crypto, country, where.state) === undefined);

@@ -203,7 +203,6 @@ export class OffersService {
   }
 }
 
-/** Limits in a reason are written like amounts: at the fiat currency's precision. */
 /**
  * Limits written in the fiat currency: at its precision, and, where both ends are known, the
  * message says them with its code ("amount must be between 20.00 and 5000.00 USD").

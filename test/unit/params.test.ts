@@ -1,4 +1,6 @@
 import { bodyFields, currencyParam, FieldProblems, fiatAmountParam, providerCodesParam } from '../../src/api/params';
+import { ProviderRegistry } from '../../src/providers/registry';
+import type { ProviderAdapter } from '../../src/providers/types';
 import { PROBLEM_CODES, ProblemError } from '../../src/api/problem';
 import { CurrencyDictionary, type Currency } from '../../src/domain/currency';
 import { FIXTURE_BTC, FIXTURE_USD } from '../helpers/fixtures';
@@ -112,7 +114,7 @@ describe('currencyParam', () => {
 });
 
 describe('providerCodesParam', () => {
-  const KNOWN = ['a', 'b', 'c', 'sandbox'];
+  const ENABLED = new ProviderRegistry(['a', 'b', 'c', 'sandbox'].map((code) => ({ info: { code } }) as ProviderAdapter));
 
   test.each<[unknown, string[] | undefined]>([
     ['sandbox', ['sandbox']],
@@ -127,17 +129,17 @@ describe('providerCodesParam', () => {
     [',,', undefined],
     [' , ', undefined],
   ])('%p -> %p', (raw, expected) => {
-    expect(providerCodesParam('provider_codes', raw, KNOWN)).toEqual(expected);
+    expect(providerCodesParam('provider_codes', raw, ENABLED)).toEqual(expected);
   });
 
   test.each<unknown>([['a', 'b'], 42, null, { a: 1 }])('%p (a repeated parameter, or not a string) is a validation error', (raw) => {
-    const error = problem(() => providerCodesParam('provider_codes', raw, KNOWN));
+    const error = problem(() => providerCodesParam('provider_codes', raw, ENABLED));
     expect(error.code).toBe('validation_error');
     expect(error.errors).toEqual([{ path: 'provider_codes', message: expect.stringContaining('comma-separated') }]);
   });
 
   test('an unknown or disabled provider is a validation error naming it and the enabled ones', () => {
-    const error = problem(() => providerCodesParam('provider_codes', 'a,nope,b,gone', KNOWN));
+    const error = problem(() => providerCodesParam('provider_codes', 'a,nope,b,gone', ENABLED));
     expect(error.code).toBe('validation_error');
     expect(error.errors).toEqual([{ path: 'provider_codes', message: 'unknown or disabled provider nope, gone; enabled: a, b, c, sandbox' }]);
   });

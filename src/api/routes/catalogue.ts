@@ -4,7 +4,7 @@
  */
 import { paymentMethodName } from '../../domain/payment-methods';
 import type { Request, Router } from 'express';
-import { cryptoSoldIn, methodsFor, servesRegion, supportsPair } from '../../catalogue/eligibility';
+import { cryptoSoldIn, methodsFor, servesRegion, supportsPair, type Place } from '../../catalogue/eligibility';
 import type { CatalogueService, ProviderWithCatalogue } from '../../catalogue/service';
 import { COUNTRIES, country as countryOf } from '../../domain/countries';
 import type { CurrencyDictionary } from '../../domain/currency';
@@ -14,11 +14,11 @@ import { staticJson } from './dictionaries';
 import { methodNotAllowed, ProblemError } from '../problem';
 
 function providerCodes(req: Request, providers: ProviderRegistry, problems: FieldProblems): string[] | undefined {
-  return problems.take(() => providerCodesParam('provider_codes', req.query.provider_codes, providers.codes()), 'provider_codes');
+  return problems.take(() => providerCodesParam('provider_codes', req.query.provider_codes, providers), 'provider_codes');
 }
 
 /** Country and optional state from the query; an absent country is allowed only where optional. */
-function region(req: Request, required: boolean, problems: FieldProblems): { country?: string; state?: string } {
+function region(req: Request, required: boolean, problems: FieldProblems): Place {
   if (req.query.country_code === undefined && !required) {
     if (req.query.state !== undefined) {
       problems.add(new ProblemError('validation_error', 'state needs country_code.', [{ path: 'country_code', message: 'required with state' }]));
@@ -30,7 +30,7 @@ function region(req: Request, required: boolean, problems: FieldProblems): { cou
   return { country, state: problems.take(() => stateParam('state', req.query.state, country, false)) };
 }
 
-function inRegion(p: ProviderWithCatalogue, where: { country?: string; state?: string }): boolean {
+function inRegion(p: ProviderWithCatalogue, where: Place): boolean {
   if (where.country === undefined) return true;
   const problem = servesRegion(p.catalogue, where.country, where.state);
   // Without a state, a provider serving some of the country's states still counts as serving it.

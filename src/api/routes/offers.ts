@@ -31,7 +31,7 @@ export function offerRoutes(router: Router, currencies: CurrencyDictionary, offe
       if (!parsed.success) problems.add(validationProblem(parsed.error, 'query'));
       const country = problems.take(() => countryParam('country', req.query.country), 'country');
       const state = country === undefined ? undefined : problems.take(() => stateParam('state', req.query.state, country, true), 'state');
-      const providerCodes = problems.take(() => providerCodesParam('provider_codes', req.query.provider_codes, providers.codes()), 'provider_codes');
+      const providerCodes = problems.take(() => providerCodesParam('provider_codes', req.query.provider_codes, providers), 'provider_codes');
       const amount = req.query.amount_from;
       if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('amount_from', amount, fiat, true), 'amount_from');
       const checked = problems.settle({ fiat, crypto, country, query: parsed.data });
