@@ -169,7 +169,14 @@ export type PaymentMethodList = z.infer<typeof PaymentMethodListSchema>;
 export const PaymentMethodFeeSchema = z
   .object({
     payment_method_code: z.string(),
-    fee: z.string().meta({ description: "The method's percentage fee as text.", example: '3.99%' }),
+    fee: z
+      .string()
+      .regex(/^\d+(\.\d+)?%$/)
+      .meta({
+        description:
+          "The method's percentage fee as text: the provider's published rate, or, for a provider that prices each quote, the processing fee's share of a reference quote at ten times the method's minimum (docs/providers.md).",
+        example: '3.99%',
+      }),
   })
   .meta({ id: 'PaymentMethodFee' });
 export const PaymentMethodFeeListSchema = z.object({ payment_methods: z.array(PaymentMethodFeeSchema) }).meta({ id: 'PaymentMethodFeeList' });

@@ -28,6 +28,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
   const offerStore = createOfferStore(redis, { logger });
   const catalogues = new CatalogueService({
     providers,
+    currencies: currencyDictionary,
     ttlMs: config.catalogueTtlMs,
     timeoutMs: config.offersProviderTimeoutMs,
     logger,

@@ -1,12 +1,16 @@
+import type { CurrencyDictionary } from '../domain/currency';
 import type { Logger } from '../logging';
 import type { ProviderRegistry } from '../providers/registry';
 import type { ProviderAdapter, ProviderCatalogue } from '../providers/types';
+import { withReferenceFees } from './reference-fees';
 
 export interface CatalogueServiceOptions {
   providers: ProviderRegistry;
+  /** The dictionary reference quotes are asked in (for methods whose provider publishes no fee). */
+  currencies: CurrencyDictionary;
   /** A catalogue younger than this is served as it is. */
   ttlMs: number;
-  /** Deadline of one catalogue fetch. */
+  /** Deadline of one catalogue fetch, reference quotes included. */
   timeoutMs: number;
   logger?: Logger;
   now?: () => number;
@@ -59,12 +63,22 @@ export class CatalogueService {
     await this.available();
   }
 
+  private async fetch(adapter: ProviderAdapter, previous?: ProviderCatalogue): Promise<ProviderCatalogue> {
+    const signal = AbortSignal.timeout(this.options.timeoutMs);
+    const catalogue = await adapter.getCatalogue(signal);
+    return withReferenceFees(catalogue, (request) => adapter.getQuote(request, signal), {
+      currencies: this.options.currencies,
+      previous,
+      onMissing: (method, err) =>
+        this.options.logger?.warn({ provider: adapter.info.code, method, err: (err as Error).message }, 'no reference fee for payment method'),
+    });
+  }
+
   private refresh(adapter: ProviderAdapter): Promise<ProviderCatalogue | undefined> {
     const code = adapter.info.code;
     const entry = this.entries.get(code) ?? { fetchedAt: 0 };
     this.entries.set(code, entry);
-    entry.refreshing ??= adapter
-      .getCatalogue(AbortSignal.timeout(this.options.timeoutMs))
+    entry.refreshing ??= this.fetch(adapter, entry.catalogue)
       .then(
         (catalogue) => {
           entry.catalogue = catalogue;

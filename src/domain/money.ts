@@ -53,6 +53,14 @@ export function roundHalfEven(value: BigNumber, precision: number): string {
   return value.decimalPlaces(precision, BigNumber.ROUND_HALF_EVEN).toFixed(precision);
 }
 
+/** `part` as a percentage of `whole`, to two places (half even) without trailing zeros: "4.5%". */
+export function percentText(part: string | BigNumber, whole: string | BigNumber): string {
+  const of = decimal(whole);
+  if (of.isZero()) throw new RangeError('a percentage of zero');
+  const rate = decimal(part).div(of).times(100);
+  return `${rate.decimalPlaces(2, BigNumber.ROUND_HALF_EVEN).toFixed()}%`;
+}
+
 /** Decimal's own divisions stop at 40 places; a quotient to N places rounds down or up with one of these. */
 const dividers = new Map<number, typeof BigNumber>();
 /** Places run up to `digits` plus the exponents' spread: a few dozen for amounts, so this never fills. */

@@ -16,8 +16,11 @@ export interface CataloguePaymentMethod {
   code: string;
   name: string;
   icon_url: string | null;
-  /** The method's percentage fee as text, e.g. "3.99%". */
-  fee: string;
+  /**
+   * The method's percentage fee as text, e.g. "3.99%". Left out by a provider that publishes none
+   * per method: the catalogue service then reads one from a reference quote (src/catalogue/reference-fees.ts).
+   */
+  fee?: string;
   /** Limits per fiat currency ID, decimal strings in that currency; the method takes only these fiat currencies. */
   limits: Record<number, { min: string; max: string }>;
 }

@@ -123,6 +123,28 @@ describe('GET /api/on_ramp/payment_methods_extra_info', () => {
     });
   });
 
+  test.each(PROVIDERS)('%s: every method has a fee in percentage form', async (code) => {
+    const res = await get(`/api/on_ramp/payment_methods_extra_info?provider_code=${code}`);
+    expect(res.status).toBe(200);
+    expect(res.body.payment_methods.length).toBeGreaterThan(0);
+    for (const entry of res.body.payment_methods) expect(entry.fee).toMatch(/^\d+(\.\d+)?%$/);
+  });
+
+  test('providers that price each quote get the fee their quotes charge (Banxa, Transak) or their whole fee (Mercuryo)', async () => {
+    const fees = async (code: string) => {
+      const res = await get(`/api/on_ramp/payment_methods_extra_info?provider_code=${code}`);
+      return Object.fromEntries(res.body.payment_methods.map((m: { payment_method_code: string; fee: string }) => [m.payment_method_code, m.fee]));
+    };
+    // The simulators' rates (src/simulators/*/profile.ts): Banxa's card 1.99 %, ACH 0.5 %, SEPA 0.4 %; Transak's card 4.99 %.
+    expect(await fees('banxa')).toMatchObject({ card: '1.99%', apple_pay: '1.99%', ach: '0.5%', sepa: '0.4%', payid: '0%', pix: '1%', upi: '1.2%' });
+    expect(await fees('transak')).toMatchObject({ card: '4.99%', ach: '1.25%', sepa: '0.99%' });
+    // Mercuryo's one fee covers the network too, so its share is above its 3.95 % rate, and the same for every method.
+    const mercuryo = Object.values(await fees('mercuryo')).map((fee) => Number(String(fee).slice(0, -1)));
+    expect(new Set(mercuryo).size).toBe(1);
+    expect(mercuryo[0]).toBeGreaterThan(3.95);
+    expect(mercuryo[0]).toBeLessThan(5);
+  });
+
   test.each(['', 'provider_code=nobody'])('?%s is a validation error', async (query) => {
     const res = await get(`/api/on_ramp/payment_methods_extra_info?${query}`);
     expect(res.status).toBe(400);

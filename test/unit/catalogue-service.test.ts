@@ -1,18 +1,21 @@
 import { CatalogueService } from '../../src/catalogue/service';
+import { currencyDictionary } from '../../src/domain/currencies';
 import { ProviderRegistry } from '../../src/providers/registry';
-import type { ProviderAdapter, ProviderCatalogue } from '../../src/providers/types';
+import { ProviderUnavailableError, type ProviderAdapter, type ProviderCatalogue, type QuoteRequest } from '../../src/providers/types';
 
 const catalogue = (fiat: number): ProviderCatalogue => ({ fiat: [fiat], crypto: [13], countries: [{ code: 'GB' }], paymentMethods: [] });
 
 function fakeProvider() {
   let calls = 0;
   let next: () => Promise<ProviderCatalogue> = () => Promise.resolve(catalogue(1));
+  let quote: (r: QuoteRequest) => Promise<{ fiatAmount: string; processingFee: string }> = () => Promise.reject(new ProviderUnavailableError('no quotes'));
   const adapter = {
     info: { code: 'p', name: 'p', description: 'p', icon_url: 'https://example.org/p.svg' },
     getCatalogue: () => {
       calls++;
       return next();
     },
+    getQuote: (r: QuoteRequest) => quote(r),
   } as unknown as ProviderAdapter;
   return {
     adapter,
@@ -20,13 +23,16 @@ function fakeProvider() {
     answer: (fn: () => Promise<ProviderCatalogue>) => {
       next = fn;
     },
+    quotes: (fn: typeof quote) => {
+      quote = fn;
+    },
   };
 }
 
 function setup() {
   let now = 1_000_000;
   const provider = fakeProvider();
-  const service = new CatalogueService({ providers: new ProviderRegistry([provider.adapter]), ttlMs: 60_000, timeoutMs: 1000, now: () => now });
+  const service = new CatalogueService({ providers: new ProviderRegistry([provider.adapter]), currencies: currencyDictionary, ttlMs: 60_000, timeoutMs: 1000, now: () => now });
   return { service, provider, advance: (ms: number) => (now += ms) };
 }
 
@@ -70,4 +76,27 @@ test('concurrent first loads share one fetch; a provider that never answered is 
   expect(provider.calls()).toBe(1);
   expect(await service.available()).toEqual([]);
   expect(await service.get('unknown')).toBeUndefined();
+});
+
+test("a method without a published fee gets one from the provider's own quote, and keeps it when a later quote fails", async () => {
+  const { service, provider, advance } = setup();
+  const withCard = (): ProviderCatalogue => ({ ...catalogue(1), paymentMethods: [{ code: 'card', name: 'Card', icon_url: null, limits: { 1: { min: '20', max: '500' } } }] });
+  provider.answer(() => Promise.resolve(withCard()));
+  const asked: QuoteRequest[] = [];
+  provider.quotes((r) => {
+    asked.push(r);
+    return Promise.resolve({ fiatAmount: r.fiatAmount, processingFee: '7.5' });
+  });
+  expect((await service.get('p'))?.paymentMethods[0]?.fee).toBe('3.75%');
+  expect(asked.map((r) => [r.fiat.ticker, r.crypto.ticker, r.fiatAmount, r.country])).toEqual([['USD', 'BTC', '200', 'GB']]);
+
+  advance(60_000);
+  provider.answer(() => Promise.resolve({ ...withCard(), fiat: [1, 2] }));
+  provider.quotes(() => Promise.reject(new ProviderUnavailableError('down')));
+  await service.get('p');
+  await new Promise((r) => setImmediate(r));
+  const refreshed = await service.get('p');
+  expect(provider.calls()).toBe(2);
+  expect(refreshed?.fiat).toEqual([1, 2]);
+  expect(refreshed?.paymentMethods[0]?.fee).toBe('3.75%');
 });

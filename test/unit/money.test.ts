@@ -4,6 +4,7 @@ import {
   DECIMAL_AMOUNT_PATTERN,
   fractionDigits,
   isDecimalAmount,
+  percentText,
   quotientToSignificant,
   roundDown,
   roundedDown,
@@ -124,6 +125,25 @@ describe('rounding', () => {
     roundUp(value, 2);
     roundDown(value, 2);
     expect(value.toFixed()).toBe('1.23456');
+  });
+});
+
+describe('percentText', () => {
+  test.each<[string, string, string]>([
+    ['4.98', '250', '1.99%'],
+    ['1', '3', '33.33%'],
+    ['2', '3', '66.67%'],
+    ['45', '1000', '4.5%'],
+    ['0', '100', '0%'],
+    ['100', '100', '100%'],
+    ['0.125', '100', '0.12%'],
+    ['0.135', '100', '0.14%'],
+  ])('%s of %s is %s', (part, whole, text) => {
+    expect(percentText(part, whole)).toBe(text);
+  });
+
+  test('a zero whole is refused', () => {
+    expect(() => percentText('1', '0')).toThrow(RangeError);
   });
 });
 

@@ -56,7 +56,7 @@ function service(adapters: ProviderAdapter[], store = new MemoryOfferStore(() =>
   const providers = new ProviderRegistry(adapters);
   return new OffersService({
     providers,
-    catalogues: new CatalogueService({ providers, ttlMs: 60_000, timeoutMs }),
+    catalogues: new CatalogueService({ providers, currencies: currencyDictionary, ttlMs: 60_000, timeoutMs }),
     store,
     offerTtlSeconds: 120,
     providerTimeoutMs: timeoutMs,
@@ -209,7 +209,7 @@ describe('slow providers', () => {
     const providers = new ProviderRegistry([fast, slow]);
     const offers = new OffersService({
       providers,
-      catalogues: new CatalogueService({ providers, ttlMs: 60_000, timeoutMs: 1000 }),
+      catalogues: new CatalogueService({ providers, currencies: currencyDictionary, ttlMs: 60_000, timeoutMs: 1000 }),
       store: new MemoryOfferStore(() => clock),
       offerTtlSeconds: 120,
       providerTimeoutMs: 150,
@@ -251,7 +251,7 @@ describe('slow providers', () => {
     const providers = new ProviderRegistry([adapter('a', never)]);
     const offers = new OffersService({
       providers,
-      catalogues: new CatalogueService({ providers, ttlMs: 60_000, timeoutMs: 1000 }),
+      catalogues: new CatalogueService({ providers, currencies: currencyDictionary, ttlMs: 60_000, timeoutMs: 1000 }),
       store: new MemoryOfferStore(() => NOW),
       offerTtlSeconds: 120,
       providerTimeoutMs: 80,

@@ -73,7 +73,9 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
       if (!provider) {
         throw new ProblemError('validation_error', `Provider ${code} is not available.`, [{ path: 'provider_code', message: 'unknown or unavailable provider' }]);
       }
-      res.json({ payment_methods: provider.catalogue.paymentMethods.map((m) => ({ payment_method_code: m.code, fee: m.fee })) });
+      // A method whose fee could not be read (no reference quote answered yet) is left out, not shown without one.
+      const payment_methods = provider.catalogue.paymentMethods.flatMap((m) => (m.fee === undefined ? [] : [{ payment_method_code: m.code, fee: m.fee }]));
+      res.json({ payment_methods });
     })
     .all(methodNotAllowed(['GET']));
 

@@ -22,8 +22,6 @@ import type {
 } from './schemas';
 import { mapBanxaStatus } from './status-map';
 
-/** Banxa's catalogue states no fee per payment method: the fee is only known per quote. */
-const CATALOGUE_FEE = 'variable';
 const ZERO_ADDRESS = /^0x0{40}$/i;
 
 /** Banxa's code for the asset: its ticker and blockchain, or a refusal the caller can show. */
@@ -113,7 +111,8 @@ export function fromCatalogue(
     for (const method of entry.supportedPaymentMethods) {
       const code = methodCodeOf(method.id);
       if (code === undefined) continue;
-      const known = methods.get(code) ?? { code, name: method.name, icon_url: null, fee: CATALOGUE_FEE, limits: {} };
+      // Banxa states no fee per method (each quote has its own): the catalogue service reads one from a reference quote.
+      const known = methods.get(code) ?? { code, name: method.name, icon_url: null, limits: {} };
       known.limits[fiatId] = { min: decimal(method.minimum).toFixed(), max: decimal(method.maximum).toFixed() };
       methods.set(code, known);
     }

@@ -24,7 +24,8 @@ export const MERCURYO_WIDGET_NOT_OPENED = 'widget:not_opened';
 /**
  * The catalogue in the broker's terms. Assets, fiat currencies and payment methods without a
  * broker ID or code are dropped. Mercuryo publishes limits per fiat currency (every method of that
- * currency shares them) and no fee per method: the fee is part of each quote.
+ * currency shares them) and no fee per method: the fee is part of each quote, so `fee` is left for
+ * the catalogue service to read from a reference quote.
  */
 export function fromCatalogue(
   dictionary: CurrencyDictionary,
@@ -49,7 +50,7 @@ export function fromCatalogue(
     for (const method of entry.payment_methods) {
       const code = MERCURYO_PAYMENT_METHODS[method.code];
       if (code === undefined) continue;
-      const known = methods.get(code) ?? { code, name: methodName(code, method.name), icon_url: null, fee: 'n/a', limits: {} };
+      const known = methods.get(code) ?? { code, name: methodName(code, method.name), icon_url: null, limits: {} };
       known.limits[fiatId] = { min: entry.limits.min, max: entry.limits.max };
       methods.set(code, known);
     }

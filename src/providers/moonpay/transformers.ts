@@ -1,4 +1,4 @@
-import { decimal } from '../../domain/money';
+import { decimal, percentText } from '../../domain/money';
 import {
   ProviderRejectedError,
   type CataloguePaymentMethod,
@@ -78,8 +78,7 @@ export function fromQuote(quote: MoonpayBuyQuote, paymentMethod: string, now = D
 
 /** The percentage text of a method's fee, read from a quote: "4.5%". */
 export function feeText(quote: MoonpayBuyQuote): string {
-  const rate = decimal(quote.feeAmount).plus(quote.extraFeeAmount).div(quote.totalAmount).times(100);
-  return `${rate.decimalPlaces(2).toFixed()}%`;
+  return percentText(decimal(quote.feeAmount).plus(quote.extraFeeAmount), quote.totalAmount);
 }
 
 /** Each fiat currency the method takes, with MoonPay's buy limits for it; empty when the method takes none on sale. */

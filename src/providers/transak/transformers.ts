@@ -64,7 +64,8 @@ export function fromQuote(quote: TransakQuote): ProviderQuote {
 /**
  * Transak's lists in the broker's terms. Assets, fiat currencies and payment methods the broker has
  * no ID or code for are dropped, as are those Transak marks as not allowed or suspended. Transak
- * publishes no fee per payment method (fees come with each quote), so `fee` says `variable`.
+ * publishes no fee per payment method (fees come with each quote), so `fee` is left for the
+ * catalogue service to read from a reference quote.
  */
 export function fromCatalogue(
   dictionary: CurrencyDictionary,
@@ -84,7 +85,7 @@ export function fromCatalogue(
     for (const option of fiat.paymentOptions) {
       const code = brokerPaymentMethod(option.id);
       if (code === undefined || !option.isActive || option.minAmount == null || option.maxAmount == null) continue;
-      const method = methods.get(code) ?? { code, name: option.name, icon_url: null, fee: 'variable', limits: {} };
+      const method = methods.get(code) ?? { code, name: option.name, icon_url: null, limits: {} };
       method.limits[fiatIds.get(fiat.symbol)!] = { min: option.minAmount, max: option.maxAmount };
       methods.set(code, method);
     }

@@ -106,7 +106,9 @@ describe('Transak catalogue', () => {
     expect(Object.keys(byCode).sort()).toEqual(['bank_transfer', 'card', 'sepa']);
     expect(byCode.card!.limits).toEqual({ [idOf('EUR')]: { min: '30', max: '3000' }, [idOf('GBP')]: { min: '25', max: '2500' } });
     expect(byCode.sepa!.limits).toEqual({ [idOf('EUR')]: { min: '25', max: '15000' } });
-    expect(byCode.bank_transfer).toMatchObject({ name: 'Faster Payments', fee: 'variable', limits: { [idOf('GBP')]: { min: '20', max: '12000' } } });
+    expect(byCode.bank_transfer).toMatchObject({ name: 'Faster Payments', limits: { [idOf('GBP')]: { min: '20', max: '12000' } } });
+    // Transak publishes no fee per method: the catalogue service reads one from a reference quote.
+    expect(catalogue.paymentMethods.every((m) => m.fee === undefined)).toBe(true);
   });
 
   it('lists allowed countries, and US states where only some are served', () => {
