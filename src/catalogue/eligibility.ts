@@ -70,6 +70,11 @@ function parsedLimit(limit: Limit): { min: Decimal; max: Decimal } {
   return parsed;
 }
 
+/** Both limits at once: the higher minimum and the lower maximum. */
+function narrowed(a: { min: Decimal; max: Decimal }, b: { min: Decimal; max: Decimal }): { min: Decimal; max: Decimal } {
+  return { min: a.min.gt(b.min) ? a.min : b.min, max: a.max.lt(b.max) ? a.max : b.max };
+}
+
 export interface OfferRequestTerms {
   fiat: number;
   crypto: number;
@@ -94,11 +99,17 @@ export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferReques
     return { code: 'payment_method', message: `does not offer ${terms.paymentMethod ?? 'any payment method'} for this currency` };
   }
   const amount = terms.amount;
-  const limits = methods.map((m) => parsedLimit(m.limits[terms.fiat]!));
+  const cryptoLimit = catalogue.cryptoLimits?.[terms.crypto]?.[terms.fiat];
+  const limits = methods.map((m) => {
+    const limit = parsedLimit(m.limits[terms.fiat]!);
+    return cryptoLimit ? narrowed(limit, parsedLimit(cryptoLimit)) : limit;
+  });
   const within = methods.filter((_, i) => amount.gte(limits[i]!.min) && amount.lte(limits[i]!.max));
   if (within.length > 0) return within;
-  const mins = limits.map((l) => l.min);
-  const maxes = limits.map((l) => l.max);
+  const open = limits.filter((l) => l.min.lte(l.max));
+  if (open.length === 0) return { code: 'payment_method', message: "no payment method reaches this crypto currency's limits" };
+  const mins = open.map((l) => l.min);
+  const maxes = open.map((l) => l.max);
   const min = mins.reduce((a, b) => (b.lt(a) ? b : a));
   const max = maxes.reduce((a, b) => (b.gt(a) ? b : a));
   return {

@@ -5,12 +5,15 @@
  */
 import { country as countryOf } from '../domain/countries';
 import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../domain/currency';
-import { decimal, percentText } from '../domain/money';
+import { Decimal, percentText } from '../domain/money';
 import { methodWorksIn } from '../domain/payment-methods';
 import { ProviderRejectedError, type CataloguePaymentMethod, type ProviderCatalogue, type ProviderQuote, type QuoteRequest } from '../providers/types';
 import { sellsCryptoIn } from './eligibility';
 
-/** The reference amount is ten times the method's minimum (a minimum fee would dominate smaller ones), capped at its maximum. */
+/**
+ * The reference amount is ten times the method's minimum (a minimum fee would dominate smaller ones),
+ * capped at its maximum; the crypto currency's own limits, where the provider sets them, narrow both.
+ */
 export const REFERENCE_AMOUNT_FACTOR = 10;
 /** Fiat currencies tried, in ID order, before a method is left without a fee. */
 export const REFERENCE_QUOTE_TRIES = 4;
@@ -45,8 +48,12 @@ export function referenceQuotes(catalogue: ProviderCatalogue, method: CatalogueP
     if (requests.length === REFERENCE_QUOTE_TRIES) break;
     const fiat: FiatCurrency | undefined = currencies.fiat(Number(id));
     if (!fiat) continue;
-    const amount = decimal(limit.min).times(REFERENCE_AMOUNT_FACTOR);
-    const capped = amount.gt(limit.max) ? decimal(limit.max) : amount;
+    const own = catalogue.cryptoLimits?.[crypto.id]?.[fiat.id];
+    const min = Decimal.max(limit.min, own?.min ?? 0);
+    const max = Decimal.min(limit.max, own?.max ?? limit.max);
+    if (min.gt(max)) continue;
+    const amount = min.times(REFERENCE_AMOUNT_FACTOR);
+    const capped = amount.gt(max) ? max : amount;
     requests.push({
       fiat,
       crypto,

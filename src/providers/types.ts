@@ -47,6 +47,11 @@ export interface ProviderCatalogue {
    * countries or states it otherwise serves; a crypto currency absent here is sold wherever it serves.
    */
   cryptoNotSoldIn?: Record<number, CryptoExclusion>;
+  /**
+   * Purchase limits of one crypto currency per fiat currency ID, where the provider sets them for
+   * the asset (Ramp's per-asset minimum): a purchase must be within these and its method's limits.
+   */
+  cryptoLimits?: Record<number, Record<number, { min: string; max: string }>>;
 }
 
 export interface QuoteRequest {

@@ -309,4 +309,18 @@ describe('offers across providers and regions', () => {
     const btc = await offers(`currency_from=${CAD}&country=CA`);
     expect(btc.body.moonpay.amount_expected_to).toMatch(/^\d+\.\d{8}$/);
   });
+
+  test("an asset's own minimum is the limit named at any amount below it (Ramp's BTC: 30 USD, its global minimum 15 USD)", async () => {
+    const limitsAt = async (amount: string, crypto: number) => {
+      const res = await get(`/api/on_ramp/offers?external_user_id=u1&currency_from=${USD}&currency_to=${crypto}&amount_from=${amount}&country=GB&provider_codes=ramp&include_errors=true`);
+      return res.body.ramp;
+    };
+    const reason = { error: { code: 'limits', message: 'amount must be between 30.00 and 12000.00 USD', min_amount: '30.00', max_amount: '12000.00' } };
+    expect(await limitsAt('10', BTC)).toEqual(reason);
+    expect(await limitsAt('20', BTC)).toEqual(reason);
+    expect((await limitsAt('30', BTC)).amount_expected_to).toMatch(/^\d+\.\d{8}$/);
+    // An asset without its own minimum keeps the global one.
+    expect((await limitsAt('20', USDT)).amount_expected_to).toBeDefined();
+    expect((await limitsAt('10', USDT)).error).toMatchObject({ code: 'limits', min_amount: '15.00' });
+  });
 });

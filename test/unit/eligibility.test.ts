@@ -208,3 +208,36 @@ describe('eligibleMethods', () => {
     expect(codes(eligibleMethods(before, terms({ amount: '30' })))).toEqual(['card']);
   });
 });
+
+describe('limits of one crypto currency (cryptoLimits)', () => {
+  const narrowed = (cryptoLimits: ProviderCatalogue['cryptoLimits']): ProviderCatalogue => ({ ...catalogue(), crypto: [BTC, ETH], cryptoLimits });
+
+  test("the crypto currency's minimum and maximum narrow every method's limits in that fiat currency", () => {
+    const cat = narrowed({ [BTC]: { [USD]: { min: '60', max: '8000' } } });
+    expect(codes(eligibleMethods(cat, terms({ amount: '30' })))).toMatchObject({ code: 'limits', min_amount: '60', max_amount: '8000' });
+    expect(codes(eligibleMethods(cat, terms({ amount: '60' })))).toEqual(['card', 'bank_transfer']);
+    expect(codes(eligibleMethods(cat, terms({ amount: '6000' })))).toEqual(['bank_transfer']);
+    expect(eligibleMethods(cat, terms({ amount: '9000' }))).toEqual({
+      code: 'limits',
+      message: 'amount must be between 60 and 8000',
+      min_amount: '60',
+      max_amount: '8000',
+    });
+  });
+
+  test('other crypto currencies and other fiat currencies keep the methods’ limits', () => {
+    const cat = narrowed({ [BTC]: { [USD]: { min: '60', max: '8000' } } });
+    expect(codes(eligibleMethods(cat, terms({ crypto: ETH, amount: '30' })))).toEqual(['card']);
+    expect(codes(eligibleMethods(cat, terms({ fiat: EUR, amount: '30' })))).toEqual(['card']);
+  });
+
+  test('a minimum above every method’s maximum leaves no method: a payment_method reason, not an empty range', () => {
+    const cat = narrowed({ [BTC]: { [USD]: { min: '30000', max: '90000' } } });
+    expect(eligibleMethods(cat, terms({ amount: '30000' }))).toEqual({ code: 'payment_method', message: "no payment method reaches this crypto currency's limits" });
+  });
+
+  test('a method whose range the crypto currency empties does not widen the reason', () => {
+    const cat = narrowed({ [BTC]: { [USD]: { min: '6000', max: '90000' } } });
+    expect(eligibleMethods(cat, terms({ amount: '100' }))).toMatchObject({ code: 'limits', min_amount: '6000', max_amount: '20000' });
+  });
+});

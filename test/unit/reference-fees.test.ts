@@ -59,6 +59,15 @@ describe('referenceQuotes', () => {
     expect(referenceQuotes(restricted, card, currencyDictionary).map((r) => r.crypto.id)).toEqual([USDT]);
   });
 
+  test("the crypto currency's own limits narrow the method's; a fiat currency they leave no room in is skipped", () => {
+    const card = method('card', { [USD]: { min: '10', max: '1000' }, [EUR]: { min: '10', max: '1000' }, [GBP]: { min: '10', max: '1000' } });
+    const own = catalogue([card], { cryptoLimits: { [BTC]: { [USD]: { min: '30', max: '200' }, [EUR]: { min: '2000', max: '5000' } } } });
+    expect(referenceQuotes(own, card, currencyDictionary).map(summary)).toEqual([
+      { fiat: 'USD', crypto: BTC, amount: '200', country: 'GB', state: undefined },
+      { fiat: 'GBP', crypto: BTC, amount: '100', country: 'GB', state: undefined },
+    ]);
+  });
+
   test('the amount is written at the fiat precision', () => {
     const card = method('card', { [USD]: { min: '2.555', max: '100' } });
     expect(referenceQuotes(catalogue([card]), card, currencyDictionary)[0]!.fiatAmount).toBe('25.55');

@@ -77,7 +77,8 @@ export function onrampFiat(dictionary: CurrencyDictionary, currencies: RampCurre
 
 /**
  * Ramp's catalogue in the broker's terms. `assetsByFiat` is GET /host-api/v3/assets once per fiat
- * currency of `fiat`: its global limits are each payment method's limits in that currency.
+ * currency of `fiat`: its global limits are each payment method's limits in that currency, and an
+ * asset's own limits (not -1) are that crypto currency's limits in it.
  */
 export function fromCatalogue(
   dictionary: CurrencyDictionary,
@@ -87,10 +88,16 @@ export function fromCatalogue(
   countries: RampCountries,
 ): ProviderCatalogue {
   const cryptoIds = new Set<number>();
-  for (const assets of assetsByFiat.values()) {
-    for (const asset of assets.assets.filter(listed)) {
-      const currency = dictionary.currencies.find((c) => matches(c, asset));
-      if (currency) cryptoIds.add(currency.id);
+  const cryptoLimits: NonNullable<ProviderCatalogue['cryptoLimits']> = {};
+  for (const currency of fiat) {
+    const assets = assetsByFiat.get(currency.ticker);
+    for (const asset of assets?.assets.filter(listed) ?? []) {
+      const crypto = dictionary.currencies.find((c) => matches(c, asset));
+      if (!crypto) continue;
+      cryptoIds.add(crypto.id);
+      // -1 is the global limit, which the payment methods already carry.
+      if (asset.minPurchaseAmount === -1 && asset.maxPurchaseAmount === -1) continue;
+      (cryptoLimits[crypto.id] ??= {})[currency.id] = purchaseLimits(assets!, asset, currency);
     }
   }
   const limitsByCode = new Map<RampBrokerMethod, CataloguePaymentMethod['limits']>();
@@ -121,6 +128,7 @@ export function fromCatalogue(
       fee: `${(feeByCode.get(code) ?? decimal(0)).toFixed()}%`,
       limits,
     })),
+    ...(Object.keys(cryptoLimits).length > 0 ? { cryptoLimits } : {}),
   };
 }
 

@@ -98,6 +98,14 @@ describe('Ramp catalogue', () => {
     expect(byCode.sepa!.limits).toEqual({ [EUR.id]: { min: '1.50', max: '10000.00' } });
     expect(byCode.bank_transfer!.limits).toEqual({ [GBP.id]: { min: '1.34', max: '8500.99' } });
   });
+
+  it("carries an asset's own limits per currency as that crypto currency's limits, and nothing for assets at -1", () => {
+    expect(catalogue.cryptoLimits).toEqual({
+      [crypto('BTC', 'bitcoin').id]: { [EUR.id]: { min: '25.00', max: '10000.00' }, [GBP.id]: { min: '21.50', max: '8500.99' } },
+      [crypto('USDC', 'ethereum').id]: { [EUR.id]: { min: '1.50', max: '5000.00' } },
+    });
+    expect(fromCatalogue(currencyDictionary, [], new Map(), [], []).cryptoLimits).toBeUndefined();
+  });
 });
 
 describe('Ramp limits', () => {
