@@ -146,7 +146,8 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     request: { query: S.PaymentMethodsExtraInfoQuerySchema },
     responses: {
       200: ok("The provider's payment methods and their percentage fees.", S.PaymentMethodFeeListSchema),
-      400: problem(400, '`validation_error`: provider_code is missing, unknown or unavailable.'),
+      400: problem(400, '`validation_error`: provider_code is missing, or names no enabled provider.'),
+      503: problem(503, '`provider_unavailable`: the provider is enabled but its catalogue has not loaded yet; repeat the request after Retry-After.', ['Retry-After']),
       ...AUTHENTICATED,
     },
   });

@@ -21,6 +21,8 @@ let simulatorServer: Server;
 let host: SimulatorHost;
 let simulator: SandboxSimulator;
 let app: Express;
+/** A fresh API over the same simulators, its catalogues not loaded yet. */
+let freshApp: () => Express;
 const client = createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' });
 
 beforeAll(async () => {
@@ -35,7 +37,8 @@ beforeAll(async () => {
   });
   simulator = host.get('sandbox');
   simulatorServer.on('request', host.app);
-  app = buildApi(withEndpoints(config, { publicBaseUrl: config.publicBaseUrl, simulatorUrl: url }), client, createLogger('silent', 'test'));
+  freshApp = () => buildApi(withEndpoints(config, { publicBaseUrl: config.publicBaseUrl, simulatorUrl: url }), client, createLogger('silent', 'test'));
+  app = freshApp();
 });
 
 afterAll(async () => {
@@ -291,6 +294,20 @@ describe('GET /api/on_ramp/offers', () => {
     const res = await authed(`/api/on_ramp/offers?${offersQuery({ include_errors: 'true' })}`);
     expect(Date.now() - started).toBeLessThan(2500);
     expect(res.body.sandbox.error.code).toBe('timeout');
+  });
+
+  test('payment_methods_extra_info: an enabled provider whose catalogue has never loaded is 503 provider_unavailable, not a caller mistake', async () => {
+    const fresh = freshApp();
+    const extraInfo = (code: string) => request(fresh).get(`/api/on_ramp/payment_methods_extra_info?provider_code=${code}`).set('X-Api-Key', TEST_API_KEY);
+    simulator.faults.errorRate = 1;
+    const down = await extraInfo('sandbox');
+    expectProblem(down, 503, 'provider_unavailable');
+    expect(down.headers['retry-after']).toBe('5');
+    expectProblem(await extraInfo('someone_else'), 400, 'validation_error');
+    simulator.faults.errorRate = 0;
+    const up = await extraInfo('sandbox');
+    expect(up.status).toBe(200);
+    expect(up.body.payment_methods.length).toBeGreaterThan(0);
   });
 
   test('a failing provider is reported unavailable', async () => {

@@ -9,9 +9,12 @@ import type { CatalogueService, ProviderWithCatalogue } from '../../catalogue/se
 import { COUNTRIES, country as countryOf } from '../../domain/countries';
 import type { CurrencyDictionary } from '../../domain/currency';
 import type { ProviderRegistry } from '../../providers/registry';
-import { countryParam, currencyParam, FieldProblems, providerCodesParam, stateParam } from '../params';
+import { countryParam, currencyParam, FieldProblems, providerCodesParam, providerParam, stateParam } from '../params';
 import { staticJson } from './dictionaries';
 import { methodNotAllowed, ProblemError } from '../problem';
+
+/** A catalogue that has never loaded is asked for again on the next request, so a short wait is enough. */
+const CATALOGUE_RETRY_AFTER_SECONDS = 5;
 
 function providerCodes(req: Request, providers: ProviderRegistry, problems: FieldProblems): string[] | undefined {
   return problems.take(() => providerCodesParam('provider_codes', req.query.provider_codes, providers), 'provider_codes');
@@ -69,9 +72,13 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
       if (typeof code !== 'string' || code === '') {
         throw new ProblemError('validation_error', 'provider_code is required.', [{ path: 'provider_code', message: 'required' }]);
       }
-      const [provider] = await catalogues.available([code]);
+      const adapter = providerParam(providers, 'provider_code', code);
+      const [provider] = await catalogues.available([adapter.info.code]);
+      // An enabled provider whose catalogue has never loaded is down, not a mistake of the caller's.
       if (!provider) {
-        throw new ProblemError('validation_error', `Provider ${code} is not available.`, [{ path: 'provider_code', message: 'unknown or unavailable provider' }]);
+        throw new ProblemError('provider_unavailable', `Provider ${code} has not answered for its catalogue yet; try again later.`, undefined, {
+          'Retry-After': String(CATALOGUE_RETRY_AFTER_SECONDS),
+        });
       }
       // A method whose fee could not be read (no reference quote answered yet) is left out, not shown without one.
       const payment_methods = provider.catalogue.paymentMethods.flatMap((m) => (m.fee === undefined ? [] : [{ payment_method_code: m.code, fee: m.fee }]));
