@@ -91,13 +91,14 @@ export function fromCatalogue(
   const cryptoLimits: NonNullable<ProviderCatalogue['cryptoLimits']> = {};
   for (const currency of fiat) {
     const assets = assetsByFiat.get(currency.ticker);
-    for (const asset of assets?.assets.filter(listed) ?? []) {
+    if (!assets) continue;
+    for (const asset of assets.assets.filter(listed)) {
       const crypto = dictionary.currencies.find((c) => matches(c, asset));
       if (!crypto) continue;
       cryptoIds.add(crypto.id);
       // -1 is the global limit, which the payment methods already carry.
       if (asset.minPurchaseAmount === -1 && asset.maxPurchaseAmount === -1) continue;
-      (cryptoLimits[crypto.id] ??= {})[currency.id] = purchaseLimits(assets!, asset, currency);
+      (cryptoLimits[crypto.id] ??= {})[currency.id] = purchaseLimits(assets, asset, currency);
     }
   }
   const limitsByCode = new Map<RampBrokerMethod, CataloguePaymentMethod['limits']>();
