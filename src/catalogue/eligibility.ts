@@ -75,6 +75,18 @@ function narrowed(a: { min: Decimal; max: Decimal }, b: { min: Decimal; max: Dec
   return { min: a.min.gt(b.min) ? a.min : b.min, max: a.max.lt(b.max) ? a.max : b.max };
 }
 
+/**
+ * What the method takes in this fiat currency for this crypto currency: its limits, narrowed by the
+ * crypto currency's own where the provider sets them (min above max when they leave no room);
+ * undefined when the method does not take the fiat currency.
+ */
+export function purchaseRange(catalogue: ProviderCatalogue, method: CataloguePaymentMethod, fiat: number, crypto: number): { min: Decimal; max: Decimal } | undefined {
+  const limit = method.limits[fiat];
+  if (!limit) return undefined;
+  const own = catalogue.cryptoLimits?.[crypto]?.[fiat];
+  return own ? narrowed(parsedLimit(limit), parsedLimit(own)) : parsedLimit(limit);
+}
+
 export interface OfferRequestTerms {
   fiat: number;
   crypto: number;
@@ -99,11 +111,8 @@ export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferReques
     return { code: 'payment_method', message: `does not offer ${terms.paymentMethod ?? 'any payment method'} for this currency` };
   }
   const amount = terms.amount;
-  const cryptoLimit = catalogue.cryptoLimits?.[terms.crypto]?.[terms.fiat];
-  const limits = methods.map((m) => {
-    const limit = parsedLimit(m.limits[terms.fiat]!);
-    return cryptoLimit ? narrowed(limit, parsedLimit(cryptoLimit)) : limit;
-  });
+  // methodsFor kept only methods that take the fiat currency, so each has a range.
+  const limits = methods.map((m) => purchaseRange(catalogue, m, terms.fiat, terms.crypto)!);
   const within = methods.filter((_, i) => amount.gte(limits[i]!.min) && amount.lte(limits[i]!.max));
   if (within.length > 0) return within;
   const open = limits.filter((l) => l.min.lte(l.max));

@@ -5,10 +5,10 @@
  */
 import { country as countryOf } from '../domain/countries';
 import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../domain/currency';
-import { Decimal, percentText } from '../domain/money';
+import { percentText } from '../domain/money';
 import { methodWorksIn } from '../domain/payment-methods';
 import { ProviderRejectedError, type CataloguePaymentMethod, type ProviderCatalogue, type ProviderQuote, type QuoteRequest } from '../providers/types';
-import { sellsCryptoIn } from './eligibility';
+import { purchaseRange, sellsCryptoIn } from './eligibility';
 
 /**
  * The reference amount is ten times the method's minimum (a minimum fee would dominate smaller ones),
@@ -44,16 +44,14 @@ export function referenceQuotes(catalogue: ProviderCatalogue, method: CatalogueP
     .find((c): c is CryptoCurrency => c !== undefined);
   if (!crypto) return [];
   const requests: QuoteRequest[] = [];
-  for (const [id, limit] of Object.entries(method.limits)) {
+  for (const id of Object.keys(method.limits)) {
     if (requests.length === REFERENCE_QUOTE_TRIES) break;
     const fiat: FiatCurrency | undefined = currencies.fiat(Number(id));
     if (!fiat) continue;
-    const own = catalogue.cryptoLimits?.[crypto.id]?.[fiat.id];
-    const min = Decimal.max(limit.min, own?.min ?? 0);
-    const max = Decimal.min(limit.max, own?.max ?? limit.max);
-    if (min.gt(max)) continue;
-    const amount = min.times(REFERENCE_AMOUNT_FACTOR);
-    const capped = amount.gt(max) ? max : amount;
+    const range = purchaseRange(catalogue, method, fiat.id, crypto.id);
+    if (!range || range.min.gt(range.max)) continue;
+    const amount = range.min.times(REFERENCE_AMOUNT_FACTOR);
+    const capped = amount.gt(range.max) ? range.max : amount;
     requests.push({
       fiat,
       crypto,

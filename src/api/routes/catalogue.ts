@@ -72,16 +72,15 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
       if (typeof code !== 'string' || code === '') {
         throw new ProblemError('validation_error', 'provider_code is required.', [{ path: 'provider_code', message: 'required' }]);
       }
-      const adapter = providerParam(providers, 'provider_code', code);
-      const [provider] = await catalogues.available([adapter.info.code]);
+      const catalogue = await catalogues.get(providerParam(providers, 'provider_code', code).info.code);
       // An enabled provider whose catalogue has never loaded is down, not a mistake of the caller's.
-      if (!provider) {
+      if (!catalogue) {
         throw new ProblemError('provider_unavailable', `Provider ${code} has not answered for its catalogue yet; try again later.`, undefined, {
           'Retry-After': String(CATALOGUE_RETRY_AFTER_SECONDS),
         });
       }
       // A method whose fee could not be read (no reference quote answered yet) is left out, not shown without one.
-      const payment_methods = provider.catalogue.paymentMethods.flatMap((m) => (m.fee === undefined ? [] : [{ payment_method_code: m.code, fee: m.fee }]));
+      const payment_methods = catalogue.paymentMethods.flatMap((m) => (m.fee === undefined ? [] : [{ payment_method_code: m.code, fee: m.fee }]));
       res.json({ payment_methods });
     })
     .all(methodNotAllowed(['GET']));
