@@ -494,6 +494,10 @@ function reportOffers(out: string[], offers: OffersFigures): void {
     `Measured run, second half only: p50 ${m.secondHalf.p50} ms, p99 ${m.secondHalf.p99} ms, max ${m.secondHalf.max} ms. ` +
       `Responses over 1 s per second of the run: ${m.perSecond.map((b) => b.over1s).join(' ')}`,
   );
+  out.push(`Per second of the measured run, p99 ms: ${m.perSecond.map((b) => b.p99).join(' ')}`);
+  out.push(`Per second of the measured run, steal %: ${m.perSecond.map((b) => b.stealPct).join(' ')}`);
+  out.push(`Per second of the floor run, p99 ms: ${offers.floor.perSecond.map((b) => b.p99).join(' ')}`);
+  out.push(`Per second of the floor run, steal %: ${offers.floor.perSecond.map((b) => b.stealPct).join(' ')}`);
   const f = offers.floor.latency;
   out.push(
     `Floor (same run, same simulators, same load): a bare node:http fan-out asking bench_1..5 for the same quote and ` +

@@ -38,8 +38,12 @@ export interface LoadResult {
   cpu: Record<string, number>;
   /** CPU time of each watched process's main thread (event loop) per completed request, in microseconds. */
   cpuPerRequestUs: Record<string, number>;
-  /** Per second of the run: responses completed, and how many of them took over 1 s. */
-  perSecond: { responses: number; over1s: number }[];
+  /**
+   * Per second of the run: responses completed, how many of them took over 1 s, their p99, and the
+   * steal of that second (NaN where /proc/stat cannot be read), so a tail can be set against the
+   * hypervisor's bursts.
+   */
+  perSecond: { responses: number; over1s: number; p99: number; stealPct: number }[];
   /** Latency percentiles of the responses completed in the second half of the run (steady state). */
   secondHalf: { p50: number; p99: number; max: number };
 }
@@ -90,6 +94,8 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { pathFor, settleSec } = options;
   const responses: { at: number; ms: number }[] = [];
   const settle = settleSec ? setTimeout(() => (base = snapshot(responses.length)), settleSec * 1000) : undefined;
+  const ticks = [machineTicks()];
+  const sampler = setInterval(() => ticks.push(machineTicks()), 1000);
   return new Promise((resolve, reject) => {
     const instance = autocannon(
       {
@@ -111,6 +117,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
       (err: unknown, result: autocannon.Result) => {
         clearTimeout(guard);
         clearTimeout(settle);
+        clearInterval(sampler);
         if (err) return reject(err instanceof Error ? err : new Error(JSON.stringify(err)));
         const end = snapshot(responses.length);
         const wall = (end.at - base.at) / 1000;
@@ -119,12 +126,17 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         const loopUsed = watch.map((_, i) => end.loop[i]! - base.loop[i]!);
         const half = (options.durationSec * 1000) / 2;
         const late = responses.filter((r) => r.at >= half).map((r) => r.ms).sort((a, b) => a - b);
-        const perSecond = Array.from({ length: Math.ceil(options.durationSec) }, () => ({ responses: 0, over1s: 0 }));
-        for (const r of responses) {
-          const bucket = perSecond[Math.min(perSecond.length - 1, Math.floor(r.at / 1000))]!;
-          bucket.responses++;
-          if (r.ms > 1000) bucket.over1s++;
-        }
+        const seconds = Array.from({ length: Math.ceil(options.durationSec) }, () => [] as number[]);
+        for (const r of responses) seconds[Math.min(seconds.length - 1, Math.floor(r.at / 1000))]!.push(r.ms);
+        const perSecond = seconds.map((ms, i) => {
+          const [from, to] = [ticks[i], ticks[i + 1]];
+          return {
+            responses: ms.length,
+            over1s: ms.filter((v) => v > 1000).length,
+            p99: Math.round(percentile(ms.sort((a, b) => a - b), 99)),
+            stealPct: from && to ? Math.round((100 * (to.steal - from.steal)) / (to.total - from.total)) : NaN,
+          };
+        });
         resolve({
           url: options.url,
           connections: options.connections,
