@@ -2,7 +2,8 @@
  * What a provider's catalogue allows for a request: pure rules shared by the catalogue endpoints
  * and the offers fan-out. Reason codes are the offers' `include_errors` codes.
  */
-import { decimal, type Decimal } from '../domain/money';
+import type { FiatCurrency } from '../domain/currency';
+import { amountLimits, decimal, type Decimal } from '../domain/money';
 import { methodWorksIn } from '../domain/payment-methods';
 import type { OfferErrorBody } from '../offers/calculate';
 import type { CataloguePaymentMethod, ProviderCatalogue } from '../providers/types';
@@ -88,7 +89,7 @@ export function purchaseRange(catalogue: ProviderCatalogue, method: CataloguePay
 }
 
 export interface OfferRequestTerms {
-  fiat: number;
+  fiat: FiatCurrency;
   crypto: number;
   amount: Decimal;
   country: string;
@@ -100,10 +101,10 @@ export interface OfferRequestTerms {
 export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferRequestTerms): CataloguePaymentMethod[] | Ineligible {
   const region = servesRegion(catalogue, terms.country, terms.state);
   if (region) return region;
-  if (!supportsPair(catalogue, terms.fiat, terms.crypto)) return { code: 'currency', message: 'does not sell this currency pair' };
+  if (!supportsPair(catalogue, terms.fiat.id, terms.crypto)) return { code: 'currency', message: 'does not sell this currency pair' };
   const sold = sellsCryptoIn(catalogue, terms.crypto, terms.country, terms.state);
   if (sold) return sold;
-  const methods = methodsFor(catalogue, terms.fiat, terms.country).filter((m) => terms.paymentMethod === undefined || m.code === terms.paymentMethod);
+  const methods = methodsFor(catalogue, terms.fiat.id, terms.country).filter((m) => terms.paymentMethod === undefined || m.code === terms.paymentMethod);
   if (methods.length === 0) {
     if (terms.paymentMethod !== undefined && !methodWorksIn(terms.paymentMethod, terms.country)) {
       return { code: 'payment_method', message: `${terms.paymentMethod} is not available in ${terms.country}` };
@@ -112,7 +113,7 @@ export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferReques
   }
   const amount = terms.amount;
   // methodsFor kept only methods that take the fiat currency, so each has a range.
-  const limits = methods.map((m) => purchaseRange(catalogue, m, terms.fiat, terms.crypto)!);
+  const limits = methods.map((m) => purchaseRange(catalogue, m, terms.fiat.id, terms.crypto)!);
   const within = methods.filter((_, i) => amount.gte(limits[i]!.min) && amount.lte(limits[i]!.max));
   if (within.length > 0) return within;
   const open = limits.filter((l) => l.min.lte(l.max));
@@ -121,10 +122,6 @@ export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferReques
   const maxes = open.map((l) => l.max);
   const min = mins.reduce((a, b) => (b.lt(a) ? b : a));
   const max = maxes.reduce((a, b) => (b.gt(a) ? b : a));
-  return {
-    code: 'limits',
-    message: `amount must be between ${min.toFixed()} and ${max.toFixed()}`,
-    min_amount: min.toFixed(),
-    max_amount: max.toFixed(),
-  };
+  const range = amountLimits(min, max, terms.fiat);
+  return { code: 'limits', message: range.message, min_amount: range.min, max_amount: range.max };
 }

@@ -99,3 +99,19 @@ export function fractionDigits(value: string): number {
   const dot = value.indexOf('.');
   return dot === -1 ? 0 : value.length - dot - 1;
 }
+
+/** A purchase amount's limits in one fiat currency, as every refusal for limits states them. */
+export interface AmountLimits {
+  /** The minimum at the currency's precision, rounded up: the figure shown is itself allowed. */
+  min: string;
+  /** The maximum at the currency's precision, rounded down. */
+  max: string;
+  /** "amount must be between 20.00 and 5000.00 USD" */
+  message: string;
+}
+
+export function amountLimits(min: string | BigNumber, max: string | BigNumber, fiat: { ticker: string; precision: number }): AmountLimits {
+  const low = roundUp(decimal(min), fiat.precision);
+  const high = roundDown(decimal(max), fiat.precision);
+  return { min: low, max: high, message: `amount must be between ${low} and ${high} ${fiat.ticker}` };
+}

@@ -2,7 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { CatalogueService } from '../catalogue/service';
 import { eligibleMethods } from '../catalogue/eligibility';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
-import { decimal, type Decimal } from '../domain/money';
+import { amountLimits, decimal, roundDown, roundUp, type Decimal } from '../domain/money';
 import type { ProviderRegistry } from '../providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote } from '../providers/types';
 import { coversFees, quoteAmounts, toOffer, type Offer, type OfferError, type OfferErrorBody } from './calculate';
@@ -140,14 +140,14 @@ export class OffersService {
     const catalogue = await this.options.catalogues.get(code);
     if (!catalogue) return { code, asked: false, error: { code: 'unavailable', message: 'the provider catalogue is not available' } };
     const methods = eligibleMethods(catalogue, {
-      fiat: query.fiat.id,
+      fiat: query.fiat,
       crypto: query.crypto.id,
       amount,
       country: query.country,
       state: query.state,
       paymentMethod: query.paymentMethod,
     });
-    if (!Array.isArray(methods)) return { code, asked: false, error: inFiat(methods, query.fiat) };
+    if (!Array.isArray(methods)) return { code, asked: false, error: methods };
 
     const settled = await Promise.allSettled(
       methods.map((method) =>
@@ -204,17 +204,18 @@ export class OffersService {
 }
 
 /**
- * Limits written in the fiat currency: at its precision, and, where both ends are known, the
- * message says them with its code ("amount must be between 20.00 and 5000.00 USD").
+ * A provider's refusal for limits, restated in the fiat currency (amountLimits) where it gave both
+ * ends; a single end is still written at the currency's precision.
  */
 function inFiat(error: OfferErrorBody, fiat: FiatCurrency): OfferErrorBody {
-  const min = error.min_amount === undefined ? undefined : decimal(error.min_amount).toFixed(fiat.precision);
-  const max = error.max_amount === undefined ? undefined : decimal(error.max_amount).toFixed(fiat.precision);
+  if (error.code === 'limits' && error.min_amount !== undefined && error.max_amount !== undefined) {
+    const range = amountLimits(error.min_amount, error.max_amount, fiat);
+    return { ...error, message: range.message, min_amount: range.min, max_amount: range.max };
+  }
   return {
     ...error,
-    ...(error.code === 'limits' && min !== undefined && max !== undefined ? { message: `amount must be between ${min} and ${max} ${fiat.ticker}` } : {}),
-    ...(min === undefined ? {} : { min_amount: min }),
-    ...(max === undefined ? {} : { max_amount: max }),
+    ...(error.min_amount === undefined ? {} : { min_amount: roundUp(decimal(error.min_amount), fiat.precision) }),
+    ...(error.max_amount === undefined ? {} : { max_amount: roundDown(decimal(error.max_amount), fiat.precision) }),
   };
 }
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
 import type { OrderStatus } from '../domain/order-status';
+import { amountLimits, type Decimal } from '../domain/money';
 
 /** The provider resource of the API (spec "Provider"). */
 export const ProviderInfoSchema = z.object({
@@ -139,6 +140,12 @@ export class ProviderRejectedError extends Error {
   ) {
     super(message);
     this.name = 'ProviderRejectedError';
+  }
+
+  /** A refusal of an amount outside `min`..`max`, stated as every refusal for limits is (amountLimits). */
+  static outsideLimits(min: string | Decimal, max: string | Decimal, fiat: { ticker: string; precision: number }): ProviderRejectedError {
+    const range = amountLimits(min, max, fiat);
+    return new ProviderRejectedError('limits', range.message, { minAmount: range.min, maxAmount: range.max });
   }
 }
 

@@ -1,4 +1,6 @@
 import { cryptoSoldIn, eligibleMethods, methodsFor, sellsCryptoIn, servesRegion, supportsPair, type OfferRequestTerms } from '../../src/catalogue/eligibility';
+import { currencyDictionary } from '../../src/domain/currencies';
+import type { FiatCurrency } from '../../src/domain/currency';
 import { decimal } from '../../src/domain/money';
 import type { CataloguePaymentMethod, ProviderCatalogue } from '../../src/providers/types';
 
@@ -24,9 +26,9 @@ function catalogue(paymentMethods: CataloguePaymentMethod[] = [
   };
 }
 
-function terms(overrides: Partial<Omit<OfferRequestTerms, 'amount'>> & { amount?: string } = {}): OfferRequestTerms {
-  const { amount = '100', ...rest } = overrides;
-  return { fiat: USD, crypto: BTC, country: 'GB', ...rest, amount: decimal(amount) };
+function terms(overrides: Partial<Omit<OfferRequestTerms, 'amount' | 'fiat'>> & { amount?: string; fiat?: number } = {}): OfferRequestTerms {
+  const { amount = '100', fiat = USD, ...rest } = overrides;
+  return { fiat: currencyDictionary.fiat(fiat) as FiatCurrency, crypto: BTC, country: 'GB', ...rest, amount: decimal(amount) };
 }
 
 const codes = (result: ReturnType<typeof eligibleMethods>) => (Array.isArray(result) ? result.map((m) => m.code) : result);
@@ -83,7 +85,7 @@ describe('payment rails of one region', () => {
     expect(codes(eligibleMethods(withRails(), terms({ country: 'US', state: 'CA' })))).toEqual(['card', 'ach']);
     expect(eligibleMethods(withRails(), terms({ country: 'GB', paymentMethod: 'ach' }))).toEqual({ code: 'payment_method', message: 'ach is not available in GB' });
     // below the card minimum in GB, ACH's lower minimum does not count
-    expect(eligibleMethods(withRails(), terms({ country: 'GB', amount: '15' }))).toMatchObject({ code: 'limits', min_amount: '20' });
+    expect(eligibleMethods(withRails(), terms({ country: 'GB', amount: '15' }))).toMatchObject({ code: 'limits', min_amount: '20.00' });
   });
 });
 
@@ -170,11 +172,11 @@ describe('eligibleMethods', () => {
   test('outside every method, the reason spans the lowest minimum and the highest maximum', () => {
     expect(eligibleMethods(catalogue(), terms({ amount: '5' }))).toEqual({
       code: 'limits',
-      message: 'amount must be between 20 and 20000',
-      min_amount: '20',
-      max_amount: '20000',
+      message: 'amount must be between 20.00 and 20000.00 USD',
+      min_amount: '20.00',
+      max_amount: '20000.00',
     });
-    expect(eligibleMethods(catalogue(), terms({ amount: '1', paymentMethod: 'bank_transfer' }))).toMatchObject({ min_amount: '50', max_amount: '20000' });
+    expect(eligibleMethods(catalogue(), terms({ amount: '1', paymentMethod: 'bank_transfer' }))).toMatchObject({ min_amount: '50.00', max_amount: '20000.00' });
   });
 
   test('a payment method filter keeps only that method', () => {
@@ -214,14 +216,14 @@ describe('limits of one crypto currency (cryptoLimits)', () => {
 
   test("the crypto currency's minimum and maximum narrow every method's limits in that fiat currency", () => {
     const cat = narrowed({ [BTC]: { [USD]: { min: '60', max: '8000' } } });
-    expect(codes(eligibleMethods(cat, terms({ amount: '30' })))).toMatchObject({ code: 'limits', min_amount: '60', max_amount: '8000' });
+    expect(codes(eligibleMethods(cat, terms({ amount: '30' })))).toMatchObject({ code: 'limits', min_amount: '60.00', max_amount: '8000.00' });
     expect(codes(eligibleMethods(cat, terms({ amount: '60' })))).toEqual(['card', 'bank_transfer']);
     expect(codes(eligibleMethods(cat, terms({ amount: '6000' })))).toEqual(['bank_transfer']);
     expect(eligibleMethods(cat, terms({ amount: '9000' }))).toEqual({
       code: 'limits',
-      message: 'amount must be between 60 and 8000',
-      min_amount: '60',
-      max_amount: '8000',
+      message: 'amount must be between 60.00 and 8000.00 USD',
+      min_amount: '60.00',
+      max_amount: '8000.00',
     });
   });
 
@@ -238,6 +240,6 @@ describe('limits of one crypto currency (cryptoLimits)', () => {
 
   test('a method whose range the crypto currency empties does not widen the reason', () => {
     const cat = narrowed({ [BTC]: { [USD]: { min: '6000', max: '90000' } } });
-    expect(eligibleMethods(cat, terms({ amount: '100' }))).toMatchObject({ code: 'limits', min_amount: '6000', max_amount: '20000' });
+    expect(eligibleMethods(cat, terms({ amount: '100' }))).toMatchObject({ code: 'limits', min_amount: '6000.00', max_amount: '20000.00' });
   });
 });

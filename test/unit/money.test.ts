@@ -1,5 +1,6 @@
 import BigNumber from 'bignumber.js';
 import {
+  amountLimits,
   decimal,
   DECIMAL_AMOUNT_PATTERN,
   fractionDigits,
@@ -144,6 +145,21 @@ describe('percentText', () => {
 
   test('a zero whole is refused', () => {
     expect(() => percentText('1', '0')).toThrow(RangeError);
+  });
+});
+
+describe('amountLimits', () => {
+  const USD = { ticker: 'USD', precision: 2 };
+  const JPY = { ticker: 'JPY', precision: 0 };
+
+  test('both ends at the currency precision, in one sentence with its code', () => {
+    expect(amountLimits('20', '5000', USD)).toEqual({ min: '20.00', max: '5000.00', message: 'amount must be between 20.00 and 5000.00 USD' });
+    expect(amountLimits(decimal('3000'), decimal('1500000'), JPY)).toEqual({ min: '3000', max: '1500000', message: 'amount must be between 3000 and 1500000 JPY' });
+  });
+
+  test('the minimum rounds up and the maximum down, so each figure shown is itself allowed', () => {
+    expect(amountLimits('14.001', '999.999', USD)).toMatchObject({ min: '14.01', max: '999.99' });
+    expect(amountLimits('2999.5', '1500000.9', JPY)).toMatchObject({ min: '3000', max: '1500000' });
   });
 });
 

@@ -69,11 +69,7 @@ export function limitsRejection(fiats: BanxaFiatList, request: QuoteRequest): Pr
   if (!method) return undefined;
   const amount = decimal(request.fiatAmount);
   if (amount.gte(method.minimum) && amount.lte(method.maximum)) return undefined;
-  return new ProviderRejectedError(
-    'limits',
-    `Banxa takes ${method.minimum} to ${method.maximum} ${request.fiat.ticker} by ${method.name}`,
-    { minAmount: decimal(method.minimum).toFixed(), maxAmount: decimal(method.maximum).toFixed() },
-  );
+  return ProviderRejectedError.outsideLimits(method.minimum, method.maximum, request.fiat);
 }
 
 /** A token listed with a contract the broker knows under another address is a different token. */

@@ -32,10 +32,7 @@ export function createMercuryoAdapter(config: MercuryoConfig, currencies: Curren
     const fiat = limits?.data[request.fiat.ticker];
     const amount = decimal(request.fiatAmount);
     if (fiat && (amount.lt(fiat.min) || amount.gt(fiat.max))) {
-      throw new ProviderRejectedError('limits', `amount must be between ${fiat.min} and ${fiat.max} ${request.fiat.ticker}`, {
-        minAmount: fiat.min,
-        maxAmount: fiat.max,
-      });
+      throw ProviderRejectedError.outsideLimits(fiat.min, fiat.max, request.fiat);
     }
     throw err;
   }

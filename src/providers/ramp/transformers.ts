@@ -59,10 +59,7 @@ export function purchaseLimits(assets: RampAssets, asset: RampAsset, fiat: FiatC
 export function checkLimits(amount: string, limits: { min: string; max: string }, fiat: FiatCurrency): void {
   const value = decimal(amount);
   if (value.lt(limits.min) || value.gt(limits.max)) {
-    throw new ProviderRejectedError('limits', `amount must be between ${limits.min} and ${limits.max} ${fiat.ticker}`, {
-      minAmount: limits.min,
-      maxAmount: limits.max,
-    });
+    throw ProviderRejectedError.outsideLimits(limits.min, limits.max, fiat);
   }
 }
 

@@ -93,7 +93,7 @@ describe('quotes', () => {
       harness.adapter.getQuote({ ...quoteRequest, fiatAmount: '5' }),
       ProviderRejectedError,
     );
-    expect(error).toMatchObject({ code: 'limits', details: { minAmount: '23', maxAmount: '13800' } });
+    expect(error).toMatchObject({ code: 'limits', details: { minAmount: '23.00', maxAmount: '13800.00' } });
   });
 
   test('a method Banxa does not take in that fiat is a payment-method refusal', async () => {

@@ -88,7 +88,8 @@ describe('Mercuryo adapter against the simulator', () => {
       harness.adapter.getQuote({ fiat: USD, crypto: BTC, fiatAmount: '10', paymentMethod: 'card', country: 'GB', externalUserId: 'u' }),
       ProviderRejectedError,
     );
-    expect(refusal).toMatchObject({ code: 'limits', details: { minAmount: '25', maxAmount: '3500' } });
+    expect(refusal).toMatchObject({ code: 'limits', details: { minAmount: '25.00', maxAmount: '3500.00' } });
+    expect(refusal.message).toBe('amount must be between 25.00 and 3500.00 USD');
   });
 
   test('the quote honours the abort signal', async () => {

@@ -120,7 +120,8 @@ describe('quotes', () => {
     const fiats = BanxaFiatListSchema.parse(fixture('fiats.json'));
     const rejection = limitsRejection(fiats, quoteRequest({ fiatAmount: '10' }));
     expect(rejection).toBeInstanceOf(ProviderRejectedError);
-    expect(rejection).toMatchObject({ code: 'limits', details: { minAmount: '20', maxAmount: '15000' } });
+    expect(rejection).toMatchObject({ code: 'limits', details: { minAmount: '20.00', maxAmount: '15000.00' } });
+    expect(rejection?.message).toBe('amount must be between 20.00 and 15000.00 EUR');
     expect(limitsRejection(fiats, quoteRequest({ fiatAmount: '150' }))).toBeUndefined();
   });
 });
