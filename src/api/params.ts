@@ -11,13 +11,16 @@ const TICKER_LIKE = /^(?=(?:[^A-Za-z]*[A-Za-z]){2})[A-Za-z0-9][A-Za-z0-9._-]{1,1
 
 /**
  * Currencies are integer IDs from the dictionary. A ticker in their place is its own error, so an
- * integrator that skipped the dictionary learns why at once.
+ * integrator that skipped the dictionary learns why at once. In a JSON body (`source` "body") the ID
+ * is a JSON number, as the OpenAPI document says: digits in a string are refused there, while a query
+ * string can only carry them as text.
  */
 export function currencyParam(
   dictionary: CurrencyDictionary,
   name: string,
   raw: unknown,
   kind?: Currency['currency_type'],
+  source: 'query' | 'body' = 'query',
 ): Currency {
   if (typeof raw === 'string' && TICKER_LIKE.test(raw.trim())) {
     throw new ProblemError(
@@ -25,6 +28,11 @@ export function currencyParam(
       `${name} must be a currency ID from GET /api/dict/currencies, not a ticker ("${raw.trim()}").`,
       [{ path: name, message: 'tickers are not accepted; use the integer currency ID' }],
     );
+  }
+  if (source === 'body' && typeof raw === 'string') {
+    throw new ProblemError('validation_error', `${name} must be an integer currency ID, sent as a JSON number.`, [
+      { path: name, message: 'expected a JSON number, not a string' },
+    ]);
   }
   const text = typeof raw === 'number' ? String(raw) : typeof raw === 'string' ? raw.trim() : '';
   if (!INTEGER_ID.test(text)) {

@@ -344,6 +344,12 @@ describe('orders', () => {
     expectProblem(await post({ ...order, from_currency: 'USD' }), 400, 'ticker_not_allowed');
   });
 
+  test('a currency ID sent as a string is validation_error naming the field: the body takes JSON numbers', async () => {
+    const res = await post({ ...order, from_currency: String(order.from_currency) });
+    expectProblem(res, 400, 'validation_error');
+    expect(res.body.errors).toEqual([{ path: 'from_currency', message: 'expected a JSON number, not a string' }]);
+  });
+
   test('too many decimals for the fiat currency is refused', async () => {
     const res = await post({ ...order, from_amount: '100.001' });
     expectProblem(res, 400, 'validation_error');

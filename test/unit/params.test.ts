@@ -91,6 +91,30 @@ describe('currencyParam', () => {
     expect(err.errors).toEqual([{ path: 'currency_to', message: 'expected a positive integer currency ID' }]);
   });
 
+  describe('in a JSON body', () => {
+    test.each<[unknown, Currency]>([
+      [1, USD],
+      [13, BTC],
+      [13.0, BTC],
+    ])('accepts the JSON number %p', (raw, expected) => {
+      expect(currencyParam(dictionary, 'currency', raw, undefined, 'body')).toBe(dictionary.get(expected.id));
+    });
+
+    test.each(['13', ' 13 ', '2', '0', '1.5', ''])('digits in a string %p are validation_error', (raw) => {
+      const err = problem(() => currencyParam(dictionary, 'currency', raw, 'crypto', 'body'));
+      expect(err.code).toBe('validation_error');
+      expect(err.message).toBe('currency must be an integer currency ID, sent as a JSON number.');
+      expect(err.errors).toEqual([{ path: 'currency', message: 'expected a JSON number, not a string' }]);
+    });
+
+    test('a ticker is still ticker_not_allowed, and a number still checked against the dictionary', () => {
+      expect(problem(() => currencyParam(dictionary, 'currency', 'BTC', 'crypto', 'body')).code).toBe('ticker_not_allowed');
+      expect(problem(() => currencyParam(dictionary, 'currency', 2, 'crypto', 'body')).code).toBe('unknown_currency');
+      expect(problem(() => currencyParam(dictionary, 'currency', 1, 'crypto', 'body')).code).toBe('unsupported_pair');
+      expect(problem(() => currencyParam(dictionary, 'currency', undefined, 'crypto', 'body')).errors).toEqual([{ path: 'currency', message: 'required' }]);
+    });
+  });
+
   test('a missing value is validation_error "required"', () => {
     const err = problem(() => currencyParam(dictionary, 'currency_to', undefined));
     expect(err.code).toBe('validation_error');

@@ -286,7 +286,7 @@ describe('POST /api/on_ramp/validate-address', () => {
   });
 
   test('the address is trimmed, as in order creation', async () => {
-    const res = await post({ provider_code: 'sandbox', currency: '13', wallet_address: `  ${UTXO.btcP2pkh}\n` });
+    const res = await post({ provider_code: 'sandbox', currency: 13, wallet_address: `  ${UTXO.btcP2pkh}\n` });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ result: true });
   });
@@ -355,6 +355,16 @@ describe('POST /api/on_ramp/validate-address', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual(
       problem('validation_error', 400, 'Invalid request', 'currency must be an integer currency ID.', [{ path: 'currency', message: 'required' }]),
+    );
+  });
+
+  test('a currency ID sent as a string is validation_error: the body takes a JSON number', async () => {
+    const res = await post({ provider_code: 'sandbox', currency: '13', wallet_address: UTXO.btcP2pkh });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual(
+      problem('validation_error', 400, 'Invalid request', 'currency must be an integer currency ID, sent as a JSON number.', [
+        { path: 'currency', message: 'expected a JSON number, not a string' },
+      ]),
     );
   });
 

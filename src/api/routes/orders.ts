@@ -36,8 +36,8 @@ export function orderRoutes(router: Router, { currencies, catalogue, providers, 
       const problems = new FieldProblems();
       const parsed = CreateOrderBodySchema.safeParse(req.body ?? {});
       if (!parsed.success) problems.add(validationProblem(parsed.error, 'order'));
-      const fiat = problems.take(() => currencyParam(currencies, 'from_currency', raw.from_currency, 'fiat'));
-      const crypto = problems.take(() => currencyParam(currencies, 'to_currency', raw.to_currency, 'crypto'));
+      const fiat = problems.take(() => currencyParam(currencies, 'from_currency', raw.from_currency, 'fiat', 'body'));
+      const crypto = problems.take(() => currencyParam(currencies, 'to_currency', raw.to_currency, 'crypto', 'body'));
       const country = problems.take(() => countryParam('country_code', raw.country_code), 'country_code');
       const stateCode =
         country === undefined ? undefined : problems.take(() => stateParam('state_code', raw.state_code, country, true), 'state_code');

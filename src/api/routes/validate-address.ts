@@ -31,7 +31,7 @@ export function validateAddressRoutes(router: Router, currencies: CurrencyDictio
       const problems = new FieldProblems();
       const parsed = ValidateAddressBodySchema.safeParse(req.body ?? {});
       if (!parsed.success) problems.add(validationProblem(parsed.error));
-      const currency = problems.take(() => currencyParam(currencies, 'currency', raw.currency, 'crypto') as CryptoCurrency);
+      const currency = problems.take(() => currencyParam(currencies, 'currency', raw.currency, 'crypto', 'body') as CryptoCurrency);
       const providerCode = raw.provider_code;
       const provider =
         typeof providerCode === 'string' ? problems.take(() => providerParam(providers, 'provider_code', providerCode), 'provider_code') : undefined;
