@@ -3,7 +3,7 @@ import type { Currency, CurrencyDictionary } from '../domain/currency';
 import { fractionDigits } from '../domain/money';
 import type { ProviderRegistry } from '../providers/registry';
 import type { ProviderAdapter } from '../providers/types';
-import { ProblemError, type ProblemCode } from './problem';
+import { ProblemError, SchemaProblem, type ProblemCode } from './problem';
 
 const INTEGER_ID = /^[1-9]\d{0,8}$/;
 /** A symbol, possibly with a network or bridge suffix ("1INCH", "USDC.e", "USDT-TRC20"): at least two letters. */
@@ -188,8 +188,12 @@ export class FieldProblems {
       const lead = this.problems.reduce((a, b) => (leadRank(b.code) < leadRank(a.code) ? b : a));
       if (this.problems.length === 1) throw lead;
       const errors = this.problems.flatMap((p) => p.errors ?? []);
-      const others = new Set(errors.map((e) => e.path)).size - new Set((lead.errors ?? []).map((e) => e.path)).size;
-      throw new ProblemError(lead.code, `${lead.message} ${others} other field(s) are invalid too; errors lists them all.`, errors, lead.headers);
+      const fields = new Set(errors.map((e) => e.path)).size;
+      const detail =
+        lead instanceof SchemaProblem
+          ? `${SchemaProblem.detail(lead.what, fields)}; errors lists them all.`
+          : `${lead.message} ${fields - new Set((lead.errors ?? []).map((e) => e.path)).size} other field(s) are invalid too; errors lists them all.`;
+      throw new ProblemError(lead.code, detail, errors, lead.headers);
     }
     for (const [name, value] of Object.entries(values)) {
       if (value === undefined || value === null) throw new Error(`${name} passed its checks but has no value`);

@@ -82,10 +82,34 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.map((issue) => ({ path: issue.path.join('.') || '(root)', message: issue.message }));
 }
 
-export function validationProblem(error: z.ZodError, what = 'request'): ProblemError {
-  const errors = fieldErrors(error);
-  return new ProblemError('validation_error', `The ${what} has ${errors.length} invalid field(s).`, errors);
+/**
+ * What a request schema found wrong, as one validation_error. FieldProblems restates its count when
+ * the routes' own checks find other fields wrong too.
+ */
+export class SchemaProblem extends ProblemError {
+  constructor(
+    readonly what: string,
+    errors: FieldError[],
+  ) {
+    super('validation_error', `${SchemaProblem.detail(what, new Set(errors.map((e) => e.path)).size)}.`, errors);
+  }
+
+  static detail(what: string, fields: number): string {
+    return `The ${what} has ${fields} invalid field(s)`;
+  }
 }
+
+export function validationProblem(error: z.ZodError, what = 'request'): SchemaProblem {
+  return new SchemaProblem(what, fieldErrors(error));
+}
+
+/**
+ * Parse options for request schemas: a field that is missing says "required", as the routes' own
+ * checks say it, instead of zod's "expected string, received undefined".
+ */
+export const REQUEST_PARSE = {
+  error: (issue: z.core.$ZodRawIssue) => (issue.code === 'invalid_type' && issue.input === undefined ? 'required' : undefined),
+};
 
 export const notFoundHandler: RequestHandler = (req, res) => {
   sendProblem(res, new ProblemError('not_found', `No route for ${req.method} ${req.path}.`));

@@ -1,7 +1,7 @@
 import { bodyFields, currencyParam, FieldProblems, fiatAmountParam, providerCodesParam } from '../../src/api/params';
 import { ProviderRegistry } from '../../src/providers/registry';
 import type { ProviderAdapter } from '../../src/providers/types';
-import { PROBLEM_CODES, ProblemError } from '../../src/api/problem';
+import { PROBLEM_CODES, ProblemError, SchemaProblem } from '../../src/api/problem';
 import { CurrencyDictionary, type Currency } from '../../src/domain/currency';
 import { FIXTURE_BTC, FIXTURE_USD } from '../helpers/fixtures';
 
@@ -220,6 +220,16 @@ describe('FieldProblems', () => {
     const leadIndex = codes.indexOf(lead);
     expect(thrown.message).toBe(`f${leadIndex} is wrong (${lead}). ${codes.length - 1} other field(s) are invalid too; errors lists them all.`);
     expect(PROBLEM_CODES[thrown.code]).toBeDefined();
+  });
+
+  test("led by the schema's problem, the detail counts every field once, the schema's and the checks'", () => {
+    const problems = new FieldProblems();
+    problems.add(new SchemaProblem('query', [{ path: 'a', message: 'required' }, { path: 'b', message: 'x' }, { path: 'b', message: 'y' }]));
+    problems.take(fail('validation_error', 'c'));
+    const thrown = problem(() => problems.settle({}));
+    expect(thrown.code).toBe('validation_error');
+    expect(thrown.message).toBe('The query has 3 invalid field(s); errors lists them all.');
+    expect(thrown.errors!.map((e) => e.path)).toEqual(['a', 'b', 'b', 'c']);
   });
 
   test('has() knows the fields with a problem, for skipping the checks that depend on them', () => {

@@ -7,7 +7,7 @@ import type { OffersService } from '../../offers/service';
 import type { ProviderRegistry } from '../../providers/registry';
 import { integratorOf } from '../auth';
 import { countryParam, currencyParam, FieldProblems, fiatAmountParam, providerCodesParam, stateParam } from '../params';
-import { methodNotAllowed, validationProblem } from '../problem';
+import { methodNotAllowed, REQUEST_PARSE, validationProblem } from '../problem';
 
 export const OffersQuerySchema = z.object({
   external_user_id: ExternalIdSchema,
@@ -27,7 +27,7 @@ export function offerRoutes(router: Router, currencies: CurrencyDictionary, offe
       const problems = new FieldProblems();
       const fiat = problems.take(() => currencyParam(currencies, 'currency_from', req.query.currency_from, 'fiat') as FiatCurrency);
       const crypto = problems.take(() => currencyParam(currencies, 'currency_to', req.query.currency_to, 'crypto') as CryptoCurrency);
-      const parsed = OffersQuerySchema.safeParse(req.query);
+      const parsed = OffersQuerySchema.safeParse(req.query, REQUEST_PARSE);
       if (!parsed.success) problems.add(validationProblem(parsed.error, 'query'));
       const country = problems.take(() => countryParam('country', req.query.country), 'country');
       const state = country === undefined ? undefined : problems.take(() => stateParam('state', req.query.state, country, true), 'state');

@@ -11,7 +11,7 @@ import type { OrderTimings } from '../../temporal/shared';
 import { integratorOf } from '../auth';
 import { jsonBody } from '../json-body';
 import { bodyFields, countryParam, currencyParam, FieldProblems, fiatAmountParam, providerParam, stateParam } from '../params';
-import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
+import { methodNotAllowed, ProblemError, REQUEST_PARSE, validationProblem } from '../problem';
 
 export interface OrderRouteDeps {
   currencies: CurrencyDictionary;
@@ -34,7 +34,7 @@ export function orderRoutes(router: Router, { currencies, catalogue, providers, 
       }
       const raw = bodyFields(req.body);
       const problems = new FieldProblems();
-      const parsed = CreateOrderBodySchema.safeParse(req.body ?? {});
+      const parsed = CreateOrderBodySchema.safeParse(req.body ?? {}, REQUEST_PARSE);
       if (!parsed.success) problems.add(validationProblem(parsed.error, 'order'));
       const fiat = problems.take(() => currencyParam(currencies, 'from_currency', raw.from_currency, 'fiat', 'body'));
       const crypto = problems.take(() => currencyParam(currencies, 'to_currency', raw.to_currency, 'crypto', 'body'));
@@ -123,7 +123,7 @@ export function orderRoutes(router: Router, { currencies, catalogue, providers, 
     .route('/on_ramp/orders/:provider_code')
     .get(async (req, res) => {
       const integrator = integratorOf(req);
-      const parsed = StatusQuerySchema.safeParse(req.query);
+      const parsed = StatusQuerySchema.safeParse(req.query, REQUEST_PARSE);
       if (!parsed.success) throw validationProblem(parsed.error, 'query');
       const memo = await orders.get(parsed.data.code);
       if (!memo || memo.integratorId !== integrator.id || memo.providerCode !== req.params.provider_code) {

@@ -5,7 +5,7 @@ import type { CryptoCurrency, CurrencyDictionary } from '../../domain/currency';
 import type { ProviderRegistry } from '../../providers/registry';
 import { jsonBody } from '../json-body';
 import { bodyFields, currencyParam, FieldProblems, providerParam } from '../params';
-import { methodNotAllowed, ProblemError, validationProblem } from '../problem';
+import { methodNotAllowed, ProblemError, REQUEST_PARSE, validationProblem } from '../problem';
 
 /**
  * POST /api/on_ramp/validate-address body (spec "POST /api/on_ramp/validate-address"). `memo` is the
@@ -29,7 +29,7 @@ export function validateAddressRoutes(router: Router, currencies: CurrencyDictio
       }
       const raw = bodyFields(req.body);
       const problems = new FieldProblems();
-      const parsed = ValidateAddressBodySchema.safeParse(req.body ?? {});
+      const parsed = ValidateAddressBodySchema.safeParse(req.body ?? {}, REQUEST_PARSE);
       if (!parsed.success) problems.add(validationProblem(parsed.error));
       const currency = problems.take(() => currencyParam(currencies, 'currency', raw.currency, 'crypto', 'body') as CryptoCurrency);
       const providerCode = raw.provider_code;
