@@ -80,12 +80,13 @@ export class OffersService {
   /**
    * Every provider runs under the same deadline, started for all at once: one timer, which aborts
    * the calls still in flight when it fires. A provider that has been timing out ("slow") is left
-   * out; now and then one request asks it and waits for it in full (a probe), and an answer from it
-   * makes it healthy again.
+   * out without being asked; now and then it is asked once in the background (a probe, which no
+   * request waits for), and an answer in time makes it healthy again. When every provider is slow,
+   * they are all asked and waited for, so that an answer is never empty by default.
    */
   private async gather(adapters: ProviderAdapter[], query: OffersQuery): Promise<Outcome[]> {
-    const slow = new Set(adapters.filter((a) => this.isSlowWithoutProbe(a.info.code)).map((a) => a.info.code));
-    if (slow.size === adapters.length) slow.clear();
+    const states = new Map(adapters.map((a) => [a.info.code, this.healthState(a.info.code)]));
+    const allSlow = [...states.values()].every((state) => state !== 'healthy');
     const ms = this.options.providerTimeoutMs;
     const amount = decimal(query.amountFrom);
     const calls = new AbortController();
@@ -103,7 +104,9 @@ export class OffersService {
       return await Promise.all(
         adapters.map(async (adapter): Promise<Outcome> => {
           const code = adapter.info.code;
-          if (slow.has(code)) return { code, error: { code: 'timeout', message: 'left out: timed out in recent requests' } };
+          const state = allSlow ? 'healthy' : states.get(code);
+          if (state === 'probe') this.probe(adapter, query, amount);
+          if (state !== 'healthy') return { code, error: { code: 'timeout', message: 'left out: timed out in recent requests' } };
           const outcome = await Promise.race([
             this.quoteProvider(adapter, query, amount, calls.signal),
             deadline.then((): Outcome => ({ code, error: { code: 'timeout', message: `no answer within ${ms} ms` } })),
@@ -117,14 +120,37 @@ export class OffersService {
     }
   }
 
-  private isSlowWithoutProbe(code: string): boolean {
+  /** Healthy; slow; or slow and due for a probe, which moves its next probe on by the interval. */
+  private healthState(code: string): 'healthy' | 'slow' | 'probe' {
     const health = this.health.get(code);
-    if (!health || health.timeoutsInARow < this.slowAfterTimeouts) return false;
-    if (this.now() >= health.nextProbeAt) {
-      health.nextProbeAt = this.now() + this.slowProbeIntervalMs;
-      return false;
-    }
-    return true;
+    if (!health || health.timeoutsInARow < this.slowAfterTimeouts) return 'healthy';
+    if (this.now() < health.nextProbeAt) return 'slow';
+    health.nextProbeAt = this.now() + this.slowProbeIntervalMs;
+    return 'probe';
+  }
+
+  /**
+   * Asks a slow provider once, under its own deadline and off the request's path; the quote is
+   * thrown away, and whether it came in time is recorded as any request's would be.
+   */
+  private probe(adapter: ProviderAdapter, query: OffersQuery, amount: Decimal): void {
+    const code = adapter.info.code;
+    const call = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      call.abort();
+    }, this.options.providerTimeoutMs);
+    timer.unref();
+    this.quoteProvider(adapter, query, amount, call.signal)
+      .then(
+        (outcome) => {
+          if (outcome.asked !== false) this.record(code, timedOut || ('error' in outcome && outcome.error.code === 'timeout'));
+        },
+        () => this.record(code, timedOut),
+      )
+      .finally(() => clearTimeout(timer))
+      .catch(() => undefined);
   }
 
   private record(code: string, timedOut: boolean): void {

@@ -205,7 +205,11 @@ describe('slow providers', () => {
     let clock = NOW;
     let slowAnswers = false;
     const fast = adapter('fast', () => Promise.resolve(goodQuote));
-    const slow = adapter('slow', () => (slowAnswers ? Promise.resolve(goodQuote) : new Promise<ProviderQuote>(() => undefined)));
+    const asked = { slow: 0 };
+    const slow = adapter('slow', () => {
+      asked.slow++;
+      return slowAnswers ? Promise.resolve(goodQuote) : new Promise<ProviderQuote>(() => undefined);
+    });
     const providers = new ProviderRegistry([fast, slow]);
     const offers = new OffersService({
       providers,
@@ -221,11 +225,11 @@ describe('slow providers', () => {
       const result = await offers.getOffers(query);
       return { result, ms: Date.now() - started };
     };
-    return { timed, advance: (ms: number) => (clock += ms), recover: () => (slowAnswers = true) };
+    return { timed, asked, advance: (ms: number) => (clock += ms), recover: () => (slowAnswers = true) };
   }
 
   test('after two timeouts in a row a provider no longer holds the answer, until a probe finds it recovered', async () => {
-    const { timed, advance, recover } = slowSetup();
+    const { timed, advance, recover, asked } = slowSetup();
     for (let i = 0; i < 2; i++) {
       const { result, ms } = await timed();
       expect(ms).toBeGreaterThanOrEqual(140);
@@ -237,13 +241,38 @@ describe('slow providers', () => {
     expect(skipped.result.errors.slow?.error).toEqual({ code: 'timeout', message: 'left out: timed out in recent requests' });
 
     recover();
-    // Still left out until the probe interval has passed (it would answer, but nobody waits).
+    // Still left out until the probe interval has passed (it would answer, but nobody asks).
     advance(10_000);
     expect((await timed()).result.offers.slow).toBeUndefined();
+    expect(asked.slow).toBe(2);
     advance(25_000);
-    const probe = await timed();
-    expect(Object.keys(probe.result.offers).sort()).toEqual(['fast', 'slow']);
-    expect((await timed()).result.offers.slow).toBeDefined();
+    // The request that sends the probe does not wait for it; the probe's answer makes the provider healthy.
+    const probing = await timed();
+    expect(probing.ms).toBeLessThan(100);
+    expect(Object.keys(probing.result.offers)).toEqual(['fast']);
+    expect(asked.slow).toBe(3);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const healthy = await timed();
+    expect(Object.keys(healthy.result.offers).sort()).toEqual(['fast', 'slow']);
+    expect(asked.slow).toBe(4);
+  });
+
+  test('a probe that finds the provider still slow holds no answer, and the next one waits for the interval', async () => {
+    const { timed, advance, asked } = slowSetup();
+    for (let i = 0; i < 2; i++) await timed();
+    advance(30_000);
+    const probing = await timed();
+    expect(probing.ms).toBeLessThan(100);
+    expect(probing.result.errors.slow?.error).toEqual({ code: 'timeout', message: 'left out: timed out in recent requests' });
+    expect(asked.slow).toBe(3);
+    // The probe's own deadline (150 ms) passes with no answer: still slow, and not asked again yet.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    advance(10_000);
+    expect((await timed()).result.errors.slow?.error.message).toBe('left out: timed out in recent requests');
+    expect(asked.slow).toBe(3);
+    advance(20_000);
+    await timed();
+    expect(asked.slow).toBe(4);
   });
 
   test('when every provider is slow, the answer waits for them all', async () => {
