@@ -7,7 +7,8 @@
  *                     connections; after 3 s of warm-up each, eight pairs of short runs, one run of
  *                     each server back to back, alternating which goes first; median of the pairs' ratios)
  *   offers_p50_ratio  p50 latency of GET /api/on_ramp/offers over 100 ms, with five simulated
- *   offers_p99_ratio  providers answering in 100 ms and a sixth in 10 s, at 50 connections (p99 likewise)
+ *   offers_p99_ratio  providers answering in 100 ms and a sixth in 10 s, at 50 connections (p99
+ *                     likewise); the median of three 10 s runs, each paired with a run of the floor
  * Progress goes to stderr.
  *
  * Processes: this process runs only the orchestration and the load tool (autocannon, in-process).
@@ -21,11 +22,13 @@
  * Offers phases: one request while every provider (bench_6 included) answers in 100 ms, which loads
  * the six catalogues (catalogue calls get the simulated latency too, and a 10 s catalogue would never
  * load); a warm-up at 100 ms everywhere; bench_6 turned to 10 s; a warm-up in that state (whatever
- * the offers service does when a provider turns slow happens here, and is reported); then the
- * measured run; then a short run at 5 connections, which shows the service's latency without the
- * CPU saturation that 50 connections bring on a small machine.
+ * the offers service does when a provider turns slow happens here, and is reported); a warm-up of
+ * the floor (a bare fan-out to bench_1..5); then the measured pairs, one run of the broker and one
+ * of the floor back to back, alternating which goes first; then a short run at 5 connections, which
+ * shows the service's latency without the CPU saturation that 50 connections bring on a small machine.
  *
- * Environment (all optional): BENCH_DICT_SECONDS (2.5), BENCH_DICT_PAIRS (8), BENCH_OFFERS_SECONDS (20), BENCH_CONNECTIONS (50),
+ * Environment (all optional): BENCH_DICT_SECONDS (2.5), BENCH_DICT_PAIRS (8), BENCH_OFFERS_SECONDS (10),
+ * BENCH_OFFERS_PAIRS (3), BENCH_CONNECTIONS (50),
  * BENCH_PROFILE = auto (profile the dictionary route's middleware when its ratio is below 0.8) | 1 | 0,
  * BENCH_PROFILE_ROUNDS (3) = interleaved rounds of the profile (more rounds, steadier medians),
  * BENCH_OFFERS_USERS = fixed (every request external_user_id=bench) | per-connection (bench_<n>),
@@ -37,7 +40,7 @@ import { toQuoteParams } from '../src/providers/sandbox/transformers';
 import { TEST_API_KEY, testConfig } from '../test/helpers/config';
 import { cryptoOf, fiatOf } from '../test/helpers/currencies';
 import { startServer, stopAll, type RunningServer } from './lib/children';
-import { runLoad, type LoadOptions, type LoadResult } from './lib/load';
+import { percentile, runLoad, type LoadOptions, type LoadResult } from './lib/load';
 import { median, renderTable, round } from './lib/table';
 import { BENCH_PROVIDER_CODES, SLOW_PROVIDER } from './providers';
 
@@ -61,7 +64,8 @@ const DICT_PAIRS = Math.round(numberFromEnv('BENCH_DICT_PAIRS', 8));
 const DICT_SETTLE_SECONDS = 0.5;
 // Long enough for the JIT to settle on the API's larger code: the runs measure the steady state.
 const DICT_WARMUP_SECONDS = 3;
-const OFFERS_SECONDS = numberFromEnv('BENCH_OFFERS_SECONDS', 20);
+const OFFERS_SECONDS = numberFromEnv('BENCH_OFFERS_SECONDS', 10);
+const OFFERS_PAIRS = Math.round(numberFromEnv('BENCH_OFFERS_PAIRS', 3));
 const OFFERS_WARMUP_SECONDS = 3;
 // After bench_6 turns slow: the provider deadline (default configuration) and 2 s more, so that
 // whatever the service does once a provider has timed out is in place before the measured run.
@@ -274,15 +278,25 @@ interface OffersSample {
   slow: string;
 }
 
+/** One broker run and one floor run, back to back under the same load. */
+interface OffersPair {
+  api: LoadResult;
+  floor: LoadResult;
+  apiFirst: boolean;
+}
+
 interface OffersFigures {
   allFast: LoadResult;
   slowWarmup: LoadResult;
-  main: LoadResult;
+  floorWarmup: LoadResult;
+  /**
+   * The measured runs: the broker API and the bare fan-out to bench_1..5 (bench/lib/bare-fanout.ts,
+   * this machine's floor) in pairs, alternating which goes first.
+   */
+  pairs: OffersPair[];
   few: LoadResult;
   samples: OffersSample[];
   correct: boolean;
-  /** The same load on a bare fan-out to bench_1..5 (bench/lib/bare-fanout.ts): this machine's floor. */
-  floor: LoadResult;
 }
 
 async function setLatency(sim: RunningServer, code: string, latencyMs: number): Promise<void> {
@@ -311,28 +325,24 @@ const FLOOR_QUOTE_QUERY = new URLSearchParams(
   toQuoteParams({ fiat: GBP, crypto: BTC, fiatAmount: OFFERS_AMOUNT, paymentMethod: 'card', country: 'GB', externalUserId: 'bench' }),
 ).toString();
 
-async function benchFloor(sim: RunningServer): Promise<LoadResult> {
+async function startFloor(sim: RunningServer): Promise<RunningServer> {
   log('starting the bare fan-out (floor)');
   const fast = BENCH_PROVIDER_CODES.filter((c) => c !== SLOW_PROVIDER);
   const floor = await startServer({ role: 'fanout', simUrl: sim.url, codes: [...fast], query: FLOOR_QUOTE_QUERY }, 'fanout');
-  try {
-    const check = await get(floor.url + '/');
-    const answers = JSON.parse(check.body.toString()) as Record<string, { crypto_amount?: unknown }>;
-    const quoted = Object.keys(answers).filter((code) => typeof answers[code]?.crypto_amount === 'string');
-    if (check.status !== 200 || quoted.join(',') !== fast.join(',')) {
-      throw new Error(`bare fan-out: HTTP ${check.status}: ${check.body.toString().slice(0, 300)}`);
-    }
-    const watch = { fanout: floor.pid, simulators: sim.pid };
-    await load('floor warm-up (bare fan-out)', floor.url + '/', OFFERS_WARMUP_SECONDS, watch);
-    return await load('floor (bare fan-out)', floor.url + '/', OFFERS_SECONDS, watch);
-  } finally {
+  const check = await get(floor.url + '/');
+  const answers = JSON.parse(check.body.toString()) as Record<string, { crypto_amount?: unknown }>;
+  const quoted = Object.keys(answers).filter((code) => typeof answers[code]?.crypto_amount === 'string');
+  if (check.status !== 200 || quoted.join(',') !== fast.join(',')) {
     await floor.stop();
+    throw new Error(`bare fan-out: HTTP ${check.status}: ${check.body.toString().slice(0, 300)}`);
   }
+  return floor;
 }
 
-async function benchOffers(api: RunningServer, sim: RunningServer): Promise<Omit<OffersFigures, 'floor'>> {
+async function benchOffers(api: RunningServer, floor: RunningServer, sim: RunningServer): Promise<OffersFigures> {
   const url = api.url + OFFERS_PATH;
   const watch = { api: api.pid, simulators: sim.pid };
+  const floorWatch = { fanout: floor.pid, simulators: sim.pid };
   let users = 0;
   const extra: Partial<LoadOptions> = {
     timeoutSec: 30,
@@ -354,10 +364,29 @@ async function benchOffers(api: RunningServer, sim: RunningServer): Promise<Omit
 
   await setLatency(sim, SLOW_PROVIDER, SLOW_LATENCY_MS);
   const slowWarmup = await load(`offers warm-up, ${SLOW_PROVIDER} at 10 s`, url, OFFERS_SLOW_WARMUP_SECONDS, watch, extra);
-  const running = load(`offers, ${SLOW_PROVIDER} at 10 s`, url, OFFERS_SECONDS, watch, extra);
-  await new Promise((resolve) => setTimeout(resolve, (OFFERS_SECONDS * 1000) / 2));
-  samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, under load`));
-  const main = await running;
+  const floorWarmup = await load('floor warm-up (bare fan-out)', floor.url + '/', OFFERS_WARMUP_SECONDS, floorWatch);
+
+  const runApi = async (pair: number) => {
+    const label = `offers ${pair}/${OFFERS_PAIRS}, ${SLOW_PROVIDER} at 10 s`;
+    if (pair > 1) return load(label, url, OFFERS_SECONDS, watch, extra);
+    const running = load(label, url, OFFERS_SECONDS, watch, extra);
+    await new Promise((resolve) => setTimeout(resolve, (OFFERS_SECONDS * 1000) / 2));
+    samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, under load`));
+    return running;
+  };
+  const runFloor = (pair: number) => load(`floor ${pair}/${OFFERS_PAIRS} (bare fan-out)`, floor.url + '/', OFFERS_SECONDS, floorWatch);
+  const pairs: OffersPair[] = [];
+  for (let pair = 1; pair <= OFFERS_PAIRS; pair++) {
+    const apiFirst = pair % 2 === 1;
+    if (apiFirst) {
+      const apiRun = await runApi(pair);
+      pairs.push({ api: apiRun, floor: await runFloor(pair), apiFirst });
+    } else {
+      const floorRun = await runFloor(pair);
+      pairs.push({ api: await runApi(pair), floor: floorRun, apiFirst });
+    }
+  }
+
   const few = await load(`offers, ${SLOW_PROVIDER} at 10 s, few connections`, url, OFFERS_FEW_SECONDS, watch, {
     ...extra,
     connections: OFFERS_FEW_CONNECTIONS,
@@ -366,7 +395,31 @@ async function benchOffers(api: RunningServer, sim: RunningServer): Promise<Omit
 
   const expected = BENCH_PROVIDER_CODES.filter((c) => c !== SLOW_PROVIDER).join(',');
   const correct = samples.slice(1).every((s) => s.offers.join(',') === expected);
-  return { allFast, slowWarmup, main, few, samples, correct };
+  return { allFast, slowWarmup, floorWarmup, pairs, few, samples, correct };
+}
+
+/** The figures of the measured runs: medians over the pairs, and every response of a side pooled. */
+function offersMedians(pairs: OffersPair[]) {
+  const pooledP99 = (runs: LoadResult[]) => percentile(runs.flatMap((r) => r.latenciesMs).sort((a, b) => a - b), 99);
+  const apiRuns = pairs.map((p) => p.api);
+  const floorRuns = pairs.map((p) => p.floor);
+  return {
+    p50: median(apiRuns.map((r) => r.latency.p50)),
+    p99: median(apiRuns.map((r) => r.latency.p99)),
+    floorP50: median(floorRuns.map((r) => r.latency.p50)),
+    floorP99: median(floorRuns.map((r) => r.latency.p99)),
+    overFloorP50: median(pairs.map((p) => p.api.latency.p50 / p.floor.latency.p50)),
+    overFloorP99: median(pairs.map((p) => p.api.latency.p99 / p.floor.latency.p99)),
+    pooledP99: pooledP99(apiRuns),
+    floorPooledP99: pooledP99(floorRuns),
+    rps: median(apiRuns.map((r) => r.rps)),
+    meanMs: median(apiRuns.map((r) => r.latency.mean)),
+    apiCpuUs: median(apiRuns.map((r) => r.cpuPerRequestUs.api ?? NaN)),
+    simCpuUs: median(apiRuns.map((r) => r.cpuPerRequestUs.simulators ?? NaN)),
+    floorCpuUs: median(floorRuns.map((r) => r.cpuPerRequestUs.fanout ?? NaN)),
+    stealPct: median(apiRuns.map((r) => r.stealPct)),
+    floorStealPct: median(floorRuns.map((r) => r.stealPct)),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -472,38 +525,43 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
 }
 
 function reportOffers(out: string[], offers: OffersFigures): void {
+  const m = offersMedians(offers.pairs);
   out.push(
     `GET /api/on_ramp/offers (GBP ${GBP.id} -> BTC ${BTC.id}, ${OFFERS_AMOUNT}, GB; external_user_id ${OFFERS_USERS === 'fixed' ? 'bench on every request' : 'one per connection'}): ` +
-      `bench_1..5 answer in ${PROVIDER_LATENCY_MS} ms; default configuration (testConfig(): provider deadline ${PROVIDER_DEADLINE_MS} ms)`,
+      `bench_1..5 answer in ${PROVIDER_LATENCY_MS} ms; default configuration (testConfig(): provider deadline ${PROVIDER_DEADLINE_MS} ms). ` +
+      `Measured: ${OFFERS_PAIRS} pairs of ${OFFERS_SECONDS} s runs, the broker and the floor (a bare node:http fan-out asking bench_1..5 ` +
+      'for the same quote and answering their five bodies, nothing else) back to back, alternating which goes first.',
   );
+  const measured = offers.pairs.flatMap((p, i) => {
+    const api = loadRow(`pair ${i + 1}: broker`, p.api);
+    const floor = loadRow(`pair ${i + 1}: floor`, p.floor);
+    return p.apiFirst ? [api, floor] : [floor, api];
+  });
   out.push(
     renderTable(
       ['run', 'conns', 's', 'req/s', 'requests', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'cpu', 'cpu ms/req', 'steal %'],
       [
         loadRow(`warm-up, ${SLOW_PROVIDER} at 100 ms too`, offers.allFast),
         loadRow(`warm-up, ${SLOW_PROVIDER} just turned 10 s`, offers.slowWarmup),
-        loadRow(`measured, ${SLOW_PROVIDER} at 10 s`, offers.main),
+        loadRow('warm-up, floor', offers.floorWarmup),
+        ...measured,
         loadRow(`${SLOW_PROVIDER} at 10 s, few connections`, offers.few),
-        loadRow('floor: bare fan-out to bench_1..5', offers.floor),
       ],
     ),
   );
-  stealWarning(out, 'the measured offers run', offers.main.stealPct);
-  const m = offers.main;
+  stealWarning(out, 'the measured broker runs', m.stealPct);
+  out.push('Per second of each measured run (responses over 1 s in brackets when any): p99 ms / steal %');
+  for (const [i, p] of offers.pairs.entries()) {
+    for (const [who, run] of [['broker', p.api], ['floor', p.floor]] as const) {
+      const over = run.perSecond.some((b) => b.over1s > 0) ? ` [over 1 s: ${run.perSecond.map((b) => b.over1s).join(' ')}]` : '';
+      out.push(`  pair ${i + 1} ${who.padEnd(6)} ${run.perSecond.map((b) => `${b.p99}/${b.stealPct}`).join(' ')}${over}`);
+    }
+  }
   out.push(
-    `Measured run, second half only: p50 ${m.secondHalf.p50} ms, p99 ${m.secondHalf.p99} ms, max ${m.secondHalf.max} ms. ` +
-      `Responses over 1 s per second of the run: ${m.perSecond.map((b) => b.over1s).join(' ')}`,
-  );
-  out.push(`Per second of the measured run, p99 ms: ${m.perSecond.map((b) => b.p99).join(' ')}`);
-  out.push(`Per second of the measured run, steal %: ${m.perSecond.map((b) => b.stealPct).join(' ')}`);
-  out.push(`Per second of the floor run, p99 ms: ${offers.floor.perSecond.map((b) => b.p99).join(' ')}`);
-  out.push(`Per second of the floor run, steal %: ${offers.floor.perSecond.map((b) => b.stealPct).join(' ')}`);
-  const f = offers.floor.latency;
-  out.push(
-    `Floor (same run, same simulators, same load): a bare node:http fan-out asking bench_1..5 for the same quote and ` +
-      `answering their five bodies, nothing else. p50 ${f.p50} ms (${round(f.p50 / PROVIDER_LATENCY_MS, 3)}), ` +
-      `p99 ${f.p99} ms (${round(f.p99 / PROVIDER_LATENCY_MS, 3)}). The broker over the floor: ` +
-      `p50 ${round(m.latency.p50 / f.p50, 3)}, p99 ${round(m.latency.p99 / f.p99, 3)}.`,
+    `Medians of the ${OFFERS_PAIRS} pairs: broker p50 ${m.p50} ms, p99 ${m.p99} ms; floor p50 ${m.floorP50} ms (${round(m.floorP50 / PROVIDER_LATENCY_MS, 3)}), ` +
+      `p99 ${m.floorP99} ms (${round(m.floorP99 / PROVIDER_LATENCY_MS, 3)}); the broker over the floor (median of the pairs' ratios): ` +
+      `p50 ${round(m.overFloorP50, 3)}, p99 ${round(m.overFloorP99, 3)}. ` +
+      `Every response of the ${OFFERS_PAIRS} runs pooled: broker p99 ${round(m.pooledP99, 0)} ms, floor p99 ${round(m.floorPooledP99, 0)} ms.`,
   );
   out.push('Sample answers (include_errors=true):');
   out.push(renderTable(['when', 'ms', 'offers from', SLOW_PROVIDER], offers.samples.map((s) => [s.when, round(s.ms, 0), s.offers.join(',') || '-', s.slow])));
@@ -511,7 +569,7 @@ function reportOffers(out: string[], offers: OffersFigures): void {
   out.push(
     `At ${CONNECTIONS} connections a closed loop holds mean latency = ${CONNECTIONS} / req/s: ` +
       `${round((CONNECTIONS / (OFFERS_P50_TARGET * PROVIDER_LATENCY_MS)) * 1000, 0)} req/s are needed for a mean of ${round(OFFERS_P50_TARGET * PROVIDER_LATENCY_MS, 0)} ms; ` +
-      `measured ${round(offers.main.rps, 1)} req/s, mean ${round(offers.main.latency.mean, 0)} ms.`,
+      `measured ${round(m.rps, 1)} req/s, mean ${round(m.meanMs, 0)} ms (medians of the broker runs).`,
   );
   out.push('');
 }
@@ -550,24 +608,27 @@ function dictSummary(dict: DictFigures, profile: DictProfile | undefined) {
 }
 
 function offersSummary(offers: OffersFigures) {
-  const cpu = (r: LoadResult) => Object.fromEntries(Object.entries(r.cpu).map(([k, v]) => [k.replace(' ', '_'), round(v, 2)]));
+  const m = offersMedians(offers.pairs);
+  const apiRuns = offers.pairs.map((p) => p.api);
+  const each = (runs: LoadResult[], figure: (r: LoadResult) => number) => runs.map((r) => round(figure(r), 1)).join(',');
+  const sum = (figure: (r: LoadResult) => number) => apiRuns.reduce((total, r) => total + figure(r), 0);
   return {
-    offers_p50_ms: offers.main.latency.p50,
-    offers_p90_ms: offers.main.latency.p90,
-    offers_p99_ms: offers.main.latency.p99,
-    offers_max_ms: offers.main.latency.max,
-    offers_mean_ms: round(offers.main.latency.mean, 1),
-    offers_second_half_p50_ms: offers.main.secondHalf.p50,
-    offers_second_half_p99_ms: offers.main.secondHalf.p99,
-    offers_rps: round(offers.main.rps, 1),
-    offers_requests: offers.main.requests,
-    offers_non2xx: offers.main.non2xx,
-    offers_errors: offers.main.errors,
+    offers_p50_ms: m.p50,
+    offers_p99_ms: m.p99,
+    offers_runs_p50_ms: each(apiRuns, (r) => r.latency.p50),
+    offers_runs_p99_ms: each(apiRuns, (r) => r.latency.p99),
+    offers_pooled_p99_ms: round(m.pooledP99, 0),
+    offers_max_ms: Math.max(...apiRuns.map((r) => r.latency.max)),
+    offers_mean_ms: round(m.meanMs, 1),
+    offers_rps: round(m.rps, 1),
+    offers_requests: sum((r) => r.requests),
+    offers_non2xx: sum((r) => r.non2xx),
+    offers_errors: sum((r) => r.errors),
     offers_correct: offers.correct,
-    offers_cpu_cores: cpu(offers.main),
-    offers_api_cpu_ms_per_req: round((offers.main.cpuPerRequestUs.api ?? NaN) / 1000, 2),
-    offers_sim_cpu_ms_per_req: round((offers.main.cpuPerRequestUs.simulators ?? NaN) / 1000, 2),
-    offers_steal_pct: round(offers.main.stealPct, 1),
+    offers_api_cpu_ms_per_req: round(m.apiCpuUs / 1000, 2),
+    offers_sim_cpu_ms_per_req: round(m.simCpuUs / 1000, 2),
+    offers_steal_pct: round(m.stealPct, 1),
+    offers_runs_steal_pct: each(apiRuns, (r) => r.stealPct),
     offers_users: OFFERS_USERS,
     offers_all_fast_p50_ms: offers.allFast.latency.p50,
     offers_all_fast_p99_ms: offers.allFast.latency.p99,
@@ -576,13 +637,17 @@ function offersSummary(offers: OffersFigures) {
     [`offers_c${OFFERS_FEW_CONNECTIONS}_p50_ms`]: offers.few.latency.p50,
     [`offers_c${OFFERS_FEW_CONNECTIONS}_p99_ms`]: offers.few.latency.p99,
     [`offers_c${OFFERS_FEW_CONNECTIONS}_rps`]: round(offers.few.rps, 1),
-    offers_floor_p50_ratio: round(offers.floor.latency.p50 / PROVIDER_LATENCY_MS, 3),
-    offers_floor_p99_ratio: round(offers.floor.latency.p99 / PROVIDER_LATENCY_MS, 3),
-    offers_floor_rps: round(offers.floor.rps, 1),
-    offers_floor_cpu_ms_per_req: round((offers.floor.cpuPerRequestUs.fanout ?? NaN) / 1000, 2),
-    offers_floor_steal_pct: round(offers.floor.stealPct, 1),
-    offers_over_floor_p50: round(offers.main.latency.p50 / offers.floor.latency.p50, 3),
-    offers_over_floor_p99: round(offers.main.latency.p99 / offers.floor.latency.p99, 3),
+    offers_floor_p50_ratio: round(m.floorP50 / PROVIDER_LATENCY_MS, 3),
+    offers_floor_p99_ratio: round(m.floorP99 / PROVIDER_LATENCY_MS, 3),
+    offers_floor_runs_p99_ms: each(offers.pairs.map((p) => p.floor), (r) => r.latency.p99),
+    offers_floor_pooled_p99_ms: round(m.floorPooledP99, 0),
+    offers_floor_rps: round(median(offers.pairs.map((p) => p.floor.rps)), 1),
+    offers_floor_cpu_ms_per_req: round(m.floorCpuUs / 1000, 2),
+    offers_floor_steal_pct: round(m.floorStealPct, 1),
+    offers_over_floor_p50: round(m.overFloorP50, 3),
+    offers_over_floor_p99: round(m.overFloorP99, 3),
+    offers_pairs: OFFERS_PAIRS,
+    offers_run_seconds: OFFERS_SECONDS,
   };
 }
 
@@ -615,13 +680,16 @@ async function runOffers(): Promise<OffersFigures> {
   const sim = await startServer({ role: 'sim', latencyMs: latencies }, 'simulators');
   try {
     const api = await startServer({ role: 'api', simUrl: sim.url }, 'api-offers');
-    let figures: Omit<OffersFigures, 'floor'>;
     try {
-      figures = await benchOffers(api, sim);
+      const floor = await startFloor(sim);
+      try {
+        return await benchOffers(api, floor, sim);
+      } finally {
+        await floor.stop();
+      }
     } finally {
       await api.stop();
     }
-    return { ...figures, floor: await benchFloor(sim) };
   } finally {
     await sim.stop();
   }
@@ -647,8 +715,9 @@ async function main(): Promise<void> {
   if (offers) reportOffers(out, offers);
 
   const ratio = dictPart?.dict.ratio;
-  const p50Ratio = offers ? offers.main.latency.p50 / PROVIDER_LATENCY_MS : undefined;
-  const p99Ratio = offers ? offers.main.latency.p99 / PROVIDER_LATENCY_MS : undefined;
+  const medians = offers ? offersMedians(offers.pairs) : undefined;
+  const p50Ratio = medians ? medians.p50 / PROVIDER_LATENCY_MS : undefined;
+  const p99Ratio = medians ? medians.p99 / PROVIDER_LATENCY_MS : undefined;
   const rows: (string | number)[][] = [];
   if (dictPart && ratio !== undefined) {
     rows.push(
@@ -657,10 +726,10 @@ async function main(): Promise<void> {
       ['dict_rps_ratio', round(ratio, 3), `>= ${DICT_TARGET}`, verdict(ratio >= DICT_TARGET)],
     );
   }
-  if (offers && p50Ratio !== undefined && p99Ratio !== undefined) {
+  if (offers && medians && p50Ratio !== undefined && p99Ratio !== undefined) {
     rows.push(
-      ['offers p50 ms', offers.main.latency.p50, '', ''],
-      ['offers p99 ms', offers.main.latency.p99, '', ''],
+      [`offers p50 ms (median of ${OFFERS_PAIRS} runs)`, medians.p50, '', ''],
+      [`offers p99 ms (median of ${OFFERS_PAIRS} runs)`, medians.p99, '', ''],
       ['offers_p50_ratio', round(p50Ratio, 3), `<= ${OFFERS_P50_TARGET}`, verdict(p50Ratio <= OFFERS_P50_TARGET)],
       ['offers_p99_ratio', round(p99Ratio, 3), `<= ${OFFERS_P99_TARGET}`, verdict(p99Ratio <= OFFERS_P99_TARGET)],
       [`offers p50 / p99 ms at ${OFFERS_FEW_CONNECTIONS} connections`, `${offers.few.latency.p50} / ${offers.few.latency.p99}`, '', ''],

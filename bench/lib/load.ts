@@ -44,11 +44,12 @@ export interface LoadResult {
    * hypervisor's bursts.
    */
   perSecond: { responses: number; over1s: number; p99: number; stealPct: number }[];
-  /** Latency percentiles of the responses completed in the second half of the run (steady state). */
-  secondHalf: { p50: number; p99: number; max: number };
+  /** Every response's latency, ascending, so that runs can be pooled. */
+  latenciesMs: number[];
 }
 
-function percentile(sorted: number[], p: number): number {
+/** The nearest-rank percentile of ascending values. */
+export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
@@ -124,8 +125,6 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         const counted = Math.max(end.responses - base.responses, 1);
         const used = watch.map((_, i) => end.cpu[i]! - base.cpu[i]!);
         const loopUsed = watch.map((_, i) => end.loop[i]! - base.loop[i]!);
-        const half = (options.durationSec * 1000) / 2;
-        const late = responses.filter((r) => r.at >= half).map((r) => r.ms).sort((a, b) => a - b);
         const seconds = Array.from({ length: Math.ceil(options.durationSec) }, () => [] as number[]);
         for (const r of responses) seconds[Math.min(seconds.length - 1, Math.floor(r.at / 1000))]!.push(r.ms);
         const perSecond = seconds.map((ms, i) => {
@@ -157,7 +156,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
           cpu: Object.fromEntries(watch.map(([name], i) => [name, used[i]! / wall])),
           cpuPerRequestUs: Object.fromEntries(watch.map(([name], i) => [name, (loopUsed[i]! / counted) * 1e6])),
           perSecond,
-          secondHalf: { p50: Math.round(percentile(late, 50)), p99: Math.round(percentile(late, 99)), max: Math.round(late.at(-1) ?? NaN) },
+          latenciesMs: responses.map((r) => r.ms).sort((a, b) => a - b),
         });
       },
     );
