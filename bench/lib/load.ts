@@ -13,7 +13,11 @@ export interface LoadOptions {
   pathFor?: (connection: Record<string, unknown>) => string;
   /** Processes whose CPU time is measured over the run (Linux /proc; absent elsewhere). */
   watch?: Record<string, number>;
-  /** The first seconds only warm up: req/s and the CPU figures cover the rest of the run. */
+  /**
+   * The first seconds only warm up (opening the connections, and the burst of every connection's
+   * first request at once): req/s, the CPU figures and the latencies cover the rest of the run,
+   * the latencies those of the requests sent after it.
+   */
   settleSec?: number;
 }
 
@@ -44,7 +48,7 @@ export interface LoadResult {
    * hypervisor's bursts.
    */
   perSecond: { responses: number; over1s: number; p99: number; stealPct: number }[];
-  /** Every response's latency, ascending, so that runs can be pooled. */
+  /** The latency of every request sent after `settleSec`, ascending, so that runs can be pooled. */
   latenciesMs: number[];
 }
 
@@ -125,6 +129,8 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         const counted = Math.max(end.responses - base.responses, 1);
         const used = watch.map((_, i) => end.cpu[i]! - base.cpu[i]!);
         const loopUsed = watch.map((_, i) => end.loop[i]! - base.loop[i]!);
+        const settleMs = (settleSec ?? 0) * 1000;
+        const kept = responses.filter((r) => r.at - r.ms >= settleMs).map((r) => r.ms).sort((a, b) => a - b);
         const seconds = Array.from({ length: Math.ceil(options.durationSec) }, () => [] as number[]);
         for (const r of responses) seconds[Math.min(seconds.length - 1, Math.floor(r.at / 1000))]!.push(r.ms);
         const perSecond = seconds.map((ms, i) => {
@@ -142,13 +148,21 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
           durationSec: result.duration,
           rps: settleSec ? counted / wall : result.requests.average,
           requests: result.requests.total,
-          latency: {
-            mean: result.latency.average,
-            p50: result.latency.p50,
-            p90: result.latency.p90,
-            p99: result.latency.p99,
-            max: result.latency.max,
-          },
+          latency: settleSec
+            ? {
+                mean: kept.reduce((sum, ms) => sum + ms, 0) / Math.max(kept.length, 1),
+                p50: Math.round(percentile(kept, 50)),
+                p90: Math.round(percentile(kept, 90)),
+                p99: Math.round(percentile(kept, 99)),
+                max: Math.round(kept.at(-1) ?? NaN),
+              }
+            : {
+                mean: result.latency.average,
+                p50: result.latency.p50,
+                p90: result.latency.p90,
+                p99: result.latency.p99,
+                max: result.latency.max,
+              },
           non2xx: result.non2xx,
           errors: result.errors,
           timeouts: result.timeouts,
@@ -156,7 +170,7 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
           cpu: Object.fromEntries(watch.map(([name], i) => [name, used[i]! / wall])),
           cpuPerRequestUs: Object.fromEntries(watch.map(([name], i) => [name, (loopUsed[i]! / counted) * 1e6])),
           perSecond,
-          latenciesMs: responses.map((r) => r.ms).sort((a, b) => a - b),
+          latenciesMs: kept,
         });
       },
     );
