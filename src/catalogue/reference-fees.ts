@@ -8,7 +8,7 @@ import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../domain
 import { percentText } from '../domain/money';
 import { methodWorksIn } from '../domain/payment-methods';
 import { ProviderRejectedError, type CataloguePaymentMethod, type ProviderCatalogue, type ProviderQuote, type QuoteRequest } from '../providers/types';
-import { purchaseRange, sellsCryptoIn } from './eligibility';
+import { cryptoSoldIn, purchaseRange } from './eligibility';
 
 /**
  * The reference amount is ten times the method's minimum (a minimum fee would dominate smaller ones),
@@ -38,8 +38,7 @@ function referencePlace(catalogue: ProviderCatalogue, method: string): { country
 export function referenceQuotes(catalogue: ProviderCatalogue, method: CataloguePaymentMethod, currencies: CurrencyDictionary): QuoteRequest[] {
   const place = referencePlace(catalogue, method.code);
   if (!place) return [];
-  const crypto = catalogue.crypto
-    .filter((id) => sellsCryptoIn(catalogue, id, place.country, place.state) === undefined)
+  const crypto = cryptoSoldIn(catalogue, place)
     .map((id) => currencies.crypto(id))
     .find((c): c is CryptoCurrency => c !== undefined);
   if (!crypto) return [];
