@@ -111,7 +111,7 @@ export class OffersService {
             this.quoteProvider(adapter, query, amount, calls.signal),
             deadline.then((): Outcome => ({ code, error: { code: 'timeout', message: `no answer within ${ms} ms` } })),
           ]);
-          if (outcome.asked !== false) this.record(code, 'error' in outcome && outcome.error.code === 'timeout');
+          this.recordOutcome(code, outcome);
           return outcome;
         }),
       );
@@ -144,13 +144,16 @@ export class OffersService {
     timer.unref();
     this.quoteProvider(adapter, query, amount, call.signal)
       .then(
-        (outcome) => {
-          if (outcome.asked !== false) this.record(code, timedOut || ('error' in outcome && outcome.error.code === 'timeout'));
-        },
+        (outcome) => this.recordOutcome(code, outcome, timedOut),
         () => this.record(code, timedOut),
       )
       .finally(() => clearTimeout(timer))
       .catch(() => undefined);
+  }
+
+  /** A provider that was asked timed out or answered (an answer, a refusal or an error all count as answers). */
+  private recordOutcome(code: string, outcome: Outcome, timedOut = false): void {
+    if (outcome.asked !== false) this.record(code, timedOut || ('error' in outcome && outcome.error.code === 'timeout'));
   }
 
   private record(code: string, timedOut: boolean): void {
