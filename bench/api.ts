@@ -297,6 +297,8 @@ interface OffersFigures {
    * this machine's floor) in pairs, alternating which goes first.
    */
   pairs: OffersPair[];
+  /** The figures of `pairs` (offersMedians). */
+  medians: OffersMedians;
   few: LoadResult;
   samples: OffersSample[];
   correct: boolean;
@@ -402,10 +404,12 @@ async function benchOffers(api: RunningServer, floor: RunningServer, sim: Runnin
 
   const expected = BENCH_PROVIDER_CODES.filter((c) => c !== SLOW_PROVIDER).join(',');
   const correct = samples.slice(1).every((s) => s.offers.join(',') === expected);
-  return { allFast, slowWarmup, floorWarmup, pairs, few, samples, correct };
+  return { allFast, slowWarmup, floorWarmup, pairs, medians: offersMedians(pairs), few, samples, correct };
 }
 
 /** The figures of the measured runs: medians over the pairs, and every response of a side pooled. */
+type OffersMedians = ReturnType<typeof offersMedians>;
+
 function offersMedians(pairs: OffersPair[]) {
   const pooledP99 = (runs: LoadResult[]) => percentile(runs.flatMap((r) => r.latenciesMs).sort((a, b) => a - b), 99);
   const apiRuns = pairs.map((p) => p.api);
@@ -420,6 +424,7 @@ function offersMedians(pairs: OffersPair[]) {
     pooledP99: pooledP99(apiRuns),
     floorPooledP99: pooledP99(floorRuns),
     rps: median(apiRuns.map((r) => r.rps)),
+    floorRps: median(floorRuns.map((r) => r.rps)),
     meanMs: median(apiRuns.map((r) => r.latency.mean)),
     apiCpuUs: median(apiRuns.map((r) => r.cpuPerRequestUs.api ?? NaN)),
     simCpuUs: median(apiRuns.map((r) => r.cpuPerRequestUs.simulators ?? NaN)),
@@ -532,7 +537,7 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
 }
 
 function reportOffers(out: string[], offers: OffersFigures): void {
-  const m = offersMedians(offers.pairs);
+  const m = offers.medians;
   out.push(
     `GET /api/on_ramp/offers (GBP ${GBP.id} -> BTC ${BTC.id}, ${OFFERS_AMOUNT}, GB; external_user_id ${OFFERS_USERS === 'fixed' ? 'bench on every request' : 'one per connection'}): ` +
       `bench_1..5 answer in ${PROVIDER_LATENCY_MS} ms; default configuration (testConfig(): provider deadline ${PROVIDER_DEADLINE_MS} ms). ` +
@@ -616,7 +621,7 @@ function dictSummary(dict: DictFigures, profile: DictProfile | undefined) {
 }
 
 function offersSummary(offers: OffersFigures) {
-  const m = offersMedians(offers.pairs);
+  const m = offers.medians;
   const apiRuns = offers.pairs.map((p) => p.api);
   const each = (runs: LoadResult[], figure: (r: LoadResult) => number) => runs.map((r) => round(figure(r), 1)).join(',');
   const sum = (figure: (r: LoadResult) => number) => apiRuns.reduce((total, r) => total + figure(r), 0);
@@ -649,7 +654,7 @@ function offersSummary(offers: OffersFigures) {
     offers_floor_p99_ratio: round(m.floorP99 / PROVIDER_LATENCY_MS, 3),
     offers_floor_runs_p99_ms: each(offers.pairs.map((p) => p.floor), (r) => r.latency.p99),
     offers_floor_pooled_p99_ms: round(m.floorPooledP99, 0),
-    offers_floor_rps: round(median(offers.pairs.map((p) => p.floor.rps)), 1),
+    offers_floor_rps: round(m.floorRps, 1),
     offers_floor_cpu_ms_per_req: round(m.floorCpuUs / 1000, 2),
     offers_floor_steal_pct: round(m.floorStealPct, 1),
     offers_over_floor_p50: round(m.overFloorP50, 3),
@@ -723,7 +728,7 @@ async function main(): Promise<void> {
   if (offers) reportOffers(out, offers);
 
   const ratio = dictPart?.dict.ratio;
-  const medians = offers ? offersMedians(offers.pairs) : undefined;
+  const medians = offers?.medians;
   const p50Ratio = medians ? medians.p50 / PROVIDER_LATENCY_MS : undefined;
   const p99Ratio = medians ? medians.p99 / PROVIDER_LATENCY_MS : undefined;
   const rows: (string | number)[][] = [];
