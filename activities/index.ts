@@ -18,6 +18,13 @@ export interface ActivityDependencies {
 
 export type NotifyOutcome = { outcome: 'delivered'; attempts: number; status: number } | { outcome: 'no_endpoint' };
 
+/** One delivery attempt's outcome; the workflow decides when to try again (src/webhooks/retry.ts). */
+export type WebhookAttemptOutcome =
+  | { outcome: 'delivered'; status: number }
+  | { outcome: 'no_endpoint' }
+  | { outcome: 'refused'; error: string }
+  | { outcome: 'failed'; error: string; retryAfterMs?: number };
+
 export interface AddressCheck {
   valid: boolean;
   reason?: string;
@@ -102,10 +109,51 @@ export function createActivities({ providers, currencies, integrators, webhooks 
       throw ApplicationFailure.create({ message: `attempt ${attempt}: ${result.error}`, type: 'webhook_attempt_failed', nextRetryDelay: delay });
     },
 
+    /**
+     * One attempt to deliver an order webhook; the workflow keeps the attempt count and the next
+     * attempt's time in its own state, so a retry series never holds the order up (docs/decisions.md).
+     */
+    async attemptIntegratorWebhook(input: { notification: IntegratorNotification; attempt: number }): Promise<WebhookAttemptOutcome> {
+      const { notification, attempt } = input;
+      const integrator = integrators.byId(notification.integratorId);
+      if (!integrator?.webhook_url || !integrator.webhook_secret) return { outcome: 'no_endpoint' };
+      const result = await webhooks.attempt({
+        url: integrator.webhook_url,
+        secret: integrator.webhook_secret,
+        id: notification.webhookId,
+        body: orderWebhookBody(notification),
+      });
+      const fields = { webhookId: notification.webhookId, attempt, orderId: notification.order.id, sequence: notification.sequence };
+      const log = Context.current().log;
+      if (result.outcome === 'delivered') {
+        log.info('integrator webhook delivered', { ...fields, status: result.status });
+        return { outcome: 'delivered', status: result.status };
+      }
+      if (result.outcome === 'refused') return { outcome: 'refused', error: result.error };
+      log.warn('integrator webhook attempt failed', { ...fields, error: result.error });
+      return { outcome: 'failed', error: result.error, ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }) };
+    },
+
+    /**
+     * The provider's word on the order. A snapshot about another order (its partner reference) or
+     * another provider order than the one pinned is refused, never handed to the workflow.
+     */
     async getProviderOrderStatus(input: { orderId: string; providerCode: string; providerOrderId?: string }): Promise<ProviderOrderSnapshot> {
-      return adapter(input.providerCode).getOrder(input.orderId, input.providerOrderId);
+      const snapshot = await adapter(input.providerCode).getOrder(input.orderId, input.providerOrderId);
+      const mismatch = snapshotMismatch(input, snapshot);
+      if (mismatch) throw ApplicationFailure.nonRetryable(`${input.providerCode} answered about ${mismatch}`, 'snapshot_mismatch');
+      return snapshot;
     },
   };
+}
+
+/** What a status answer is about when it is not the order asked about; undefined when it is. */
+export function snapshotMismatch(asked: { orderId: string; providerOrderId?: string }, snapshot: ProviderOrderSnapshot): string | undefined {
+  if (snapshot.orderId !== asked.orderId) return `order ${JSON.stringify(snapshot.orderId)}, not ${asked.orderId}`;
+  if (asked.providerOrderId !== undefined && snapshot.providerOrderId !== undefined && snapshot.providerOrderId !== asked.providerOrderId) {
+    return `provider order ${snapshot.providerOrderId}, not ${asked.providerOrderId}`;
+  }
+  return undefined;
 }
 
 export type OrderActivities = ReturnType<typeof createActivities>;

@@ -12,22 +12,27 @@ import {
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { OrderActivities } from '../activities';
-import type { Order } from '../src/domain/order';
+import type { OrderActivities, WebhookAttemptOutcome } from '../activities';
+import { checkReportedTerms, mergeDifferences, type OrderedTerms, type PaymentDiscrepancy } from '../src/domain/integrity';
+import { integratorExtras, type Order } from '../src/domain/order';
 import { canTransition, isTerminal, type OrderStatus } from '../src/domain/order-status';
 import {
   createOrderUpdate,
   DEFAULT_ORDER_TIMINGS,
   getOrderQuery,
+  INTEGRITY_ALERT_KEY,
   integratorWebhookId,
   ORDER_STATUS_KEY,
   providerEventSignal,
+  REVIEW_REASON_KEY,
   type IntegratorNotification,
   type OrderMemo,
   type OrderRejectionType,
+  type OrderRequest,
   type OrderWorkflowInput,
   type ProviderEvent,
 } from '../src/temporal/shared';
+import { nextRetryDelayMs } from '../src/webhooks/retry';
 
 const { validateWalletAddress } = proxyActivities<OrderActivities>({
   startToCloseTimeout: '10 seconds',
@@ -61,10 +66,17 @@ export interface OrderResumeState {
 }
 
 const UNPAID: readonly OrderStatus[] = ['created', 'pending'];
+/** Statuses in which the customer has paid and the order waits on the provider: flagged when they last too long. */
+const AWAITING_PROVIDER: readonly OrderStatus[] = ['hold', 'processing'];
 const SEEN_EVENT_IDS_KEPT = 200;
 const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
 /** Orders started before integrator webhooks existed replay without them. */
 export const INTEGRATOR_WEBHOOKS_PATCH = 'integrator-webhooks';
+/**
+ * Orders started before the integrity checks replay without them: provider binding, the pinned
+ * provider order id, the reported terms' check, workflow-scheduled webhook retries and the review flag.
+ */
+export const ORDER_INTEGRITY_PATCH = 'order-integrity';
 
 /**
  * One order, from address validation and provider order creation to a final status. Provider
@@ -79,6 +91,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   let pollDelayMs = resume?.pollDelayMs ?? timings.pollInitialMs;
   let settledAtMs = resume?.settledAtMs;
   const notifiesIntegrator = patched(INTEGRATOR_WEBHOOKS_PATCH);
+  const checksIntegrity = patched(ORDER_INTEGRITY_PATCH);
+  const ordered = orderedTerms(input.request);
   const outbox: IntegratorNotification[] = resume?.outbox ?? [];
   let delivering = false;
   let closingRun = false;
@@ -148,7 +162,51 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       delivering = false;
     }
   }
-  if (notifiesIntegrator) void deliverNotifications();
+  /**
+   * Delivers the outbox one webhook at a time, one activity per attempt, with the pause between
+   * attempts a timer of this workflow: a closing run stops waiting at once, and the webhook keeps
+   * its place, its attempt count and its next attempt's time in the next run.
+   */
+  async function deliverOnSchedule(): Promise<void> {
+    const retryDelaysMs = timings.webhookRetryDelaysMs ?? DEFAULT_ORDER_TIMINGS.webhookRetryDelaysMs!;
+    const { attemptIntegratorWebhook } = proxyActivities<OrderActivities>({
+      startToCloseTimeout: timings.webhookAttemptTimeoutMs ?? DEFAULT_ORDER_TIMINGS.webhookAttemptTimeoutMs!,
+      // A lost attempt (a worker crash, a timeout) is a failed attempt: the schedule decides the next.
+      retry: { maximumAttempts: 1 },
+    });
+    for (;;) {
+      await condition(() => outbox.length > 0 && !closingRun);
+      const next = outbox[0]!;
+      const waitMs = (next.nextAttemptAtMs ?? 0) - Date.now();
+      if (waitMs > 0 && (await condition(() => closingRun, waitMs))) continue;
+      const attempt = (next.attempts ?? 0) + 1;
+      delivering = true;
+      let result: WebhookAttemptOutcome;
+      try {
+        result = await attemptIntegratorWebhook({ notification: next, attempt });
+      } catch (err) {
+        const cause = err instanceof ActivityFailure ? err.cause : err;
+        result = { outcome: 'failed', error: (cause as Error).message };
+      } finally {
+        delivering = false;
+      }
+      const fields = { webhookId: next.webhookId, attempt };
+      if (result.outcome === 'failed') {
+        const delayMs = nextRetryDelayMs(attempt, retryDelaysMs, result.retryAfterMs);
+        if (delayMs !== undefined) {
+          outbox[0] = { ...next, attempts: attempt, nextAttemptAtMs: Date.now() + delayMs };
+          continue;
+        }
+        log.error('integrator webhook not delivered: retries used up', { ...fields, error: result.error });
+      } else if (result.outcome === 'refused') {
+        log.error('integrator webhook not delivered: URL refused', { ...fields, error: result.error });
+      } else if (result.outcome === 'no_endpoint') {
+        log.info('integrator has no webhook endpoint', fields);
+      }
+      outbox.shift();
+    }
+  }
+  if (notifiesIntegrator) void (checksIntegrity ? deliverOnSchedule() : deliverNotifications());
 
   /** Applies a provider report; returns true when the order's status changed. */
   function apply(event: ProviderEvent): boolean {
@@ -158,7 +216,84 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       seenEventIds.push(event.eventId);
       if (seenEventIds.length > SEEN_EVENT_IDS_KEPT) seenEventIds.shift();
     }
-    const order = memo.order;
+    return checksIntegrity ? applyChecked(memo, event) : applyUnchecked(memo, event);
+  }
+
+  /** The provider's report, once it is known to be about this order, and the payment it says was taken. */
+  function applyChecked(current: OrderMemo, event: ProviderEvent): boolean {
+    const refusal = refusalOf(current, event);
+    if (refusal) {
+      refuse(current, refusal);
+      return false;
+    }
+    let next = current;
+    if (next.providerOrderId === undefined && event.providerOrderId !== undefined) next = { ...next, providerOrderId: event.providerOrderId };
+    const previous = next.order.discrepancies ?? [];
+    const discrepancies = mergeDifferences(previous, checkReportedTerms(ordered, event.reported), event.reported);
+    const paymentChanged = JSON.stringify(previous) !== JSON.stringify(discrepancies);
+    if (paymentChanged) {
+      next = { ...next, order: withPayment(next.order, input.request, discrepancies) };
+      if (discrepancies.length > 0) {
+        log.warn('provider reports a different payment than ordered', { discrepancies });
+        next = { ...next, integrityAlert: 'payment_differs' };
+        upsertSearchAttributes([{ key: INTEGRITY_ALERT_KEY, value: 'payment_differs' }]);
+      }
+    }
+    const order = next.order;
+    const statusChanges = event.status !== order.status && canTransition(order.status, event.status);
+    if (!statusChanges) {
+      if (event.status !== order.status) {
+        log.info('ignoring provider status that would move the order back', { from: order.status, to: event.status });
+      }
+      memo = next;
+      if (paymentChanged) upsertMemo({ ...next });
+      return false;
+    }
+    const changed: Order = {
+      ...order,
+      status: event.status,
+      to_amount: event.cryptoAmount ?? order.to_amount,
+      updated_at: new Date().toISOString(),
+      extras: {
+        ...order.extras,
+        provider_status: event.providerStatus,
+        ...(next.providerOrderId === undefined ? {} : { provider_order_id: next.providerOrderId }),
+        ...(event.transactionHash ? { transaction_hash: event.transactionHash } : {}),
+      },
+    };
+    if (event.status === 'failed') changed.failure_reason = event.failureReason ?? 'failed_at_provider';
+    else delete changed.failure_reason;
+    memo = { ...next, order: changed, sequence: next.sequence + 1 };
+    if (event.status === 'failed' || event.status === 'expired') settledAtMs = Date.now();
+    publish(memo);
+    return true;
+  }
+
+  /** Why a report is not about this order, or undefined when it is. */
+  function refusalOf(current: OrderMemo, event: ProviderEvent): string | undefined {
+    if (event.providerCode !== input.providerCode) return `from provider ${event.providerCode ?? '(unnamed)'}, not ${input.providerCode}`;
+    if (current.providerOrderId !== undefined && event.providerOrderId !== undefined && event.providerOrderId !== current.providerOrderId) {
+      return `about provider order ${event.providerOrderId}, not ${current.providerOrderId}`;
+    }
+    const { refused } = checkReportedTerms(ordered, event.reported);
+    if (refused.length > 0) return refused.map((d) => `${d.field} ${d.reported}, not ${d.ordered}`).join('; ');
+    return undefined;
+  }
+
+  /** Counts and logs a refused report; the first one flags the order (one command, however many follow). */
+  function refuse(current: OrderMemo, reason: string): void {
+    log.warn('provider report refused: not about this order', { reason, providerCode: input.providerCode });
+    memo = { ...current, refusedReports: (current.refusedReports ?? 0) + 1 };
+    if (current.integrityAlert === undefined) {
+      memo = { ...memo, integrityAlert: 'report_refused' };
+      upsertMemo({ ...memo });
+      upsertSearchAttributes([{ key: INTEGRITY_ALERT_KEY, value: 'report_refused' }]);
+    }
+  }
+
+  /** The report as orders before the integrity checks applied it (their histories replay through this). */
+  function applyUnchecked(current: OrderMemo, event: ProviderEvent): boolean {
+    const order = current.order;
     const extras = {
       ...order.extras,
       provider_status: event.providerStatus,
@@ -180,7 +315,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     };
     if (event.status === 'failed') next.failure_reason = event.failureReason ?? 'failed_at_provider';
     else delete next.failure_reason;
-    memo = { ...memo, order: next, sequence: memo.sequence + 1 };
+    memo = { ...current, order: next, sequence: current.sequence + 1 };
     if (event.status === 'failed' || event.status === 'expired') settledAtMs = Date.now();
     publish(memo);
     return true;
@@ -234,7 +369,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
         created_at: now,
         updated_at: now,
         extras: {
-          ...request.extras,
+          ...(checksIntegrity ? integratorExtras(request.extras) : request.extras),
           ...(created.providerOrderId ? { provider_order_id: created.providerOrderId } : {}),
           provider_status: created.providerStatus,
         },
@@ -243,9 +378,10 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       providerCode: input.providerCode,
       requestHash: input.requestHash,
       sequence: 1,
+      ...(checksIntegrity && created.providerOrderId ? { providerOrderId: created.providerOrderId } : {}),
     };
     publish(memo);
-    apply({ ...created, eventId: undefined });
+    apply({ ...created, eventId: undefined, providerCode: input.providerCode });
   }
 
   const createdAtMs = Date.parse(memo.order.created_at);
@@ -255,8 +391,10 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     const paymentDeadline = UNPAID.includes(status) ? createdAtMs + timings.paymentWindowMs : Infinity;
     const graceEnd = settledAtMs !== undefined ? settledAtMs + timings.settledGraceMs : Infinity;
     if (now >= graceEnd) break;
+    const reviewAt = reviewDue(memo);
+    if (now >= reviewAt) flagForReview(memo);
 
-    const wakeAt = Math.min(now + pollDelayMs, paymentDeadline, graceEnd);
+    const wakeAt = Math.min(now + pollDelayMs, paymentDeadline, graceEnd, now >= reviewAt ? Infinity : reviewAt);
     if (await condition(() => inbox.length > 0, Math.max(wakeAt - now, 1))) {
       let changed = false;
       for (const event of inbox.splice(0)) changed = apply(event) || changed;
@@ -267,7 +405,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       const current = memo.order.status;
       if (UNPAID.includes(current) && Date.now() >= createdAtMs + timings.paymentWindowMs) {
         const providerStatus = memo.order.extras.provider_status;
-        apply({ status: 'expired', providerStatus: typeof providerStatus === 'string' ? providerStatus : 'unknown' });
+        // The broker's own decision, not a provider report: it passes the provider check as the order's own.
+        apply({ status: 'expired', providerStatus: typeof providerStatus === 'string' ? providerStatus : 'unknown', providerCode: input.providerCode });
       }
     }
 
@@ -285,17 +424,54 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   await condition(() => outbox.length === 0 && allHandlersFinished());
   return memo;
 
+  /** When an order waiting on the provider is flagged for review; Infinity when it is not to be. */
+  function reviewDue(current: OrderMemo): number {
+    if (!checksIntegrity || current.reviewReason !== undefined || !AWAITING_PROVIDER.includes(current.order.status)) return Infinity;
+    return createdAtMs + (timings.reviewAfterMs ?? DEFAULT_ORDER_TIMINGS.reviewAfterMs!);
+  }
+
+  /** The order stays as it is and goes on polling; an operator finds it by ReviewReason. */
+  function flagForReview(current: OrderMemo): void {
+    log.warn('order open too long: flagged for review', { status: current.order.status, createdAt: current.order.created_at });
+    memo = { ...current, reviewReason: 'open_too_long' };
+    upsertMemo({ ...memo });
+    upsertSearchAttributes([{ key: REVIEW_REASON_KEY, value: 'open_too_long' }]);
+  }
+
   async function poll(): Promise<boolean> {
+    const extrasId = memo?.order.extras.provider_order_id;
+    // Runs continued from before the integrity checks had no pinned id: the one in extras goes on.
+    const providerOrderId = checksIntegrity ? (memo?.providerOrderId ?? (typeof extrasId === 'string' ? extrasId : undefined)) : (extrasId as string | undefined);
     try {
-      const snapshot = await getProviderOrderStatus({
-        orderId: input.orderId,
-        providerCode: input.providerCode,
-        providerOrderId: memo?.order.extras.provider_order_id as string | undefined,
-      });
-      return apply({ ...snapshot, eventId: undefined });
+      const snapshot = await getProviderOrderStatus({ orderId: input.orderId, providerCode: input.providerCode, providerOrderId });
+      return apply({ ...snapshot, eventId: undefined, providerCode: input.providerCode });
     } catch (err) {
       log.warn('status poll failed; will try again', { error: (err as Error).message });
       return false;
     }
   }
+}
+
+/** The order's terms as the integrator requested them: what every provider report is checked against. */
+function orderedTerms(request: OrderRequest): OrderedTerms {
+  return {
+    walletAddress: request.wallet_address,
+    cryptoCurrency: request.to_currency,
+    fiatCurrency: request.from_currency,
+    fiatAmount: request.from_amount,
+  };
+}
+
+/** The order with the provider-verified payment: its amount and currency, and what differs from the request. */
+function withPayment(order: Order, request: OrderRequest, discrepancies: PaymentDiscrepancy[]): Order {
+  const reported = (field: PaymentDiscrepancy['field']) => discrepancies.find((d) => d.field === field)?.reported;
+  const currency = Number(reported('from_currency'));
+  const next: Order = {
+    ...order,
+    from_amount: reported('from_amount') ?? request.from_amount,
+    from_currency: Number.isInteger(currency) ? currency : request.from_currency,
+  };
+  if (discrepancies.length > 0) next.discrepancies = discrepancies;
+  else delete next.discrepancies;
+  return next;
 }

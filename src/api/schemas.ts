@@ -13,7 +13,7 @@ import { z } from 'zod';
 import { COUNTRIES, CountrySchema, StateSchema } from '../domain/countries';
 import { currencyDictionary } from '../domain/currencies';
 import { CurrencySchema } from '../domain/currency';
-import { OrderSchema, OrderStatusSchema } from '../domain/order';
+import { BROKER_EXTRAS_KEYS, OrderSchema, OrderStatusSchema } from '../domain/order';
 import { OfferErrorSchema, OfferSchema } from '../offers/calculate';
 import { CreateOrderBodySchema, orderIdFor } from '../orders/request';
 import { ProviderInfoSchema } from '../providers/types';
@@ -275,10 +275,19 @@ export const CreateOrderRequest = CreateOrderBodySchema.extend({
   country_code: CountryCode,
   state_code: StateCode.optional(),
   ip: CreateOrderBodySchema.shape.ip.meta(ipAddress("The end user's IP address.")),
+  extras: CreateOrderBodySchema.shape.extras.meta({
+    description: `Passed through to the order. The keys the broker writes from the provider's reports (${BROKER_EXTRAS_KEYS.join(', ')}) are refused (validation_error).`,
+  }),
 }).meta({ id: 'CreateOrderRequest', example: EXAMPLE_ORDER });
 
 export const OrderStatus = OrderStatusSchema.meta({ id: 'OrderStatus' });
-export const Order = OrderSchema.extend({ status: OrderStatus }).meta({ id: 'Order' });
+export const Order = OrderSchema.extend({
+  status: OrderStatus,
+  discrepancies: OrderSchema.shape.discrepancies.meta({
+    description:
+      "Present when the provider reports a different fiat amount or currency than was ordered: from_amount and from_currency are then the provider's figures, and each entry gives what was ordered and what the provider reports (a currency it names that the broker does not know reads `unknown`).",
+  }),
+}).meta({ id: 'Order' });
 
 export const OrderPathSchema = z.object({ provider_code: ProviderCodeSchema });
 export const OrderStatusQuerySchema = StatusQuerySchema.extend({

@@ -3,6 +3,13 @@ import { ORDER_STATUSES } from './order-status';
 
 export const OrderStatusSchema = z.enum(ORDER_STATUSES);
 
+/** A term the provider reports differently from the order (src/domain/integrity.ts). */
+export const DiscrepancySchema = z.object({
+  field: z.enum(['from_amount', 'from_currency']),
+  ordered: z.string(),
+  reported: z.string(),
+});
+
 /** The Order resource as the API returns it (spec "Order", plus failure_reason when failed). */
 export const OrderSchema = z.object({
   id: z.uuid(),
@@ -21,6 +28,22 @@ export const OrderSchema = z.object({
   updated_at: z.iso.datetime(),
   extras: z.record(z.string(), z.unknown()),
   failure_reason: z.string().optional(),
+  /**
+   * Present when the provider reports a different fiat amount or currency than was ordered: the
+   * order's from_amount and from_currency are then the provider's, and each entry says what was ordered.
+   */
+  discrepancies: z.array(DiscrepancySchema).optional(),
 });
 
 export type Order = z.infer<typeof OrderSchema>;
+
+/**
+ * Keys of `extras` that the broker writes from the provider's reports. An integrator's order
+ * request may not set them (validation_error): they would pass for the provider's word.
+ */
+export const BROKER_EXTRAS_KEYS = ['provider_order_id', 'provider_status', 'transaction_hash'] as const;
+
+/** `extras` without the broker's own keys. */
+export function integratorExtras(extras: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(extras).filter(([key]) => !(BROKER_EXTRAS_KEYS as readonly string[]).includes(key)));
+}

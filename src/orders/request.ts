@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
 import { ExternalIdSchema } from '../domain/external-id';
+import { BROKER_EXTRAS_KEYS } from '../domain/order';
 import { DECIMAL_AMOUNT_PATTERN } from '../domain/money';
 
 /** Namespace of the broker's order ids (UUIDv5 over integrator and external_order_id). */
@@ -25,7 +26,16 @@ export const CreateOrderBodySchema = z.strictObject({
   state_code: z.string().regex(/^[A-Z0-9]{1,3}$/).optional(),
   ip: z.union([z.ipv4(), z.ipv6()]).optional(),
   user_agent: z.string().max(512).optional(),
-  extras: z.record(z.string(), z.unknown()).optional(),
+  extras: z
+    .record(z.string(), z.unknown())
+    .superRefine((extras, ctx) => {
+      for (const key of BROKER_EXTRAS_KEYS) {
+        if (Object.hasOwn(extras, key)) {
+          ctx.addIssue({ code: 'custom', path: [key], message: `${key} is written by the broker from the provider's reports; an order request cannot set it` });
+        }
+      }
+    })
+    .optional(),
 });
 export type CreateOrderBody = z.infer<typeof CreateOrderBodySchema>;
 

@@ -97,17 +97,20 @@ export class OrderService {
     }
   }
 
-  async signalProviderEvent(event: ProviderWebhookEvent): Promise<SignalOutcome> {
+  /** Forwards a verified webhook of `providerCode` to the order it names; the order checks it is its own provider's. */
+  async signalProviderEvent(providerCode: string, event: ProviderWebhookEvent): Promise<SignalOutcome> {
     try {
       const handle = this.options.client.workflow.getHandle(orderWorkflowId(event.orderId));
       await this.withRpcDeadline(() => handle.signal(providerEventSignal, {
         eventId: event.eventId,
+        providerCode,
         providerStatus: event.providerStatus,
         status: event.status,
         providerOrderId: event.providerOrderId,
         failureReason: event.failureReason,
         cryptoAmount: event.cryptoAmount,
         transactionHash: event.transactionHash,
+        reported: event.reported,
       }));
       return 'delivered';
     } catch (err) {

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
 import type { OrderStatus } from '../domain/order-status';
+import type { ReportedTerms } from '../domain/integrity';
 import { amountLimits, type Decimal } from '../domain/money';
+
+export type { ReportedTerms } from '../domain/integrity';
 
 /** The provider resource of the API (spec "Provider"). */
 export const ProviderInfoSchema = z.object({
@@ -97,7 +100,10 @@ export interface CreateProviderOrderRequest {
 
 /** What a provider reports about one order, by poll or by webhook. */
 export interface ProviderOrderSnapshot {
-  /** The broker's order id (the provider's partner reference). */
+  /**
+   * The broker's order id as the provider's message names it (the partner reference), never
+   * substituted by the id that was asked about: a snapshot naming another order is refused.
+   */
   orderId: string;
   providerOrderId?: string;
   providerStatus: string;
@@ -105,6 +111,11 @@ export interface ProviderOrderSnapshot {
   failureReason?: string;
   cryptoAmount?: string;
   transactionHash?: string;
+  /**
+   * The order's terms as the provider reports them, for the integrity check (src/domain/integrity.ts);
+   * docs/providers/<code>.md lists what each provider's messages carry. Absent when they carry none.
+   */
+  reported?: ReportedTerms;
 }
 
 export interface ProviderOrder extends ProviderOrderSnapshot {
@@ -163,6 +174,11 @@ export class ProviderUnavailableError extends Error {
  */
 export interface ProviderAdapter {
   readonly info: ProviderInfo;
+  /**
+   * The provider cannot take an order without the customer's IP address (Mercuryo signs its widget
+   * URL for it): without `ip` the offers service leaves it out with reason `ip_required`.
+   */
+  readonly requiresCustomerIp?: boolean;
   /** The provider's catalogue from its own endpoints (the caller caches it). */
   getCatalogue(signal?: AbortSignal): Promise<ProviderCatalogue>;
   getQuote(request: QuoteRequest, signal?: AbortSignal): Promise<ProviderQuote>;

@@ -5,6 +5,7 @@
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
+import type { ReportedTerms } from '../domain/integrity';
 import type { Order } from '../domain/order';
 import type { OrderStatus } from '../domain/order-status';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
@@ -18,6 +19,10 @@ export const PROVIDER_CODE_KEY = defineSearchAttributeKey('ProviderCode', Search
 export const EXTERNAL_ORDER_ID_KEY = defineSearchAttributeKey('ExternalOrderId', SearchAttributeType.KEYWORD);
 export const EXTERNAL_USER_ID_KEY = defineSearchAttributeKey('ExternalUserId', SearchAttributeType.KEYWORD);
 export const INTEGRATOR_ID_KEY = defineSearchAttributeKey('IntegratorId', SearchAttributeType.KEYWORD);
+/** Set when a provider report did not match the order (docs/decisions.md, "Order integrity"). */
+export const INTEGRITY_ALERT_KEY = defineSearchAttributeKey('IntegrityAlert', SearchAttributeType.KEYWORD);
+/** Set when an order needs an operator's look although nothing failed (an order open too long). */
+export const REVIEW_REASON_KEY = defineSearchAttributeKey('ReviewReason', SearchAttributeType.KEYWORD);
 
 /** Custom search attributes the Temporal namespace must have (registered by `npm run dev` and compose). */
 export const ORDER_SEARCH_ATTRIBUTES = [
@@ -26,7 +31,18 @@ export const ORDER_SEARCH_ATTRIBUTES = [
   EXTERNAL_ORDER_ID_KEY,
   EXTERNAL_USER_ID_KEY,
   INTEGRATOR_ID_KEY,
+  INTEGRITY_ALERT_KEY,
+  REVIEW_REASON_KEY,
 ] as const;
+
+/**
+ * Values of IntegrityAlert: `payment_differs`, the provider took a different fiat amount or currency
+ * than ordered (the order moved and shows it); `report_refused`, a report about another provider,
+ * provider order, wallet or crypto currency reached the order and was ignored.
+ */
+export type IntegrityAlert = 'payment_differs' | 'report_refused';
+/** Values of ReviewReason: `open_too_long`, in `hold` or `processing` past the order's maximum lifetime. */
+export type ReviewReason = 'open_too_long';
 
 /** The order request as the API accepted it (currency IDs, decimal strings). */
 export interface OrderRequest {
@@ -62,6 +78,11 @@ export interface OrderTimings {
   webhookAttemptTimeoutMs?: number;
   /** History length at which a run continues as new (tests lower it to exercise continue-as-new). */
   historyEventsBeforeContinue?: number;
+  /**
+   * An order still in `hold` or `processing` this long after creation is flagged for review
+   * (ReviewReason); absent in orders started before the flag existed (the default applies).
+   */
+  reviewAfterMs?: number;
 }
 
 export const DEFAULT_ORDER_TIMINGS: OrderTimings = {
@@ -71,6 +92,7 @@ export const DEFAULT_ORDER_TIMINGS: OrderTimings = {
   settledGraceMs: 7 * 24 * 60 * 60_000,
   webhookRetryDelaysMs: [...DEFAULT_WEBHOOK_RETRY_DELAYS_MS],
   webhookAttemptTimeoutMs: 30_000,
+  reviewAfterMs: 5 * 24 * 60 * 60_000,
 };
 
 export interface OrderWorkflowInput {
@@ -87,12 +109,19 @@ export interface OrderWorkflowInput {
 export interface ProviderEvent {
   /** Provider event id for de-duplication; absent for polls. */
   eventId?: string;
+  /**
+   * The provider whose signature (webhook) or API (poll) the report came from; an order ignores
+   * reports from any provider but its own. Absent only in signals sent before it existed.
+   */
+  providerCode?: string;
   providerStatus: string;
   status: OrderStatus;
   providerOrderId?: string;
   failureReason?: string;
   cryptoAmount?: string;
   transactionHash?: string;
+  /** The order's terms as the provider reports them (src/domain/integrity.ts). */
+  reported?: ReportedTerms;
 }
 
 export interface CreateOrderUpdateArgs {
@@ -107,6 +136,14 @@ export interface OrderMemo {
   requestHash: string;
   /** Number of status changes so far (1 = created). */
   sequence: number;
+  /** The provider's order id, pinned by the first report that names one: a report naming another is ignored. */
+  providerOrderId?: string;
+  /** Why an operator should look at the order (also the IntegrityAlert search attribute). */
+  integrityAlert?: IntegrityAlert;
+  /** Provider reports ignored because they were about another provider, provider order, wallet or crypto currency. */
+  refusedReports?: number;
+  /** Also the ReviewReason search attribute. */
+  reviewReason?: ReviewReason;
 }
 
 /** One status change to tell the integrator about (a Standard Webhooks message). */
@@ -118,6 +155,10 @@ export interface IntegratorNotification {
   occurredAt: string;
   order: Order;
   sequence: number;
+  /** Delivery attempts made so far (the workflow schedules each; absent before it did). */
+  attempts?: number;
+  /** When the next attempt is due (epoch ms); absent: now. */
+  nextAttemptAtMs?: number;
 }
 
 export const integratorWebhookId = (orderId: string, sequence: number) => `evt_${orderId}_${sequence}`;

@@ -6,7 +6,7 @@ import type { AppConfig } from '../../src/config';
 import { testConfig } from './config';
 import { workflowBundle } from './temporal';
 
-export interface TestStackOptions extends Partial<Pick<LocalStackOptions, 'settleDelayMs' | 'faults' | 'worker'>> {
+export interface TestStackOptions extends Partial<Pick<LocalStackOptions, 'settleDelayMs' | 'faults' | 'worker' | 'simulatorPort'>> {
   config?: Partial<AppConfig>;
   /** Environment variables the configuration is built from (e.g. ONRAMP_WEBHOOK_URL). */
   env?: NodeJS.ProcessEnv;
@@ -27,6 +27,7 @@ export async function startTestStack(env: TestWorkflowEnvironment, options: Test
     settleDelayMs: options.settleDelayMs ?? 50,
     faults: options.faults,
     worker: options.worker,
+    simulatorPort: options.simulatorPort,
     workflowBundle: await workflowBundle(),
   });
 }

@@ -47,17 +47,17 @@ test('late, duplicated and out-of-order provider events never move an order back
   const s = await stack({ config: { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 60_000, pollMaxMs: 60_000 } } });
   const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
   const handle = env.client.workflow.getHandle(orderWorkflowId(order.id));
-  await handle.signal(providerEventSignal, { eventId: 'e2', providerStatus: 'PAYMENT_RECEIVED', status: 'processing' });
-  await handle.signal(providerEventSignal, { eventId: 'e1', providerStatus: 'AWAITING_PAYMENT', status: 'pending' });
-  await handle.signal(providerEventSignal, { eventId: 'e2', providerStatus: 'PAYMENT_RECEIVED', status: 'processing' });
+  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e2', providerStatus: 'PAYMENT_RECEIVED', status: 'processing' });
+  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e1', providerStatus: 'AWAITING_PAYMENT', status: 'pending' });
+  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e2', providerStatus: 'PAYMENT_RECEIVED', status: 'processing' });
   const memo = await eventually(async () => {
     const m = await handle.query(getOrderQuery);
     return m?.order.status === 'processing' ? m : undefined;
   }, 'processing');
   // created (1) -> processing (2): the stale "pending" and the duplicate were dropped.
   expect(memo.sequence).toBe(2);
-  await handle.signal(providerEventSignal, { eventId: 'e3', providerStatus: 'COMPLETED', status: 'complete' });
-  await handle.signal(providerEventSignal, { eventId: 'e4', providerStatus: 'FAILED', status: 'failed', failureReason: 'late' });
+  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e3', providerStatus: 'COMPLETED', status: 'complete' });
+  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e4', providerStatus: 'FAILED', status: 'failed', failureReason: 'late' });
   const final = await handle.result();
   expect(final.order.status).toBe('complete');
   expect(final.order.failure_reason).toBeUndefined();

@@ -27,7 +27,7 @@ import {
 import { addSearchAttributes } from '../../src/temporal/search-attributes';
 import { WebhookDeliverer } from '../../src/webhooks/delivery';
 import type { orderWorkflow } from '../../workflows';
-import { BTC, BTC_ADDRESS, USD } from '../helpers/orders';
+import { BTC, BTC_ADDRESS, checkout, USD } from '../helpers/orders';
 import { eventually } from '../helpers/http';
 import { workflowBundle } from '../helpers/temporal';
 
@@ -146,16 +146,38 @@ test('an order never paid expires after 24 h, polled ever less often, and closes
 
 test('a failed order still takes a refund 6 days later, then closes at once', async () => {
   const { handle } = await startOrder('00000000-0000-5000-8000-0000000000e2');
-  await handle.signal(providerEventSignal, { eventId: 'e-fail', providerStatus: 'FAILED', status: 'failed', failureReason: 'card_declined' });
+  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e-fail', providerStatus: 'FAILED', status: 'failed', failureReason: 'card_declined' });
   const failed = await eventually(async () => {
     const memo = await handle.query(getOrderQuery);
     return memo?.order.status === 'failed' ? memo : undefined;
   }, 'failed');
   await env.sleep('6 days');
-  await handle.signal(providerEventSignal, { eventId: 'e-refund', providerStatus: 'REFUNDED', status: 'refunded' });
+  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e-refund', providerStatus: 'REFUNDED', status: 'refunded' });
   const result: OrderMemo = await handle.result();
 
   expect(result.order.status).toBe('refunded');
   expect(hoursBetween(failed.order.updated_at, result.order.updated_at) / 24).toBeCloseTo(6, 1);
   expect(result.sequence).toBe(3);
+});
+
+test('an order on hold for 5 days is flagged for review, goes on polling, and completes when the provider does', async () => {
+  const { handle, created } = await startOrder('00000000-0000-5000-8000-0000000000e3');
+  await checkout(created.order.redirect_url, 'hold');
+  await env.sleep('1 minute');
+  expect((await handle.query(getOrderQuery))?.order.status).toBe('hold');
+
+  await env.sleep('4 days');
+  expect((await handle.query(getOrderQuery))?.reviewReason).toBeUndefined();
+  await env.sleep('1 day');
+  const flagged = await handle.query(getOrderQuery);
+  expect(flagged).toMatchObject({ reviewReason: 'open_too_long', order: { status: 'hold' } });
+  expect((await handle.describe()).searchAttributes.ReviewReason).toEqual(['open_too_long']);
+
+  // Still followed: once the provider completes it, the order completes (the flag stays for the operator).
+  polls = [];
+  await checkout(created.order.redirect_url, 'pay');
+  await env.sleep('1 hour');
+  expect(polls.length).toBeGreaterThan(0);
+  const result: OrderMemo = await handle.result();
+  expect(result).toMatchObject({ reviewReason: 'open_too_long', order: { status: 'complete' } });
 });

@@ -17,6 +17,16 @@ export interface SimulatorFaults {
   webhookDelayMs: number;
   /** Hold webhooks back and send each order's batch in reverse order when the switch is turned off. */
   reorderWebhooks: boolean;
+  /**
+   * What the customer really pays, where it differs from the order (a widget whose amount, fiat
+   * currency or wallet was edited): each non-empty value replaces the order's at payment, and the
+   * provider reports it in every later webhook and status answer. Empty: pay what was ordered.
+   */
+  paidFiatAmount: string;
+  /** The fiat currency paid, as the provider names it (e.g. "EUR"); empty: the order's. */
+  paidFiatCurrency: string;
+  /** The wallet the crypto goes to; empty: the order's. */
+  paidWalletAddress: string;
 }
 
 export const NO_FAULTS: SimulatorFaults = {
@@ -27,6 +37,9 @@ export const NO_FAULTS: SimulatorFaults = {
   duplicateWebhooks: false,
   webhookDelayMs: 0,
   reorderWebhooks: false,
+  paidFiatAmount: '',
+  paidFiatCurrency: '',
+  paidWalletAddress: '',
 };
 
 /** The known switches of a JSON body, each only when it has the right type. */

@@ -1,0 +1,141 @@
+/**
+ * An integrator endpoint that answers 500 must not hold an order up. On Temporal's time-skipping
+ * test server: the endpoint fails for the order's first hours while the customer pays and the
+ * provider completes the order; the order's run continues as new meanwhile (a low history limit).
+ * The order must complete on time, and its webhooks must then arrive in order, each with the
+ * `webhook-id` and the place in the retry schedule it had before continue-as-new.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { Worker } from '@temporalio/worker';
+import { createActivities } from '../../activities';
+import { IntegratorDirectory } from '../../src/config/integrators';
+import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
+import { currencyDictionary } from '../../src/domain/currencies';
+import { createSandboxAdapter, SANDBOX_INFO } from '../../src/providers/sandbox';
+import { ProviderRegistry } from '../../src/providers/registry';
+import { SimulatorHost } from '../../src/simulators/kit/host';
+import { SandboxSimulator } from '../../src/simulators/sandbox/server';
+import { addSearchAttributes } from '../../src/temporal/search-attributes';
+import { DEFAULT_ORDER_TIMINGS, getOrderQuery, integratorWebhookId, orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
+import { WebhookDeliverer } from '../../src/webhooks/delivery';
+import type { orderWorkflow } from '../../workflows';
+import { eventually } from '../helpers/http';
+import { IntegratorReceiver } from '../helpers/integrator-receiver';
+import { BTC, BTC_ADDRESS, checkout, USD } from '../helpers/orders';
+import { workflowBundle } from '../helpers/temporal';
+
+const TASK_QUEUE = 'integrator-endpoint-down';
+const API_KEY = 'sk_sandbox_time_skipping';
+const ORDER_ID = '00000000-0000-5000-8000-00000000d0e1';
+
+let env: TestWorkflowEnvironment;
+let worker: Worker;
+let running: Promise<void>;
+let simulatorServer: Server;
+let simulator: SandboxSimulator;
+let receiver: IntegratorReceiver;
+const webhooks = new WebhookDeliverer({ allowPrivateNetworks: true, timeoutMs: 2000 });
+
+beforeAll(async () => {
+  const bundle = await workflowBundle();
+  env = await TestWorkflowEnvironment.createTimeSkipping({
+    server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
+  });
+  await addSearchAttributes(env.client, 'default');
+  simulatorServer = createServer();
+  await new Promise<void>((r) => simulatorServer.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(simulatorServer.address() as AddressInfo).port}`;
+  // Its webhooks go nowhere: the worker learns the order's progress by polling, as the broker does when they are lost.
+  simulator = new SandboxSimulator({ apiKey: API_KEY, webhookSecret: 'unused', webhookUrl: 'http://127.0.0.1:1', publicUrl: `${url}/sandbox`, settleDelayMs: 10 });
+  simulatorServer.on('request', new SimulatorHost([simulator]).app);
+  receiver = new IntegratorReceiver(DEFAULT_DEV_WEBHOOK_SECRET);
+  const webhookUrl = await receiver.start();
+  const activities = createActivities({
+    providers: new ProviderRegistry([createSandboxAdapter({ baseUrl: url, apiKey: API_KEY, webhookSecret: 'unused' }, SANDBOX_INFO, currencyDictionary)]),
+    currencies: currencyDictionary,
+    integrators: new IntegratorDirectory([
+      { id: 'dev', name: 'Dev', api_key_sha256: ['0'.repeat(64)], webhook_url: webhookUrl, webhook_secret: DEFAULT_DEV_WEBHOOK_SECRET },
+    ]),
+    webhooks,
+  });
+  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities });
+  running = worker.run();
+});
+
+afterAll(async () => {
+  worker?.shutdown();
+  await running;
+  simulator?.stop();
+  simulatorServer?.closeAllConnections();
+  await new Promise<void>((r) => (simulatorServer ? simulatorServer.close(() => r()) : r()));
+  await receiver?.stop();
+  await webhooks.close();
+  await env?.teardown();
+});
+
+test('webhooks failing for hours hold up neither the order nor its continue-as-new, and resume where they were', async () => {
+  receiver.answerNext(...Array.from({ length: 1000 }, () => ({ status: 500 })));
+  const handle = await env.client.workflow.start<typeof orderWorkflow>('orderWorkflow', {
+    workflowId: orderWorkflowId(ORDER_ID),
+    taskQueue: TASK_QUEUE,
+    args: [
+      {
+        orderId: ORDER_ID,
+        integratorId: 'dev',
+        providerCode: 'sandbox',
+        requestHash: 'h',
+        // Default polling and webhook schedule (5 s, 5 min, 30 min, 2 h, ...); a history limit low
+        // enough that the run continues as new within the first minutes, while the first webhook is retried.
+        timings: { ...DEFAULT_ORDER_TIMINGS, historyEventsBeforeContinue: 40 },
+        request: {
+          from_currency: USD,
+          from_amount: '100.00',
+          to_currency: BTC,
+          to_amount: '0.001',
+          wallet_address: BTC_ADDRESS,
+          payment_method: 'card',
+          country_code: 'GB',
+          external_user_id: 'user-1',
+          external_order_id: ORDER_ID,
+          extras: {},
+        },
+      },
+    ],
+  });
+  const created = await eventually(async () => (await handle.query(getOrderQuery)) ?? undefined, 'order created');
+  const createdAt = Date.parse(created.order.created_at);
+
+  // Twenty minutes of polling (about ten polls) while the endpoint fails: the run continues as new.
+  await env.sleep('20 minutes');
+  const firstRun = handle.firstExecutionRunId;
+  const latest = env.client.workflow.getHandle(orderWorkflowId(ORDER_ID));
+  expect((await latest.describe()).runId).not.toBe(firstRun);
+
+  // The customer pays; within the hour the order must be complete, the endpoint still failing.
+  await checkout(created.order.redirect_url, 'pay');
+  await env.sleep('1 hour');
+  const memo: OrderMemo | null = await latest.query(getOrderQuery);
+  expect(memo?.order.status).toBe('complete');
+  expect(receiver.received.every((w) => w.answered === 500)).toBe(true);
+
+  // The endpoint recovers; the webhooks arrive at the next scheduled attempt, in order.
+  receiver.clearScript();
+  await env.sleep('3 hours');
+  const result: OrderMemo = await latest.result();
+  expect(result.order.status).toBe('complete');
+  const delivered = receiver.delivered(ORDER_ID);
+  expect(delivered.map((w) => w.webhookId)).toEqual(
+    Array.from({ length: result.sequence }, (_, i) => integratorWebhookId(ORDER_ID, i + 1)),
+  );
+  expect(delivered.map((w) => w.body.data.status).at(-1)).toBe('complete');
+  // The first webhook kept its place in the schedule across the new run: attempts at 0, 5 s, 5 min
+  // and 30 min later failed (all within the hour and twenty minutes of 500s), the fifth, 2 h after
+  // the fourth, was delivered. Started over in the new run, it would have had more attempts.
+  const first = receiver.attempts(integratorWebhookId(ORDER_ID, 1));
+  expect(first.map((w) => w.answered)).toEqual([500, 500, 500, 500, 204]);
+  const firstTimestamps = first.map((w) => Date.parse(w.body.timestamp));
+  expect(new Set(firstTimestamps).size).toBe(1);
+  expect(firstTimestamps[0]).toBe(createdAt);
+});
