@@ -15,6 +15,7 @@ import { errorHandler, notFoundHandler } from './problem';
 import { freshOnlyWithValidator } from './freshness';
 import { parseQueryOnce } from './parsed-query';
 import { apiSecurityHeaders } from './security-headers';
+import type { SignalledEvents } from './signalled-events';
 import { catalogueRoutes } from './routes/catalogue';
 import { dictionaryRoutes } from './routes/dictionaries';
 import { healthRoutes } from './routes/health';
@@ -34,6 +35,8 @@ export interface AppDependencies {
   offers: OffersService;
   offerStore: OfferStore;
   orders: OrderService;
+  /** Provider events already signalled, so a replayed webhook is not signalled again. */
+  signalledEvents: SignalledEvents;
   timings: OrderTimings;
   ready: () => Promise<Record<string, boolean>>;
 }
@@ -47,7 +50,7 @@ export interface AppDependencies {
 function apiRouter(deps: AppDependencies): Router {
   const api = Router();
   openApiDocumentRoute(api);
-  webhookRoutes(api, deps.providers, deps.orders);
+  webhookRoutes(api, deps.providers, deps.orders, deps.signalledEvents);
   api.use(requireApiKey(deps.integrators));
   if (deps.rateLimiter) api.use(deps.rateLimiter);
   dictionaryRoutes(api, deps.currencies);

@@ -13,11 +13,12 @@ import { RedisSharedValues } from '../providers/shared-values';
 import { temporalReachable } from '../temporal/connection';
 import { createApp } from './app';
 import { createRateLimiter } from './rate-limit';
+import { MemorySignalledEvents, RedisSignalledEvents } from './signalled-events';
 
 export interface BuildApiOverrides {
   /** Providers to use instead of those the configuration enables (benchmarks, tests). */
   providers?: ProviderRegistry;
-  /** A connected Redis client (REDIS_URL): the shared offer store and rate-limit counters. */
+  /** A connected Redis client (REDIS_URL): the shared offer store, rate-limit counters and signalled provider events. */
   redis?: RedisClient;
 }
 
@@ -58,6 +59,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       createTimeoutMs: config.orderCreateTimeoutMs,
       rpcTimeoutMs: Math.min(5000, config.orderCreateTimeoutMs),
     }),
+    signalledEvents: redis ? new RedisSignalledEvents(redis) : new MemorySignalledEvents(),
     timings: config.orderTimings,
     ready: async () => ({ temporal: await temporalReachable(client), ...(redis ? { redis: redis.isReady } : {}) }),
   });

@@ -1,9 +1,10 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/config';
 import { getOrderQuery, orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
 import { eventually } from './http';
 import { workflowRuns } from './scenarios';
+import { signedSandboxWebhook } from './webhooks';
 
 /** A webhook as it travels: the URL's query string (with its `?`), headers and the raw body. */
 export interface WebhookDelivery {
@@ -17,23 +18,12 @@ export interface WebhookDelivery {
  * anyone can make for a broker that runs the sandbox with its default secret.
  */
 export function signedSandboxEvent(orderId: string, order: Record<string, unknown> = {}, secret = DEV_SANDBOX_WEBHOOK_SECRET): WebhookDelivery {
-  const body = JSON.stringify({
-    event_id: `evt_${randomUUID()}`,
-    event_type: 'order.status_changed',
-    order: {
-      id: `sb_${randomUUID()}`,
-      partner_order_id: orderId,
-      status: 'COMPLETED',
-      crypto_amount: '0.00100000',
-      checkout_url: 'http://127.0.0.1:1/sandbox/checkout/x',
-      tx_hash: `0x${'ab'.repeat(32)}`,
-      updated_at: new Date().toISOString(),
-      ...order,
-    },
-  });
-  const t = Math.floor(Date.now() / 1000);
-  const v1 = createHmac('sha256', secret).update(`${t}.${body}`).digest('hex');
-  return { query: '', headers: { 'sandbox-signature': `t=${t},v1=${v1}` }, body };
+  const { body, signature } = signedSandboxWebhook(
+    secret,
+    { id: `sb_${randomUUID()}`, partner_order_id: orderId, status: 'COMPLETED', tx_hash: `0x${'ab'.repeat(32)}`, ...order },
+    `evt_${randomUUID()}`,
+  );
+  return { query: '', headers: { 'sandbox-signature': signature }, body };
 }
 
 /** Posts a provider webhook to the broker as the provider would. */

@@ -1,14 +1,18 @@
 import express, { type Router } from 'express';
+import type { Logger } from '../../logging';
 import type { OrderService } from '../../orders/service';
 import type { ProviderRegistry } from '../../providers/registry';
 import { WebhookVerificationError } from '../../providers/types';
 import { methodNotAllowed, ProblemError } from '../problem';
+import type { SignalledEvent, SignalledEvents } from '../signalled-events';
 
 /**
  * Provider webhooks: the raw body is kept for the signature check, and a verified event is signalled
- * to the order's workflow before the broker answers 2xx, so an acknowledged event is never lost.
+ * to the order's workflow before the broker answers 2xx, so an acknowledged event is never lost. An
+ * event already signalled is acknowledged without a second signal, so that replaying a webhook
+ * cannot grow the workflow's history.
  */
-export function webhookRoutes(router: Router, providers: ProviderRegistry, orders: OrderService): void {
+export function webhookRoutes(router: Router, providers: ProviderRegistry, orders: OrderService, signalled: SignalledEvents): void {
   router
     .route('/webhooks/:provider_code')
     .post(express.raw({ type: () => true, limit: '256kb' }), async (req, res) => {
@@ -25,13 +29,35 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
         }
         throw err;
       }
-      const outcome = await orders.signalProviderEvent(event);
-      if (outcome === 'unknown_order') {
-        req.log.warn({ provider: adapter.info.code, orderId: event.orderId, eventId: event.eventId }, 'webhook for an unknown or closed order');
+      const ref: SignalledEvent = { provider: adapter.info.code, orderId: event.orderId, eventId: event.eventId };
+      if (await seen(signalled, ref, req.log)) {
+        req.log.debug(ref, 'provider webhook already signalled; acknowledged without a signal');
+      } else {
+        const outcome = await orders.signalProviderEvent(adapter.info.code, event);
+        if (outcome === 'unknown_order') req.log.warn(ref, 'webhook for an unknown or closed order');
+        else await remember(signalled, ref, req.log);
       }
       res.status(200).json({ received: true });
     })
     .all(methodNotAllowed(['POST']));
+}
+
+/** A store that cannot answer must not lose an event: it is signalled, and the workflow drops a duplicate. */
+async function seen(signalled: SignalledEvents, ref: SignalledEvent, log: Logger): Promise<boolean> {
+  try {
+    return await signalled.seen(ref);
+  } catch (err) {
+    log.warn({ ...ref, err }, 'signalled-events store failed; signalling the webhook without the duplicate check');
+    return false;
+  }
+}
+
+async function remember(signalled: SignalledEvents, ref: SignalledEvent, log: Logger): Promise<void> {
+  try {
+    await signalled.remember(ref);
+  } catch (err) {
+    log.warn({ ...ref, err }, 'signalled-events store failed; a replay of this webhook will be signalled again');
+  }
 }
 
 function stringQuery(query: Record<string, unknown>): Record<string, string> {
