@@ -39,11 +39,16 @@ export interface MoonpayAssetIndex {
 /** EVM addresses compare without case; base58 and other encodings are case-sensitive. */
 const sameContract = (a: string, b: string) => (a.startsWith('0x') ? a.toLowerCase() === b.toLowerCase() : a === b);
 
+/** The broker's fiat currency of a MoonPay fiat code (`usd`). */
+export function brokerFiat(dictionary: CurrencyDictionary, code: string): Currency | undefined {
+  return dictionary.currencies.find((c) => c.currency_type === 'fiat' && c.ticker === code.toUpperCase());
+}
+
 /**
  * A crypto code is the symbol, then a chain suffix for tokens and L2 coins (`usdt_trx`, `eth_base`);
  * the chain itself comes from the metadata, and a token is matched by its contract where MoonPay gives one.
  */
-function brokerCrypto(dictionary: CurrencyDictionary, currency: MoonpayCurrency): Currency | undefined {
+export function brokerCrypto(dictionary: CurrencyDictionary, currency: Pick<MoonpayCurrency, 'code' | 'metadata'>): Currency | undefined {
   const network = MOONPAY_NETWORKS[currency.metadata?.networkCode ?? ''];
   if (network === undefined) return undefined;
   const contract = currency.metadata?.contractAddress || undefined;
@@ -66,7 +71,7 @@ export function indexCurrencies(dictionary: CurrencyDictionary, currencies: read
   const crypto = new Map<number, MoonpayCurrency>();
   for (const currency of currencies) {
     if (currency.type === 'fiat') {
-      const match = dictionary.currencies.find((c) => c.currency_type === 'fiat' && c.ticker === currency.code.toUpperCase());
+      const match = brokerFiat(dictionary, currency.code);
       if (match && !fiat.has(match.id)) fiat.set(match.id, currency);
     } else if (currency.type === 'crypto' && buyable(currency, testMode)) {
       const match = brokerCrypto(dictionary, currency);

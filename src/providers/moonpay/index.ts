@@ -118,15 +118,15 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
       const terms = resolveTerms(await assetIndex(), request);
       const redirectUrl = signedWidgetUrl(config.widgetUrl, config.secretKey, toWidgetParams(config.publishableKey, terms, request));
       // Nothing is created at MoonPay until the customer submits the widget; a repeated call finds what exists.
-      return { ...fromTransactions(request.orderId, await client.findTransactions(request.orderId)), redirectUrl };
+      return { ...fromTransactions(request.orderId, await client.findTransactions(request.orderId), currencies), redirectUrl };
     },
 
     async getOrder(orderId) {
-      return fromTransactions(orderId, await client.findTransactions(orderId));
+      return fromTransactions(orderId, await client.findTransactions(orderId), currencies);
     },
 
     parseWebhook(webhook) {
-      return Promise.resolve().then(() => parseMoonpayWebhook(webhook, config.webhookKey));
+      return Promise.resolve().then(() => parseMoonpayWebhook(webhook, config.webhookKey, currencies));
     },
   };
 }

@@ -88,8 +88,18 @@ export const MoonpayTransactionSchema = z.object({
   /** Kept as any string: a status MoonPay adds later must not make the answer unreadable. */
   status: z.string().min(1),
   externalTransactionId: z.string().nullish(),
+  walletAddress: z.string().nullish(),
+  /** The part of the payment that buys crypto; the three fees are charged on top of it. */
   baseCurrencyAmount: amount.nullish(),
+  feeAmount: amount.nullish(),
+  /** The partner's own fee, where it takes one. */
+  extraFeeAmount: amount.nullish(),
+  networkFeeAmount: amount.nullish(),
   quoteCurrencyAmount: amount.nullish(),
+  /** The crypto currency bought, as `GET /v3/currencies` lists it. */
+  currency: MoonpayCurrencySchema.pick({ code: true, metadata: true }).nullish(),
+  /** The fiat currency paid. */
+  baseCurrency: z.object({ code: z.string().min(1) }).nullish(),
   cryptoTransactionId: z.string().nullish(),
   /** The legacy human-readable reason, e.g. "Payment authorization declined". */
   failureReason: z.string().nullish(),

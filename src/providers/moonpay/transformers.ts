@@ -1,3 +1,4 @@
+import type { CurrencyDictionary } from '../../domain/currency';
 import { decimal, percentText } from '../../domain/money';
 import {
   ProviderRejectedError,
@@ -10,6 +11,7 @@ import {
 } from '../types';
 import type { MoonpayAssetIndex } from './assets';
 import { methodByCode, methodTakes, type MoonpayMethod } from './payment-methods';
+import { reportedTerms } from './reported';
 import type { MoonpayBuyQuote, MoonpayCountry, MoonpayCurrency, MoonpayTransaction } from './schemas';
 import { MOONPAY_NO_TRANSACTION, toBrokerStatus } from './status-map';
 
@@ -141,9 +143,10 @@ export function failureCode(transaction: MoonpayTransaction): string | undefined
   return sentence.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
 }
 
-export function fromTransaction(transaction: MoonpayTransaction): ProviderOrderSnapshot {
+export function fromTransaction(transaction: MoonpayTransaction, dictionary: CurrencyDictionary): ProviderOrderSnapshot {
   const reason = failureCode(transaction);
   const status = toBrokerStatus(transaction.status, reason);
+  const reported = reportedTerms(dictionary, transaction);
   return {
     orderId: transaction.externalTransactionId ?? '',
     providerOrderId: transaction.id,
@@ -152,15 +155,17 @@ export function fromTransaction(transaction: MoonpayTransaction): ProviderOrderS
     ...(status === 'failed' ? { failureReason: reason ?? 'failed_at_moonpay' } : {}),
     ...(transaction.quoteCurrencyAmount ? { cryptoAmount: transaction.quoteCurrencyAmount } : {}),
     ...(transaction.cryptoTransactionId ? { transactionHash: transaction.cryptoTransactionId } : {}),
+    ...(reported ? { reported } : {}),
   };
 }
 
 /**
  * The order as MoonPay sees it: its most recently updated transaction for our id (a customer may
- * retry inside the widget), or `created` while the customer has not submitted the widget yet.
+ * retry inside the widget), named by that transaction's own `externalTransactionId`; or `created`
+ * while the customer has not submitted the widget yet, which reports nothing about the order.
  */
-export function fromTransactions(orderId: string, transactions: readonly MoonpayTransaction[]): ProviderOrderSnapshot {
+export function fromTransactions(orderId: string, transactions: readonly MoonpayTransaction[], dictionary: CurrencyDictionary): ProviderOrderSnapshot {
   const latest = [...transactions].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
   if (!latest) return { orderId, providerStatus: MOONPAY_NO_TRANSACTION, status: 'created' };
-  return { ...fromTransaction(latest), orderId };
+  return fromTransaction(latest, dictionary);
 }

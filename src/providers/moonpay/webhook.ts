@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { CurrencyDictionary } from '../../domain/currency';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { MoonpayWebhookSchema } from './schemas';
 import { fromTransaction } from './transformers';
@@ -41,6 +42,7 @@ export function verifyMoonpaySignature(webhook: IncomingWebhook, webhookKey: str
 export function parseMoonpayWebhook(
   webhook: IncomingWebhook,
   webhookKey: string,
+  dictionary: CurrencyDictionary,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): ProviderWebhookEvent {
   verifyMoonpaySignature(webhook, webhookKey, nowSeconds);
@@ -52,5 +54,5 @@ export function parseMoonpayWebhook(
   }
   const event = MoonpayWebhookSchema.safeParse(body);
   if (!event.success) throw new WebhookVerificationError('signed body is not a MoonPay buy transaction event');
-  return { ...fromTransaction(event.data.data), eventId: createHash('sha256').update(webhook.rawBody).digest('hex') };
+  return { ...fromTransaction(event.data.data, dictionary), eventId: createHash('sha256').update(webhook.rawBody).digest('hex') };
 }

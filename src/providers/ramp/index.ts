@@ -79,10 +79,10 @@ export function createRampAdapter(config: RampConfig, currencies: CurrencyDictio
     async getOrder(orderId, providerOrderId) {
       const purchase = providerOrderId === undefined ? undefined : fromProviderOrderId(providerOrderId);
       if (!purchase) return noPurchaseYet(orderId);
-      return fromPurchase(orderId, await client.getPurchase(purchase.purchaseId, purchase.viewToken), purchase.viewToken);
+      return fromPurchase(orderId, await client.getPurchase(purchase.purchaseId, purchase.viewToken), currencies, purchase.viewToken);
     },
     parseWebhook(webhook) {
-      return Promise.resolve().then(() => parseRampWebhook(webhook, publicKey, config.webhookUrlSecret));
+      return Promise.resolve().then(() => parseRampWebhook(webhook, publicKey, config.webhookUrlSecret, currencies));
     },
   };
 }

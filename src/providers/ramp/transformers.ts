@@ -1,5 +1,5 @@
 import { rampWebhookQuery } from './webhook-url';
-import type { CryptoCurrency, Currency, CurrencyDictionary, FiatCurrency } from '../../domain/currency';
+import type { CryptoCurrency, CurrencyDictionary, FiatCurrency } from '../../domain/currency';
 import { decimal, Decimal, roundDown, roundUp } from '../../domain/money';
 import {
   ProviderRejectedError,
@@ -10,7 +10,8 @@ import {
   type ProviderQuote,
   type QuoteRequest,
 } from '../types';
-import { BROKER_METHOD_CODES, brokerMethodFor, RAMP_CHAIN_NETWORKS, rampAssetSymbol, type RampBrokerMethod } from './codes';
+import { matchesAsset } from './assets';
+import { BROKER_METHOD_CODES, brokerMethodFor, rampAssetSymbol, type RampBrokerMethod } from './codes';
 import type { RampConfig } from './config';
 import {
   RampMethodQuoteSchema,
@@ -23,30 +24,16 @@ import {
   type RampQuote,
   type RampQuoteRequest,
 } from './schemas';
+import { reportedTerms } from './reported';
 import { rampFailureReason, rampOrderStatus } from './status-map';
 
 /** What the broker reports for an order that so far exists only as a widget URL. */
 export const RAMP_NO_PURCHASE_STATUS = 'NO_PURCHASE_YET';
 
-const NATIVE_ADDRESS = /^(0x0{40})?$/i;
-
-function sameContract(ours: string, theirs: string): boolean {
-  return ours.startsWith('0x') ? ours.toLowerCase() === theirs.toLowerCase() : ours === theirs;
-}
-
-/** The broker's currency for a Ramp asset: same network, same ticker, and the same token contract. */
-function matches(currency: Currency, asset: RampAsset): boolean {
-  if (currency.currency_type !== 'crypto' || currency.ticker !== asset.symbol || currency.network !== RAMP_CHAIN_NETWORKS[asset.chain]) {
-    return false;
-  }
-  const address = asset.address ?? '';
-  return currency.contract === undefined ? NATIVE_ADDRESS.test(address) : address !== '' && sameContract(currency.contract, address);
-}
-
 const listed = (asset: RampAsset) => asset.enabled !== false && asset.hidden !== true;
 
 export function findRampAsset(assets: RampAssets, crypto: CryptoCurrency): RampAsset | undefined {
-  return assets.assets.find((asset) => listed(asset) && matches(crypto, asset));
+  return assets.assets.find((asset) => listed(asset) && matchesAsset(crypto, asset));
 }
 
 /** Purchase limits of an asset in the config's currency; -1 on the asset means the global limit. */
@@ -90,7 +77,7 @@ export function fromCatalogue(
     const assets = assetsByFiat.get(currency.ticker);
     if (!assets) continue;
     for (const asset of assets.assets.filter(listed)) {
-      const crypto = dictionary.currencies.find((c) => matches(c, asset));
+      const crypto = dictionary.currencies.find((c) => matchesAsset(c, asset));
       if (!crypto) continue;
       cryptoIds.add(crypto.id);
       // -1 is the global limit, which the payment methods already carry.
@@ -199,8 +186,19 @@ export function fromProviderOrderId(providerOrderId: string): { purchaseId: stri
   return { purchaseId: providerOrderId.slice(0, colon), viewToken: providerOrderId.slice(colon + 1) };
 }
 
-/** A purchase in the broker's terms; a RETURNED event means the money went back, whatever the status says. */
-export function fromPurchase(orderId: string, purchase: RampPurchase, viewToken: string | undefined, eventType?: string): ProviderOrderSnapshot {
+/**
+ * A purchase in the broker's terms; a RETURNED event means the money went back, whatever the status
+ * says. Ramp's purchase names no order of ours: `orderId` is what the caller bound it to (the
+ * webhook URL's MAC-checked `order_id`, or the order whose pinned purchase was read), and the
+ * purchase id in `providerOrderId` is what the order pins.
+ */
+export function fromPurchase(
+  orderId: string,
+  purchase: RampPurchase,
+  dictionary: CurrencyDictionary,
+  viewToken: string | undefined,
+  eventType?: string,
+): ProviderOrderSnapshot {
   const status = eventType === 'RETURNED' ? 'refunded' : rampOrderStatus(purchase.status);
   const token = purchase.purchaseViewToken ?? viewToken;
   return {
@@ -211,6 +209,7 @@ export function fromPurchase(orderId: string, purchase: RampPurchase, viewToken:
     ...(status === 'failed' ? { failureReason: rampFailureReason(purchase.status) ?? 'failed_at_provider' } : {}),
     cryptoAmount: decimal(purchase.cryptoAmount).shiftedBy(-purchase.asset.decimals).toFixed(),
     ...(purchase.finalTxHash ? { transactionHash: purchase.finalTxHash } : {}),
+    reported: reportedTerms(dictionary, purchase),
   };
 }
 

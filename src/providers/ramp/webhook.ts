@@ -1,5 +1,6 @@
 import { createHash, verify, type KeyObject } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
+import type { CurrencyDictionary } from '../../domain/currency';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { RampWebhookSchema } from './schemas';
 import { fromPurchase } from './transformers';
@@ -32,7 +33,12 @@ export function verifyRampBody(rawBody: Buffer, signature: string | undefined, p
 }
 
 /** Verifies and parses a webhookStatusUrl call; the order id comes from the URL's query, checked against its MAC. */
-export function parseRampWebhook(webhook: IncomingWebhook, publicKey: KeyObject | string, urlSecret: string): ProviderWebhookEvent {
+export function parseRampWebhook(
+  webhook: IncomingWebhook,
+  publicKey: KeyObject | string,
+  urlSecret: string,
+  dictionary: CurrencyDictionary,
+): ProviderWebhookEvent {
   const header = webhook.headers[RAMP_SIGNATURE_HEADER];
   const json = verifyRampBody(webhook.rawBody, Array.isArray(header) ? header[0] : header, publicKey);
   const event = RampWebhookSchema.safeParse(json);
@@ -42,5 +48,5 @@ export function parseRampWebhook(webhook: IncomingWebhook, publicKey: KeyObject 
   checkOrderMac(urlSecret, orderId, webhook.query[RAMP_ORDER_MAC_PARAM]);
   // Ramp's purchase events carry no event id: a digest of the signed content stands in for one.
   const eventId = createHash('sha256').update(stableStringify(json)).digest('hex');
-  return { ...fromPurchase(orderId, event.data.purchase, undefined, event.data.type), eventId };
+  return { ...fromPurchase(orderId, event.data.purchase, dictionary, undefined, event.data.type), eventId };
 }

@@ -33,14 +33,14 @@ export function createSandboxAdapter(config: SandboxProviderConfig, info: Provid
     },
     async createOrder(request) {
       const order = await client.createOrder(toOrderBody(request));
-      return { ...fromOrder(order), redirectUrl: order.checkout_url };
+      return { ...fromOrder(order, currencies), redirectUrl: order.checkout_url };
     },
     async getOrder(orderId, providerOrderId) {
       const order = providerOrderId ? await client.getOrder(providerOrderId) : await client.getOrderByPartnerId(orderId);
-      return fromOrder(order);
+      return fromOrder(order, currencies);
     },
     parseWebhook(webhook) {
-      return Promise.resolve().then(() => parseSandboxWebhook(webhook, config.webhookSecret));
+      return Promise.resolve().then(() => parseSandboxWebhook(webhook, config.webhookSecret, currencies));
     },
   };
 }

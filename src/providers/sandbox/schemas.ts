@@ -18,6 +18,12 @@ export const SandboxOrderSchema = z.object({
   id: z.string(),
   partner_order_id: z.string(),
   status: z.enum(SANDBOX_STATUSES),
+  fiat_currency: z.string().optional(),
+  /** What the customer pays, fees included. */
+  fiat_amount: decimalString.optional(),
+  crypto_currency: z.string().optional(),
+  network: z.string().optional(),
+  wallet_address: z.string().optional(),
   crypto_amount: decimalString,
   checkout_url: z.url(),
   failure_reason: z.string().optional(),

@@ -9,6 +9,7 @@ import type {
   SandboxPaymentMethodsSchema,
   SandboxQuoteSchema,
 } from './schemas';
+import { reportedTerms } from './reported';
 import { SANDBOX_STATUS_MAP } from './status-map';
 
 /** The sandbox provider names assets by ticker and network exactly as the broker's dictionary does. */
@@ -84,7 +85,8 @@ export function toOrderBody(request: CreateProviderOrderRequest): Record<string,
   };
 }
 
-export function fromOrder(order: SandboxOrder): ProviderOrderSnapshot {
+export function fromOrder(order: SandboxOrder, dictionary: CurrencyDictionary): ProviderOrderSnapshot {
+  const reported = reportedTerms(dictionary, order);
   return {
     orderId: order.partner_order_id,
     providerOrderId: order.id,
@@ -93,5 +95,6 @@ export function fromOrder(order: SandboxOrder): ProviderOrderSnapshot {
     failureReason: order.status === 'FAILED' ? (order.failure_reason ?? 'failed_at_provider') : undefined,
     cryptoAmount: order.crypto_amount,
     transactionHash: order.tx_hash,
+    ...(reported ? { reported } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { CurrencyDictionary } from '../../domain/currency';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { SandboxWebhookSchema } from './schemas';
 import { fromOrder } from './transformers';
@@ -10,6 +11,7 @@ export const SANDBOX_SIGNATURE_TOLERANCE_SECONDS = 300;
 export function parseSandboxWebhook(
   webhook: IncomingWebhook,
   secret: string,
+  dictionary: CurrencyDictionary,
   nowSeconds: number = Math.floor(Date.now() / 1000),
 ): ProviderWebhookEvent {
   const header = webhook.headers[SANDBOX_SIGNATURE_HEADER];
@@ -40,5 +42,5 @@ export function parseSandboxWebhook(
   }
   const event = SandboxWebhookSchema.safeParse(json);
   if (!event.success) throw new WebhookVerificationError('signed body is not a sandbox order event');
-  return { ...fromOrder(event.data.order), eventId: event.data.event_id };
+  return { ...fromOrder(event.data.order, dictionary), eventId: event.data.event_id };
 }

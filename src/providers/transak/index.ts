@@ -61,17 +61,17 @@ export function createTransakAdapter(config: TransakConfig, currencies: Currency
       const widgetParams = toWidgetParams(request, config);
       const existing = await findOrder(request.orderId);
       const redirectUrl = await client.createWidgetUrl(widgetParams);
-      return existing ? { ...fromOrder(existing, request.orderId), redirectUrl } : { ...notPlacedYet(request.orderId), redirectUrl };
+      return existing ? { ...fromOrder(existing, currencies), redirectUrl } : { ...notPlacedYet(request.orderId), redirectUrl };
     },
 
     async getOrder(orderId, providerOrderId) {
-      if (providerOrderId) return fromOrder(await client.getOrder(providerOrderId), orderId);
+      if (providerOrderId) return fromOrder(await client.getOrder(providerOrderId), currencies);
       const order = await findOrder(orderId);
-      return order ? fromOrder(order, orderId) : notPlacedYet(orderId);
+      return order ? fromOrder(order, currencies) : notPlacedYet(orderId);
     },
 
     async parseWebhook(webhook) {
-      return parseTransakWebhook(webhook, await client.tokens.candidates());
+      return parseTransakWebhook(webhook, await client.tokens.candidates(), currencies);
     },
   };
 }

@@ -119,8 +119,14 @@ export const TransakOrderSchema = z
     partnerOrderId: z.string().optional(),
     partnerCustomerId: z.string().optional(),
     status: z.string().min(1),
+    walletAddress: z.string().nullish(),
     cryptoCurrency: z.string().optional(),
     network: z.string().optional(),
+    /** A token's contract (webhooks; the zero address for a native coin). */
+    tokenContractAddress: z.string().nullish(),
+    fiatCurrency: z.string().nullish(),
+    /** What the customer pays, fees included (`totalFeeInFiat` comes out of it). */
+    fiatAmount: amount.nullish(),
     cryptoAmount: amount.nullish(),
     transactionHash: z.string().nullish(),
     updatedAt: z.string().optional(),

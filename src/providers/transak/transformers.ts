@@ -12,6 +12,7 @@ import {
 import type { TransakConfig } from './config';
 import { cryptoId, transakNetwork } from './networks';
 import { brokerPaymentMethod, transakPaymentMethod } from './payment-methods';
+import { reportedTerms } from './reported';
 import type { TransakCountries, TransakCryptoCurrencies, TransakFiatCurrencies, TransakOrder, TransakQuote, TransakWidgetParams } from './schemas';
 import { brokerStatus, failureReason } from './status-map';
 
@@ -125,17 +126,23 @@ export function toWidgetParams(request: CreateProviderOrderRequest, config: Tran
   };
 }
 
-/** An order in the broker's terms; `orderId` stands in where Transak's copy lacks `partnerOrderId`. */
-export function fromOrder(order: TransakOrder, orderId: string): ProviderOrderSnapshot {
+/**
+ * An order in the broker's terms, named by its own `partnerOrderId`. Where Transak's copy lacks one,
+ * Transak's id stands in: it names no broker order, so the report is refused rather than taken for ours.
+ */
+export function fromOrder(order: TransakOrder, dictionary: CurrencyDictionary): ProviderOrderSnapshot {
   const status = brokerStatus(order.status);
   const reason = status === 'failed' ? failureReason(order.status) : undefined;
+  const transakId = order.id ?? order._id;
+  const reported = reportedTerms(dictionary, order);
   return {
-    orderId: order.partnerOrderId ?? orderId,
-    providerOrderId: order.id ?? order._id,
+    orderId: order.partnerOrderId ?? transakId ?? '',
+    providerOrderId: transakId,
     providerStatus: order.status,
     status,
     ...(reason === undefined ? {} : { failureReason: reason }),
     ...(order.cryptoAmount != null && decimal(order.cryptoAmount).gt(0) ? { cryptoAmount: order.cryptoAmount } : {}),
     ...(order.transactionHash ? { transactionHash: order.transactionHash } : {}),
+    ...(reported ? { reported } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import type { CurrencyDictionary } from '../../domain/currency';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { TransakWebhookBodySchema, TransakWebhookClaimsSchema } from './schemas';
 import { fromOrder } from './transformers';
@@ -16,6 +17,7 @@ const CLOCK_TOLERANCE_SECONDS = 60;
 export async function parseTransakWebhook(
   webhook: IncomingWebhook,
   accessTokens: readonly string[],
+  dictionary: CurrencyDictionary,
   now: Date = new Date(),
 ): Promise<ProviderWebhookEvent> {
   const token = jwtOf(webhook.rawBody);
@@ -23,11 +25,10 @@ export async function parseTransakWebhook(
   const claims = TransakWebhookClaimsSchema.safeParse(payload);
   if (!claims.success) throw new WebhookVerificationError('signed payload is not a Transak order event');
   const order = claims.data.webhookData;
-  const transakId = order.id ?? order._id ?? '';
-  const snapshot = fromOrder(order, transakId);
+  const snapshot = fromOrder(order, dictionary);
   // No event id is documented; the same event delivered again digests the same.
   const eventId = createHash('sha256')
-    .update(JSON.stringify([transakId, claims.data.eventID, order.status, order.updatedAt ?? '']))
+    .update(JSON.stringify([snapshot.providerOrderId, claims.data.eventID, order.status, order.updatedAt ?? '']))
     .digest('hex');
   return { ...snapshot, eventId };
 }

@@ -251,8 +251,20 @@ export class MoonpaySimulator extends SimulatorBase {
       });
       return;
     }
+    if (action === 'pay') this.payAsSwitched(tx);
     this.play(tx, action);
     res.json(transactionJson(tx, this.profile));
+  }
+
+  /** The fault switches' paid amount, fiat currency and wallet replace the transaction's; the fees stay as priced. */
+  private payAsSwitched(tx: SimTransaction): void {
+    const { paidFiatAmount, paidFiatCurrency, paidWalletAddress } = this.faults;
+    if (paidFiatCurrency) tx.fiat = paidFiatCurrency.toUpperCase();
+    if (paidWalletAddress) tx.walletAddress = paidWalletAddress;
+    if (paidFiatAmount) {
+      tx.totalAmount = paidFiatAmount;
+      tx.baseCurrencyAmount = new BigNumber(paidFiatAmount).minus(tx.feeAmount).minus(tx.networkFeeAmount).toFixed();
+    }
   }
 
   /** The action's first status change now, each further one `stepDelayMs` later, unless another action intervenes. */

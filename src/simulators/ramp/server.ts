@@ -4,7 +4,7 @@
  * purchase and the checkout buttons drive it. Each status change is posted, signed as Ramp signs,
  * to the webhookStatusUrl given in that widget URL.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { RampSimulatorCredentials } from '../../providers/ramp/config';
@@ -16,7 +16,7 @@ import { FIAT_PER_USD, USD_PRICE } from '../kit/market';
 import { quote } from '../kit/pricing';
 import { allowedActions, isFinal, planFor, webhookType, type SimRampStatus } from './lifecycle';
 import { assetMinimum, globalLimits, MAIN_CURRENCY, RAMP_FEE_PERCENT, RAMP_PROFILE, RAMP_SIM_ASSETS, type RampSimAsset } from './profile';
-import { isSimulatorPublicKey, signRampBody } from './signing';
+import { isPublicHalf, rampSimulatorSigningKey, signRampBody } from './signing';
 
 export interface RampSimulatorOptions {
   /** The simulator's own base, e.g. http://127.0.0.1:4010/ramp. */
@@ -24,6 +24,8 @@ export interface RampSimulatorOptions {
   /** The broker's Ramp webhook endpoint; each purchase posts to the webhookStatusUrl of its widget URL. */
   brokerWebhookUrl: string;
   credentials: RampSimulatorCredentials;
+  /** The private half of credentials.webhookPublicKey; the development key when absent. */
+  signingKey?: KeyObject;
   faults?: Partial<SimulatorFaults>;
   /** Between automatic status steps; default 300 ms. */
   stepDelayMs?: number;
@@ -78,11 +80,13 @@ export class RampSimulator extends SimulatorBase {
   /** Widget sessions: the same widget URL shows the same purchase. */
   private readonly bySession = new Map<string, string>();
   private readonly assets = new Map(RAMP_SIM_ASSETS.map((a) => [assetKey(a), a]));
+  private readonly signingKey: KeyObject;
 
   constructor(private readonly options: RampSimulatorOptions) {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
-    if (!isSimulatorPublicKey(options.credentials.webhookPublicKey)) {
-      throw new Error('the Ramp simulator signs with its development key: credentials.webhookPublicKey must be its public half');
+    this.signingKey = options.signingKey ?? rampSimulatorSigningKey(undefined);
+    if (!isPublicHalf(options.credentials.webhookPublicKey, this.signingKey)) {
+      throw new Error('credentials.webhookPublicKey must be the public half of the Ramp simulator\'s signing key');
     }
     this.routes();
   }
@@ -359,9 +363,18 @@ export class RampSimulator extends SimulatorBase {
       });
       return;
     }
+    if (action === 'pay') this.payAsSwitched(record.purchase);
     record.walk += 1;
     this.play(record, record.walk, steps);
     res.json({ status: record.purchase.status, purchase: record.purchase });
+  }
+
+  /** The fault switches' paid amount, fiat currency and wallet replace the purchase's. */
+  private payAsSwitched(purchase: SimPurchase): void {
+    const { paidFiatAmount, paidFiatCurrency, paidWalletAddress } = this.faults;
+    if (paidFiatAmount) purchase.fiatValue = num(paidFiatAmount);
+    if (paidFiatCurrency) purchase.fiatCurrency = paidFiatCurrency;
+    if (paidWalletAddress) purchase.receiverAddress = paidWalletAddress;
   }
 
   /** Takes the first step now and the rest `stepDelayMs` apart, unless another action comes first. */
@@ -391,7 +404,7 @@ export class RampSimulator extends SimulatorBase {
       status: record.purchase.status,
       eventId: randomUUID(),
       body: JSON.stringify(body),
-      headers: { 'x-body-signature': signRampBody(body) },
+      headers: { 'x-body-signature': signRampBody(body, this.signingKey) },
       url: record.webhookStatusUrl,
     });
   }

@@ -314,6 +314,7 @@ export class SandboxSimulator extends SimulatorBase {
     }
     switch (action) {
       case 'pay':
+        this.payAsSwitched(order);
         if (order.status === 'CREATED') this.transition(order, 'AWAITING_PAYMENT');
         this.transition(order, 'PAYMENT_RECEIVED');
         this.timers.later(() => {
@@ -338,6 +339,14 @@ export class SandboxSimulator extends SimulatorBase {
         break;
     }
     res.json(order);
+  }
+
+  /** The fault switches' paid amount, fiat currency and wallet replace the order's. */
+  private payAsSwitched(order: SimOrder): void {
+    const { paidFiatAmount, paidFiatCurrency, paidWalletAddress } = this.faults;
+    if (paidFiatAmount) order.fiat_amount = paidFiatAmount;
+    if (paidFiatCurrency) order.fiat_currency = paidFiatCurrency;
+    if (paidWalletAddress) order.wallet_address = paidWalletAddress;
   }
 
   private transition(order: SimOrder, status: SimStatus): void {

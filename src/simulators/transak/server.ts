@@ -293,8 +293,17 @@ class TransakSimulatorServer extends SimulatorBase implements TransakSimulator {
       });
       return;
     }
+    if (action === 'pay') this.payAsSwitched(order);
     this.play(order, stepsOf(action, order.status));
     res.json({ status: order.status, orderId: order.id, partnerOrderId: order.partnerOrderId });
+  }
+
+  /** The fault switches' paid amount, fiat currency and wallet replace the order's. */
+  private payAsSwitched(order: TransakSimOrder): void {
+    const { paidFiatAmount, paidFiatCurrency, paidWalletAddress } = this.faults;
+    if (paidFiatAmount) order.fiatAmount = Number(paidFiatAmount);
+    if (paidFiatCurrency) order.fiatCurrency = paidFiatCurrency;
+    if (paidWalletAddress) order.walletAddress = paidWalletAddress;
   }
 
   /** The first status at once, then one every `stepDelayMs` while nothing else has moved the order. */

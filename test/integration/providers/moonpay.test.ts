@@ -259,3 +259,33 @@ describe('faults', () => {
     expect(await harness.eventsFor(request.orderId)).toEqual([]);
   });
 });
+
+describe('reported terms', () => {
+  const PAID_WALLET = 'bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l';
+
+  const setFaults = (body: object) =>
+    fetch(`${harness.urls.simulatorUrl}/moonpay/_simulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  test("without the paid-terms switches, every webhook and the status answer report the order's own terms", async () => {
+    const { request, order } = await openedOrder();
+    await checkout(order.redirectUrl, 'pay');
+    const events = await harness.waitForEvents(request.orderId, 3);
+    // The widget's 150.00 is what the customer pays: MoonPay's base amount plus its fees.
+    const ordered = { walletAddress: request.walletAddress, cryptoCurrency: request.crypto.id, fiatCurrency: request.fiat.id, fiatAmount: '150' };
+    for (const event of events) expect(event).toMatchObject({ orderId: request.orderId, reported: ordered });
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ orderId: request.orderId, status: 'complete', reported: ordered });
+  });
+
+  test('with the switches on, the webhooks from payment on and the status answer report what was paid', async () => {
+    expect((await setFaults({ paidFiatAmount: '175.25', paidFiatCurrency: 'EUR', paidWalletAddress: PAID_WALLET })).status).toBe(200);
+    const { request, order } = await openedOrder();
+    await checkout(order.redirectUrl, 'pay');
+    const events = await harness.waitForEvents(request.orderId, 3);
+    const paid = { walletAddress: PAID_WALLET, cryptoCurrency: request.crypto.id, fiatCurrency: fiat('EUR').id, fiatAmount: '175.25' };
+    expect(events.map((e) => e.providerStatus)).toEqual(['waitingPayment', 'pending', 'completed']);
+    // The widget opened before payment, with the order's terms.
+    expect(events[0]!.reported).toMatchObject({ walletAddress: request.walletAddress, fiatCurrency: request.fiat.id, fiatAmount: '150' });
+    for (const event of events.slice(1)) expect(event).toMatchObject({ orderId: request.orderId, reported: paid });
+    expect((await harness.adapter.getOrder(request.orderId)).reported).toEqual(paid);
+  });
+});

@@ -245,3 +245,35 @@ describe('faults', () => {
     expect(await harness.eventsFor(request.orderId)).toHaveLength(1);
   });
 });
+
+describe('reported terms', () => {
+  const PAID_WALLET = '0x9858EfFD232B4033E47d90003D41EC34EcaEda94';
+
+  it("without the paid-terms switches, every webhook and the status answer report the order's own terms and the purchase id", async () => {
+    const { request, order, created } = await openedOrder();
+    await checkout(order.redirectUrl, 'pay');
+    const events = await harness.waitForEvents(request.orderId, 6);
+    const ordered = { walletAddress: WALLET, cryptoCurrency: ETH.id, fiatCurrency: EUR.id, fiatAmount: '150' };
+    for (const event of events) expect(event).toMatchObject({ orderId: request.orderId, providerOrderId: created.providerOrderId, reported: ordered });
+    expect(await harness.adapter.getOrder(request.orderId, created.providerOrderId)).toMatchObject({
+      providerOrderId: created.providerOrderId,
+      reported: ordered,
+    });
+  });
+
+  it('with the switches on, the webhooks from payment on and the status answer report what was paid', async () => {
+    const faults = await fetch(`${harness.urls.simulatorUrl}/ramp/_simulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paidFiatAmount: '175.25', paidFiatCurrency: 'GBP', paidWalletAddress: PAID_WALLET }),
+    });
+    expect(faults.status).toBe(200);
+    const { request, order, created } = await openedOrder();
+    expect(created.reported).toEqual({ walletAddress: WALLET, cryptoCurrency: ETH.id, fiatCurrency: EUR.id, fiatAmount: '150' });
+    await checkout(order.redirectUrl, 'pay');
+    const events = await harness.waitForEvents(request.orderId, 6);
+    const paid = { walletAddress: PAID_WALLET, cryptoCurrency: ETH.id, fiatCurrency: GBP.id, fiatAmount: '175.25' };
+    for (const event of events.slice(1)) expect(event).toMatchObject({ providerOrderId: created.providerOrderId, reported: paid });
+    expect((await harness.adapter.getOrder(request.orderId, created.providerOrderId)).reported).toEqual(paid);
+  });
+});

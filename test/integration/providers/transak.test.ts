@@ -198,6 +198,36 @@ describe('Transak adapter against the simulator', () => {
     ).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 
+  it("reports the order's own terms in every webhook and status answer without the paid-terms switches", async () => {
+    const request = orderRequest();
+    const { redirectUrl } = await harness.adapter.createOrder(request);
+    await checkout(redirectUrl, 'pay');
+    const events = await harness.waitForEvents(request.orderId, 5);
+    const ordered = { walletAddress: request.walletAddress, cryptoCurrency: request.crypto.id, fiatCurrency: request.fiat.id, fiatAmount: '150' };
+    for (const event of events) expect(event).toMatchObject({ orderId: request.orderId, reported: ordered });
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ orderId: request.orderId, reported: ordered });
+  });
+
+  it('with the paid-terms switches on, reports what was paid from payment on, by webhook and in both lookups', async () => {
+    const paidWallet = '0x12d8885e0F0BFc487d93A9e3DcB5c23cB86EE9ae';
+    const faults = await fetch(`${harness.urls.simulatorUrl}/transak/_simulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paidFiatAmount: '175.25', paidFiatCurrency: 'GBP', paidWalletAddress: paidWallet }),
+    });
+    expect(faults.status).toBe(200);
+    const request = orderRequest();
+    const { redirectUrl } = await harness.adapter.createOrder(request);
+    await checkout(redirectUrl, 'pay');
+    const events = await harness.waitForEvents(request.orderId, 5);
+    const paid = { walletAddress: paidWallet, cryptoCurrency: request.crypto.id, fiatCurrency: fiat('GBP').id, fiatAmount: '175.25' };
+    // The order was placed with its own terms, then paid otherwise.
+    expect(events[0]).toMatchObject({ providerStatus: 'AWAITING_PAYMENT_FROM_USER', reported: { walletAddress: request.walletAddress, fiatAmount: '150' } });
+    for (const event of events.slice(1)) expect(event).toMatchObject({ orderId: request.orderId, reported: paid });
+    expect((await harness.adapter.getOrder(request.orderId)).reported).toEqual(paid);
+    expect((await harness.adapter.getOrder(request.orderId, events[0]!.providerOrderId)).reported).toEqual(paid);
+  });
+
   it('answers 503 under errorRate, and sends no webhooks under dropWebhooks while lookups still work', async () => {
     const faults = `${harness.urls.simulatorUrl}/transak/_simulator/faults`;
     const set = (body: object) => fetch(faults, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -210,34 +210,67 @@ describe('orders', () => {
     expect(toWidgetParams('pk_live_key', terms, { ...orderRequest, extras: { redirect_url: 'javascript:alert(1)' } })).not.toHaveProperty('redirectURL');
   });
 
-  test('the documented transaction reads as a completed order', () => {
-    expect(fromTransaction(MoonpayTransactionSchema.parse(fixture('transaction-completed.json')))).toEqual({
+  /** What the documented transactions state: GBP 45.5 + 1.7 + 0.43 + 2.37 charged for USDC on Ethereum. */
+  const reported = {
+    walletAddress: '0x9858EfFD232B4033E47d90003D41EC34EcaEda94',
+    cryptoCurrency: crypto('USDC', 'ethereum').id,
+    fiatCurrency: fiat('GBP').id,
+    fiatAmount: '50',
+  };
+
+  test('the documented transaction reads as a completed order, with the terms it states', () => {
+    expect(fromTransaction(MoonpayTransactionSchema.parse(fixture('transaction-completed.json')), currencyDictionary)).toEqual({
       orderId: orderRequest.orderId,
       providerOrderId: 'defb7c52-7bd3-422b-9052-374df50cc51a',
       providerStatus: 'completed',
       status: 'complete',
       cryptoAmount: '0.0154',
       transactionHash: '0x6751c8fce2e0fb5d57bb4801b31b35a7160fa362e0c5703d44cfd508317ee2f8',
+      reported,
     });
   });
 
-  test('the lookup by external id reports the most recently updated transaction', () => {
-    const snapshot = fromTransactions(orderRequest.orderId, MoonpayTransactionsSchema.parse(fixture('transactions-by-external-id.json')));
+  test('the lookup by external id reports the most recently updated transaction, with its terms', () => {
+    const snapshot = fromTransactions(orderRequest.orderId, MoonpayTransactionsSchema.parse(fixture('transactions-by-external-id.json')), currencyDictionary);
     expect(snapshot.providerOrderId).toBe('defb7c52-7bd3-422b-9052-374df50cc51a');
     expect(snapshot.status).toBe('complete');
+    expect(snapshot.reported).toEqual(reported);
   });
 
-  test('no transaction yet: the order is created, not an error', () => {
-    expect(fromTransactions(orderRequest.orderId, [])).toEqual({ orderId: orderRequest.orderId, providerStatus: 'noTransactionYet', status: 'created' });
+  test("the lookup's transaction names the order, never the id asked about", () => {
+    const transactions = MoonpayTransactionsSchema.parse(fixture('transactions-by-external-id.json'));
+    expect(fromTransactions('another-order', transactions, currencyDictionary).orderId).toBe(orderRequest.orderId);
+  });
+
+  test('no transaction yet: the order is created, not an error, and nothing is reported', () => {
+    expect(fromTransactions(orderRequest.orderId, [], currencyDictionary)).toEqual({
+      orderId: orderRequest.orderId,
+      providerStatus: 'noTransactionYet',
+      status: 'created',
+    });
+  });
+
+  test('the extra fee may be absent; without the base amount or a fee the charge is not reported', () => {
+    const base = fixture('transaction-completed.json') as Record<string, unknown>;
+    const noExtra = MoonpayTransactionSchema.parse({ ...base, extraFeeAmount: null });
+    expect(fromTransaction(noExtra, currencyDictionary).reported?.fiatAmount).toBe('49.57');
+    const noFee = MoonpayTransactionSchema.parse({ ...base, networkFeeAmount: null });
+    expect(fromTransaction(noFee, currencyDictionary).reported).not.toHaveProperty('fiatAmount');
+  });
+
+  test('a transaction stating no terms reports none', () => {
+    const stated = ['walletAddress', 'currency', 'baseCurrency', 'baseCurrencyAmount'];
+    const bare = Object.fromEntries(Object.entries(fixture('transaction-completed.json') as Record<string, unknown>).filter(([key]) => !stated.includes(key)));
+    expect(fromTransaction(MoonpayTransactionSchema.parse(bare), currencyDictionary)).not.toHaveProperty('reported');
   });
 
   test('the legacy failure sentence is used when no stage says why', () => {
     const base = fixture('transaction-completed.json') as Record<string, unknown>;
     const expired = MoonpayTransactionSchema.parse({ ...base, status: 'failed', stages: [], failureReason: 'Bank transfer timeout' });
-    expect(fromTransaction(expired).status).toBe('expired');
+    expect(fromTransaction(expired, currencyDictionary).status).toBe('expired');
     const declined = MoonpayTransactionSchema.parse({ ...base, status: 'failed', stages: null, failureReason: 'Card declined', quoteCurrencyAmount: null });
-    expect(fromTransaction(declined)).toMatchObject({ status: 'failed', failureReason: 'card_declined' });
+    expect(fromTransaction(declined, currencyDictionary)).toMatchObject({ status: 'failed', failureReason: 'card_declined' });
     const silent = MoonpayTransactionSchema.parse({ ...base, status: 'failed', stages: null, failureReason: null });
-    expect(fromTransaction(silent).failureReason).toBe('failed_at_moonpay');
+    expect(fromTransaction(silent, currencyDictionary).failureReason).toBe('failed_at_moonpay');
   });
 });

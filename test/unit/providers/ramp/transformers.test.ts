@@ -203,18 +203,34 @@ describe('Ramp purchase', () => {
     expect(fromProviderOrderId(':tok')).toBeUndefined();
   });
 
-  it('reports a purchase in broker terms', () => {
-    expect(fromPurchase('order-1', parsed, 'tok')).toEqual({
+  it('reports a purchase in broker terms, with the terms it states: fiatValue is the total paid', () => {
+    expect(fromPurchase('order-1', parsed, currencyDictionary, 'tok')).toEqual({
       orderId: 'order-1',
       providerOrderId: `${parsed.id}:tok`,
       providerStatus: 'PAYMENT_EXECUTED',
       status: 'processing',
       cryptoAmount: '0.03',
+      reported: {
+        walletAddress: '0xe2e0256d6785d49ec7badcd1d44adbd2dc3fd8b6',
+        cryptoCurrency: crypto('ETH', 'ethereum').id,
+        fiatCurrency: fiat('GBP').id,
+        fiatAmount: '0.05',
+      },
     });
   });
 
+  it('matches a token by its contract: another contract under the same symbol is null', () => {
+    const usdc = { ...parsed, asset: { ...parsed.asset, symbol: 'USDC', type: 'TOKEN', decimals: 6, address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' } };
+    expect(fromPurchase('order-1', usdc, currencyDictionary, 'tok').reported?.cryptoCurrency).toBe(crypto('USDC', 'ethereum').id);
+    const lookalike = { ...usdc, asset: { ...usdc.asset, address: '0x1111111111111111111111111111111111111111' } };
+    expect(fromPurchase('order-1', lookalike, currencyDictionary, 'tok').reported?.cryptoCurrency).toBeNull();
+  });
+
   it('says why a purchase failed and treats a RETURNED event as a refund', () => {
-    expect(fromPurchase('order-1', { ...parsed, status: 'CANCELLED' }, 'tok')).toMatchObject({ status: 'failed', failureReason: 'cancelled_at_provider' });
-    expect(fromPurchase('order-1', parsed, 'tok', 'RETURNED')).toMatchObject({ status: 'refunded', providerStatus: 'PAYMENT_EXECUTED' });
+    expect(fromPurchase('order-1', { ...parsed, status: 'CANCELLED' }, currencyDictionary, 'tok')).toMatchObject({
+      status: 'failed',
+      failureReason: 'cancelled_at_provider',
+    });
+    expect(fromPurchase('order-1', parsed, currencyDictionary, 'tok', 'RETURNED')).toMatchObject({ status: 'refunded', providerStatus: 'PAYMENT_EXECUTED' });
   });
 });

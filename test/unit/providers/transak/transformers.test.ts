@@ -154,33 +154,52 @@ describe('Transak orders', () => {
     expect(TransakWidgetSessionSchema.parse(widgetSession).data.widgetUrl).toMatch(/^https:\/\/global-stg\.transak\.com\?apiKey=.+&sessionId=/);
   });
 
-  it('reads an order looked up by partnerOrderId', () => {
+  it('reads an order looked up by partnerOrderId, named by its own partnerOrderId, with the terms it states', () => {
     const [order] = TransakOrdersResponseSchema.parse(ordersByPartnerOrderId).data;
-    expect(fromOrder(order!, 'ignored')).toEqual({
+    expect(fromOrder(order!, currencyDictionary)).toEqual({
       orderId: '6f1c2b7e-3d4a-4e8f-9a0b-1c2d3e4f5a6b',
       providerOrderId: '7d8e0655-728e-458c-9c15-b3e9f2aa66ed',
       providerStatus: 'PENDING_DELIVERY_FROM_TRANSAK',
       status: 'processing',
       cryptoAmount: '0.01596979',
+      reported: {
+        walletAddress: '0x12d8885e0F0BFc487d93A9e3DcB5c23cB86EE9ae',
+        cryptoCurrency: crypto('ETH', 'ethereum').id,
+        fiatCurrency: fiat('GBP').id,
+        fiatAmount: '50',
+      },
     });
   });
 
-  it('reads an order looked up by its Transak id (no partnerOrderId in the documented example)', () => {
+  it("reads an order looked up by its Transak id; without a partnerOrderId (the documented example) Transak's id names it", () => {
     const order = TransakOrderResponseSchema.parse(orderById).data;
-    expect(fromOrder(order, 'our-order')).toEqual({
-      orderId: 'our-order',
+    expect(fromOrder(order, currencyDictionary)).toEqual({
+      orderId: '322dc79c-fad2-4df1-bf50-b292191fc953',
       providerOrderId: '322dc79c-fad2-4df1-bf50-b292191fc953',
       providerStatus: 'COMPLETED',
       status: 'complete',
       cryptoAmount: '0.01788752',
       transactionHash: '0x5e1f0c4b1a9d2f7e3c8b6a4d0e9f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b',
+      reported: {
+        walletAddress: '0xD902d7eBF7bc5eCa9EEA22a6Ee9F1A30EBeBEFeE',
+        cryptoCurrency: crypto('ETH', 'ethereum').id,
+        fiatCurrency: fiat('EUR').id,
+        fiatAmount: '45',
+      },
     });
+  });
+
+  it('reports only the terms an order states; a crypto currency needs its network', () => {
+    const order = TransakOrderResponseSchema.parse({ data: { id: 't-1', partnerOrderId: 'o-1', status: 'AWAITING_PAYMENT_FROM_USER' } }).data;
+    expect(fromOrder(order, currencyDictionary)).not.toHaveProperty('reported');
+    expect(fromOrder({ ...order, cryptoCurrency: 'ETH' }, currencyDictionary)).not.toHaveProperty('reported');
+    expect(fromOrder({ ...order, fiatAmount: '100.5' }, currencyDictionary).reported).toEqual({ fiatAmount: '100.5' });
   });
 
   it('gives failed orders a reason', () => {
     const order = TransakOrderResponseSchema.parse(orderById).data;
-    expect(fromOrder({ ...order, status: 'CANCELLED' }, 'o')).toMatchObject({ status: 'failed', failureReason: 'cancelled' });
-    expect(fromOrder({ ...order, status: 'FAILED' }, 'o')).toMatchObject({ status: 'failed', failureReason: 'payment_failed' });
-    expect(fromOrder({ ...order, status: 'EXPIRED' }, 'o')).not.toHaveProperty('failureReason');
+    expect(fromOrder({ ...order, status: 'CANCELLED' }, currencyDictionary)).toMatchObject({ status: 'failed', failureReason: 'cancelled' });
+    expect(fromOrder({ ...order, status: 'FAILED' }, currencyDictionary)).toMatchObject({ status: 'failed', failureReason: 'payment_failed' });
+    expect(fromOrder({ ...order, status: 'EXPIRED' }, currencyDictionary)).not.toHaveProperty('failureReason');
   });
 });

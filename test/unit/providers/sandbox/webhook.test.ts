@@ -1,17 +1,20 @@
 import { createHmac } from 'node:crypto';
-import { ORDER_STATUSES, isOrderStatus } from '../../src/domain/order-status';
+import { currencyDictionary } from '../../../../src/domain/currencies';
+import { ORDER_STATUSES, isOrderStatus } from '../../../../src/domain/order-status';
 import {
   parseSandboxWebhook,
   SANDBOX_SIGNATURE_HEADER,
   SANDBOX_SIGNATURE_TOLERANCE_SECONDS,
-} from '../../src/providers/sandbox/webhook';
-import { SANDBOX_STATUS_MAP, SANDBOX_STATUSES, type SandboxStatus } from '../../src/providers/sandbox/status-map';
-import { WebhookVerificationError, type IncomingWebhook } from '../../src/providers/types';
-import { signSandboxPayload } from '../../src/simulators/sandbox/signing';
+} from '../../../../src/providers/sandbox/webhook';
+import { SANDBOX_STATUS_MAP, SANDBOX_STATUSES, type SandboxStatus } from '../../../../src/providers/sandbox/status-map';
+import { WebhookVerificationError, type IncomingWebhook } from '../../../../src/providers/types';
+import { signSandboxPayload } from '../../../../src/simulators/sandbox/signing';
+import { cryptoOf as crypto, fiatOf as fiat } from '../../../helpers/currencies';
 
 const SECRET = 'sandbox_test_webhook_secret';
 const NOW = 1_900_000_000;
 const ORDER_ID = '2f8c1a7e-0b1d-5c3e-9a4f-6d2e8b7c1a90';
+const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
 function event(status: SandboxStatus = 'PAYMENT_RECEIVED', extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
@@ -21,6 +24,11 @@ function event(status: SandboxStatus = 'PAYMENT_RECEIVED', extra: Record<string,
       id: 'sbx_order_42',
       partner_order_id: ORDER_ID,
       status,
+      fiat_currency: 'USD',
+      fiat_amount: '100.00',
+      crypto_currency: 'BTC',
+      network: 'bitcoin',
+      wallet_address: WALLET,
       crypto_amount: '0.00097992',
       checkout_url: 'http://127.0.0.1:4010/checkout/sbx_order_42',
       updated_at: '2030-01-01T12:00:00.000Z',
@@ -36,7 +44,7 @@ function signed(body: string, options: { secret?: string; at?: number; header?: 
 
 function refusal(webhook: IncomingWebhook, now = NOW): WebhookVerificationError {
   try {
-    parseSandboxWebhook(webhook, SECRET, now);
+    parseSandboxWebhook(webhook, SECRET, currencyDictionary, now);
   } catch (err) {
     expect(err).toBeInstanceOf(WebhookVerificationError);
     return err as WebhookVerificationError;
@@ -61,7 +69,7 @@ describe('signSandboxPayload', () => {
 describe('parseSandboxWebhook accepts', () => {
   test('a good payload, mapping the order onto the broker model', () => {
     const body = JSON.stringify(event('PAYMENT_RECEIVED', { tx_hash: '0xabc' }));
-    expect(parseSandboxWebhook(signed(body), SECRET, NOW)).toEqual({
+    expect(parseSandboxWebhook(signed(body), SECRET, currencyDictionary, NOW)).toEqual({
       orderId: ORDER_ID,
       providerOrderId: 'sbx_order_42',
       providerStatus: 'PAYMENT_RECEIVED',
@@ -69,27 +77,39 @@ describe('parseSandboxWebhook accepts', () => {
       failureReason: undefined,
       cryptoAmount: '0.00097992',
       transactionHash: '0xabc',
+      reported: { walletAddress: WALLET, cryptoCurrency: crypto('BTC', 'bitcoin').id, fiatCurrency: fiat('USD').id, fiatAmount: '100.00' },
       eventId: 'evt_123',
     });
   });
 
+  test('an asset or fiat currency the dictionary does not know is reported as null', () => {
+    const body = JSON.stringify(event('PAYMENT_RECEIVED', { crypto_currency: 'SHIB', network: 'ethereum', fiat_currency: 'XAF' }));
+    expect(parseSandboxWebhook(signed(body), SECRET, currencyDictionary, NOW).reported).toMatchObject({ cryptoCurrency: null, fiatCurrency: null });
+  });
+
+  test('an order without its terms reports none', () => {
+    const { order, ...rest } = event() as { order: Record<string, unknown> };
+    const bare = Object.fromEntries(Object.entries(order).filter(([key]) => !['fiat_currency', 'fiat_amount', 'crypto_currency', 'network', 'wallet_address'].includes(key)));
+    expect(parseSandboxWebhook(signed(JSON.stringify({ ...rest, order: bare })), SECRET, currencyDictionary, NOW)).not.toHaveProperty('reported');
+  });
+
   test.each(Object.entries(SANDBOX_STATUS_MAP))('status %s maps to %s', (sandboxStatus, brokerStatus) => {
     const body = JSON.stringify(event(sandboxStatus as SandboxStatus));
-    const parsed = parseSandboxWebhook(signed(body), SECRET, NOW);
+    const parsed = parseSandboxWebhook(signed(body), SECRET, currencyDictionary, NOW);
     expect(parsed.status).toBe(brokerStatus);
     expect(parsed.providerStatus).toBe(sandboxStatus);
   });
 
   test('FAILED carries the failure reason, or a default', () => {
     const withReason = JSON.stringify(event('FAILED', { failure_reason: 'card_declined' }));
-    expect(parseSandboxWebhook(signed(withReason), SECRET, NOW).failureReason).toBe('card_declined');
+    expect(parseSandboxWebhook(signed(withReason), SECRET, currencyDictionary, NOW).failureReason).toBe('card_declined');
     const without = JSON.stringify(event('FAILED'));
-    expect(parseSandboxWebhook(signed(without), SECRET, NOW).failureReason).toBe('failed_at_provider');
+    expect(parseSandboxWebhook(signed(without), SECRET, currencyDictionary, NOW).failureReason).toBe('failed_at_provider');
   });
 
   test('a failure_reason on a non-failed status is not passed on', () => {
     const body = JSON.stringify(event('COMPLETED', { failure_reason: 'stale' }));
-    expect(parseSandboxWebhook(signed(body), SECRET, NOW).failureReason).toBeUndefined();
+    expect(parseSandboxWebhook(signed(body), SECRET, currencyDictionary, NOW).failureReason).toBeUndefined();
   });
 
   test.each([
@@ -99,30 +119,30 @@ describe('parseSandboxWebhook accepts', () => {
     ['now', 0],
   ])('a timestamp %s', (_label, offset) => {
     const body = JSON.stringify(event());
-    expect(parseSandboxWebhook(signed(body, { at: NOW + offset }), SECRET, NOW).status).toBe('processing');
+    expect(parseSandboxWebhook(signed(body, { at: NOW + offset }), SECRET, currencyDictionary, NOW).status).toBe('processing');
   });
 
   test('a non-ASCII body, verified over its raw bytes', () => {
     const body = JSON.stringify(event('COMPLETED', { failure_reason: 'café ✓' }));
-    expect(parseSandboxWebhook(signed(body), SECRET, NOW).status).toBe('complete');
+    expect(parseSandboxWebhook(signed(body), SECRET, currencyDictionary, NOW).status).toBe('complete');
   });
 
   test('spaces around the header parts', () => {
     const body = JSON.stringify(event());
     const header = signSandboxPayload(SECRET, body, NOW).replace(',', ' , ');
-    expect(parseSandboxWebhook(signed(body, { header }), SECRET, NOW).eventId).toBe('evt_123');
+    expect(parseSandboxWebhook(signed(body, { header }), SECRET, currencyDictionary, NOW).eventId).toBe('evt_123');
   });
 
   test('the header parts in either order', () => {
     const body = JSON.stringify(event());
     const [t, v1] = signSandboxPayload(SECRET, body, NOW).split(',');
-    expect(parseSandboxWebhook(signed(body, { header: `${v1},${t}` }), SECRET, NOW).eventId).toBe('evt_123');
+    expect(parseSandboxWebhook(signed(body, { header: `${v1},${t}` }), SECRET, currencyDictionary, NOW).eventId).toBe('evt_123');
   });
 
   test('uses the current time by default', () => {
     const body = JSON.stringify(event());
     const webhook = signed(body, { at: Math.floor(Date.now() / 1000) });
-    expect(parseSandboxWebhook(webhook, SECRET).status).toBe('processing');
+    expect(parseSandboxWebhook(webhook, SECRET, currencyDictionary).status).toBe('processing');
   });
 
   test('the tolerance is 300 seconds', () => {
