@@ -78,6 +78,25 @@ export const SCENARIOS: Scenario[] = [
     },
   },
   {
+    // The customer pays a tenth of the order: it completes with the provider's figure and a discrepancy.
+    name: 'payment-differs',
+    stack: { faults: { paidFiatAmount: '10.00' } },
+    async run(stack, order, client) {
+      await checkout(order.redirect_url, 'pay');
+      await waitForStatus(stack.apiUrl, 'sandbox', order.id, 'complete');
+      await closed(client, order.id);
+    },
+  },
+  {
+    // The crypto goes to another wallet: every report is refused, and the unpaid order expires.
+    name: 'report-refused',
+    stack: { faults: { paidWalletAddress: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' }, config: { orderTimings: { ...FAST_TIMINGS, paymentWindowMs: 3000 } } },
+    async run(_stack, order, client) {
+      await checkout(order.redirect_url, 'pay');
+      await closed(client, order.id);
+    },
+  },
+  {
     // A short history limit makes the polling order continue as new before the customer pays.
     name: 'continue-as-new',
     stack: { config: { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 100, pollMaxMs: 100, historyEventsBeforeContinue: 40 } } },
