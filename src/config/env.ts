@@ -5,6 +5,7 @@ import { MoonpayEnvSchema } from '../providers/moonpay';
 import { RampEnvSchema } from '../providers/ramp';
 import { TransakEnvSchema } from '../providers/transak';
 import { ConfigError } from './config-error';
+import { simulatedProvidersProblems, SIMULATOR_SECRET_MIN_LENGTH } from './simulated-providers';
 
 export { ConfigError } from './config-error';
 
@@ -65,7 +66,12 @@ const BrokerEnvSchema = z.object({
   SANDBOX_URL: optionalString.pipe(z.url().optional()),
   /** The simulator host as customers' browsers reach it, when that differs from SANDBOX_URL (containers). */
   SANDBOX_PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  /** In production, SANDBOX_URL runs simulated providers only with this explicit opt-in (demos). */
+  SANDBOX_IN_PRODUCTION: z.stringbool().default(false),
 });
+
+/** The secret every simulated provider's credentials derive from (src/config/simulator-secret.ts). */
+export const SimulatorSecretSchema = optionalString.pipe(z.string().min(SIMULATOR_SECRET_MIN_LENGTH).optional());
 
 /** What decides which providers run, and how: the generic sandbox's variables and each adapter's own. */
 const ProvidersEnvSchema = z
@@ -74,6 +80,7 @@ const ProvidersEnvSchema = z
     SANDBOX_WEBHOOK_SECRET: optionalString,
     /** The generic `sandbox` provider runs wherever there is a simulator host; `false` leaves it out. */
     SANDBOX_ENABLED: z.stringbool().default(true),
+    SIMULATOR_SECRET: SimulatorSecretSchema,
   })
   .extend(MoonpayEnvSchema.shape)
   .extend(TransakEnvSchema.shape)
@@ -99,17 +106,23 @@ export const EnvSchema = BrokerEnvSchema.extend(ProvidersEnvSchema.shape).superR
         message: 'required in production (or ONRAMP_API_KEY for a single integrator)',
       });
     }
+    for (const { variable, message } of simulatedProvidersProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
   });
 
 export type Env = z.infer<typeof EnvSchema>;
 
-/** Parses the environment; a bad value throws a ConfigError naming each offending variable. */
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+/** Parses an environment with a schema; a bad value throws a ConfigError naming each offending variable. */
+export function parseEnvironment<S extends z.ZodType>(schema: S, source: NodeJS.ProcessEnv): z.infer<S> {
   // A variable set to the empty string counts as unset, as in most shells' `VAR= cmd`.
   const set = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ''));
-  const result = EnvSchema.safeParse(set);
+  const result = schema.safeParse(set);
   if (result.success) return result.data;
   throw new ConfigError(
     result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
   );
+}
+
+/** Parses the broker's environment; a bad value throws a ConfigError naming each offending variable. */
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  return parseEnvironment(EnvSchema, source);
 }

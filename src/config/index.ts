@@ -7,14 +7,8 @@ import { resolveProviders, type ProviderResolutions } from './providers';
 
 export { ConfigError, parseEnv } from './env';
 export type { Env, ProvidersEnv } from './env';
-export {
-  DEV_SANDBOX_API_KEY,
-  DEV_SANDBOX_WEBHOOK_SECRET,
-  sandboxCredentials,
-  type ProviderResolution,
-  type ProviderResolutions,
-  type SandboxProviderConfig,
-} from './providers';
+export { type ProviderResolution, type ProviderResolutions, type SandboxProviderConfig } from './providers';
+export { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET, sandboxCredentials } from './sandbox-credentials';
 
 export const DEFAULT_SANDBOX_PORT = 4010;
 

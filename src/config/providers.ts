@@ -5,15 +5,11 @@ import { rampConfig } from '../providers/ramp';
 import { transakConfig } from '../providers/transak';
 import type { SimulatorEndpoints } from '../providers/simulator-endpoints';
 import type { ProvidersEnv } from './env';
+import { sandboxCredentials, type SandboxCredentials } from './sandbox-credentials';
 
-export const DEV_SANDBOX_API_KEY = 'sk_sandbox_dev_key';
-export const DEV_SANDBOX_WEBHOOK_SECRET = 'sandbox_dev_webhook_secret';
-
-export interface SandboxProviderConfig {
+export interface SandboxProviderConfig extends SandboxCredentials {
   /** The simulator host; the sandbox provider lives under /sandbox. */
   baseUrl: string;
-  apiKey: string;
-  webhookSecret: string;
 }
 
 /** How one provider runs: against its real API (live), against the simulator host, or not at all. */
@@ -29,12 +25,6 @@ export type ProviderResolutions = {
   transak: ReturnType<typeof transakConfig>;
 };
 
-
-/** The simulator host's credentials for the generic sandbox provider. */
-export function sandboxCredentials(env: ProvidersEnv): Pick<SandboxProviderConfig, 'apiKey' | 'webhookSecret'> {
-  return { apiKey: env.SANDBOX_API_KEY ?? DEV_SANDBOX_API_KEY, webhookSecret: env.SANDBOX_WEBHOOK_SECRET ?? DEV_SANDBOX_WEBHOOK_SECRET };
-}
-
 function sandboxResolution(env: ProvidersEnv, simulatorUrl: string | undefined): ProviderResolution<SandboxProviderConfig> {
   if (!env.SANDBOX_ENABLED) return { mode: 'disabled', reason: 'SANDBOX_ENABLED is false' };
   if (simulatorUrl === undefined) return { mode: 'disabled', reason: 'no simulator host (SANDBOX_URL is not set)' };
@@ -42,7 +32,8 @@ function sandboxResolution(env: ProvidersEnv, simulatorUrl: string | undefined):
 }
 
 /** Each provider's mode and settings; a provider's partial credentials throw a ConfigError naming the variable. */
-export function resolveProviders(env: ProvidersEnv, endpoints: SimulatorEndpoints): ProviderResolutions {
+export function resolveProviders(env: ProvidersEnv, at: Omit<SimulatorEndpoints, 'simulatorSecret'>): ProviderResolutions {
+  const endpoints: SimulatorEndpoints = { ...at, simulatorSecret: env.SIMULATOR_SECRET };
   return {
     sandbox: sandboxResolution(env, endpoints.simulatorUrl),
     banxa: banxaConfig(env, endpoints),

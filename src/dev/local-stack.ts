@@ -66,6 +66,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const config = withEndpoints(options.config, { publicBaseUrl: apiUrl, simulatorUrl });
   const simulators = createSimulatorHost({
     sandbox: sandboxCredentials(config.providerEnv),
+    secret: config.providerEnv.SIMULATOR_SECRET,
     brokerUrl: apiUrl,
     publicUrl: simulatorUrl,
     settleDelayMs: options.settleDelayMs,

@@ -6,4 +6,6 @@ export interface SimulatorEndpoints {
   simulatorPublicUrl?: string;
   /** The broker's public base URL, which providers call back. */
   brokerPublicUrl: string;
+  /** SIMULATOR_SECRET: the simulators' credentials derive from it; the fixed development ones when absent. */
+  simulatorSecret?: string;
 }

@@ -1,14 +1,16 @@
-import { BANXA_SIMULATOR_CREDENTIALS } from '../providers/banxa';
-import { MERCURYO_SIMULATOR_CREDENTIALS } from '../providers/mercuryo';
-import { MOONPAY_SIMULATOR_CREDENTIALS } from '../providers/moonpay';
-import { RAMP_SIMULATOR_CREDENTIALS } from '../providers/ramp';
-import { TRANSAK_SIMULATOR_CREDENTIALS } from '../providers/transak';
+import type { SandboxCredentials } from '../config/sandbox-credentials';
+import { banxaSimulatorCredentials } from '../providers/banxa/config';
+import { mercuryoSimulatorCredentials } from '../providers/mercuryo/config';
+import { moonpaySimulatorCredentials } from '../providers/moonpay/config';
+import { rampSimulatorCredentials } from '../providers/ramp/config';
+import { transakSimulatorCredentials } from '../providers/transak/config';
 import { createBanxaSimulator } from './banxa/server';
 import type { SimulatorFaults } from './kit/faults';
 import { SimulatorHost } from './kit/host';
 import { createMercuryoSimulator } from './mercuryo/server';
 import { createMoonpaySimulator } from './moonpay/server';
 import { createRampSimulator } from './ramp/server';
+import { rampSimulatorSigningKey } from './ramp/signing';
 import { SandboxSimulator } from './sandbox/server';
 import { createTransakSimulator } from './transak/server';
 
@@ -19,7 +21,9 @@ export interface SimulatorsOptions {
   brokerUrl: string;
   /** The host's own public base URL; each provider lives under <publicUrl>/<code>. */
   publicUrl: string;
-  sandbox: { apiKey: string; webhookSecret: string };
+  sandbox: SandboxCredentials;
+  /** SIMULATOR_SECRET, which the five real providers' simulator credentials derive from; their fixed development ones when absent. */
+  secret?: string;
   faults?: Partial<SimulatorFaults>;
   /**
    * Time between payment and crypto delivery at the sandbox provider; the other simulators wait as
@@ -31,7 +35,7 @@ export interface SimulatorsOptions {
 
 /** Every simulated provider, on one host: the generic sandbox and the simulators of the real providers. */
 export function createSimulatorHost(options: SimulatorsOptions): SimulatorHost {
-  const { brokerUrl, publicUrl, faults, log } = options;
+  const { brokerUrl, publicUrl, secret, faults, log } = options;
   const at = (code: string) => ({ publicUrl: `${publicUrl}/${code}`, brokerWebhookUrl: `${brokerUrl}/api/webhooks/${code}` });
   const shared = { faults, stepDelayMs: options.settleDelayMs, log };
   return new SimulatorHost([
@@ -43,10 +47,10 @@ export function createSimulatorHost(options: SimulatorsOptions): SimulatorHost {
       settleDelayMs: options.settleDelayMs,
       log,
     }),
-    createBanxaSimulator({ ...at('banxa'), credentials: BANXA_SIMULATOR_CREDENTIALS, ...shared }),
-    createMercuryoSimulator({ ...at('mercuryo'), credentials: MERCURYO_SIMULATOR_CREDENTIALS, ...shared }),
-    createMoonpaySimulator({ ...at('moonpay'), credentials: MOONPAY_SIMULATOR_CREDENTIALS, ...shared }),
-    createRampSimulator({ ...at('ramp'), credentials: RAMP_SIMULATOR_CREDENTIALS, ...shared }),
-    createTransakSimulator({ ...at('transak'), credentials: TRANSAK_SIMULATOR_CREDENTIALS, ...shared }),
+    createBanxaSimulator({ ...at('banxa'), credentials: banxaSimulatorCredentials(secret), ...shared }),
+    createMercuryoSimulator({ ...at('mercuryo'), credentials: mercuryoSimulatorCredentials(secret), ...shared }),
+    createMoonpaySimulator({ ...at('moonpay'), credentials: moonpaySimulatorCredentials(secret), ...shared }),
+    createRampSimulator({ ...at('ramp'), credentials: rampSimulatorCredentials(secret), signingKey: rampSimulatorSigningKey(secret), ...shared }),
+    createTransakSimulator({ ...at('transak'), credentials: transakSimulatorCredentials(secret), ...shared }),
   ]);
 }

@@ -1,3 +1,4 @@
+import { createPublicKey, sign, verify } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +10,15 @@ import {
   DEV_SANDBOX_WEBHOOK_SECRET,
   loadConfig,
   parseEnv,
+  sandboxCredentials,
   withEndpoints,
   type AppConfig,
 } from '../../src/config';
+import { parseSimulatorEnv } from '../../src/config/simulator-env';
+import { BANXA_SIMULATOR_CREDENTIALS } from '../../src/providers/banxa/config';
+import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay/config';
+import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../src/providers/ramp/config';
+import { rampSimulatorSigningKey } from '../../src/simulators/ramp/signing';
 import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import { sha256Hex } from '../../src/config/integrators';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../../src/webhooks/retry';
@@ -27,6 +34,7 @@ function configError(fn: () => unknown): ConfigError {
 }
 
 const PROD_KEY = 'prod-key-0123456789abcdef';
+const SIMULATOR_SECRET = 'a-private-simulator-secret-0123456789abcdef';
 
 const modes = (config: AppConfig) => Object.fromEntries(Object.entries(config.providers).map(([code, r]) => [code, r.mode]));
 
@@ -34,7 +42,7 @@ describe('parseEnv defaults (development)', () => {
   const env = parseEnv({});
 
   test('optional variables stay unset', () => {
-    for (const name of ['PUBLIC_BASE_URL', 'ONRAMP_API_KEY', 'ONRAMP_WEBHOOK_URL', 'ONRAMP_WEBHOOK_SECRET', 'ONRAMP_INTEGRATORS_FILE', 'REDIS_URL', 'SANDBOX_URL', 'SANDBOX_API_KEY', 'SANDBOX_WEBHOOK_SECRET'] as const) {
+    for (const name of ['PUBLIC_BASE_URL', 'ONRAMP_API_KEY', 'ONRAMP_WEBHOOK_URL', 'ONRAMP_WEBHOOK_SECRET', 'ONRAMP_INTEGRATORS_FILE', 'REDIS_URL', 'SANDBOX_URL', 'SANDBOX_API_KEY', 'SANDBOX_WEBHOOK_SECRET', 'SIMULATOR_SECRET'] as const) {
       expect(env[name]).toBeUndefined();
     }
   });
@@ -54,6 +62,7 @@ describe('parseEnv defaults (development)', () => {
       ORDER_POLL_MAX_SECONDS: 1800,
       ORDER_PAYMENT_WINDOW_SECONDS: 86_400,
       ORDER_SETTLED_GRACE_SECONDS: 604_800,
+      SANDBOX_IN_PRODUCTION: false,
     });
   });
 
@@ -98,6 +107,7 @@ describe('parseEnv values', () => {
     'SANDBOX_URL',
     'SANDBOX_API_KEY',
     'SANDBOX_WEBHOOK_SECRET',
+    'SIMULATOR_SECRET',
   ])('an empty %s counts as unset', (name) => {
     expect(parseEnv({ [name]: '' })[name as keyof ReturnType<typeof parseEnv>]).toBeUndefined();
     expect(parseEnv({ [name]: '   ' })[name as keyof ReturnType<typeof parseEnv>]).toBeUndefined();
@@ -152,6 +162,8 @@ describe('parseEnv refuses bad values, naming the variable', () => {
     ['ONRAMP_API_KEY', 'short'],
     ['ONRAMP_WEBHOOK_SECRET', 'not-a-whsec'],
     ['ONRAMP_WEBHOOK_SECRET', 'whsec_tooShort'],
+    ['SIMULATOR_SECRET', 'shorter-than-32-characters'],
+    ['SANDBOX_IN_PRODUCTION', 'maybe'],
   ])('%s=%p', (name, value) => {
     const err = configError(() => parseEnv({ [name]: value }));
     expect(err.name).toBe('ConfigError');
@@ -209,12 +221,14 @@ describe('production', () => {
     expect(config.providers.sandbox.mode).toBe('disabled');
   });
 
-  test('with SANDBOX_URL every provider without credentials runs against the simulator host (trailing slashes dropped)', () => {
+  test('with SANDBOX_URL and the opt-in every provider without credentials runs against the simulator host (trailing slashes dropped)', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       ONRAMP_API_KEY: PROD_KEY,
       PUBLIC_BASE_URL: 'https://broker.example.com',
       SANDBOX_URL: 'https://sandbox.example.com//',
+      SANDBOX_IN_PRODUCTION: 'true',
+      SIMULATOR_SECRET: SIMULATOR_SECRET,
       SANDBOX_API_KEY: 'sk_live_sandbox',
       SANDBOX_WEBHOOK_SECRET: 'sandbox-secret',
     });
@@ -407,5 +421,126 @@ describe('orderTimings are computed in milliseconds', () => {
     const config = buildConfig(env);
     expect(config.offerTtlSeconds).toBe(30);
     expect(config.offersProviderTimeoutMs).toBe(250);
+  });
+});
+
+describe('simulated providers in production', () => {
+  const PROD_SIMULATED = { NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY, SANDBOX_URL: 'http://sandbox:4010' };
+
+  test('SANDBOX_URL without SANDBOX_IN_PRODUCTION=true is refused, naming the opt-in', () => {
+    for (const optIn of [undefined, 'false']) {
+      const err = configError(() => loadConfig({ ...PROD_SIMULATED, SANDBOX_IN_PRODUCTION: optIn, SIMULATOR_SECRET }));
+      expect(err.problems).toEqual([expect.stringMatching(/^SANDBOX_IN_PRODUCTION: SANDBOX_URL is set in production/)]);
+    }
+  });
+
+  test('the opt-in needs a SIMULATOR_SECRET that is not published in the repository', () => {
+    const missing = configError(() => loadConfig({ ...PROD_SIMULATED, SANDBOX_IN_PRODUCTION: 'true' }));
+    expect(missing.problems).toEqual([expect.stringMatching(/^SIMULATOR_SECRET: required in production/)]);
+    const published = configError(() => loadConfig({ ...PROD_SIMULATED, SANDBOX_IN_PRODUCTION: 'true', SIMULATOR_SECRET: RAMP_SIMULATOR_WEBHOOK_URL_SECRET }));
+    expect(published.problems).toEqual([expect.stringMatching(/^SIMULATOR_SECRET: a value published in this repository/)]);
+  });
+
+  test("the sandbox's development key and webhook secret are refused, each by name", () => {
+    const err = configError(() =>
+      loadConfig({ ...PROD_SIMULATED, SANDBOX_IN_PRODUCTION: 'true', SIMULATOR_SECRET, SANDBOX_API_KEY: DEV_SANDBOX_API_KEY, SANDBOX_WEBHOOK_SECRET: DEV_SANDBOX_WEBHOOK_SECRET }),
+    );
+    expect(err.problems.map((p) => p.split(':')[0])).toEqual(['SANDBOX_API_KEY', 'SANDBOX_WEBHOOK_SECRET']);
+  });
+
+  test('without SANDBOX_URL nothing is simulated, so no opt-in or secret is needed', () => {
+    expect(modes(loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY })).sandbox).toBe('disabled');
+  });
+
+  test('outside production neither is needed', () => {
+    expect(loadConfig({ NODE_ENV: 'test', SANDBOX_URL: 'http://sandbox:4010' }).providers.sandbox.mode).toBe('simulator');
+  });
+});
+
+describe('SIMULATOR_SECRET', () => {
+  const derived = loadConfig({ SIMULATOR_SECRET });
+  const fixed = loadConfig({});
+  /** Each simulated provider's secret credentials; the identifiers a provider shows in browser URLs are public anyway. */
+  const SECRETS: Record<keyof AppConfig['providers'], string[]> = {
+    sandbox: ['apiKey', 'webhookSecret'],
+    banxa: ['apiKey', 'apiSecret'],
+    mercuryo: ['secret', 'sdkPartnerToken', 'signKey'],
+    moonpay: ['secretKey', 'webhookKey'],
+    ramp: ['webhookPublicKey', 'webhookUrlSecret'],
+    transak: ['apiSecret'],
+  };
+  const secretsOf = (config: AppConfig) =>
+    Object.entries(SECRETS).flatMap(([code, names]) => {
+      const resolution = config.providers[code as keyof AppConfig['providers']];
+      if (resolution.mode !== 'simulator') throw new Error(`${code} is not simulated`);
+      const values = resolution.config as unknown as Record<string, string>;
+      return names.map((name) => ({ credential: `${code}.${name}`, value: values[name] }));
+    });
+
+  test('unset, the simulated providers use the repository constants', () => {
+    expect(fixed.providers.moonpay).toMatchObject({ config: MOONPAY_SIMULATOR_CREDENTIALS });
+    expect(fixed.providers.ramp).toMatchObject({ config: { ...RAMP_SIMULATOR_CREDENTIALS, webhookUrlSecret: RAMP_SIMULATOR_WEBHOOK_URL_SECRET } });
+    expect(fixed.providers.sandbox).toMatchObject({ config: { apiKey: DEV_SANDBOX_API_KEY, webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET } });
+  });
+
+  test('set, every secret credential of every simulated provider is derived from it, none a repository constant', () => {
+    const before = secretsOf(fixed);
+    secretsOf(derived).forEach(({ credential, value }, i) => {
+      expect(credential).toBe(before[i]!.credential);
+      expect({ credential, value }).not.toEqual(before[i]);
+    });
+    expect(derived.providers.moonpay).toMatchObject({ config: { secretKey: expect.stringMatching(/^sk_test_[0-9a-f]{64}$/), webhookKey: expect.stringMatching(/^wk_test_[0-9a-f]{64}$/) } });
+  });
+
+  test('the derivation is deterministic and depends on the secret', () => {
+    expect(secretsOf(loadConfig({ SIMULATOR_SECRET }))).toEqual(secretsOf(derived));
+    expect(secretsOf(loadConfig({ SIMULATOR_SECRET: `${SIMULATOR_SECRET}!` }))).not.toEqual(secretsOf(derived));
+  });
+
+  test("Ramp's derived public key is a secp256k1 key, the public half of the simulator's derived signing key", () => {
+    const ramp = derived.providers.ramp;
+    if (ramp.mode === 'disabled') throw new Error('ramp is disabled');
+    expect(createPublicKey(ramp.config.webhookPublicKey).asymmetricKeyDetails?.namedCurve).toBe('secp256k1');
+    const body = Buffer.from('{"type":"RELEASED"}');
+    const signature = sign('sha256', body, rampSimulatorSigningKey(SIMULATOR_SECRET));
+    expect(verify('sha256', body, ramp.config.webhookPublicKey, signature)).toBe(true);
+    expect(verify('sha256', body, RAMP_SIMULATOR_CREDENTIALS.webhookPublicKey, signature)).toBe(false);
+  });
+
+  test('SANDBOX_API_KEY and SANDBOX_WEBHOOK_SECRET, when set, win over the derived values', () => {
+    expect(loadConfig({ SIMULATOR_SECRET, SANDBOX_API_KEY: 'own-key', SANDBOX_WEBHOOK_SECRET: 'own-secret' }).providers.sandbox).toMatchObject({
+      config: { apiKey: 'own-key', webhookSecret: 'own-secret' },
+    });
+  });
+
+  test('withEndpoints keeps the derived credentials', () => {
+    const moved = withEndpoints(derived, { publicBaseUrl: 'http://127.0.0.1:5000', simulatorUrl: 'http://127.0.0.1:5001' });
+    expect(secretsOf(moved)).toEqual(secretsOf(derived));
+  });
+});
+
+describe('the simulator host environment', () => {
+  test('defaults, and the same sandbox credentials as the broker', () => {
+    const env = parseSimulatorEnv({});
+    expect(env).toMatchObject({ NODE_ENV: 'development', SIMULATOR_HOST: '127.0.0.1', SIMULATOR_PORT: DEFAULT_SANDBOX_PORT, BROKER_URL: 'http://127.0.0.1:3000' });
+    expect(sandboxCredentials(env)).toEqual({ apiKey: DEV_SANDBOX_API_KEY, webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET });
+    const withSecret = parseSimulatorEnv({ SIMULATOR_SECRET, SANDBOX_API_KEY: '' });
+    const broker = loadConfig({ SIMULATOR_SECRET }).providers.sandbox;
+    expect(broker).toMatchObject({ config: sandboxCredentials(withSecret) });
+  });
+
+  test('in production it refuses to start on the published credentials, naming each variable', () => {
+    const missing = configError(() => parseSimulatorEnv({ NODE_ENV: 'production' }));
+    expect(missing.problems).toEqual([expect.stringMatching(/^SIMULATOR_SECRET: required in production/)]);
+    const published = configError(() =>
+      parseSimulatorEnv({ NODE_ENV: 'production', SIMULATOR_SECRET: BANXA_SIMULATOR_CREDENTIALS.apiSecret, SANDBOX_WEBHOOK_SECRET: DEV_SANDBOX_WEBHOOK_SECRET }),
+    );
+    expect(published.problems.map((p) => p.split(':')[0])).toEqual(['SIMULATOR_SECRET', 'SANDBOX_WEBHOOK_SECRET']);
+    expect(parseSimulatorEnv({ NODE_ENV: 'production', SIMULATOR_SECRET }).SIMULATOR_SECRET).toBe(SIMULATOR_SECRET);
+  });
+
+  test('bad values are refused by name', () => {
+    expect(() => parseSimulatorEnv({ SIMULATOR_SECRET: 'short' })).toThrow(/SIMULATOR_SECRET/);
+    expect(() => parseSimulatorEnv({ BROKER_URL: 'nope' })).toThrow(/BROKER_URL/);
   });
 });

@@ -1,12 +1,16 @@
 /**
- * The API's node flags are written in three places that must agree: package.json's start:api,
- * the Dockerfile's default command and the api service of docker-compose.yml. The benchmark reads
- * them from package.json (bench/lib/api-node-flags.ts), so it measures the API with the flags that ship.
+ * What the deployment files say must hold for the code. The API's node flags are written in three
+ * places that must agree: package.json's start:api, the Dockerfile's default command and the api
+ * service of docker-compose.yml; the benchmark reads them from package.json
+ * (bench/lib/api-node-flags.ts), so it measures the API with the flags that ship. And the compose
+ * demo's environment must pass the production checks it runs under.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { apiNodeFlags } from '../../bench/lib/api-node-flags';
 import packageJson from '../../package.json';
+import { loadConfig } from '../../src/config';
+import { parseSimulatorEnv } from '../../src/config/simulator-env';
 
 const root = join(__dirname, '..', '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -30,6 +34,29 @@ function composeCommand(service: string): string[] {
   return JSON.parse(command.trim().slice('command:'.length)) as string[];
 }
 
+/** The `KEY: value` lines of a block of docker-compose.yml (a service's environment, or an `x-` block), quotes removed. */
+function composeVariables(blockStart: string): Record<string, string> {
+  const lines = read('docker-compose.yml').split('\n');
+  const start = lines.indexOf(blockStart);
+  if (start === -1) throw new Error(`docker-compose.yml has no line ${blockStart}`);
+  const indent = blockStart.search(/\S/) + 2;
+  const variables: Record<string, string> = {};
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    if (line.search(/\S/) < indent) break;
+    const match = /^\s*([A-Z_]+): (.*)$/.exec(line);
+    if (match) variables[match[1]!] = match[2]!.replace(/^"(.*)"$/, '$1');
+  }
+  return variables;
+}
+
+/** The demo secret: the default of `${SIMULATOR_SECRET:-...}` in the x-simulator-secret anchor. */
+function demoSimulatorSecret(): string {
+  const match = /^x-simulator-secret: &simulator-secret \$\{SIMULATOR_SECRET:-(.+)\}$/m.exec(read('docker-compose.yml'));
+  if (!match) throw new Error('docker-compose.yml has no x-simulator-secret anchor with a default');
+  return match[1]!;
+}
+
 describe("the API's node flags", () => {
   const flags = apiNodeFlags();
 
@@ -47,5 +74,28 @@ describe("the API's node flags", () => {
     expect(apiNodeFlags('node dist/src/api/main.js')).toEqual([]);
     expect(apiNodeFlags('node --a=1  --b dist/x.js')).toEqual(['--a=1', '--b']);
     expect(() => apiNodeFlags('tsx src/api/main.ts')).toThrow('does not start with node');
+  });
+});
+
+describe('the compose demo and its simulated providers', () => {
+  const secret = demoSimulatorSecret();
+  const resolveSecret = (variables: Record<string, string>) =>
+    Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, value === '*simulator-secret' ? secret : value]));
+
+  test('opts in explicitly, with one demo secret for the broker and the simulator host', () => {
+    const broker = composeVariables('x-broker-env: &broker-env');
+    expect(broker).toMatchObject({ NODE_ENV: 'production', SANDBOX_IN_PRODUCTION: 'true', SIMULATOR_SECRET: '*simulator-secret' });
+    expect(composeVariables('  sandbox:')).toMatchObject({ SIMULATOR_SECRET: '*simulator-secret' });
+    expect(secret).toMatch(/demo/);
+    expect(read('docker-compose.yml')).toMatch(/^# DEMO ONLY: /m);
+  });
+
+  test("the broker's and the simulator host's environments pass the production checks", () => {
+    const broker = resolveSecret(composeVariables('x-broker-env: &broker-env'));
+    const config = loadConfig({ ...broker, ONRAMP_INTEGRATORS_FILE: join(root, 'deploy', 'integrators.example.json') });
+    expect(config.providers.sandbox.mode).toBe('simulator');
+    expect(config.providers.ramp.mode).toBe('simulator');
+    // The simulator host runs the image, whose NODE_ENV is production.
+    expect(parseSimulatorEnv({ NODE_ENV: 'production', ...resolveSecret(composeVariables('  sandbox:')) }).SIMULATOR_SECRET).toBe(secret);
   });
 });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../../config/config-error';
+import { deriveSimulatorValue } from '../../config/simulator-secret';
+import type { SimulatorEndpoints } from '../simulator-endpoints';
 
 const unsetIfBlank = z
   .string()
@@ -40,11 +42,17 @@ export type BanxaConfigResult =
   | { mode: 'simulator'; config: BanxaConfig }
   | { mode: 'disabled'; reason: string };
 
-/** Fixed development credentials; the local Banxa simulator accepts exactly these. */
+/** Fixed development credentials; the local Banxa simulator accepts exactly these when there is no SIMULATOR_SECRET. */
 export const BANXA_SIMULATOR_CREDENTIALS: BanxaCredentials = {
   apiKey: 'banxa_sim_api_key_0000000000000000',
   apiSecret: 'banxa_sim_api_secret_00000000000000',
 };
+
+/** What the simulator and the broker share: derived from SIMULATOR_SECRET, or the fixed development credentials without it. */
+export function banxaSimulatorCredentials(secret: string | undefined): BanxaCredentials {
+  if (secret === undefined) return BANXA_SIMULATOR_CREDENTIALS;
+  return { apiKey: deriveSimulatorValue(secret, 'banxa', 'api-key'), apiSecret: deriveSimulatorValue(secret, 'banxa', 'api-secret') };
+}
 
 export const BANXA_WEBHOOK_ROUTE = '/api/webhooks/banxa';
 
@@ -62,7 +70,7 @@ function brokerUrls(brokerPublicUrl: string): Pick<BanxaConfig, 'brokerPublicUrl
  * `<simulatorUrl>/banxa` when none is set and a simulator runs; disabled otherwise.
  * Setting only some of the three is a configuration error naming the missing ones.
  */
-export function banxaConfig(env: BanxaEnv, options: { simulatorUrl?: string; brokerPublicUrl: string }): BanxaConfigResult {
+export function banxaConfig(env: BanxaEnv, options: SimulatorEndpoints): BanxaConfigResult {
   const missing = VARIABLES.filter((name) => env[name] === undefined);
   if (missing.length === 0) {
     const baseUrl = env.BANXA_BASE_URL as string;
@@ -89,7 +97,7 @@ export function banxaConfig(env: BanxaEnv, options: { simulatorUrl?: string; bro
   return {
     mode: 'simulator',
     config: {
-      ...BANXA_SIMULATOR_CREDENTIALS,
+      ...banxaSimulatorCredentials(options.simulatorSecret),
       baseUrl: `${withoutTrailingSlash(options.simulatorUrl)}/banxa`,
       ...brokerUrls(options.brokerPublicUrl),
     },

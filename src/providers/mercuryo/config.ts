@@ -1,6 +1,7 @@
 import type { SimulatorEndpoints } from '../simulator-endpoints';
 import { z } from 'zod';
 import { ConfigError } from '../../config/config-error';
+import { deriveSimulatorValue } from '../../config/simulator-secret';
 
 export const MERCURYO_LIVE_API_URL = 'https://api.mercuryo.io/v1.6';
 export const MERCURYO_LIVE_WIDGET_URL = 'https://exchange.mercuryo.io';
@@ -44,7 +45,7 @@ export interface MercuryoConfig extends MercuryoCredentials {
   timeoutMs?: number;
 }
 
-/** Fixed development credentials the local Mercuryo simulator accepts. */
+/** Fixed development credentials the local Mercuryo simulator accepts when there is no SIMULATOR_SECRET. */
 export const MERCURYO_SIMULATOR_CREDENTIALS = {
   widgetId: '7d0c4b1e-5a8f-4f3b-9e21-mercuryo0sim',
   secret: 'mercuryo_sim_widget_secret',
@@ -52,7 +53,18 @@ export const MERCURYO_SIMULATOR_CREDENTIALS = {
   signKey: 'mercuryo_sim_sign_key',
 } as const satisfies MercuryoCredentials;
 
-export type MercuryoSimulatorCredentials = typeof MERCURYO_SIMULATOR_CREDENTIALS;
+export type MercuryoSimulatorCredentials = MercuryoCredentials;
+
+/** What the simulator and the broker share: the secrets derived from SIMULATOR_SECRET; the widget id is public anyway. */
+export function mercuryoSimulatorCredentials(secret: string | undefined): MercuryoSimulatorCredentials {
+  if (secret === undefined) return MERCURYO_SIMULATOR_CREDENTIALS;
+  return {
+    widgetId: MERCURYO_SIMULATOR_CREDENTIALS.widgetId,
+    secret: deriveSimulatorValue(secret, 'mercuryo', 'widget-secret'),
+    sdkPartnerToken: deriveSimulatorValue(secret, 'mercuryo', 'sdk-partner-token'),
+    signKey: deriveSimulatorValue(secret, 'mercuryo', 'sign-key'),
+  };
+}
 
 export type MercuryoMode =
   | { mode: 'live'; config: MercuryoConfig }
@@ -100,6 +112,6 @@ export function mercuryoConfig(env: MercuryoEnv, options: SimulatorEndpoints): M
   const widgetBase = `${trimSlashes(options.simulatorPublicUrl ?? options.simulatorUrl)}/mercuryo`;
   return {
     mode: 'simulator',
-    config: { ...MERCURYO_SIMULATOR_CREDENTIALS, apiUrl: `${base}/v1.6`, widgetUrl: widgetBase, brokerPublicUrl },
+    config: { ...mercuryoSimulatorCredentials(options.simulatorSecret), apiUrl: `${base}/v1.6`, widgetUrl: widgetBase, brokerPublicUrl },
   };
 }

@@ -1,6 +1,7 @@
 import type { SimulatorEndpoints } from '../simulator-endpoints';
 import { z } from 'zod';
 import { ConfigError } from '../../config/config-error';
+import { deriveSimulatorValue } from '../../config/simulator-secret';
 
 const optional = z.string().trim().optional();
 
@@ -39,12 +40,22 @@ export type MoonpayConfigResult =
   | { mode: 'simulator'; config: MoonpayConfig }
   | { mode: 'disabled'; reason: string };
 
-/** Fixed development credentials: the local simulator accepts exactly these. */
+/** Fixed development credentials: the local simulator accepts exactly these when there is no SIMULATOR_SECRET. */
 export const MOONPAY_SIMULATOR_CREDENTIALS: MoonpayCredentials = {
   publishableKey: 'pk_test_moonpay_simulator_publishable',
   secretKey: 'sk_test_moonpay_simulator_secret',
   webhookKey: 'wk_test_moonpay_simulator_webhook',
 };
+
+/** What the simulator and the broker share: the secrets derived from SIMULATOR_SECRET; the publishable key is public anyway. */
+export function moonpaySimulatorCredentials(secret: string | undefined): MoonpayCredentials {
+  if (secret === undefined) return MOONPAY_SIMULATOR_CREDENTIALS;
+  return {
+    publishableKey: MOONPAY_SIMULATOR_CREDENTIALS.publishableKey,
+    secretKey: `sk_test_${deriveSimulatorValue(secret, 'moonpay', 'secret-key')}`,
+    webhookKey: `wk_test_${deriveSimulatorValue(secret, 'moonpay', 'webhook-key')}`,
+  };
+}
 
 const MOONPAY_API_URL = 'https://api.moonpay.com';
 const WIDGET_URLS = { test: 'https://buy-sandbox.moonpay.com', live: 'https://buy.moonpay.com' } as const;
@@ -90,7 +101,7 @@ export function moonpayConfig(env: MoonpayEnv, options: SimulatorEndpoints): Moo
     const widgetBase = `${trimSlash(options.simulatorPublicUrl ?? options.simulatorUrl)}/moonpay`;
     return {
       mode: 'simulator',
-      config: { ...MOONPAY_SIMULATOR_CREDENTIALS, apiUrl: base, widgetUrl: `${widgetBase}/widget`, brokerPublicUrl },
+      config: { ...moonpaySimulatorCredentials(options.simulatorSecret), apiUrl: base, widgetUrl: `${widgetBase}/widget`, brokerPublicUrl },
     };
   }
 

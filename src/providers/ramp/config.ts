@@ -1,7 +1,8 @@
 import type { SimulatorEndpoints } from '../simulator-endpoints';
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
 import { ConfigError } from '../../config/config-error';
+import { deriveSecp256k1Key, deriveSimulatorValue } from '../../config/simulator-secret';
 
 export const RAMP_API_URL = 'https://api.ramp.network/api';
 export const RAMP_DEMO_API_URL = 'https://api.demo.ramp.network/api';
@@ -59,7 +60,7 @@ export interface RampSimulatorCredentials {
   readonly webhookPublicKey: string;
 }
 
-/** Fixed development credentials the local simulator accepts; it signs with the matching private key. */
+/** Fixed development credentials the local simulator accepts when there is no SIMULATOR_SECRET; it signs with the matching private key. */
 export const RAMP_SIMULATOR_CREDENTIALS: RampSimulatorCredentials = {
   hostApiKey: 'ramp_simulator_host_api_key',
   webhookPublicKey: `-----BEGIN PUBLIC KEY-----
@@ -69,8 +70,20 @@ h6Mkur4fpPfPbJqDT9smLxfulkSNmW2LF4ZYCMDxA4YuGnx9hYYDFw==
 `,
 };
 
-/** The MAC key of webhook URLs when Ramp runs against its simulator (development only). */
+/** The MAC key of webhook URLs when Ramp runs against its simulator without SIMULATOR_SECRET (development only). */
 export const RAMP_SIMULATOR_WEBHOOK_URL_SECRET = 'ramp-simulator-webhook-url-secret-for-development';
+
+/** The key the Ramp simulator signs webhooks with when SIMULATOR_SECRET is set; the broker trusts its public half. */
+export function derivedRampSimulatorKey(secret: string): KeyObject {
+  return deriveSecp256k1Key(secret, 'ramp', 'webhook-signing-key');
+}
+
+/** What the simulator and the broker share: the webhook key pair derived from SIMULATOR_SECRET; the host API key is public anyway. */
+export function rampSimulatorCredentials(secret: string | undefined): RampSimulatorCredentials {
+  if (secret === undefined) return RAMP_SIMULATOR_CREDENTIALS;
+  const webhookPublicKey = createPublicKey(derivedRampSimulatorKey(secret)).export({ type: 'spki', format: 'pem' }) as string;
+  return { hostApiKey: RAMP_SIMULATOR_CREDENTIALS.hostApiKey, webhookPublicKey };
+}
 
 export type RampConfigResult =
   | { mode: 'live'; config: RampConfig }
@@ -111,16 +124,16 @@ export function rampConfig(
   if (stray.length > 0) throw new ConfigError([`RAMP_HOST_API_KEY: required when ${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set`]);
   if (options.simulatorUrl === undefined) return { mode: 'disabled', reason: 'RAMP_HOST_API_KEY is not set and there is no simulator' };
   const base = `${trimSlash(options.simulatorUrl)}/ramp`;
+  const secret = options.simulatorSecret;
   return {
     mode: 'simulator',
     config: {
       apiUrl: `${base}/api`,
       widgetUrl: `${trimSlash(options.simulatorPublicUrl ?? options.simulatorUrl)}/ramp/app`,
-      hostApiKey: RAMP_SIMULATOR_CREDENTIALS.hostApiKey,
+      ...rampSimulatorCredentials(secret),
       hostAppName: RAMP_HOST_APP_NAME,
-      webhookPublicKey: RAMP_SIMULATOR_CREDENTIALS.webhookPublicKey,
       brokerPublicUrl,
-      webhookUrlSecret: RAMP_SIMULATOR_WEBHOOK_URL_SECRET,
+      webhookUrlSecret: secret === undefined ? RAMP_SIMULATOR_WEBHOOK_URL_SECRET : deriveSimulatorValue(secret, 'ramp', 'webhook-url-secret'),
     },
   };
 }

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../../config/config-error';
+import { deriveSimulatorValue } from '../../config/simulator-secret';
+import type { SimulatorEndpoints } from '../simulator-endpoints';
 
 /** Transak's production hosts (docs.transak.com, "Environments"). */
 export const TRANSAK_API_URL = 'https://api.transak.com';
@@ -34,12 +36,18 @@ export interface TransakConfig {
   brokerPublicUrl: string;
 }
 
-/** Fixed development credentials the local Transak simulator accepts. */
+/** Fixed development credentials the local Transak simulator accepts when there is no SIMULATOR_SECRET. */
 export const TRANSAK_SIMULATOR_CREDENTIALS = {
   apiKey: 'transak-sim-api-key-0000',
   apiSecret: 'transak-sim-api-secret-0000',
 } as const;
 export type TransakSimulatorCredentials = { apiKey: string; apiSecret: string };
+
+/** What the simulator and the broker share: the API secret derived from SIMULATOR_SECRET; the API key is public anyway. */
+export function transakSimulatorCredentials(secret: string | undefined): TransakSimulatorCredentials {
+  if (secret === undefined) return TRANSAK_SIMULATOR_CREDENTIALS;
+  return { apiKey: TRANSAK_SIMULATOR_CREDENTIALS.apiKey, apiSecret: deriveSimulatorValue(secret, 'transak', 'api-secret') };
+}
 
 export type TransakMode =
   | { mode: 'live'; config: TransakConfig }
@@ -52,7 +60,7 @@ const trimSlash = (url: string) => url.replace(/\/+$/, '');
  * Live with credentials (Transak's hosts or the overrides), the local simulator without them when
  * one is running, disabled otherwise. One credential without the other is a configuration error.
  */
-export function transakConfig(env: TransakEnv, options: { simulatorUrl?: string; brokerPublicUrl: string }): TransakMode {
+export function transakConfig(env: TransakEnv, options: SimulatorEndpoints): TransakMode {
   const apiKey = env.TRANSAK_API_KEY || undefined;
   const apiSecret = env.TRANSAK_API_SECRET || undefined;
   if ((apiKey === undefined) !== (apiSecret === undefined)) {
@@ -78,7 +86,7 @@ export function transakConfig(env: TransakEnv, options: { simulatorUrl?: string;
     const base = `${trimSlash(options.simulatorUrl)}/transak`;
     return {
       mode: 'simulator',
-      config: { apiUrl: base, gatewayUrl: base, ...TRANSAK_SIMULATOR_CREDENTIALS, referrerDomain, brokerPublicUrl },
+      config: { apiUrl: base, gatewayUrl: base, ...transakSimulatorCredentials(options.simulatorSecret), referrerDomain, brokerPublicUrl },
     };
   }
   return { mode: 'disabled', reason: 'TRANSAK_API_KEY and TRANSAK_API_SECRET are not set and no simulator is running' };

@@ -1,9 +1,10 @@
-import { createPrivateKey, createPublicKey, sign } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
+import { derivedRampSimulatorKey } from '../../providers/ramp/config';
 
 /**
- * The simulator's development signing key (secp256k1). Its public half is
- * RAMP_SIMULATOR_CREDENTIALS.webhookPublicKey; it signs nothing outside local development.
+ * The simulator's development signing key (secp256k1), used when there is no SIMULATOR_SECRET. Its
+ * public half is RAMP_SIMULATOR_CREDENTIALS.webhookPublicKey; it signs nothing outside local development.
  */
 const DEV_PRIVATE_KEY = createPrivateKey(`-----BEGIN PRIVATE KEY-----
 MIGEAgEAMBAGByqGSM49AgEGBSuBBAAKBG0wawIBAQQgnKgW80z4zK/Vt+RvDwIi
@@ -12,17 +13,22 @@ oyS6vh+k989smoNP2yYvF+6WRI2ZbYsXhlgIwPEDhi4afH2FhgMX
 -----END PRIVATE KEY-----
 `);
 
-/** True when this PEM is the public half of the simulator's signing key. */
-export function isSimulatorPublicKey(pem: string): boolean {
-  const der = (key: ReturnType<typeof createPublicKey>) => key.export({ type: 'spki', format: 'der' });
+/** The key the simulator signs webhooks with: derived from SIMULATOR_SECRET, or the development key without it. */
+export function rampSimulatorSigningKey(secret: string | undefined): KeyObject {
+  return secret === undefined ? DEV_PRIVATE_KEY : derivedRampSimulatorKey(secret);
+}
+
+/** True when this PEM is the public half of the signing key. */
+export function isPublicHalf(pem: string, signingKey: KeyObject): boolean {
+  const der = (key: KeyObject) => key.export({ type: 'spki', format: 'der' });
   try {
-    return der(createPublicKey(pem)).equals(der(createPublicKey(DEV_PRIVATE_KEY)));
+    return der(createPublicKey(pem)).equals(der(createPublicKey(signingKey)));
   } catch {
     return false;
   }
 }
 
 /** `X-Body-Signature` as Ramp makes it: base64 DER ECDSA-SHA256 over the key-sorted compact JSON. */
-export function signRampBody(body: unknown): string {
-  return sign('sha256', Buffer.from(stableStringify(body)), DEV_PRIVATE_KEY).toString('base64');
+export function signRampBody(body: unknown, signingKey: KeyObject): string {
+  return sign('sha256', Buffer.from(stableStringify(body)), signingKey).toString('base64');
 }
