@@ -22,7 +22,7 @@ export type Offer = z.infer<typeof OfferSchema>;
 /** Why a provider was left out of the offers (shown with include_errors=true). */
 export const OfferErrorSchema = z.object({
   error: z.object({
-    code: z.enum(['timeout', 'unavailable', 'limits', 'country', 'state', 'currency', 'payment_method']),
+    code: z.enum(['timeout', 'unavailable', 'limits', 'country', 'state', 'currency', 'payment_method', 'ip_required']),
     message: z.string(),
     min_amount: decimalString.optional(),
     max_amount: decimalString.optional(),

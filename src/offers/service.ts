@@ -177,6 +177,10 @@ export class OffersService {
       paymentMethod: query.paymentMethod,
     });
     if (!Array.isArray(methods)) return { code, asked: false, error: methods };
+    // Its quote needs no IP, but its order does: an offer without one could not be ordered.
+    if (adapter.requiresCustomerIp && query.ip === undefined) {
+      return { code, asked: false, error: { code: 'ip_required', message: "this provider needs the end user's IP address: send `ip`" } };
+    }
 
     const settled = await Promise.allSettled(
       methods.map((method) =>
@@ -228,6 +232,7 @@ export class OffersService {
       paymentMethods: offer.payment_methods.map((m) => m.payment_method_code),
       amountExpectedTo: offer.amount_expected_to,
       expiresAt: offer.expires_at,
+      ip: query.ip,
     });
   }
 }

@@ -17,13 +17,15 @@ export interface OfferTerms {
   paymentMethods: string[];
   amountExpectedTo: string;
   expiresAt: string;
+  /** The end user's IP address given with the offers request: an order without `ip` uses it. */
+  ip?: string;
 }
 
 /** Remembers every returned offer until it expires (in memory; Redis when REDIS_URL is set). */
 export interface OfferStore {
   remember(terms: OfferTerms): Promise<void>;
   /** The live offer matching an order, if any. */
-  findLive(query: Omit<OfferTerms, 'amountExpectedTo' | 'expiresAt' | 'paymentMethods'> & { paymentMethod: string }): Promise<OfferTerms | undefined>;
+  findLive(query: Omit<OfferTerms, 'amountExpectedTo' | 'expiresAt' | 'paymentMethods' | 'ip'> & { paymentMethod: string }): Promise<OfferTerms | undefined>;
 }
 
 /**

@@ -53,6 +53,16 @@ describe.each(implementations)('%s', (_name, makeStore) => {
     await expect(store.findLive(query())).resolves.toEqual(offer);
   });
 
+  test("the end user's ip given with the offers is kept with the offer; it takes no part in matching", async () => {
+    const { store } = storeAt();
+    await store.remember(terms({ ip: '2001:db8::7' }));
+    await expect(store.findLive(query())).resolves.toMatchObject({ ip: '2001:db8::7' });
+    await store.remember(terms({ externalUserId: 'no-ip' }));
+    const found = await store.findLive(query({ externalUserId: 'no-ip' }));
+    expect(found).toBeDefined();
+    expect(found?.ip).toBeUndefined();
+  });
+
   test('nothing remembered, nothing found', async () => {
     const { store } = storeAt();
     await expect(store.findLive(query())).resolves.toBeUndefined();

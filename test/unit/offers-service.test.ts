@@ -137,6 +137,55 @@ test('expires_at is the sooner of the TTL and the provider quote expiry, and the
   expect(remembered?.amountExpectedTo).toBe('0.00100000');
 });
 
+describe("a provider that needs the end user's IP address", () => {
+  const ipBound = (onQuote: (request?: QuoteRequest) => void = () => undefined): ProviderAdapter => ({
+    ...adapter('ipbound', (_signal, request) => (onQuote(request), Promise.resolve(goodQuote))),
+    requiresCustomerIp: true,
+  });
+
+  test('without `ip` it is left out with ip_required, and never asked for a quote', async () => {
+    const quoted: unknown[] = [];
+    const offers = service([ipBound((r) => quoted.push(r)), adapter('other', () => Promise.resolve(goodQuote))]);
+    const result = await offers.getOffers(query);
+    expect(Object.keys(result.offers)).toEqual(['other']);
+    expect(result.errors).toEqual({
+      ipbound: { error: { code: 'ip_required', message: "this provider needs the end user's IP address: send `ip`" } },
+    });
+    expect(quoted).toEqual([]);
+  });
+
+  test('with `ip` it is quoted with it, and its offer is remembered with the ip for the order', async () => {
+    const store = new MemoryOfferStore(() => NOW);
+    const quoted: (QuoteRequest | undefined)[] = [];
+    const result = await service([ipBound((r) => quoted.push(r))], store).getOffers({ ...query, ip: '203.0.113.7' });
+    expect(Object.keys(result.offers)).toEqual(['ipbound']);
+    expect(quoted.map((r) => r?.ip)).toEqual(['203.0.113.7']);
+    const remembered = await store.findLive({
+      integratorId: 'i1',
+      externalUserId: 'u1',
+      providerCode: 'ipbound',
+      fromCurrency: USD.id,
+      toCurrency: BTC.id,
+      amountFrom: '100',
+      country: 'GB',
+      paymentMethod: 'card',
+    });
+    expect(remembered?.ip).toBe('203.0.113.7');
+  });
+
+  test('a reason of its catalogue comes first: an ip would not help', async () => {
+    const result = await service([ipBound()]).getOffers({ ...query, country: 'FR' });
+    expect(result.errors.ipbound?.error.code).toBe('country');
+  });
+
+  test('ip_required is no timeout: the provider does not become slow', async () => {
+    const offers = service([ipBound(), adapter('other', () => Promise.resolve(goodQuote))]);
+    for (let i = 0; i < 3; i++) await offers.getOffers(query);
+    const result = await offers.getOffers({ ...query, ip: '203.0.113.7' });
+    expect(Object.keys(result.offers).sort()).toEqual(['ipbound', 'other']);
+  });
+});
+
 test('provider_codes narrows the providers asked', async () => {
   const asked: string[] = [];
   const make = (code: string) => adapter(code, () => (asked.push(code), Promise.resolve(goodQuote)));

@@ -33,6 +33,11 @@ describe('offerKey', () => {
     );
   });
 
+  test('ignores the ip (an order takes it from the offer, but it is no term of the offer)', () => {
+    expect(offerKey(terms({ ip: '203.0.113.7' }))).toBe(offerKey(terms()));
+    expect(matches(terms({ ip: '203.0.113.7' }), { country: 'DE', paymentMethod: 'card' }, T0)).toBe(true);
+  });
+
   test('ignores country, state, payment methods and expiry (they are matched, not keyed)', () => {
     expect(offerKey(terms({ country: 'FR', state: 'CA', paymentMethod: 'sepa', expiresAt: '2000-01-01T00:00:00Z' }))).toBe(
       offerKey(terms()),

@@ -57,7 +57,8 @@ export class BanxaClient {
     return this.call(`/v2/orders/${encodeURIComponent(id)}`, BanxaOrderSchema, {});
   }
 
-  listOrders(params: { start: string; end: string; page: number; limit: number }) {
+  /** `externalCustomerId` narrows the list to one customer's orders (documented filter). */
+  listOrders(params: { start: string; end: string; externalCustomerId: string; page: number; limit: number }) {
     const query = new URLSearchParams({ ...params, page: String(params.page), limit: String(params.limit) });
     return this.call(`/v2/orders?${query.toString()}`, BanxaOrderListSchema, {});
   }

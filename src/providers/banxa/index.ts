@@ -1,11 +1,12 @@
 import type { CurrencyDictionary } from '../../domain/currency';
-import { ProviderRejectedError, type ProviderAdapter, type ProviderInfo } from '../types';
+import { ProviderRejectedError, ProviderUnavailableError, type CreateProviderOrderRequest, type ProviderAdapter, type ProviderInfo } from '../types';
 import { BanxaClient } from './client';
 import type { BanxaConfig } from './config';
 import type { BanxaOrder } from './schemas';
 import {
   externalOrderIdOf,
   fromCatalogue,
+  fromCreatedOrder,
   fromOrder,
   fromQuote,
   fromWebhook,
@@ -25,13 +26,14 @@ export const BANXA_INFO: ProviderInfo = {
 };
 
 /**
- * Banxa documents no lookup by the partner's order id, only a list by date range; the broker finds
- * its orders there. A repeated create looks back two days, a status lookup by our id thirty.
+ * Banxa documents no lookup by the partner's order id, and does not say whether it refuses a
+ * repeated one. Its order list filters by date and by customer (`externalCustomerId`), so a repeated
+ * create looks among this customer's orders of the last two days: one call unless the customer has
+ * more than a page of orders in that window, and never more than MAX_PAGES.
  */
 const CREATE_LOOKBACK_DAYS = 2;
-const STATUS_LOOKBACK_DAYS = 30;
 const PAGE_SIZE = 100;
-const MAX_PAGES = 50;
+const MAX_PAGES = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -39,16 +41,26 @@ const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDictionary): ProviderAdapter {
   const client = new BanxaClient(config);
 
-  async function findByExternalId(orderId: string, lookbackDays: number): Promise<BanxaOrder | undefined> {
+  /** The Banxa order an earlier attempt created for this broker order, if any. */
+  async function findCreated(request: CreateProviderOrderRequest): Promise<BanxaOrder | undefined> {
     const now = Date.now();
-    const window = { start: isoDate(now - lookbackDays * DAY_MS), end: isoDate(now + DAY_MS), limit: PAGE_SIZE };
+    const window = {
+      start: isoDate(now - CREATE_LOOKBACK_DAYS * DAY_MS),
+      end: isoDate(now + DAY_MS),
+      externalCustomerId: request.externalUserId,
+      limit: PAGE_SIZE,
+    };
     for (let page = 1; page <= MAX_PAGES; page++) {
       const { orders, pageTotal } = await client.listOrders({ ...window, page });
-      const match = orders.find((o) => externalOrderIdOf(o) === orderId);
+      const match = orders.find((o) => externalOrderIdOf(o) === request.orderId);
       if (match) return match;
       if (orders.length < PAGE_SIZE || (pageTotal !== undefined && page >= pageTotal)) return undefined;
     }
-    return undefined;
+    // Creating now could make a second Banxa order for this one: refusing is the lesser harm.
+    throw new ProviderRejectedError(
+      'rejected',
+      `Banxa lists more than ${MAX_PAGES * PAGE_SIZE} orders of customer ${request.externalUserId} in ${CREATE_LOOKBACK_DAYS + 1} days; cannot check this order was not created already`,
+    );
   }
 
   return {
@@ -76,22 +88,23 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
     },
 
     async createOrder(request) {
-      const existing = await findByExternalId(request.orderId, CREATE_LOOKBACK_DAYS);
+      const existing = await findCreated(request);
       if (existing) {
         // The one-time checkout URL is not returned again; the order's status page is.
         const redirectUrl = existing.checkoutUrl ?? existing.orderStatusUrl;
         if (!redirectUrl) throw new ProviderRejectedError('rejected', `Banxa order ${existing.id} exists but has no customer link`);
-        return { ...fromOrder(existing, request.orderId), redirectUrl };
+        return { ...fromCreatedOrder(existing, request.orderId, currencies), redirectUrl };
       }
       const created = await client.createBuyOrder(toBuyOrderRequest(request, config.brokerPublicUrl));
-      // Banxa's first status of a new order is pendingPayment.
-      return { ...fromOrder({ ...created, status: created.status ?? 'pendingPayment' }, request.orderId), redirectUrl: created.checkoutUrl };
+      return { ...fromCreatedOrder(created, request.orderId, currencies), redirectUrl: created.checkoutUrl };
     },
 
     async getOrder(orderId, providerOrderId) {
-      const order = providerOrderId ? await client.getOrder(providerOrderId) : await findByExternalId(orderId, STATUS_LOOKBACK_DAYS);
-      if (!order) throw new ProviderRejectedError('not_found', `Banxa has no order with external id ${orderId}`);
-      return fromOrder(order, orderId);
+      // The order workflow keeps the Banxa id from creation on; Banxa looks orders up by it alone.
+      if (!providerOrderId) throw new ProviderRejectedError('not_found', `no Banxa order id is known for order ${orderId}`);
+      const snapshot = fromOrder(await client.getOrder(providerOrderId), currencies);
+      if (!snapshot) throw new ProviderUnavailableError(`/v2/orders/${providerOrderId}: the order names no partner reference`);
+      return snapshot;
     },
 
     async parseWebhook(webhook) {
@@ -99,7 +112,7 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
       const body = parseBanxaWebhookBody(webhook.rawBody);
       const selfContained = body.status !== undefined && Boolean(body.external_id) && Boolean(body.crypto_amount);
       const order = selfContained ? undefined : await client.getOrder(body.order_id);
-      const event = fromWebhook(body, order);
+      const event = fromWebhook(body, order, currencies);
       if (!event) throw new ProviderRejectedError('not_found', `Banxa order ${body.order_id} carries no external order id`);
       return { ...event, eventId: banxaEventId(webhook.rawBody) };
     },

@@ -1,3 +1,5 @@
+import type { CryptoCurrency } from '../../domain/currency';
+
 /**
  * Banxa's names for blockchains and payment methods, and the broker's. Provider values with no
  * broker counterpart are left out, so the assets and methods using them are not offered.
@@ -63,4 +65,12 @@ export function methodCodeOf(paymentMethodId: string): string | undefined {
 
 export function paymentMethodIdOf(code: string): string | undefined {
   return METHOD_ID_BY_CODE[code];
+}
+
+const ZERO_ADDRESS = /^0x0{40}$/i;
+
+/** A token listed with a contract the broker knows under another address is a different token. */
+export function sameToken(currency: CryptoCurrency, address: string | null | undefined): boolean {
+  if (currency.contract === undefined || !address || ZERO_ADDRESS.test(address)) return true;
+  return currency.contract.toLowerCase() === address.toLowerCase();
 }

@@ -67,7 +67,13 @@ export const BanxaOrderSchema = z.object({
   externalId: optionalText,
   orderStatusUrl: optionalText,
   checkoutUrl: optionalText,
+  /** The coin, its blockchain code and, for a token, its contract. */
+  crypto: z.object({ id: z.string(), blockchain: optionalText, address: optionalText }).nullish(),
+  fiat: optionalText,
+  /** What the customer pays, fees included. */
+  fiatAmount: decimalString.nullish(),
   cryptoAmount: decimalString.nullish(),
+  walletAddress: optionalText,
   transactionHash: optionalText,
 });
 export type BanxaOrder = z.infer<typeof BanxaOrderSchema>;
@@ -93,7 +99,11 @@ export const BanxaWebhookSchema = z.object({
   status: z.string().optional(),
   status_date: optionalText,
   external_id: optionalText,
+  crypto_coin: optionalText,
+  crypto_blockchain: optionalText,
   crypto_amount: decimalString.nullish(),
+  fiat_currency: optionalText,
+  fiat_amount: decimalString.nullish(),
   transaction_hash: optionalText,
 });
 export type BanxaWebhook = z.infer<typeof BanxaWebhookSchema>;

@@ -8,8 +8,10 @@ import {
   type ProviderOrderSnapshot,
   type ProviderQuote,
   type QuoteRequest,
+  type ReportedTerms,
 } from '../types';
-import { blockchainOfNetwork, methodCodeOf, networkOfBlockchain, paymentMethodIdOf } from './mappings';
+import { blockchainOfNetwork, methodCodeOf, networkOfBlockchain, paymentMethodIdOf, sameToken } from './mappings';
+import { orderTerms, webhookTerms } from './reported';
 import type {
   BanxaBuyOrderRequest,
   BanxaCountryList,
@@ -21,8 +23,6 @@ import type {
   BanxaWebhook,
 } from './schemas';
 import { mapBanxaStatus } from './status-map';
-
-const ZERO_ADDRESS = /^0x0{40}$/i;
 
 /** Banxa's code for the asset: its ticker and blockchain, or a refusal the caller can show. */
 export function banxaAsset(crypto: CryptoCurrency): { crypto: string; blockchain: string } {
@@ -70,12 +70,6 @@ export function limitsRejection(fiats: BanxaFiatList, request: QuoteRequest): Pr
   const amount = decimal(request.fiatAmount);
   if (amount.gte(method.minimum) && amount.lte(method.maximum)) return undefined;
   return ProviderRejectedError.outsideLimits(method.minimum, method.maximum, request.fiat);
-}
-
-/** A token listed with a contract the broker knows under another address is a different token. */
-function sameToken(currency: CryptoCurrency, address: string | null | undefined): boolean {
-  if (currency.contract === undefined || !address || ZERO_ADDRESS.test(address)) return true;
-  return currency.contract.toLowerCase() === address.toLowerCase();
 }
 
 /** Banxa's catalogue in the broker's terms; assets, fiat and methods the broker has no code for are left out. */
@@ -156,6 +150,7 @@ function snapshot(
   providerStatus: string,
   cryptoAmount: string | null | undefined,
   hash: string | null | undefined,
+  reported: ReportedTerms | undefined,
 ): ProviderOrderSnapshot {
   const { status, failureReason } = mapBanxaStatus(providerStatus);
   return {
@@ -166,27 +161,42 @@ function snapshot(
     ...(failureReason ? { failureReason } : {}),
     ...(cryptoAmount ? { cryptoAmount: decimal(cryptoAmount).toFixed() } : {}),
     ...(transactionHash(hash) ? { transactionHash: transactionHash(hash) } : {}),
+    ...(reported ? { reported } : {}),
   };
 }
 
-/** An order as Banxa reports it; `orderId` is the broker's id, used when the order does not echo it. */
-export function fromOrder(order: BanxaOrder, orderId: string): ProviderOrderSnapshot {
-  return snapshot(externalOrderIdOf(order) ?? orderId, order.id, order.status, order.cryptoAmount, order.transactionHash);
+/** An order as Banxa reports it, under the partner reference it names; undefined when it names none. */
+export function fromOrder(order: BanxaOrder, dictionary: CurrencyDictionary): ProviderOrderSnapshot | undefined {
+  const orderId = externalOrderIdOf(order);
+  if (!orderId) return undefined;
+  return snapshot(orderId, order.id, order.status, order.cryptoAmount, order.transactionHash, orderTerms(dictionary, order));
+}
+
+/**
+ * The order that `orderId` created (or found it had created before), which Banxa's answer to
+ * `POST /v2/buy` need not echo the reference of: its first status is pendingPayment.
+ */
+export function fromCreatedOrder(order: Omit<BanxaOrder, 'status'> & { status?: string }, orderId: string, dictionary: CurrencyDictionary): ProviderOrderSnapshot {
+  const status = order.status ?? 'pendingPayment';
+  return snapshot(orderId, order.id, status, order.cryptoAmount, order.transactionHash, orderTerms(dictionary, order));
 }
 
 /**
  * A webhook's event: its own status when it has one (the status it announces), the rest from the
- * order when Banxa sent only ids (`order` is then the order looked up by `order_id`).
+ * order when Banxa sent only ids (`order` is then the order looked up by `order_id`); its own terms
+ * over the order's.
  */
-export function fromWebhook(webhook: BanxaWebhook, order: BanxaOrder | undefined): ProviderOrderSnapshot | undefined {
+export function fromWebhook(webhook: BanxaWebhook, order: BanxaOrder | undefined, dictionary: CurrencyDictionary): ProviderOrderSnapshot | undefined {
   const orderId = webhook.external_id ?? (order && externalOrderIdOf(order));
   const status = webhook.status ?? order?.status;
   if (!orderId || !status) return undefined;
+  const reported = { ...(order && orderTerms(dictionary, order)), ...webhookTerms(dictionary, webhook) };
   return snapshot(
     orderId,
     webhook.order_id,
     status,
     webhook.crypto_amount ?? order?.cryptoAmount,
     webhook.transaction_hash ?? order?.transactionHash,
+    Object.keys(reported).length > 0 ? reported : undefined,
   );
 }

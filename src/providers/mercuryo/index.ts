@@ -3,6 +3,7 @@ import { decimal } from '../../domain/money';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderInfo, type QuoteRequest } from '../types';
 import { MercuryoClient } from './client';
 import type { MercuryoConfig } from './config';
+import { mercuryoCurrencyIds } from './reported';
 import { fromCatalogue, fromRate, fromTransactions, MERCURYO_WIDGET_NOT_OPENED, toRateQuery, toWidgetParams } from './transformers';
 import { parseMercuryoWebhook } from './webhook';
 import { buildWidgetUrl } from './widget';
@@ -25,6 +26,7 @@ export const MERCURYO_INFO: ProviderInfo = {
 
 export function createMercuryoAdapter(config: MercuryoConfig, currencies: CurrencyDictionary): ProviderAdapter {
   const client = new MercuryoClient(config);
+  const ids = mercuryoCurrencyIds(currencies);
 
   /** Mercuryo's refusal of a rate says little; its published limits tell whether the amount was the reason. */
   async function explainRefusal(err: ProviderRejectedError, request: QuoteRequest, signal?: AbortSignal): Promise<never> {
@@ -39,6 +41,8 @@ export function createMercuryoAdapter(config: MercuryoConfig, currencies: Curren
 
   return {
     info: MERCURYO_INFO,
+    // The widget URL is signed for the customer's IP address (see toWidgetParams).
+    requiresCustomerIp: true,
     async getCatalogue(signal) {
       const [assets, countries] = await Promise.all([client.getCurrencies(signal), client.getCountries(signal)]);
       return fromCatalogue(currencies, assets.data, countries);
@@ -63,10 +67,10 @@ export function createMercuryoAdapter(config: MercuryoConfig, currencies: Curren
       }));
     },
     async getOrder(orderId) {
-      return fromTransactions(orderId, await client.getTransactions(orderId));
+      return fromTransactions(orderId, await client.getTransactions(orderId), ids);
     },
     parseWebhook(webhook) {
-      return Promise.resolve().then(() => parseMercuryoWebhook(webhook, config.signKey));
+      return Promise.resolve().then(() => parseMercuryoWebhook(webhook, config.signKey, ids));
     },
   };
 }

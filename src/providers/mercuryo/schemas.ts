@@ -77,6 +77,7 @@ export const MercuryoCallbackDataSchema = z.object({
   fiat_currency: z.string().nullish(),
   tx: z.object({ id: z.string().nullish(), address: z.string().nullish() }).nullish(),
   user: z.object({ uuid4: z.string().nullish(), country_code: z.string().nullish() }).nullish(),
+  updated_at: z.string().nullish(),
   created_at_ts: z.number().optional(),
   updated_at_ts: z.number().optional(),
 });

@@ -65,15 +65,6 @@ export const MERCURYO_STATUS_MAP = {
   },
 } as const satisfies Record<MercuryoLeg, Record<string, OrderStatus>>;
 
-/** Unknown statuses (and unknown types) land on a non-final status the leg has already reached. */
-export const MERCURYO_UNKNOWN_STATUS: Readonly<Record<MercuryoLeg | 'unknown', OrderStatus>> = {
-  payment: 'pending',
-  withdraw: 'processing',
-  deposit: 'pending',
-  sell: 'processing',
-  unknown: 'pending',
-};
-
 const FAILURE_REASONS: Readonly<Record<string, string>> = {
   'payment:order_failed': 'payment_declined',
   'payment:cancelled': 'cancelled_by_provider',
@@ -81,10 +72,15 @@ const FAILURE_REASONS: Readonly<Record<string, string>> = {
   'deposit:failed': 'deposit_failed',
 };
 
-export function mapOperationStatus(type: string, status: string): { status: OrderStatus; failureReason?: string } {
+/**
+ * The broker status of one operation's status; undefined for a type or status Mercuryo does not
+ * document, which the adapter never turns into a broker status (docs/providers/mercuryo.md).
+ */
+export function mapOperationStatus(type: string, status: string): { status: OrderStatus; failureReason?: string } | undefined {
   const leg = legOf(type);
-  if (leg === undefined) return { status: MERCURYO_UNKNOWN_STATUS.unknown };
+  if (leg === undefined) return undefined;
   const table: Readonly<Record<string, OrderStatus>> = MERCURYO_STATUS_MAP[leg];
-  const mapped = Object.hasOwn(table, status) ? table[status]! : MERCURYO_UNKNOWN_STATUS[leg];
+  if (!Object.hasOwn(table, status)) return undefined;
+  const mapped = table[status]!;
   return mapped === 'failed' ? { status: mapped, failureReason: FAILURE_REASONS[`${leg}:${status}`] ?? 'failed_at_provider' } : { status: mapped };
 }

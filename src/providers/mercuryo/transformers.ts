@@ -13,6 +13,7 @@ import {
 import { MERCURYO_NETWORKS, MERCURYO_PAYMENT_METHODS, toMercuryoNetwork, toMercuryoPaymentMethod } from './mapping';
 import type { MercuryoBuyRate, MercuryoCallbackData, MercuryoCountriesSchema, MercuryoCurrencies, MercuryoOperation, MercuryoTransactions } from './schemas';
 import { legOf, mapOperationStatus } from './status-map';
+import { reportedTerms, type MercuryoCurrencyIds } from './reported';
 import type { WidgetParams } from './widget';
 
 /**
@@ -122,45 +123,68 @@ function mercuryoNetwork(network: string): string {
   return mercuryo;
 }
 
-type TypedOperation = MercuryoOperation & { type: string };
+type TypedOperation = MercuryoOperation & { type: string; merchant_transaction_id: string };
 
 /**
  * The broker status of one purchase from all its linked operations: the payment leg decides until
  * a withdraw leg exists, then the withdraw leg does (a paid card purchase is `processing` until the
  * crypto is sent). A payment leg cancelled after it was paid (a withdraw leg exists) means the money
- * went back to the customer: `refunded`.
+ * went back to the customer: `refunded`. A leg in a status Mercuryo does not document says nothing;
+ * when no leg says anything the lookup fails (logged, polled again) rather than guess a status.
  */
-export function fromTransactions(orderId: string, response: MercuryoTransactions): ProviderOrderSnapshot {
-  const operations: TypedOperation[] = response.data
+export function fromTransactions(orderId: string, response: MercuryoTransactions, ids: MercuryoCurrencyIds): ProviderOrderSnapshot {
+  const operations = response.data
     .flatMap((item) => Object.entries(item).map(([type, operation]) => ({ ...operation, type })))
-    .filter((operation) => operation.merchant_transaction_id === orderId);
+    // The lookup asks for this order's operations; any other order's are not about it.
+    .filter((operation): operation is TypedOperation => operation.merchant_transaction_id === orderId);
   const payment = operations.find((o) => legOf(o.type) === 'payment');
   const withdraw = operations.find((o) => o.type === 'withdraw');
+  if (!payment && !withdraw) return { orderId, providerStatus: MERCURYO_WIDGET_NOT_OPENED, status: 'created' };
   const common = {
-    orderId,
+    orderId: (withdraw ?? payment)!.merchant_transaction_id,
     providerOrderId: payment?.transaction_id ?? withdraw?.transaction_id,
     cryptoAmount: withdraw?.amount ?? payment?.amount,
     transactionHash: withdraw?.hash ?? undefined,
+    reported: reportedTerms(ids, {
+      address: withdraw?.address,
+      currency: withdraw?.currency ?? payment?.currency,
+      fiatCurrency: payment?.fiat_currency,
+      fiatAmount: payment?.fiat_amount,
+    }),
   };
   if (withdraw && payment?.status === 'cancelled') {
     return { ...common, providerStatus: `${payment.type}:cancelled`, status: 'refunded' };
   }
-  const decisive = withdraw ?? payment;
-  if (!decisive) return { orderId, providerStatus: MERCURYO_WIDGET_NOT_OPENED, status: 'created' };
-  return { ...common, providerStatus: `${decisive.type}:${decisive.status}`, ...mapOperationStatus(decisive.type, decisive.status) };
+  for (const leg of [withdraw, payment]) {
+    const mapped = leg && mapOperationStatus(leg.type, leg.status);
+    if (leg && mapped) return { ...common, providerStatus: `${leg.type}:${leg.status}`, ...mapped };
+  }
+  const unknown = [withdraw, payment].flatMap((leg) => (leg ? [`${leg.type}:${leg.status}`] : [])).join(', ');
+  throw new ProviderUnavailableError(`/sdk-partner/transactions: no status Mercuryo documents (${unknown})`);
 }
 
 /** Callbacks name every payment leg `buy`; the lookup's names tell them apart by payment method. */
 const POLLING_TYPE_BY_PAYMENT_METHOD: Readonly<Record<string, string>> = { card: 'buy', mobile_pay: 'mobile_pay', invoice: 'buy_acquirer' };
 
-/** One callback reports one operation; its snapshot says what that operation's status means. */
-export function fromCallback(data: MercuryoCallbackData): ProviderOrderSnapshot {
+/**
+ * One callback reports one operation; its snapshot says what that operation's status means, or
+ * undefined for a type or status Mercuryo does not document.
+ */
+export function fromCallback(data: MercuryoCallbackData, ids: MercuryoCurrencyIds): ProviderOrderSnapshot | undefined {
   const type = data.type === 'buy' ? (POLLING_TYPE_BY_PAYMENT_METHOD[data.payment_method ?? 'card'] ?? 'buy') : data.type;
+  const mapped = mapOperationStatus(type, data.status);
+  if (!mapped) return undefined;
   return {
     orderId: data.merchant_transaction_id ?? '',
     providerStatus: `${type}:${data.status}`,
-    ...mapOperationStatus(type, data.status),
+    ...mapped,
     cryptoAmount: data.amount ?? undefined,
     transactionHash: type === 'withdraw' ? (data.tx?.id ?? undefined) : undefined,
+    reported: reportedTerms(ids, {
+      address: data.tx?.address,
+      currency: data.currency,
+      fiatCurrency: data.fiat_currency,
+      fiatAmount: data.fiat_amount,
+    }),
   };
 }

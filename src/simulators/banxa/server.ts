@@ -270,6 +270,7 @@ export class BanxaSimulator extends SimulatorBase {
     order.walking = false;
     switch (action as CheckoutAction) {
       case 'pay':
+        this.payAsSwitched(order);
         this.walk(order, payStepsFrom(order.status === 'extraVerification' ? (order.heldFrom ?? 'pendingPayment') : order.status));
         break;
       case 'hold':
@@ -287,6 +288,14 @@ export class BanxaSimulator extends SimulatorBase {
         break;
     }
     res.json(orderView(order, this.options.publicUrl));
+  }
+
+  /** The `paid*` fault switches: what the customer pays instead of the order's terms, reported from now on. */
+  private payAsSwitched(order: BanxaSimOrder): void {
+    const { paidFiatAmount, paidFiatCurrency, paidWalletAddress } = this.faults;
+    if (paidFiatAmount) order.fiatAmount = paidFiatAmount;
+    if (paidFiatCurrency) order.fiat = paidFiatCurrency;
+    if (paidWalletAddress) order.walletAddress = paidWalletAddress;
   }
 
   /** The first status at once, each next one `stepDelayMs` later, until another action takes over. */

@@ -14,9 +14,12 @@ export interface SimOperation {
 export interface SimPurchase {
   transactionId: string;
   merchantTransactionId: string;
+  /** The widget URL's terms the purchase was opened with: a later open must name the same. */
+  widgetTerms: string;
   paymentType: PaymentType;
   /** Mercuryo's payment-method code (lib/currencies). */
   paymentMethod: string;
+  /** The wallet, fiat currency and amount as Mercuryo reports them: the widget's, or what was paid instead. */
   address: string;
   currency: string;
   network: string;

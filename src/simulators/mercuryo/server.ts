@@ -201,11 +201,9 @@ export class MercuryoSimulator extends SimulatorBase {
 
   /** The first open creates the purchase (Mercuryo's transaction); later opens show it. */
   private openPurchase(query: WidgetQuery): SimPurchase | string {
+    const widgetTerms = JSON.stringify([query.address, query.currency, query.network, query.fiat_currency, query.fiat_amount]);
     const existing = this.purchases.get(query.merchant_transaction_id);
-    if (existing) {
-      const same = existing.address === query.address && existing.currency === query.currency && existing.fiatAmount === query.fiat_amount;
-      return same ? existing : 'merchant_transaction_id is already used by another purchase';
-    }
+    if (existing) return existing.widgetTerms === widgetTerms ? existing : 'merchant_transaction_id is already used by another purchase';
     const paymentMethod = query.payment_method ?? 'card';
     const priced = quote(this.profile, {
       fiat: query.fiat_currency,
@@ -217,6 +215,7 @@ export class MercuryoSimulator extends SimulatorBase {
     if (!priced.ok) return priced.message;
     const purchase = newPurchase({
       merchantTransactionId: query.merchant_transaction_id,
+      widgetTerms,
       paymentMethod,
       address: query.address,
       currency: query.currency,
@@ -271,9 +270,18 @@ export class MercuryoSimulator extends SimulatorBase {
       });
       return;
     }
+    if (action === 'pay') this.payAsSwitched(purchase);
     purchase.generation += 1;
     this.play(purchase, steps, purchase.generation);
     res.json(this.summary(purchase));
+  }
+
+  /** The `paid*` fault switches: what the customer pays instead of the order's terms, reported from now on. */
+  private payAsSwitched(purchase: SimPurchase): void {
+    const { paidFiatAmount, paidFiatCurrency, paidWalletAddress } = this.faults;
+    if (paidFiatAmount) purchase.fiatAmount = paidFiatAmount;
+    if (paidFiatCurrency) purchase.fiatCurrency = paidFiatCurrency;
+    if (paidWalletAddress) purchase.address = paidWalletAddress;
   }
 
   private summary(purchase: SimPurchase) {

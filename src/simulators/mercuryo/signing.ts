@@ -5,9 +5,12 @@ export function signWidget(address: string, secret: string, ip: string, merchant
   return `v2:${createHash('sha512').update(address + secret + ip + merchantTransactionId).digest('hex')}`;
 }
 
-/** `X-Signature` of a callback: hex HMAC-SHA256 of the body, keyed with the widget's Sign Key. */
+/**
+ * `X-Signature` of a callback as Mercuryo documents it: hex HMAC-SHA256, keyed with the widget's
+ * Sign Key, of the body with all whitespace removed (so a body's own spaces, as in its dates, are not signed).
+ */
 export function signCallback(signKey: string, body: string): string {
-  return createHmac('sha256', signKey).update(body).digest('hex');
+  return createHmac('sha256', signKey).update(body.replace(/\s/g, '')).digest('hex');
 }
 
 /**

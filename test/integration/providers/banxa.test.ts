@@ -134,8 +134,11 @@ describe('orders', () => {
     expect(new Set(events.map((e) => e.eventId)).size).toBe(5);
     expect(events[4]?.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
 
-    await expect(harness.adapter.getOrder(request.orderId)).resolves.toMatchObject({ status: 'complete', providerOrderId: first.providerOrderId });
-    await expect(harness.adapter.getOrder(request.orderId, first.providerOrderId)).resolves.toMatchObject({ status: 'complete' });
+    await expect(harness.adapter.getOrder(request.orderId, first.providerOrderId)).resolves.toMatchObject({
+      orderId: request.orderId,
+      providerOrderId: first.providerOrderId,
+      status: 'complete',
+    });
 
     const refused = await checkout(first.redirectUrl, 'pay');
     expect(refused).toEqual({ status: 409, body: { error: expect.objectContaining({ code: 'invalid_action', allowed: [] }) } });
@@ -176,8 +179,98 @@ describe('orders', () => {
     await expect(harness.adapter.getOrder(order.orderId, order.providerOrderId)).resolves.toMatchObject({ status: 'refunded' });
   });
 
-  test('an unknown order id is not_found', async () => {
+  test('an unknown Banxa order is not_found; without a Banxa id there is nothing to look up', async () => {
+    await expect(harness.adapter.getOrder(randomUUID(), 'no-such-banxa-order')).rejects.toMatchObject({ code: 'not_found' });
     await expect(harness.adapter.getOrder(randomUUID())).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  test('an order Banxa reports without a partner reference is never taken for the order asked about', async () => {
+    const order = await harness.adapter.createOrder(orderRequest());
+    harness.simulator.orders.get(order.providerOrderId as string)!.externalOrderId = null;
+    await expect(harness.adapter.getOrder(order.orderId, order.providerOrderId)).rejects.toBeInstanceOf(ProviderUnavailableError);
+  });
+});
+
+describe('create idempotency (the order list filtered by customer)', () => {
+  /** `count` more Banxa orders of `customer` made today, copies of a real one. */
+  async function seed(customer: string, count: number): Promise<void> {
+    const template = await harness.adapter.createOrder(orderRequest({ externalUserId: customer }));
+    const now = new Date();
+    for (let i = 1; i < count; i++) {
+      const id = randomUUID().replace(/-/g, '');
+      harness.simulator.orders.set(id, {
+        ...harness.simulator.orders.get(template.providerOrderId as string)!,
+        id,
+        externalOrderId: randomUUID(),
+        externalCustomerId: customer,
+        createdAt: now,
+        updatedAt: now,
+      });
+    }
+  }
+
+  test("a repeated create finds the order in one call among the customer's orders, however many others there are", async () => {
+    await seed(`user-${randomUUID()}`, 250);
+    const request = orderRequest({ externalUserId: `user-${randomUUID()}` });
+    const first = await harness.adapter.createOrder(request);
+    const lists = jest.spyOn(harness.simulator.orders, 'values');
+    try {
+      const again = await harness.adapter.createOrder(request);
+      expect(again.providerOrderId).toBe(first.providerOrderId);
+      expect(lists).toHaveBeenCalledTimes(1);
+    } finally {
+      lists.mockRestore();
+    }
+    expect([...harness.simulator.orders.values()].filter((o) => o.externalOrderId === request.orderId)).toHaveLength(1);
+  });
+
+  test('more orders of one customer than the lookup reads: refused rather than risk a second Banxa order', async () => {
+    const customer = `user-${randomUUID()}`;
+    await seed(customer, 501);
+    const before = harness.simulator.orders.size;
+    const error = await rejectionOf(harness.adapter.createOrder(orderRequest({ externalUserId: customer })), ProviderRejectedError);
+    expect(error.code).toBe('rejected');
+    expect(error.message).toMatch(/more than 500 orders of customer/);
+    expect(harness.simulator.orders.size).toBe(before);
+  });
+});
+
+describe('reported terms and the paid* switches', () => {
+  test('webhooks and lookups report the wallet, the asset and the fiat paid; after the switches, what was really paid', async () => {
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
+    expect(order.reported).toEqual({
+      walletAddress: request.walletAddress,
+      cryptoCurrency: idOf('USDT', 'tron'),
+      fiatCurrency: idOf('EUR'),
+      fiatAmount: '150.00',
+    });
+    Object.assign(harness.simulator.faults, { paidFiatAmount: '175.50', paidFiatCurrency: 'GBP', paidWalletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+    await checkout(order.redirectUrl, 'pay');
+    const events = await harness.waitForEvents(order.providerOrderId as string, 5);
+    // Banxa's webhooks carry the coin and the fiat, never the wallet.
+    for (const event of events) {
+      expect(event.reported).toEqual({ cryptoCurrency: idOf('USDT', 'tron'), fiatCurrency: idOf('GBP'), fiatAmount: '175.50' });
+    }
+    expect((await harness.adapter.getOrder(request.orderId, order.providerOrderId)).reported).toEqual({
+      walletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+      cryptoCurrency: idOf('USDT', 'tron'),
+      fiatCurrency: idOf('GBP'),
+      fiatAmount: '175.50',
+    });
+  });
+
+  test('without the switches, what was ordered; a switch left empty keeps the order\'s value', async () => {
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
+    harness.simulator.faults.paidFiatAmount = '149.99';
+    await checkout(order.redirectUrl, 'pay');
+    const [first] = await harness.waitForEvents(order.providerOrderId as string, 1);
+    expect(first?.reported).toEqual({ cryptoCurrency: idOf('USDT', 'tron'), fiatCurrency: idOf('EUR'), fiatAmount: '149.99' });
+    expect((await harness.adapter.getOrder(request.orderId, order.providerOrderId)).reported).toMatchObject({
+      walletAddress: request.walletAddress,
+      fiatCurrency: idOf('EUR'),
+    });
   });
 });
 
@@ -224,7 +317,7 @@ describe('authentication and webhooks', () => {
     await checkout(order.redirectUrl, 'pay');
     const done = await eventually(
       async () => {
-        const snapshot = await harness.adapter.getOrder(request.orderId);
+        const snapshot = await harness.adapter.getOrder(request.orderId, order.providerOrderId);
         return snapshot.status === 'complete' ? snapshot : undefined;
       },
       'the order to complete',

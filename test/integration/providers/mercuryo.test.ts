@@ -192,8 +192,42 @@ describe('Mercuryo adapter against the simulator', () => {
     expect(events.map((e) => e.providerStatus)).not.toContain('withdraw:completed');
   });
 
-  test('an order without the customer IP cannot be signed', async () => {
+  test('an order without the customer IP cannot be signed, and the adapter says it needs one', async () => {
+    expect(harness.adapter.requiresCustomerIp).toBe(true);
     await expect(harness.adapter.createOrder(orderRequest({ ip: undefined }))).rejects.toMatchObject({ code: 'rejected' });
+  });
+
+  test('callbacks and lookups report the wallet, the asset and the fiat; after the paid* switches, what was really paid', async () => {
+    const { request, order } = await openOrder();
+    const [opened] = await harness.waitForEvents(request.orderId, 1);
+    expect(opened?.reported).toEqual({ cryptoCurrency: BTC.id, fiatCurrency: USD.id, fiatAmount: '150' });
+    Object.assign(harness.simulator.faults, { paidFiatAmount: '160.25', paidFiatCurrency: 'EUR', paidWalletAddress: 'bc1qattackeraddress000000000000000000000000' });
+    await checkout(order.redirectUrl, 'pay');
+    const events = await harness.waitForEvents(request.orderId, (list) => list.at(-1)?.status === 'complete');
+    const paid = { cryptoCurrency: BTC.id, fiatCurrency: EUR.id, fiatAmount: '160.25' };
+    // Payment callbacks carry no wallet; withdraw callbacks carry it in tx.address.
+    for (const event of events.slice(1)) {
+      expect(event.reported).toEqual(event.providerStatus.startsWith('withdraw:') ? { ...paid, walletAddress: 'bc1qattackeraddress000000000000000000000000' } : paid);
+    }
+    expect((await harness.adapter.getOrder(request.orderId)).reported).toEqual({ ...paid, walletAddress: 'bc1qattackeraddress000000000000000000000000' });
+    // The widget URL still opens the purchase: it is the order's, whatever was paid.
+    expect((await fetch(order.redirectUrl)).status).toBe(200);
+  });
+
+  test('whitespace added to a signed callback verifies as the very same event', async () => {
+    const { request } = await openOrder();
+    await harness.waitForEvents(request.orderId, 1);
+    const genuine = harness.webhooks.find((w) => w.rawBody.toString('utf8').includes(request.orderId))!;
+    const text = genuine.rawBody.toString('utf8');
+    const padded = { ...genuine, rawBody: Buffer.from(text.replace('"status":"new"', '"status" : "ne w"')) };
+    expect(padded.rawBody.toString('utf8')).not.toBe(text);
+    expect(await harness.adapter.parseWebhook(padded)).toEqual(await harness.adapter.parseWebhook(genuine));
+  });
+
+  test('a lookup finding only statuses Mercuryo does not document fails instead of guessing', async () => {
+    const { request } = await openOrder();
+    harness.simulator.purchases.get(request.orderId)!.payment.status = 'brand_new_status';
+    await expect(harness.adapter.getOrder(request.orderId)).rejects.toThrow(/buy:brand_new_status/);
   });
 
   test('the simulator refuses a wrong signature, widget id and partner token', async () => {

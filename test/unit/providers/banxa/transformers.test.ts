@@ -16,6 +16,7 @@ import {
 } from '../../../../src/providers/banxa/schemas';
 import {
   fromCatalogue,
+  fromCreatedOrder,
   fromOrder,
   fromQuote,
   fromWebhook,
@@ -151,68 +152,109 @@ describe('orders', () => {
     );
   });
 
-  test('the created order answer gives the Banxa id, its status and the checkout URL', () => {
+  test('the created order answer gives the Banxa id, its status, the checkout URL and the terms it states', () => {
     const created = BanxaCreatedOrderSchema.parse(fixture('create-order-response.json'));
     expect(created.checkoutUrl).toMatch(/^https:\/\/checkout\.banxa-sandbox\.com\//);
-    expect(fromOrder({ ...created, status: created.status ?? 'pendingPayment' }, request.orderId)).toEqual({
+    expect(fromCreatedOrder(created, request.orderId, currencyDictionary)).toEqual({
       orderId: request.orderId,
       providerOrderId: '6e9c1b7f8a2d4c3b9e0f1a2b3c4d5e6f',
       providerStatus: 'pendingPayment',
       status: 'created',
       cryptoAmount: '158.214',
+      reported: { fiatCurrency: idOf('EUR'), fiatAmount: '150.00' },
     });
+    const { status: _status, ...withoutStatus } = created;
+    expect(fromCreatedOrder(withoutStatus, request.orderId, currencyDictionary)).toMatchObject({ providerStatus: 'pendingPayment', status: 'created' });
   });
 
-  test('a looked-up order becomes a snapshot keyed by its externalOrderId', () => {
-    expect(fromOrder(BanxaOrderSchema.parse(fixture('order.json')), 'ignored-when-echoed')).toEqual({
+  test('a looked-up order becomes a snapshot under the externalOrderId it names, with its terms', () => {
+    expect(fromOrder(BanxaOrderSchema.parse(fixture('order.json')), currencyDictionary)).toEqual({
       orderId: '9d8c7b6a-5f4e-5d3c-8b2a-1f0e9d8c7b6a',
       providerOrderId: '1a0e15cbede2cd3776617683bd35b0f0',
       providerStatus: 'complete',
       status: 'complete',
       cryptoAmount: '1.2975',
       transactionHash: '0x5ea06c4724e8119704a1b57c918acf31742eb06cdf3f8678fdb17f41bbaf968e',
+      reported: {
+        walletAddress: '0x75b8d4d81377d4b0f11798779563462264914a24',
+        cryptoCurrency: idOf('ETH', 'ethereum'),
+        fiatCurrency: idOf('USD'),
+        fiatAmount: '3986',
+      },
     });
+  });
+
+  test('an order naming no partner reference is no snapshot: it is never given the id asked about', () => {
+    const { externalOrderId: _ref, ...order } = BanxaOrderSchema.parse(fixture('order.json'));
+    expect(fromOrder(order, currencyDictionary)).toBeUndefined();
   });
 
   test('an order of the list carries the reference as externalId', () => {
     const [listed] = BanxaOrderListSchema.parse(fixture('order-list.json')).orders;
-    expect(listed && fromOrder(listed, 'fallback')).toMatchObject({
+    expect(listed && fromOrder(listed, currencyDictionary)).toMatchObject({
       orderId: 'a4b427ccb872a1744b317456bd0d165f',
       providerStatus: 'complete',
       status: 'complete',
       cryptoAmount: '696.63',
+      reported: { walletAddress: '0x75b8d4d81377d4b0f11798779563462264914a24', fiatCurrency: idOf('CAD'), fiatAmount: '1000.00' },
     });
+  });
+
+  test('reported currencies: unknown coins, chains, fiat and another contract are null', () => {
+    const order = BanxaOrderSchema.parse(fixture('order.json'));
+    const reported = (change: object) => fromOrder({ ...order, ...change }, currencyDictionary)?.reported;
+    expect(reported({ crypto: { id: 'USDT', blockchain: 'TRON', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' } })).toMatchObject({
+      cryptoCurrency: idOf('USDT', 'tron'),
+    });
+    expect(reported({ crypto: { id: 'USDT', blockchain: 'TRON', address: 'TSomeOtherToken000000000000000000' } })).toMatchObject({ cryptoCurrency: null });
+    expect(reported({ crypto: { id: 'NOTACOIN', blockchain: 'ETH' } })).toMatchObject({ cryptoCurrency: null });
+    expect(reported({ crypto: { id: 'ETH', blockchain: 'NOCHAIN' } })).toMatchObject({ cryptoCurrency: null });
+    expect(reported({ fiat: 'XXX' })).toMatchObject({ fiatCurrency: null });
+    expect(reported({ crypto: { id: 'ETH' }, walletAddress: null, fiat: null, fiatAmount: null })).toBeUndefined();
   });
 });
 
 describe('webhook payloads', () => {
-  test('a v2 webhook is a full event on its own; "0" is no transaction hash', () => {
-    expect(fromWebhook(BanxaWebhookSchema.parse(fixture('webhook-v2.json')), undefined)).toEqual({
+  test('a v2 webhook is a full event on its own, with its coin and fiat; "0" is no transaction hash', () => {
+    expect(fromWebhook(BanxaWebhookSchema.parse(fixture('webhook-v2.json')), undefined, currencyDictionary)).toEqual({
       orderId: '0c5f1d2e-3a4b-5c6d-8e7f-9a0b1c2d3e4f',
       providerOrderId: 'd9efc5d228cb7edfc4b6bb82f7b39f94',
       providerStatus: 'complete',
       status: 'complete',
       cryptoAmount: '67.1',
+      reported: { cryptoCurrency: idOf('USDT', 'ethereum'), fiatCurrency: idOf('AUD'), fiatAmount: '100' },
     });
   });
 
-  test("a status-only webhook keeps its status and takes the rest from the order", () => {
+  test("a status-only webhook keeps its status and takes the rest, terms included, from the order", () => {
     const order = BanxaOrderSchema.parse({ ...(fixture('order.json') as object), status: 'paymentReceived' });
-    expect(fromWebhook(BanxaWebhookSchema.parse(fixture('webhook-status.json')), order)).toMatchObject({
+    expect(fromWebhook(BanxaWebhookSchema.parse(fixture('webhook-status.json')), order, currencyDictionary)).toMatchObject({
       orderId: '9d8c7b6a-5f4e-5d3c-8b2a-1f0e9d8c7b6a',
       providerOrderId: 'e82c57b2cba367069dfef4f866c7bc87',
       providerStatus: 'expired',
       status: 'expired',
+      reported: { walletAddress: '0x75b8d4d81377d4b0f11798779563462264914a24', cryptoCurrency: idOf('ETH', 'ethereum'), fiatAmount: '3986' },
+    });
+  });
+
+  test("the webhook's own terms win over the order's", () => {
+    const order = BanxaOrderSchema.parse(fixture('order.json'));
+    const webhook = BanxaWebhookSchema.parse({ ...(fixture('webhook-v2.json') as object), fiat_amount: '120.50' });
+    expect(fromWebhook(webhook, order, currencyDictionary)?.reported).toEqual({
+      walletAddress: '0x75b8d4d81377d4b0f11798779563462264914a24',
+      cryptoCurrency: idOf('USDT', 'ethereum'),
+      fiatCurrency: idOf('AUD'),
+      fiatAmount: '120.50',
     });
   });
 
   test('a legacy webhook (order id only) takes status and reference from the order', () => {
     const order = BanxaOrderSchema.parse(fixture('order.json'));
-    expect(fromWebhook(BanxaWebhookSchema.parse(fixture('webhook-legacy.json')), order)).toMatchObject({
+    expect(fromWebhook(BanxaWebhookSchema.parse(fixture('webhook-legacy.json')), order, currencyDictionary)).toMatchObject({
       orderId: '9d8c7b6a-5f4e-5d3c-8b2a-1f0e9d8c7b6a',
       providerStatus: 'complete',
       status: 'complete',
     });
-    expect(fromWebhook(BanxaWebhookSchema.parse(fixture('webhook-legacy.json')), undefined)).toBeUndefined();
+    expect(fromWebhook(BanxaWebhookSchema.parse(fixture('webhook-legacy.json')), undefined, currencyDictionary)).toBeUndefined();
   });
 });

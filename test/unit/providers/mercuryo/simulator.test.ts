@@ -1,10 +1,12 @@
+import { createHmac } from 'node:crypto';
 import { widgetSignature } from '../../../../src/providers/mercuryo/widget';
 import { allowedActions, newPurchase, stepsFor, type SimPurchase } from '../../../../src/simulators/mercuryo/purchase';
-import { clientIpForms, signWidget } from '../../../../src/simulators/mercuryo/signing';
+import { clientIpForms, signCallback, signWidget } from '../../../../src/simulators/mercuryo/signing';
 
 function purchase(payment: string, withdraw?: string): SimPurchase {
   const p = newPurchase({
     merchantTransactionId: 'm-1',
+    widgetTerms: '[]',
     paymentMethod: 'card',
     address: 'addr',
     currency: 'BTC',
@@ -56,6 +58,11 @@ describe('Mercuryo simulator purchase states', () => {
 describe('Mercuryo simulator signing', () => {
   test('checks the same v2 signature the adapter makes', () => {
     expect(signWidget('a', 's', '127.0.0.1', 'm')).toBe(widgetSignature('a', 's', '127.0.0.1', 'm'));
+  });
+
+  test('signs callbacks as Mercuryo documents: the HMAC of the body without whitespace', () => {
+    const body = '{"data": {"updated_at": "2026-01-16 04:04:21"}}';
+    expect(signCallback('key', body)).toBe(createHmac('sha256', 'key').update('{"data":{"updated_at":"2026-01-1604:04:21"}}').digest('hex'));
   });
 
   test('reads IPv4-mapped addresses as IPv4 and treats both loopbacks alike', () => {

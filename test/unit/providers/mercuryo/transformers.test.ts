@@ -17,6 +17,7 @@ import {
   toRateQuery,
   toWidgetParams,
 } from '../../../../src/providers/mercuryo/transformers';
+import { mercuryoCurrencyIds, reportedTerms } from '../../../../src/providers/mercuryo/reported';
 import { ProviderRejectedError, ProviderUnavailableError, type CreateProviderOrderRequest, type QuoteRequest } from '../../../../src/providers/types';
 import buyRate from './fixtures/buy-rate.json';
 import callbackBuyPaid from './fixtures/callback-buy-card-paid.json';
@@ -33,6 +34,7 @@ import empty from './fixtures/transactions-empty.json';
 import mobilePending from './fixtures/transactions-mobile-pay-paid-withdraw-pending.json';
 import { currencyId as id } from '../../../helpers/currencies';
 
+const ids = mercuryoCurrencyIds(currencyDictionary);
 const USD = currencyDictionary.fiat(id('USD')) as FiatCurrency;
 const BTC = currencyDictionary.crypto(id('BTC', 'bitcoin')) as CryptoCurrency;
 const USDT_TON = currencyDictionary.crypto(id('USDT', 'ton')) as CryptoCurrency;
@@ -163,11 +165,38 @@ describe('widget parameters', () => {
   });
 });
 
+describe('the currency IDs of what Mercuryo names', () => {
+  test('a fiat code is its broker ID, an unknown one null', () => {
+    expect(ids.fiat('EUR')).toBe(id('EUR'));
+    expect(ids.fiat('XXX')).toBeNull();
+  });
+
+  test('a ticker on one Mercuryo network is its ID; unknown is null; on several networks it is not reported (no network in the message)', () => {
+    expect(ids.crypto('BTC')).toBe(id('BTC', 'bitcoin'));
+    expect(ids.crypto('TON')).toBe(id('TON', 'ton'));
+    expect(ids.crypto('NOTACOIN')).toBeNull();
+    expect(ids.crypto('USDT')).toBeUndefined();
+    expect(ids.crypto('ETH')).toBeUndefined();
+  });
+
+  test('reportedTerms keeps only what the message states', () => {
+    expect(reportedTerms(ids, {})).toBeUndefined();
+    expect(reportedTerms(ids, { currency: 'USDT' })).toBeUndefined();
+    expect(reportedTerms(ids, { address: 'bc1q', currency: 'BTC', fiatCurrency: 'GBP', fiatAmount: '100.00' })).toEqual({
+      walletAddress: 'bc1q',
+      cryptoCurrency: id('BTC', 'bitcoin'),
+      fiatCurrency: id('GBP'),
+      fiatAmount: '100.00',
+    });
+    expect(reportedTerms(ids, { currency: 'NOTACOIN', fiatCurrency: 'XXX' })).toEqual({ cryptoCurrency: null, fiatCurrency: null });
+  });
+});
+
 describe('fromTransactions (sdk-partner/transactions)', () => {
   const parse = (json: unknown) => MercuryoTransactionsSchema.parse(json);
 
-  test('a documented declined card payment is failed', () => {
-    expect(fromTransactions('qq1122ww', parse(orderFailed))).toEqual({
+  test('a documented declined card payment is failed, with the terms the payment leg states', () => {
+    expect(fromTransactions('qq1122ww', parse(orderFailed), ids)).toEqual({
       orderId: 'qq1122ww',
       providerOrderId: '058dc74303d2d0459',
       providerStatus: 'buy:order_failed',
@@ -175,32 +204,41 @@ describe('fromTransactions (sdk-partner/transactions)', () => {
       failureReason: 'payment_declined',
       cryptoAmount: '0.00300',
       transactionHash: undefined,
+      reported: { cryptoCurrency: id('BTC', 'bitcoin'), fiatCurrency: id('EUR'), fiatAmount: '27.77' },
     });
   });
 
-  test('paid payment plus completed withdraw is complete, with the withdraw hash', () => {
-    expect(fromTransactions('2f8c1a7e-0b1d-5c3e-9a4f-6d2e8b7c1a90', parse(paidCompleted))).toEqual({
+  test('paid payment plus completed withdraw is complete, with the withdraw hash and wallet', () => {
+    expect(fromTransactions('2f8c1a7e-0b1d-5c3e-9a4f-6d2e8b7c1a90', parse(paidCompleted), ids)).toEqual({
       orderId: '2f8c1a7e-0b1d-5c3e-9a4f-6d2e8b7c1a90',
       providerOrderId: '0dbd28d5208d1a411',
       providerStatus: 'withdraw:completed',
       status: 'complete',
       cryptoAmount: '0.057312834222948850',
       transactionHash: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
+      // ETH is on several networks and Mercuryo names none: the crypto currency is not reported.
+      reported: { walletAddress: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e', fiatCurrency: id('USD'), fiatAmount: '99.00' },
     });
   });
 
   test('a paid mobile payment stays processing while the withdraw is pending', () => {
-    expect(fromTransactions('036fecc9-0b73-4875-bd6f-2b868e30cf55', parse(mobilePending))).toMatchObject({
+    expect(fromTransactions('036fecc9-0b73-4875-bd6f-2b868e30cf55', parse(mobilePending), ids)).toMatchObject({
       providerStatus: 'withdraw:pending',
       status: 'processing',
       transactionHash: undefined,
+      reported: {
+        walletAddress: 'UQByrYTVrJMttx88DbubyjV4nKy3waokfenb4QGJOP55Nn99',
+        cryptoCurrency: id('TON', 'ton'),
+        fiatCurrency: id('USD'),
+        fiatAmount: '20.00',
+      },
     });
   });
 
   test('a payment cancelled after its withdraw leg existed was returned: refunded', () => {
     // Constructed from documented statuses: cancelled = "funds returned if charged", and a withdraw
     // leg exists only once the payment was paid.
-    expect(fromTransactions('7b1e0c52-4d6f-4e8a-9c3b-2a1f0e9d8c7b', parse(cancelledAfterWithdraw))).toMatchObject({
+    expect(fromTransactions('7b1e0c52-4d6f-4e8a-9c3b-2a1f0e9d8c7b', parse(cancelledAfterWithdraw), ids)).toMatchObject({
       providerStatus: 'buy_acquirer:cancelled',
       status: 'refunded',
     });
@@ -208,8 +246,24 @@ describe('fromTransactions (sdk-partner/transactions)', () => {
 
   test('no transaction yet (widget not opened) is created; operations of other orders are ignored', () => {
     const notOpened = { orderId: 'order-1', providerStatus: MERCURYO_WIDGET_NOT_OPENED, status: 'created' };
-    expect(fromTransactions('order-1', parse(empty))).toEqual(notOpened);
-    expect(fromTransactions('order-1', parse(orderFailed))).toEqual(notOpened);
+    expect(fromTransactions('order-1', parse(empty), ids)).toEqual(notOpened);
+    expect(fromTransactions('order-1', parse(orderFailed), ids)).toEqual(notOpened);
+  });
+
+  test('a leg in a status Mercuryo does not document says nothing: the other leg decides', () => {
+    const json = structuredClone(paidCompleted) as { data: { withdraw: { status: string } }[] };
+    json.data[0]!.withdraw.status = 'brand_new_status';
+    expect(fromTransactions('2f8c1a7e-0b1d-5c3e-9a4f-6d2e8b7c1a90', parse(json), ids)).toMatchObject({
+      providerStatus: 'buy:paid',
+      status: 'processing',
+    });
+  });
+
+  test('when no leg is in a documented status the lookup fails, never guessing a status', () => {
+    const json = structuredClone(orderFailed) as { data: { buy: { status: string } }[] };
+    json.data[0]!.buy.status = 'brand_new_status';
+    expect(() => fromTransactions('qq1122ww', parse(json), ids)).toThrow(ProviderUnavailableError);
+    expect(() => fromTransactions('qq1122ww', parse(json), ids)).toThrow(/buy:brand_new_status/);
   });
 });
 
@@ -219,19 +273,25 @@ describe('fromCallback', () => {
     return 'data' in parsed ? parsed.data : parsed.payload.data;
   };
 
-  test('the documented withdraw callback (payload wrapper) is processing', () => {
-    expect(fromCallback(data(callbackWithdrawPending))).toEqual({
+  test('the documented withdraw callback (payload wrapper) is processing, with the terms it states', () => {
+    expect(fromCallback(data(callbackWithdrawPending), ids)).toEqual({
       orderId: 'merchant_transaction_id',
       providerStatus: 'withdraw:pending',
       status: 'processing',
       cryptoAmount: '0.02833',
       transactionHash: 'blockchain_transaction_id',
+      reported: { walletAddress: 'blockchain_address', fiatCurrency: id('USD'), fiatAmount: '47.86' },
     });
   });
 
   test('a paid card payment is processing; the completed withdraw is complete with its hash', () => {
-    expect(fromCallback(data(callbackBuyPaid))).toMatchObject({ providerStatus: 'buy:paid', status: 'processing', transactionHash: undefined });
-    expect(fromCallback(data(callbackWithdrawCompleted))).toMatchObject({
+    expect(fromCallback(data(callbackBuyPaid), ids)).toMatchObject({
+      providerStatus: 'buy:paid',
+      status: 'processing',
+      transactionHash: undefined,
+      reported: { fiatCurrency: id('USD'), fiatAmount: '99.00' },
+    });
+    expect(fromCallback(data(callbackWithdrawCompleted), ids)).toMatchObject({
       orderId: '2f8c1a7e-0b1d-5c3e-9a4f-6d2e8b7c1a90',
       providerStatus: 'withdraw:completed',
       status: 'complete',
@@ -240,6 +300,20 @@ describe('fromCallback', () => {
   });
 
   test('a mobile payment awaiting KYC is on hold, named as the lookup names it', () => {
-    expect(fromCallback(data(callbackMobileScheduled))).toMatchObject({ providerStatus: 'mobile_pay:order_scheduled', status: 'hold' });
+    expect(fromCallback(data(callbackMobileScheduled), ids)).toMatchObject({
+      providerStatus: 'mobile_pay:order_scheduled',
+      status: 'hold',
+      reported: { cryptoCurrency: id('BTC', 'bitcoin'), fiatCurrency: id('USD'), fiatAmount: '1500.00' },
+    });
+  });
+
+  test('a callback without the partner reference names no order; it is never given another', () => {
+    const { merchant_transaction_id: _omitted, ...rest } = data(callbackBuyPaid);
+    expect(fromCallback(rest, ids)?.orderId).toBe('');
+  });
+
+  test('an undocumented status or type is no snapshot', () => {
+    expect(fromCallback({ ...data(callbackBuyPaid), status: 'brand_new_status' }, ids)).toBeUndefined();
+    expect(fromCallback({ ...data(callbackBuyPaid), type: 'spend_card' }, ids)).toBeUndefined();
   });
 });
