@@ -258,7 +258,7 @@ describe('catalogue routes take GET only', () => {
 });
 
 describe('offers across providers and regions', () => {
-  const offers = (query: string) => get(`/api/on_ramp/offers?external_user_id=u1&currency_to=${BTC}&amount_from=100&include_errors=true&${query}`);
+  const offers = (query: string) => get(`/api/on_ramp/offers?external_user_id=u1&currency_to=${BTC}&amount_from=100&include_errors=true&ip=127.0.0.1&${query}`);
 
   test('a country with states needs one that exists', async () => {
     const missing = await offers(`currency_from=${USD}&country=US`);

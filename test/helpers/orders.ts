@@ -46,6 +46,7 @@ export async function fetchOffers(apiUrl: string, draft: OrderDraft) {
     country: draft.country_code,
     payment_method: draft.payment_method,
     ...(draft.state_code ? { state: draft.state_code } : {}),
+    ...(typeof draft.ip === 'string' ? { ip: draft.ip } : {}),
   });
   return callApi(apiUrl, `/api/on_ramp/offers?${query.toString()}`);
 }
