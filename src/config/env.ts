@@ -50,6 +50,8 @@ const BrokerEnvSchema = z.object({
   ORDER_POLL_MAX_SECONDS: seconds.default(1800),
   ORDER_PAYMENT_WINDOW_SECONDS: seconds.default(86_400),
   ORDER_SETTLED_GRACE_SECONDS: seconds.default(604_800),
+  /** An order still on hold or processing this long after creation is flagged for review. */
+  ORDER_REVIEW_AFTER_SECONDS: seconds.default(432_000),
 
   /** Pauses between integrator webhook attempts, in seconds (design.md: about three days in all). */
   WEBHOOK_RETRY_SCHEDULE_SECONDS: z

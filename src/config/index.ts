@@ -102,6 +102,7 @@ export function buildConfig(env: Env): AppConfig {
       pollMaxMs: Math.max(env.ORDER_POLL_MAX_SECONDS, env.ORDER_POLL_INITIAL_SECONDS) * 1000,
       paymentWindowMs: env.ORDER_PAYMENT_WINDOW_SECONDS * 1000,
       settledGraceMs: env.ORDER_SETTLED_GRACE_SECONDS * 1000,
+      reviewAfterMs: env.ORDER_REVIEW_AFTER_SECONDS * 1000,
       webhookRetryDelaysMs: env.WEBHOOK_RETRY_SCHEDULE_SECONDS?.map((s) => s * 1000) ?? [...DEFAULT_WEBHOOK_RETRY_DELAYS_MS],
       // The attempt's HTTP timeout plus room for signing and logging.
       webhookAttemptTimeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000 + 5_000,

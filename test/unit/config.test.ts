@@ -62,6 +62,7 @@ describe('parseEnv defaults (development)', () => {
       ORDER_POLL_MAX_SECONDS: 1800,
       ORDER_PAYMENT_WINDOW_SECONDS: 86_400,
       ORDER_SETTLED_GRACE_SECONDS: 604_800,
+      ORDER_REVIEW_AFTER_SECONDS: 432_000,
       SANDBOX_IN_PRODUCTION: false,
     });
   });
@@ -317,6 +318,7 @@ describe('buildConfig in development', () => {
         pollMaxMs: 1_800_000,
         paymentWindowMs: 86_400_000,
         settledGraceMs: 604_800_000,
+        reviewAfterMs: 432_000_000,
       },
       redisUrl: undefined,
       simulatorUrl: `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`,
@@ -399,12 +401,14 @@ describe('orderTimings are computed in milliseconds', () => {
         ORDER_POLL_MAX_SECONDS: '60',
         ORDER_PAYMENT_WINDOW_SECONDS: '3600',
         ORDER_SETTLED_GRACE_SECONDS: '0.25',
+        ORDER_REVIEW_AFTER_SECONDS: '86400',
       }).orderTimings,
     ).toEqual({
       pollInitialMs: 2000,
       pollMaxMs: 60_000,
       paymentWindowMs: 3_600_000,
       settledGraceMs: 250,
+      reviewAfterMs: 86_400_000,
       webhookRetryDelaysMs: [...DEFAULT_WEBHOOK_RETRY_DELAYS_MS],
       webhookAttemptTimeoutMs: 15_000,
     });
