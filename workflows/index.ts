@@ -1,1 +1,2 @@
+export { providerOrderClaim } from './claim';
 export { orderWorkflow } from './order';

@@ -66,6 +66,8 @@ export interface OrderResumeState {
 }
 
 const UNPAID: readonly OrderStatus[] = ['created', 'pending'];
+/** How far a provider's clock may be behind the workflow's when it dates a provider order. */
+const PROVIDER_CLOCK_SKEW_MS = 10 * 60_000;
 /** Statuses in which the customer has paid and the order waits on the provider: flagged when they last too long. */
 const AWAITING_PROVIDER: readonly OrderStatus[] = ['hold', 'processing'];
 const SEEN_EVENT_IDS_KEPT = 200;
@@ -211,21 +213,30 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   /** Applies a provider report; returns true when the order's status changed. */
   function apply(event: ProviderEvent): boolean {
     if (!memo) return false;
-    if (event.eventId !== undefined) {
-      if (seenEventIds.includes(event.eventId)) return false;
-      seenEventIds.push(event.eventId);
-      if (seenEventIds.length > SEEN_EVENT_IDS_KEPT) seenEventIds.shift();
+    if (!checksIntegrity) {
+      if (event.eventId !== undefined && !firstSight(event.eventId)) return false;
+      return applyUnchecked(memo, event);
     }
-    return checksIntegrity ? applyChecked(memo, event) : applyUnchecked(memo, event);
+    // Refused first, so that a refused report cannot take the id of a genuine one that comes later.
+    const refusal = refusalOf(memo, event);
+    if (refusal) {
+      refuse(memo, refusal);
+      return false;
+    }
+    if (event.eventId !== undefined && !firstSight(`${event.providerCode}:${event.eventId}`)) return false;
+    return applyChecked(memo, event);
+  }
+
+  /** Records an event id; false when it was seen already. */
+  function firstSight(id: string): boolean {
+    if (seenEventIds.includes(id)) return false;
+    seenEventIds.push(id);
+    if (seenEventIds.length > SEEN_EVENT_IDS_KEPT) seenEventIds.shift();
+    return true;
   }
 
   /** The provider's report, once it is known to be about this order, and the payment it says was taken. */
   function applyChecked(current: OrderMemo, event: ProviderEvent): boolean {
-    const refusal = refusalOf(current, event);
-    if (refusal) {
-      refuse(current, refusal);
-      return false;
-    }
     let next = current;
     if (next.providerOrderId === undefined && event.providerOrderId !== undefined) next = { ...next, providerOrderId: event.providerOrderId };
     const previous = next.order.discrepancies ?? [];
@@ -274,6 +285,11 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     if (event.providerCode !== input.providerCode) return `from provider ${event.providerCode ?? '(unnamed)'}, not ${input.providerCode}`;
     if (current.providerOrderId !== undefined && event.providerOrderId !== undefined && event.providerOrderId !== current.providerOrderId) {
       return `about provider order ${event.providerOrderId}, not ${current.providerOrderId}`;
+    }
+    // A provider order made before this order cannot be its payment (a body kept from an older purchase).
+    const providerOrderMadeAt = event.providerOrderCreatedAt === undefined ? NaN : Date.parse(event.providerOrderCreatedAt);
+    if (providerOrderMadeAt < Date.parse(current.order.created_at) - PROVIDER_CLOCK_SKEW_MS) {
+      return `about provider order ${event.providerOrderId ?? '(unnamed)'} made at ${event.providerOrderCreatedAt}, before this order`;
     }
     const { refused } = checkReportedTerms(ordered, event.reported);
     if (refused.length > 0) return refused.map((d) => `${d.field} ${d.reported}, not ${d.ordered}`).join('; ');
@@ -421,8 +437,19 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     }
   }
 
-  await condition(() => outbox.length === 0 && allHandlersFinished());
-  return memo;
+  if (!checksIntegrity) {
+    await condition(() => outbox.length === 0 && allHandlersFinished());
+    return memo;
+  }
+  // A final order waits for its webhooks to be delivered; signals that keep arriving meanwhile are
+  // ignored, and a history they make long moves the wait to a new run.
+  const historyLimit = timings.historyEventsBeforeContinue ?? HISTORY_EVENTS_BEFORE_CONTINUE;
+  const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > historyLimit;
+  await condition(() => (outbox.length === 0 && allHandlersFinished()) || historyFull());
+  if (outbox.length === 0 && allHandlersFinished()) return memo;
+  closingRun = true;
+  await condition(() => !delivering && allHandlersFinished());
+  return continueAsNew<typeof orderWorkflow>(input, { memo, seenEventIds, pollDelayMs, settledAtMs, outbox });
 
   /** When an order waiting on the provider is flagged for review; Infinity when it is not to be. */
   function reviewDue(current: OrderMemo): number {

@@ -281,7 +281,8 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     description:
       "No API key: each provider's signature (for the sandbox providers, the `Sandbox-Signature` header) is verified on the raw " +
       "body. A verified event is handed to the order's workflow before the broker answers 200, also for an order the broker does " +
-      'not know (which is logged).',
+      'not know (which is logged). An event already handed over, or about an order of another provider or a provider order that ' +
+      'another order holds, is acknowledged with 200 and not handed over.',
     security: [],
     request: {
       params: S.WebhookPathSchema,
@@ -294,8 +295,13 @@ function registerRoutes(registry: OpenAPIRegistry): void {
       404: problem(404, '`not_found`: unknown provider.'),
       413: problem(413, '`payload_too_large`: the body is over 256 KiB.'),
       415: problem(415, '`unsupported_media_type`: unsupported Content-Encoding.'),
+      422: problem(422, '`provider_rejected`: the event names only an id, and the provider does not know that order (Banxa).'),
       500: AUTHENTICATED[500]!,
-      503: problem(503, '`service_unavailable`: Temporal cannot be reached; the provider retries.', ['Retry-After']),
+      503: problem(
+        503,
+        '`service_unavailable`: Temporal cannot be reached; `provider_unavailable`: the provider cannot be reached to read an event that names only an id (Banxa). The provider retries.',
+        ['Retry-After'],
+      ),
     },
   });
 

@@ -245,7 +245,12 @@ export const OffersParamsSchema = OffersQuerySchema.extend({
   }),
   country: CountryCode,
   state: StateCode.optional(),
-  ip: OffersQuerySchema.shape.ip.meta(ipAddress("The end user's IP address.")),
+  ip: OffersQuerySchema.shape.ip.meta(
+    ipAddress(
+      "The end user's IP address. A provider that signs its checkout for it (Mercuryo) is offered only with it, and left out with " +
+        'reason `ip_required` otherwise; an order without `ip` uses the one given here.',
+    ),
+  ),
   payment_method: OffersQuerySchema.shape.payment_method.meta({ description: 'Quote this payment method only.', example: 'card' }),
   provider_codes: ProviderCodesSchema.optional(),
   include_errors: OffersQuerySchema.shape.include_errors.meta({
@@ -259,7 +264,9 @@ export const Offer = OfferSchema.meta({
 });
 export const OfferError = OfferErrorSchema.meta({
   id: 'OfferError',
-  description: 'A provider left out of the offers (only with include_errors=true), with the reason.',
+  description:
+    'A provider left out of the offers (only with include_errors=true), with the reason. `ip_required`: the provider needs the ' +
+    "end user's IP address to take an order; ask again with `ip`.",
 });
 export const OffersSchema = z.record(ProviderCodeSchema, z.union([Offer, OfferError])).meta({
   id: 'Offers',

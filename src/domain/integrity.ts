@@ -4,8 +4,9 @@
  * built-ins.
  *
  * Two kinds of difference:
- * - the wallet or the crypto currency: the report is not about this order (or the customer redirected
- *   the purchase); it never moves the order;
+ * - the wallet or the crypto currency, or a fiat currency the broker does not know: the report is not
+ *   about this order (or the customer redirected the purchase, or it cannot be stated in the broker's
+ *   terms); it never moves the order;
  * - the fiat amount or currency: the provider took a different payment than ordered. The provider's
  *   word decides what was paid, so the order moves and shows the provider-verified figures, with the
  *   difference listed for the integrator and flagged for the operator; it never passes silently.
@@ -54,7 +55,7 @@ export interface PaymentDiscrepancy extends Discrepancy {
 }
 
 export interface IntegrityVerdict {
-  /** Differences that mean the report never moves the order (wallet, crypto currency). */
+  /** Differences that mean the report never moves the order (wallet, crypto currency, an unknown fiat currency). */
   refused: Discrepancy[];
   /** Differences the order takes from the provider and shows (fiat amount and currency). */
   differences: PaymentDiscrepancy[];
@@ -107,8 +108,10 @@ export function checkReportedTerms(ordered: OrderedTerms, reported: ReportedTerm
   if (cryptoCurrency !== undefined && cryptoCurrency !== ordered.cryptoCurrency) {
     verdict.refused.push({ field: 'to_currency', ordered: String(ordered.cryptoCurrency), reported: currencyText(cryptoCurrency) });
   }
-  if (fiatCurrency !== undefined && fiatCurrency !== ordered.fiatCurrency) {
-    verdict.differences.push({ field: 'from_currency', ordered: String(ordered.fiatCurrency), reported: currencyText(fiatCurrency) });
+  // An amount in a currency the broker cannot name cannot be shown as what was paid: refused, not shown.
+  if (fiatCurrency === null) verdict.refused.push({ field: 'from_currency', ordered: String(ordered.fiatCurrency), reported: 'unknown' });
+  else if (fiatCurrency !== undefined && fiatCurrency !== ordered.fiatCurrency) {
+    verdict.differences.push({ field: 'from_currency', ordered: String(ordered.fiatCurrency), reported: String(fiatCurrency) });
   }
   if (fiatAmount !== undefined && !sameFiatAmount(ordered.fiatAmount, fiatAmount)) {
     verdict.differences.push({ field: 'from_amount', ordered: ordered.fiatAmount, reported: fiatAmount });

@@ -9,6 +9,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
+import { LRUCache } from 'lru-cache';
 import { ProblemError } from '../api/problem';
 import type { Order } from '../domain/order';
 import type { ProviderWebhookEvent } from '../providers/types';
@@ -20,10 +21,12 @@ import {
   orderWorkflowId,
   PROVIDER_CODE_KEY,
   providerEventSignal,
+  providerOrderClaimId,
+  type ProviderOrderClaim,
   type OrderMemo,
   type OrderWorkflowInput,
 } from '../temporal/shared';
-import type { orderWorkflow } from '../../workflows';
+import type { orderWorkflow, providerOrderClaim } from '../../workflows';
 
 const REJECTION_TO_PROBLEM = {
   invalid_wallet_address: 'invalid_wallet_address',
@@ -41,10 +44,20 @@ export interface OrderServiceOptions {
   rpcTimeoutMs?: number;
 }
 
-export type SignalOutcome = 'delivered' | 'unknown_order';
+/**
+ * What became of a verified provider webhook: signalled to its order; the order is unknown (or has
+ * closed); the order is another provider's; or the provider order it is about belongs to another
+ * broker order. Only `delivered` reaches the workflow.
+ */
+export type SignalOutcome = 'delivered' | 'unknown_order' | 'other_provider' | 'claimed_elsewhere';
 
 /** The API's door to order workflows: start-and-create, read, and forward provider events. */
 export class OrderService {
+  /** Each order's provider, which never changes: read once per order. */
+  private readonly providerOfOrder = new LRUCache<string, string>({ max: 100_000 });
+  /** Each claimed provider order's broker order, which never changes either. */
+  private readonly claimHolders = new LRUCache<string, string>({ max: 100_000 });
+
   constructor(private readonly options: OrderServiceOptions) {}
 
   async create(input: OrderWorkflowInput): Promise<Order> {
@@ -97,8 +110,20 @@ export class OrderService {
     }
   }
 
-  /** Forwards a verified webhook of `providerCode` to the order it names; the order checks it is its own provider's. */
-  async signalProviderEvent(providerCode: string, event: ProviderWebhookEvent): Promise<SignalOutcome> {
+  /**
+   * Forwards a verified webhook of `providerCode` to the order it names, if that order is this
+   * provider's and, where the provider's webhooks do not name the order (`claimProviderOrder`), the
+   * provider order is this order's. The workflow checks both again; checking here first keeps
+   * events that it would refuse out of its history.
+   */
+  async signalProviderEvent(providerCode: string, event: ProviderWebhookEvent, claimProviderOrder = false): Promise<SignalOutcome> {
+    const owner = await this.providerOf(event.orderId);
+    if (owner === undefined) return 'unknown_order';
+    if (owner !== providerCode) return 'other_provider';
+    if (claimProviderOrder && event.providerOrderId !== undefined) {
+      const holder = await this.claim({ orderId: event.orderId, providerCode, providerOrderId: event.providerOrderId });
+      if (holder !== event.orderId) return 'claimed_elsewhere';
+    }
     try {
       const handle = this.options.client.workflow.getHandle(orderWorkflowId(event.orderId));
       await this.withRpcDeadline(() => handle.signal(providerEventSignal, {
@@ -111,12 +136,64 @@ export class OrderService {
         cryptoAmount: event.cryptoAmount,
         transactionHash: event.transactionHash,
         reported: event.reported,
+        providerOrderCreatedAt: event.providerOrderCreatedAt,
       }));
       return 'delivered';
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return 'unknown_order';
       throw unavailable(err);
     }
+  }
+
+  /** The order's provider, from the search attribute its workflow starts with; undefined for no such order. */
+  private async providerOf(orderId: string): Promise<string | undefined> {
+    const known = this.providerOfOrder.get(orderId);
+    if (known !== undefined) return known;
+    try {
+      const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(orderWorkflowId(orderId)).describe());
+      const code = description.typedSearchAttributes.get(PROVIDER_CODE_KEY);
+      if (code !== undefined) this.providerOfOrder.set(orderId, code);
+      return code;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return undefined;
+      throw unavailable(err);
+    }
+  }
+
+  /**
+   * Claims the provider order for the order (workflows/claim.ts); returns the order that holds it,
+   * which is this one when it was free or already this one's.
+   */
+  private async claim(claim: ProviderOrderClaim): Promise<string> {
+    const workflowId = providerOrderClaimId(claim.providerCode, claim.providerOrderId);
+    const known = this.claimHolders.get(workflowId);
+    if (known !== undefined) return known;
+    let holder: string;
+    try {
+      await this.withRpcDeadline(() =>
+        this.options.client.workflow.start<typeof providerOrderClaim>('providerOrderClaim', {
+          workflowId,
+          taskQueue: this.options.taskQueue,
+          args: [claim],
+          memo: { orderId: claim.orderId },
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
+          workflowIdConflictPolicy: 'FAIL',
+          staticSummary: `${claim.providerCode} order ${claim.providerOrderId} is order ${claim.orderId}'s`,
+        }),
+      );
+      holder = claim.orderId;
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw unavailable(err);
+      try {
+        const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe());
+        const orderId = (description.memo as { orderId?: unknown } | undefined)?.orderId;
+        holder = typeof orderId === 'string' ? orderId : '';
+      } catch (describeErr) {
+        throw unavailable(describeErr);
+      }
+    }
+    this.claimHolders.set(workflowId, holder);
+    return holder;
   }
 
   private withRpcDeadline<T>(fn: () => Promise<T>): Promise<T> {

@@ -116,6 +116,11 @@ export interface ProviderOrderSnapshot {
    * docs/providers/<code>.md lists what each provider's messages carry. Absent when they carry none.
    */
   reported?: ReportedTerms;
+  /**
+   * When the provider made this provider order, where its message says: an order refuses a provider
+   * order made before itself. Reported where the message does not name the broker's order (Ramp).
+   */
+  providerOrderCreatedAt?: string;
 }
 
 export interface ProviderOrder extends ProviderOrderSnapshot {
@@ -179,6 +184,12 @@ export interface ProviderAdapter {
    * URL for it): without `ip` the offers service leaves it out with reason `ip_required`.
    */
   readonly requiresCustomerIp?: boolean;
+  /**
+   * The provider's webhooks do not name the broker's order (Ramp's order comes from the webhook URL,
+   * which the customer can redirect): each provider order is claimed by the first broker order that
+   * receives it, and a webhook about it for any other order is not signalled (src/orders/service.ts).
+   */
+  readonly claimsProviderOrders?: boolean;
   /** The provider's catalogue from its own endpoints (the caller caches it). */
   getCatalogue(signal?: AbortSignal): Promise<ProviderCatalogue>;
   getQuote(request: QuoteRequest, signal?: AbortSignal): Promise<ProviderQuote>;

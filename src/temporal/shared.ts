@@ -14,6 +14,15 @@ export const DEFAULT_TASK_QUEUE = 'onramp-orders';
 
 export const orderWorkflowId = (orderId: string) => `onramp-order-${orderId}`;
 
+/** The workflow whose id reserves one provider order for one broker order (workflows/claim.ts). */
+export const providerOrderClaimId = (providerCode: string, providerOrderId: string) => `onramp-claim-${providerCode}-${providerOrderId}`;
+
+export interface ProviderOrderClaim {
+  orderId: string;
+  providerCode: string;
+  providerOrderId: string;
+}
+
 export const ORDER_STATUS_KEY = defineSearchAttributeKey('OrderStatus', SearchAttributeType.KEYWORD);
 export const PROVIDER_CODE_KEY = defineSearchAttributeKey('ProviderCode', SearchAttributeType.KEYWORD);
 export const EXTERNAL_ORDER_ID_KEY = defineSearchAttributeKey('ExternalOrderId', SearchAttributeType.KEYWORD);
@@ -122,6 +131,8 @@ export interface ProviderEvent {
   transactionHash?: string;
   /** The order's terms as the provider reports them (src/domain/integrity.ts). */
   reported?: ReportedTerms;
+  /** When the provider made the provider order it reports about, where its message says. */
+  providerOrderCreatedAt?: string;
 }
 
 export interface CreateOrderUpdateArgs {

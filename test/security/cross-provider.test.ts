@@ -1,7 +1,9 @@
 /**
  * Attack: a provider's genuinely signed event naming an order of another provider. The sandbox's
  * development secret is in the repository, so anyone can sign a sandbox event; it must never move a
- * MoonPay order, whether MoonPay runs against its simulator or live.
+ * MoonPay order, whether MoonPay runs against its simulator or live. The API does not signal such an
+ * event (so fresh event ids cannot grow the order's history), and the order refuses one all the same
+ * (an API of an older version, or a race, may still signal it).
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalStack } from '../../src/dev/local-stack';
@@ -9,7 +11,8 @@ import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay';
 import { callApi } from '../helpers/http';
 import { offerThenOrder } from '../helpers/orders';
 import { freePort } from '../helpers/ports';
-import { orderMemo, postWebhook, refusedReports, searchAttributes, signedSandboxEvent } from '../helpers/provider-events';
+import { historyLength, orderMemo, postWebhook, refusedReports, searchAttributes, signedSandboxEvent } from '../helpers/provider-events';
+import { getOrderQuery, orderWorkflowId, providerEventSignal } from '../../src/temporal/shared';
 import { journeyOrder } from '../helpers/provider-journeys';
 import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
@@ -33,26 +36,32 @@ async function moonpayOrder(stack: LocalStack) {
 }
 
 async function expectUnmoved(stack: LocalStack, orderId: string) {
-  const memo = await refusedReports(env.client, orderId);
-  expect(memo.order.status).toBe('created');
-  expect(memo.sequence).toBe(1);
-  expect(memo.integrityAlert).toBe('report_refused');
-  expect((await searchAttributes(env.client, orderId)).IntegrityAlert).toBe('report_refused');
   const status = await callApi(stack.apiUrl, `/api/on_ramp/orders/moonpay?code=${orderId}`);
   expect(status.body).toMatchObject({ status: 'created' });
   expect(status.body.extras).not.toHaveProperty('transaction_hash');
+  const memo = await orderMemo(env.client, orderId);
+  expect(memo.order.status).toBe('created');
+  expect(memo.sequence).toBe(1);
 }
 
-test('a sandbox event signed with the public development secret never moves a MoonPay order', async () => {
+/** Signals in the order's history: none when the API kept the events out. */
+async function signalsIn(orderId: string): Promise<number> {
+  const history = await env.client.workflow.getHandle(orderWorkflowId(orderId)).fetchHistory();
+  return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+}
+
+test('sandbox events signed with the public development secret never reach or move a MoonPay order', async () => {
   const stack = await startTestStack(env);
   stacks.push(stack);
   const order = await moonpayOrder(stack);
+  const before = await historyLength(env.client, order.id);
 
-  const forged = signedSandboxEvent(order.id);
-  const response = await postWebhook(stack.apiUrl, 'sandbox', forged);
-  // The signature is genuine for the sandbox, so the broker acknowledges it; the order refuses it.
-  expect(response.status).toBe(200);
+  // The signature is genuine for the sandbox, so the broker acknowledges them; none is signalled.
+  for (let i = 0; i < 50; i++) expect((await postWebhook(stack.apiUrl, 'sandbox', signedSandboxEvent(order.id))).status).toBe(200);
+  await new Promise((r) => setTimeout(r, 1000));
   await expectUnmoved(stack, order.id);
+  expect(await signalsIn(order.id)).toBe(0);
+  expect((await historyLength(env.client, order.id)) - before).toBeLessThan(20);
 });
 
 test('nor a MoonPay order in live mode', async () => {
@@ -76,7 +85,21 @@ test('nor a MoonPay order in live mode', async () => {
   for (const status of ['PAYMENT_RECEIVED', 'COMPLETED']) {
     expect((await postWebhook(stack.apiUrl, 'sandbox', signedSandboxEvent(order.id, { status }))).status).toBe(200);
   }
-  await refusedReports(env.client, order.id, 2);
+  await new Promise((r) => setTimeout(r, 1000));
   await expectUnmoved(stack, order.id);
-  expect((await orderMemo(env.client, order.id)).refusedReports).toBe(2);
+  expect(await signalsIn(order.id)).toBe(0);
+});
+
+test("the order itself refuses another provider's report that reaches it", async () => {
+  const stack = await startTestStack(env);
+  stacks.push(stack);
+  const order = await moonpayOrder(stack);
+  const handle = env.client.workflow.getHandle(orderWorkflowId(order.id));
+  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e1', providerStatus: 'COMPLETED', status: 'complete' });
+  // Without a provider code (an API from before the check) it is refused too.
+  await handle.signal(providerEventSignal, { eventId: 'e2', providerStatus: 'completed', status: 'complete' });
+  const memo = await refusedReports(env.client, order.id, 2);
+  expect(memo).toMatchObject({ order: { status: 'created' }, sequence: 1, integrityAlert: 'report_refused', refusedReports: 2 });
+  expect((await searchAttributes(env.client, order.id)).IntegrityAlert).toBe('report_refused');
+  expect((await handle.query(getOrderQuery))?.order.status).toBe('created');
 });

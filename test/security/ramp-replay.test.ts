@@ -61,15 +61,26 @@ function webhookUrlOf(order: { redirect_url: string }): URL {
   return new URL(new URL(order.redirect_url).searchParams.get('webhookStatusUrl')!);
 }
 
-/** The attacker's cheap purchase, its webhooks diverted: Ramp's signed RELEASED body for it. */
-async function collectReleasedBody(): Promise<WebhookDelivery> {
-  const order = await rampOrder(rampDraft({ from_amount: '50.00' }));
+/** The attacker's purchase, its webhooks diverted: Ramp's signed RELEASED body for it. */
+async function collectReleasedBody(amount = '50.00'): Promise<WebhookDelivery> {
+  const order = await rampOrder(rampDraft({ from_amount: amount }));
   const widget = new URL(order.redirect_url);
   widget.searchParams.set('webhookStatusUrl', attackerUrl);
   await fetch(widget);
   await checkout(widget.toString(), 'pay');
-  return eventually(() => Promise.resolve(captured.find((w) => (JSON.parse(w.body) as { type: string }).type === 'RELEASED')), 'a RELEASED body');
+  const purchaseUrl = widget.toString();
+  const released = await eventually(() => Promise.resolve(captured.find((w) => isReleasedFor(w, purchaseUrl))), 'a RELEASED body');
+  taken.add(released);
+  return released;
 }
+
+/** Whether a captured webhook is the RELEASED one of the purchase made through this widget URL. */
+function isReleasedFor(webhook: WebhookDelivery, widgetUrl: string): boolean {
+  const body = JSON.parse(webhook.body) as { type: string; purchase: { fiatValue: number | string } };
+  const amount = new URL(widgetUrl).searchParams.get('fiatValue');
+  return body.type === 'RELEASED' && Number(body.purchase.fiatValue) === Number(amount) && !taken.has(webhook);
+}
+const taken = new Set<WebhookDelivery>();
 
 async function replayTo(victim: { redirect_url: string }, stolen: WebhookDelivery): Promise<number> {
   const url = webhookUrlOf(victim);
@@ -106,7 +117,7 @@ test('a signed RELEASED body of another purchase never moves an order whose purc
 });
 
 test('nor an order for another wallet whose customer has not opened the widget yet', async () => {
-  const stolen = await collectReleasedBody();
+  const stolen = await collectReleasedBody('55.00');
   const victim = await rampOrder(rampDraft({ wallet_address: OTHER_BTC_ADDRESS }));
   expect(await replayTo(victim, stolen)).toBe(200);
   await new Promise((r) => setTimeout(r, 2000));
@@ -117,3 +128,15 @@ test('nor an order for another wallet whose customer has not opened the widget y
   expect(memo.order.wallet_address).toBe(OTHER_BTC_ADDRESS);
   expect(BTC_ADDRESS).not.toBe(OTHER_BTC_ADDRESS);
 });
+
+test('one purchase completes at most one order: the others it is replayed to refuse it', async () => {
+  // Orders with the same wallet, asset and amount, their widgets never opened; then one purchase of that amount.
+  const victims = [await rampOrder(rampDraft({ from_amount: '70.00' })), await rampOrder(rampDraft({ from_amount: '70.00' }))];
+  const stolen = await collectReleasedBody('70.00');
+  for (const victim of victims) expect(await replayTo(victim, stolen)).toBe(200);
+  await new Promise((r) => setTimeout(r, 2000));
+  const statuses = await Promise.all(victims.map(async (v) => (await callApi(stack.apiUrl, `/api/on_ramp/orders/ramp?code=${v.id}`)).body.status));
+  // The first holds the purchase (it matches it in every term); the second is refused before its workflow.
+  expect(statuses).toEqual(['complete', 'created']);
+});
+

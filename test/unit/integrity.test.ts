@@ -103,12 +103,18 @@ describe('checkReportedTerms', () => {
     expect(checkReportedTerms(ordered, { cryptoCurrency: null }).refused).toEqual([{ field: 'to_currency', ordered: '13', reported: 'unknown' }]);
   });
 
-  test('another fiat currency, or an unknown one, is a difference, not a refusal', () => {
+  test('another fiat currency is a difference, not a refusal', () => {
     expect(checkReportedTerms(ordered, { fiatCurrency: EUR })).toEqual({
       refused: [],
       differences: [{ field: 'from_currency', ordered: '1', reported: '2' }],
     });
-    expect(checkReportedTerms(ordered, { fiatCurrency: null }).differences).toEqual([{ field: 'from_currency', ordered: '1', reported: 'unknown' }]);
+  });
+
+  test('a fiat currency the dictionary does not know refuses the report: the payment cannot be stated', () => {
+    expect(checkReportedTerms(ordered, { fiatCurrency: null, fiatAmount: '10' })).toEqual({
+      refused: [{ field: 'from_currency', ordered: '1', reported: 'unknown' }],
+      differences: [{ field: 'from_amount', ordered: '100.00', reported: '10' }],
+    });
   });
 
   test('another fiat amount is a difference', () => {
@@ -124,11 +130,11 @@ describe('checkReportedTerms', () => {
     expect(verdict.differences.map((d) => d.field)).toEqual(['from_currency', 'from_amount']);
   });
 
-  // Each field alone, present or absent, matching or not: 3^4 combinations, each judged field by field.
+  // Each field absent, matching or not (and a currency unknown): 3 x 3 x 4 x 3 combinations, judged field by field.
   const variants = {
     walletAddress: [undefined, BTC_BECH32, BTC_BASE58],
     cryptoCurrency: [undefined, BTC, ETH],
-    fiatCurrency: [undefined, USD, EUR],
+    fiatCurrency: [undefined, USD, EUR, null],
     fiatAmount: [undefined, '100.00', '99.00'],
   } as const;
   const combinations: ReportedTerms[] = [];
@@ -141,6 +147,7 @@ describe('checkReportedTerms', () => {
     const verdict = checkReportedTerms(ordered, reported);
     expect(verdict.refused.some((d) => d.field === 'wallet_address')).toBe(reported.walletAddress === BTC_BASE58);
     expect(verdict.refused.some((d) => d.field === 'to_currency')).toBe(reported.cryptoCurrency === ETH);
+    expect(verdict.refused.some((d) => d.field === 'from_currency')).toBe(reported.fiatCurrency === null);
     expect(verdict.differences.some((d) => d.field === 'from_currency')).toBe(reported.fiatCurrency === EUR);
     expect(verdict.differences.some((d) => d.field === 'from_amount')).toBe(reported.fiatAmount === '99.00');
   });

@@ -151,3 +151,33 @@ test('while no worker can create the order, the API answers 503 in time and the 
 function orderIdOf(s: LocalStack, draft: { external_order_id: string }): string {
   return orderIdFor(s.config.integrators[0]!.id, draft.external_order_id);
 }
+
+test('a report about a provider order made before the order, or about another one than it holds, never moves it', async () => {
+  const s = await stack({ config: { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 60_000, pollMaxMs: 60_000 } } });
+  const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
+  const handle = env.client.workflow.getHandle(orderWorkflowId(order.id));
+  const hourBefore = new Date(Date.parse(order.created_at) - 3_600_000).toISOString();
+  await handle.signal(providerEventSignal, {
+    providerCode: 'sandbox',
+    eventId: 'old',
+    providerStatus: 'COMPLETED',
+    status: 'complete',
+    providerOrderCreatedAt: hourBefore,
+  });
+  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'other', providerStatus: 'COMPLETED', status: 'complete', providerOrderId: 'not-this-one' });
+  const memo = await eventually(async () => {
+    const m = await handle.query(getOrderQuery);
+    return (m?.refusedReports ?? 0) >= 2 ? m : undefined;
+  }, 'two refused reports');
+  expect(memo).toMatchObject({ order: { status: 'created' }, sequence: 1, integrityAlert: 'report_refused' });
+  // Its own provider order, made now, moves it.
+  await handle.signal(providerEventSignal, {
+    providerCode: 'sandbox',
+    eventId: 'own',
+    providerStatus: 'COMPLETED',
+    status: 'complete',
+    providerOrderId: order.extras.provider_order_id,
+    providerOrderCreatedAt: new Date().toISOString(),
+  });
+  await waitForStatus(s.apiUrl, 'sandbox', order.id, 'complete');
+});

@@ -2,7 +2,7 @@ import express, { type Router } from 'express';
 import type { Logger } from '../../logging';
 import type { OrderService } from '../../orders/service';
 import type { ProviderRegistry } from '../../providers/registry';
-import { WebhookVerificationError } from '../../providers/types';
+import { ProviderRejectedError, ProviderUnavailableError, WebhookVerificationError } from '../../providers/types';
 import { methodNotAllowed, ProblemError } from '../problem';
 import type { SignalledEvent, SignalledEvents } from '../signalled-events';
 
@@ -27,15 +27,28 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
           req.log.warn({ provider: adapter.info.code, reason: err.message }, 'provider webhook refused');
           throw new ProblemError('invalid_signature', 'The webhook signature does not verify.');
         }
+        // A verified event that names only an id to look up (Banxa), where the lookup fails: the
+        // provider retries an outage; an order the provider does not know is refused.
+        if (err instanceof ProviderUnavailableError) {
+          req.log.warn({ provider: adapter.info.code, reason: err.message }, 'provider webhook not read: provider unavailable');
+          throw new ProblemError('provider_unavailable', 'The provider cannot be reached to read this event; send it again later.', undefined, { 'Retry-After': '30' });
+        }
+        if (err instanceof ProviderRejectedError) {
+          req.log.warn({ provider: adapter.info.code, reason: err.message }, 'provider webhook not read: the provider refused the lookup');
+          throw new ProblemError('provider_rejected', 'The provider does not know the order this event names.');
+        }
         throw err;
       }
       const ref: SignalledEvent = { provider: adapter.info.code, orderId: event.orderId, eventId: event.eventId };
       if (await seen(signalled, ref, req.log)) {
         req.log.debug(ref, 'provider webhook already signalled; acknowledged without a signal');
       } else {
-        const outcome = await orders.signalProviderEvent(adapter.info.code, event);
+        const outcome = await orders.signalProviderEvent(adapter.info.code, event, adapter.claimsProviderOrders === true);
         if (outcome === 'unknown_order') req.log.warn(ref, 'webhook for an unknown or closed order');
-        else await remember(signalled, ref, req.log);
+        else {
+          if (outcome !== 'delivered') req.log.warn({ ...ref, outcome, providerOrderId: event.providerOrderId }, 'provider webhook not signalled: not about this order');
+          await remember(signalled, ref, req.log);
+        }
       }
       res.status(200).json({ received: true });
     })

@@ -110,8 +110,8 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
     async parseWebhook(webhook) {
       verifyBanxaWebhook(webhook, config, config.webhookPath);
       const body = parseBanxaWebhookBody(webhook.rawBody);
-      const selfContained = body.status !== undefined && Boolean(body.external_id) && Boolean(body.crypto_amount);
-      const order = selfContained ? undefined : await client.getOrder(body.order_id);
+      // Always read the order: a v2 body never names the wallet, which every report is checked against.
+      const order = await client.getOrder(body.order_id);
       const event = fromWebhook(body, order, currencies);
       if (!event) throw new ProviderRejectedError('not_found', `Banxa order ${body.order_id} carries no external order id`);
       return { ...event, eventId: banxaEventId(webhook.rawBody) };

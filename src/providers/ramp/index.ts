@@ -52,6 +52,7 @@ export function createRampAdapter(config: RampConfig, currencies: CurrencyDictio
 
   return {
     info: RAMP_INFO,
+    claimsProviderOrders: true,
     async getCatalogue(signal) {
       const [rampCurrencies, methods, countries] = await Promise.all([
         client.getCurrencies(signal),

@@ -203,13 +203,15 @@ export function fromPurchase(
   const token = purchase.purchaseViewToken ?? viewToken;
   return {
     orderId,
-    ...(token ? { providerOrderId: toProviderOrderId(purchase.id, token) } : {}),
+    // Without its view token the purchase cannot be polled, but it is still named: an order pins it.
+    providerOrderId: token ? toProviderOrderId(purchase.id, token) : purchase.id,
     providerStatus: purchase.status,
     status,
     ...(status === 'failed' ? { failureReason: rampFailureReason(purchase.status) ?? 'failed_at_provider' } : {}),
     cryptoAmount: decimal(purchase.cryptoAmount).shiftedBy(-purchase.asset.decimals).toFixed(),
     ...(purchase.finalTxHash ? { transactionHash: purchase.finalTxHash } : {}),
     reported: reportedTerms(dictionary, purchase),
+    ...(purchase.createdAt ? { providerOrderCreatedAt: purchase.createdAt } : {}),
   };
 }
 

@@ -248,9 +248,14 @@ describe('reported terms and the paid* switches', () => {
     Object.assign(harness.simulator.faults, { paidFiatAmount: '175.50', paidFiatCurrency: 'GBP', paidWalletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
     await checkout(order.redirectUrl, 'pay');
     const events = await harness.waitForEvents(order.providerOrderId as string, 5);
-    // Banxa's webhooks carry the coin and the fiat, never the wallet.
+    // Banxa's webhooks carry the coin and the fiat, never the wallet: each is read with its order, which does.
     for (const event of events) {
-      expect(event.reported).toEqual({ cryptoCurrency: idOf('USDT', 'tron'), fiatCurrency: idOf('GBP'), fiatAmount: '175.50' });
+      expect(event.reported).toEqual({
+        walletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+        cryptoCurrency: idOf('USDT', 'tron'),
+        fiatCurrency: idOf('GBP'),
+        fiatAmount: '175.50',
+      });
     }
     expect((await harness.adapter.getOrder(request.orderId, order.providerOrderId)).reported).toEqual({
       walletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
@@ -266,7 +271,7 @@ describe('reported terms and the paid* switches', () => {
     harness.simulator.faults.paidFiatAmount = '149.99';
     await checkout(order.redirectUrl, 'pay');
     const [first] = await harness.waitForEvents(order.providerOrderId as string, 1);
-    expect(first?.reported).toEqual({ cryptoCurrency: idOf('USDT', 'tron'), fiatCurrency: idOf('EUR'), fiatAmount: '149.99' });
+    expect(first?.reported).toEqual({ walletAddress: request.walletAddress, cryptoCurrency: idOf('USDT', 'tron'), fiatCurrency: idOf('EUR'), fiatAmount: '149.99' });
     expect((await harness.adapter.getOrder(request.orderId, order.providerOrderId)).reported).toMatchObject({
       walletAddress: request.walletAddress,
       fiatCurrency: idOf('EUR'),
