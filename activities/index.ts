@@ -38,6 +38,27 @@ export function createActivities({ providers, currencies, integrators, webhooks 
     return found;
   }
 
+  /** One signed delivery of a notification to its integrator's endpoint, logged; never throws for the receiver's failures. */
+  async function deliverOnce(notification: IntegratorNotification, attempt: number): Promise<WebhookAttemptOutcome> {
+    const integrator = integrators.byId(notification.integratorId);
+    if (!integrator?.webhook_url || !integrator.webhook_secret) return { outcome: 'no_endpoint' };
+    const result = await webhooks.attempt({
+      url: integrator.webhook_url,
+      secret: integrator.webhook_secret,
+      id: notification.webhookId,
+      body: orderWebhookBody(notification),
+    });
+    const fields = { webhookId: notification.webhookId, attempt, orderId: notification.order.id, sequence: notification.sequence };
+    const log = Context.current().log;
+    if (result.outcome === 'delivered') {
+      log.info('integrator webhook delivered', { ...fields, status: result.status });
+      return { outcome: 'delivered', status: result.status };
+    }
+    if (result.outcome === 'refused') return { outcome: 'refused', error: result.error };
+    log.warn('integrator webhook attempt failed', { ...fields, error: result.error });
+    return { outcome: 'failed', error: result.error, ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }) };
+  }
+
   return {
     // eslint-disable-next-line @typescript-eslint/require-await
     async validateWalletAddress(input: { currencyId: number; walletAddress: string; providerCode?: string }): Promise<AddressCheck> {
@@ -78,31 +99,19 @@ export function createActivities({ providers, currencies, integrators, webhooks 
     },
 
     /**
-     * One attempt to deliver an order webhook to the integrator. A failed attempt tells Temporal
-     * when to try again (the retry schedule, or the receiver's Retry-After), so each attempt is an
-     * activity attempt visible in Temporal, and a crashed worker's attempt is retried elsewhere.
+     * One attempt to deliver an order webhook to the integrator (orders started before the integrity
+     * checks). A failed attempt tells Temporal when to try again (the retry schedule, or the
+     * receiver's Retry-After), so each attempt is an activity attempt visible in Temporal.
      */
     async notifyIntegrator(input: { notification: IntegratorNotification; retryDelaysMs: number[] }): Promise<NotifyOutcome> {
-      const { notification } = input;
-      const integrator = integrators.byId(notification.integratorId);
-      if (!integrator?.webhook_url || !integrator.webhook_secret) return { outcome: 'no_endpoint' };
       const { attempt } = Context.current().info;
-      const result = await webhooks.attempt({
-        url: integrator.webhook_url,
-        secret: integrator.webhook_secret,
-        id: notification.webhookId,
-        body: orderWebhookBody(notification),
-      });
-      const fields = { webhookId: notification.webhookId, attempt, orderId: notification.order.id, sequence: notification.sequence };
-      if (result.outcome === 'delivered') {
-        Context.current().log.info('integrator webhook delivered', { ...fields, status: result.status });
-        return { outcome: 'delivered', attempts: attempt, status: result.status };
-      }
+      const result = await deliverOnce(input.notification, attempt);
+      if (result.outcome === 'no_endpoint') return result;
+      if (result.outcome === 'delivered') return { outcome: 'delivered', attempts: attempt, status: result.status };
       if (result.outcome === 'refused') {
         throw ApplicationFailure.nonRetryable(`webhook URL refused: ${result.error}`, 'webhook_url_refused');
       }
       const delay = nextRetryDelayMs(attempt, input.retryDelaysMs, result.retryAfterMs);
-      Context.current().log.warn('integrator webhook attempt failed', { ...fields, error: result.error, retryInMs: delay });
       if (delay === undefined) {
         throw ApplicationFailure.nonRetryable(`gave up after ${attempt} attempts: ${result.error}`, 'webhook_delivery_failed');
       }
@@ -113,25 +122,8 @@ export function createActivities({ providers, currencies, integrators, webhooks 
      * One attempt to deliver an order webhook; the workflow keeps the attempt count and the next
      * attempt's time in its own state, so a retry series never holds the order up (docs/decisions.md).
      */
-    async attemptIntegratorWebhook(input: { notification: IntegratorNotification; attempt: number }): Promise<WebhookAttemptOutcome> {
-      const { notification, attempt } = input;
-      const integrator = integrators.byId(notification.integratorId);
-      if (!integrator?.webhook_url || !integrator.webhook_secret) return { outcome: 'no_endpoint' };
-      const result = await webhooks.attempt({
-        url: integrator.webhook_url,
-        secret: integrator.webhook_secret,
-        id: notification.webhookId,
-        body: orderWebhookBody(notification),
-      });
-      const fields = { webhookId: notification.webhookId, attempt, orderId: notification.order.id, sequence: notification.sequence };
-      const log = Context.current().log;
-      if (result.outcome === 'delivered') {
-        log.info('integrator webhook delivered', { ...fields, status: result.status });
-        return { outcome: 'delivered', status: result.status };
-      }
-      if (result.outcome === 'refused') return { outcome: 'refused', error: result.error };
-      log.warn('integrator webhook attempt failed', { ...fields, error: result.error });
-      return { outcome: 'failed', error: result.error, ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }) };
+    attemptIntegratorWebhook(input: { notification: IntegratorNotification; attempt: number }): Promise<WebhookAttemptOutcome> {
+      return deliverOnce(input.notification, input.attempt);
     },
 
     /**

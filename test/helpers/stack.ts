@@ -4,7 +4,7 @@ import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../
 import { createLogger } from '../../src/logging';
 import type { AppConfig } from '../../src/config';
 import { testConfig } from './config';
-import { workflowBundle } from './temporal';
+import { startTemporal, workflowBundle } from './temporal';
 
 export interface TestStackOptions extends Partial<Pick<LocalStackOptions, 'settleDelayMs' | 'faults' | 'worker' | 'simulatorPort'>> {
   config?: Partial<AppConfig>;
@@ -30,4 +30,21 @@ export async function startTestStack(env: TestWorkflowEnvironment, options: Test
     simulatorPort: options.simulatorPort,
     workflowBundle: await workflowBundle(),
   });
+}
+
+/**
+ * A Temporal dev server and one stack for the tests of a file: started before them, stopped after.
+ * The fields are set once `beforeAll` has run.
+ */
+export function useTestStack(options: TestStackOptions = {}): { env: TestWorkflowEnvironment; stack: LocalStack } {
+  const started = {} as { env: TestWorkflowEnvironment; stack: LocalStack };
+  beforeAll(async () => {
+    started.env = await startTemporal();
+    started.stack = await startTestStack(started.env, options);
+  });
+  afterAll(async () => {
+    await started.stack?.stop();
+    await started.env?.teardown();
+  });
+  return started;
 }

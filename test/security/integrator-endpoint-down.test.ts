@@ -5,78 +5,38 @@
  * The order must complete on time, and its webhooks must then arrive in order, each with the
  * `webhook-id` and the place in the retry schedule it had before continue-as-new.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities';
-import { IntegratorDirectory } from '../../src/config/integrators';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
-import { currencyDictionary } from '../../src/domain/currencies';
-import { createSandboxAdapter, SANDBOX_INFO } from '../../src/providers/sandbox';
-import { ProviderRegistry } from '../../src/providers/registry';
-import { SimulatorHost } from '../../src/simulators/kit/host';
-import { SandboxSimulator } from '../../src/simulators/sandbox/server';
-import { addSearchAttributes } from '../../src/temporal/search-attributes';
 import { DEFAULT_ORDER_TIMINGS, getOrderQuery, integratorWebhookId, orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
-import { WebhookDeliverer } from '../../src/webhooks/delivery';
 import type { orderWorkflow } from '../../workflows';
 import { eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
 import { BTC, BTC_ADDRESS, checkout, USD } from '../helpers/orders';
-import { workflowBundle } from '../helpers/temporal';
+import { startTimeSkipping, type TimeSkippingStack } from '../helpers/time-skipping';
 
 const TASK_QUEUE = 'integrator-endpoint-down';
-const API_KEY = 'sk_sandbox_time_skipping';
 const ORDER_ID = '00000000-0000-5000-8000-00000000d0e1';
 
-let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-let simulatorServer: Server;
-let simulator: SandboxSimulator;
+let stack: TimeSkippingStack;
 let receiver: IntegratorReceiver;
-const webhooks = new WebhookDeliverer({ allowPrivateNetworks: true, timeoutMs: 2000 });
 
 beforeAll(async () => {
-  const bundle = await workflowBundle();
-  env = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
-  });
-  await addSearchAttributes(env.client, 'default');
-  simulatorServer = createServer();
-  await new Promise<void>((r) => simulatorServer.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(simulatorServer.address() as AddressInfo).port}`;
-  // Its webhooks go nowhere: the worker learns the order's progress by polling, as the broker does when they are lost.
-  simulator = new SandboxSimulator({ apiKey: API_KEY, webhookSecret: 'unused', webhookUrl: 'http://127.0.0.1:1', publicUrl: `${url}/sandbox`, settleDelayMs: 10 });
-  simulatorServer.on('request', new SimulatorHost([simulator]).app);
   receiver = new IntegratorReceiver(DEFAULT_DEV_WEBHOOK_SECRET);
   const webhookUrl = await receiver.start();
-  const activities = createActivities({
-    providers: new ProviderRegistry([createSandboxAdapter({ baseUrl: url, apiKey: API_KEY, webhookSecret: 'unused' }, SANDBOX_INFO, currencyDictionary)]),
-    currencies: currencyDictionary,
-    integrators: new IntegratorDirectory([
-      { id: 'dev', name: 'Dev', api_key_sha256: ['0'.repeat(64)], webhook_url: webhookUrl, webhook_secret: DEFAULT_DEV_WEBHOOK_SECRET },
-    ]),
-    webhooks,
+  stack = await startTimeSkipping({
+    taskQueue: TASK_QUEUE,
+    settleDelayMs: 10,
+    integrators: [{ id: 'dev', name: 'Dev', api_key_sha256: ['0'.repeat(64)], webhook_url: webhookUrl, webhook_secret: DEFAULT_DEV_WEBHOOK_SECRET }],
   });
-  worker = await Worker.create({ connection: env.nativeConnection, taskQueue: TASK_QUEUE, workflowBundle: bundle, activities });
-  running = worker.run();
 });
 
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  simulator?.stop();
-  simulatorServer?.closeAllConnections();
-  await new Promise<void>((r) => (simulatorServer ? simulatorServer.close(() => r()) : r()));
+  await stack?.stop();
   await receiver?.stop();
-  await webhooks.close();
-  await env?.teardown();
 });
 
 test('webhooks failing for hours hold up neither the order nor its continue-as-new, and resume where they were', async () => {
   receiver.answerNext(...Array.from({ length: 1000 }, () => ({ status: 500 })));
+  const { env } = stack;
   const handle = await env.client.workflow.start<typeof orderWorkflow>('orderWorkflow', {
     workflowId: orderWorkflowId(ORDER_ID),
     taskQueue: TASK_QUEUE,

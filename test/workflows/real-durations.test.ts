@@ -4,18 +4,8 @@
  * of workflow time pass in seconds. Activities are the real ones, talking HTTP to the sandbox
  * simulator.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Context } from '@temporalio/activity';
-import { Worker } from '@temporalio/worker';
-import { createActivities } from '../../activities';
-import { IntegratorDirectory } from '../../src/config/integrators';
-import { currencyDictionary } from '../../src/domain/currencies';
-import { createSandboxAdapter, SANDBOX_INFO } from '../../src/providers/sandbox';
-import { ProviderRegistry } from '../../src/providers/registry';
-import { SimulatorHost } from '../../src/simulators/kit/host';
-import { SandboxSimulator } from '../../src/simulators/sandbox/server';
+import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import {
   DEFAULT_ORDER_TIMINGS,
   getOrderQuery,
@@ -24,70 +14,36 @@ import {
   type OrderMemo,
   type OrderWorkflowInput,
 } from '../../src/temporal/shared';
-import { addSearchAttributes } from '../../src/temporal/search-attributes';
-import { WebhookDeliverer } from '../../src/webhooks/delivery';
 import type { orderWorkflow } from '../../workflows';
 import { BTC, BTC_ADDRESS, checkout, USD } from '../helpers/orders';
 import { eventually } from '../helpers/http';
-import { workflowBundle } from '../helpers/temporal';
+import { startTimeSkipping, type TimeSkippingStack } from '../helpers/time-skipping';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const TASK_QUEUE = 'real-durations';
-const API_KEY = 'sk_sandbox_time_skipping';
 
+let stack: TimeSkippingStack;
 let env: TestWorkflowEnvironment;
-let worker: Worker;
-let running: Promise<void>;
-let simulatorServer: Server;
-let simulator: SandboxSimulator;
-const webhooks = new WebhookDeliverer({ allowPrivateNetworks: true, timeoutMs: 1000 });
 /** When each status poll was scheduled, in workflow (skipped) time. */
 let polls: number[] = [];
 
 beforeAll(async () => {
-  // Bundling first also installs the quiet SDK runtime, which must precede any server or worker.
-  const bundle = await workflowBundle();
-  env = await TestWorkflowEnvironment.createTimeSkipping({
-    server: { executable: { type: 'existing-path', path: process.env.TEMPORAL_TEST_SERVER_PATH! } },
-  });
-  // The time-skipping server has no option for them; its operator API adds them (it cannot list them).
-  await addSearchAttributes(env.client, 'default');
-  simulatorServer = createServer();
-  await new Promise<void>((r) => simulatorServer.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${(simulatorServer.address() as AddressInfo).port}`;
-  simulator = new SandboxSimulator({ apiKey: API_KEY, webhookSecret: 'unused', webhookUrl: 'http://127.0.0.1:1', publicUrl: `${url}/sandbox` });
-  simulatorServer.on('request', new SimulatorHost([simulator]).app);
-  const sandbox = createSandboxAdapter({ baseUrl: url, apiKey: API_KEY, webhookSecret: 'unused' }, SANDBOX_INFO, currencyDictionary);
-  const activities = createActivities({
-    providers: new ProviderRegistry([sandbox]),
-    currencies: currencyDictionary,
-    integrators: new IntegratorDirectory([{ id: 'dev', name: 'Dev', api_key_sha256: ['0'.repeat(64)] }]),
-    webhooks,
-  });
-  worker = await Worker.create({
-    connection: env.nativeConnection,
+  stack = await startTimeSkipping({
     taskQueue: TASK_QUEUE,
-    workflowBundle: bundle,
-    activities: {
-      ...activities,
-      getProviderOrderStatus: (input: Parameters<typeof activities.getProviderOrderStatus>[0]) => {
+    activities: (real) => ({
+      ...real,
+      getProviderOrderStatus: (input: Parameters<typeof real.getProviderOrderStatus>[0]) => {
         polls.push(Context.current().info.scheduledTimestampMs);
-        return activities.getProviderOrderStatus(input);
+        return real.getProviderOrderStatus(input);
       },
-    },
+    }),
   });
-  running = worker.run();
+  env = stack.env;
 });
 
 afterAll(async () => {
-  worker?.shutdown();
-  await running;
-  simulator?.stop();
-  simulatorServer?.closeAllConnections();
-  await new Promise<void>((r) => (simulatorServer ? simulatorServer.close(() => r()) : r()));
-  await webhooks.close();
-  await env?.teardown();
+  await stack?.stop();
 });
 
 function input(id: string): OrderWorkflowInput {

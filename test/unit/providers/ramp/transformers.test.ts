@@ -216,7 +216,13 @@ describe('Ramp purchase', () => {
         fiatCurrency: fiat('GBP').id,
         fiatAmount: '0.05',
       },
+      providerOrderCreatedAt: parsed.createdAt,
     });
+  });
+
+  it('names a purchase without a view token by its id alone, so that an order holding another purchase refuses it', () => {
+    const { purchaseViewToken: _token, ...withoutToken } = parsed;
+    expect(fromPurchase('order-1', withoutToken, currencyDictionary, undefined).providerOrderId).toBe(parsed.id);
   });
 
   it('matches a token by its contract: another contract under the same symbol is null', () => {

@@ -40,6 +40,7 @@ describe('Ramp webhook verification', () => {
       status: 'pending',
       cryptoAmount: '0.03',
       reported: STATED,
+      providerOrderCreatedAt: created.purchase.createdAt,
       eventId: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     const reordered = JSON.stringify({ purchase: created.purchase, type: created.type });
