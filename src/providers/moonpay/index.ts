@@ -121,8 +121,8 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
       return { ...fromTransactions(request.orderId, await client.findTransactions(request.orderId), currencies), redirectUrl };
     },
 
-    async getOrder(orderId) {
-      return fromTransactions(orderId, await client.findTransactions(orderId), currencies);
+    async getOrder(orderId, providerOrderId) {
+      return fromTransactions(orderId, await client.findTransactions(orderId), currencies, providerOrderId);
     },
 
     parseWebhook(webhook) {

@@ -160,12 +160,19 @@ export function fromTransaction(transaction: MoonpayTransaction, dictionary: Cur
 }
 
 /**
- * The order as MoonPay sees it: its most recently updated transaction for our id (a customer may
- * retry inside the widget), named by that transaction's own `externalTransactionId`; or `created`
- * while the customer has not submitted the widget yet, which reports nothing about the order.
+ * The order as MoonPay sees it: the transaction the order holds (`pinned`, its provider order id),
+ * else its most recently updated transaction for our id (a customer may retry inside the widget),
+ * named by that transaction's own `externalTransactionId`; or `created` while the customer has not
+ * submitted the widget yet, which reports nothing about the order.
  */
-export function fromTransactions(orderId: string, transactions: readonly MoonpayTransaction[], dictionary: CurrencyDictionary): ProviderOrderSnapshot {
-  const latest = [...transactions].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
+export function fromTransactions(
+  orderId: string,
+  transactions: readonly MoonpayTransaction[],
+  dictionary: CurrencyDictionary,
+  pinned?: string,
+): ProviderOrderSnapshot {
+  const held = pinned === undefined ? undefined : transactions.find((t) => t.id === pinned);
+  const latest = held ?? [...transactions].sort((a, b) => Date.parse(b.updatedAt) - Date.parse(a.updatedAt))[0];
   if (!latest) return { orderId, providerStatus: MOONPAY_NO_TRANSACTION, status: 'created' };
   return fromTransaction(latest, dictionary);
 }

@@ -237,6 +237,14 @@ describe('orders', () => {
     expect(snapshot.reported).toEqual(reported);
   });
 
+  test('an order holding a transaction follows that one, even when the customer started another', () => {
+    const transactions = MoonpayTransactionsSchema.parse(fixture('transactions-by-external-id.json'));
+    const held = fromTransactions(orderRequest.orderId, transactions, currencyDictionary, '0c0f7d4e-3f0a-4c55-9d1e-5b2a7c9e8f10');
+    expect(held).toMatchObject({ providerOrderId: '0c0f7d4e-3f0a-4c55-9d1e-5b2a7c9e8f10', status: 'failed' });
+    // A held transaction missing from the answer: the latest, which the order will refuse as another provider order.
+    expect(fromTransactions(orderRequest.orderId, transactions, currencyDictionary, 'gone').providerOrderId).toBe('defb7c52-7bd3-422b-9052-374df50cc51a');
+  });
+
   test("the lookup's transaction names the order, never the id asked about", () => {
     const transactions = MoonpayTransactionsSchema.parse(fixture('transactions-by-external-id.json'));
     expect(fromTransactions('another-order', transactions, currencyDictionary).orderId).toBe(orderRequest.orderId);
