@@ -32,8 +32,14 @@ export default tseslint.config(
           paths: nodeBuiltins.map((name) => ({ name, message: 'Workflow code must not import Node built-ins.' })),
           patterns: [
             { group: ['**/activities', '**/activities/**'], allowTypeImports: true, message: 'Import activity types only.' },
-            { group: ['@temporalio/activity', '@temporalio/client', '@temporalio/worker', '@temporalio/testing'], message: 'Not allowed in workflow code.' },
-            { group: ['**/src/api/**', '**/src/providers/**', '**/src/config/**', '**/src/temporal/client*'], message: 'Workflow code may import only pure modules (domain, messages).' },
+            {
+              group: ['@temporalio/activity', '@temporalio/client', '@temporalio/worker', '@temporalio/testing'],
+              message: 'Not allowed in workflow code.',
+            },
+            {
+              group: ['**/src/api/**', '**/src/providers/**', '**/src/config/**', '**/src/temporal/client*'],
+              message: 'Workflow code may import only pure modules (domain, messages).',
+            },
           ],
         },
       ],

@@ -115,7 +115,11 @@ export function createActivities({ providers, currencies, integrators, webhooks 
       if (delay === undefined) {
         throw ApplicationFailure.nonRetryable(`gave up after ${attempt} attempts: ${result.error}`, 'webhook_delivery_failed');
       }
-      throw ApplicationFailure.create({ message: `attempt ${attempt}: ${result.error}`, type: 'webhook_attempt_failed', nextRetryDelay: delay });
+      throw ApplicationFailure.create({
+        message: `attempt ${attempt}: ${result.error}`,
+        type: 'webhook_attempt_failed',
+        nextRetryDelay: delay,
+      });
     },
 
     /**
@@ -130,7 +134,11 @@ export function createActivities({ providers, currencies, integrators, webhooks 
      * The provider's word on the order. A snapshot about another order (its partner reference) or
      * another provider order than the one pinned is refused, never handed to the workflow.
      */
-    async getProviderOrderStatus(input: { orderId: string; providerCode: string; providerOrderId?: string }): Promise<ProviderOrderSnapshot> {
+    async getProviderOrderStatus(input: {
+      orderId: string;
+      providerCode: string;
+      providerOrderId?: string;
+    }): Promise<ProviderOrderSnapshot> {
       const snapshot = await adapter(input.providerCode).getOrder(input.orderId, input.providerOrderId);
       const mismatch = snapshotMismatch(input, snapshot);
       if (mismatch) throw ApplicationFailure.nonRetryable(`${input.providerCode} answered about ${mismatch}`, 'snapshot_mismatch');
@@ -140,7 +148,10 @@ export function createActivities({ providers, currencies, integrators, webhooks 
 }
 
 /** What a status answer is about when it is not the order asked about; undefined when it is. */
-export function snapshotMismatch(asked: { orderId: string; providerOrderId?: string }, snapshot: ProviderOrderSnapshot): string | undefined {
+export function snapshotMismatch(
+  asked: { orderId: string; providerOrderId?: string },
+  snapshot: ProviderOrderSnapshot,
+): string | undefined {
   if (snapshot.orderId !== asked.orderId) return `order ${JSON.stringify(snapshot.orderId)}, not ${asked.orderId}`;
   if (asked.providerOrderId !== undefined && snapshot.providerOrderId !== undefined && snapshot.providerOrderId !== asked.providerOrderId) {
     return `provider order ${snapshot.providerOrderId}, not ${asked.providerOrderId}`;

@@ -120,7 +120,14 @@ async function load(
 ): Promise<LoadResult> {
   const connections = extra.connections ?? CONNECTIONS;
   log(`${label}: ${connections} connections, ${durationSec} s`);
-  const result = await runLoad({ url, connections, durationSec, headers: HEADERS, ...extra, watch: { ...watch, 'load tool': process.pid } });
+  const result = await runLoad({
+    url,
+    connections,
+    durationSec,
+    headers: HEADERS,
+    ...extra,
+    watch: { ...watch, 'load tool': process.pid },
+  });
   log(
     `${label}: ${round(result.rps, 0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, ` +
       `non-2xx ${result.non2xx}, errors ${result.errors}, cpu ${cpuText(result)}, steal ${round(result.stealPct, 1)} %`,
@@ -177,7 +184,13 @@ async function benchDict(api: RunningServer, bare: RunningServer, apiBody: Buffe
     for (const target of order) {
       const server = target === 'api' ? api : bare;
       const label = `dict pair ${i + 1}/${DICT_PAIRS}, ${target}`;
-      const result = await load(label, server.url + DICT_PATH, DICT_SETTLE_SECONDS + DICT_SECONDS, { [target]: server.pid }, { settleSec: DICT_SETTLE_SECONDS });
+      const result = await load(
+        label,
+        server.url + DICT_PATH,
+        DICT_SETTLE_SECONDS + DICT_SECONDS,
+        { [target]: server.pid },
+        { settleSec: DICT_SETTLE_SECONDS },
+      );
       pair[target] = result;
       runs.push({ target, result });
     }
@@ -247,7 +260,13 @@ async function profileDict(api: RunningServer, bare: RunningServer): Promise<Dic
       for (const [i, strip] of plan.entries()) {
         const label = `profile ${round}/${PROFILE_ROUNDS}, api${strip.length === 0 ? '' : ` without ${strip.join(', ')}`}`;
         runs[i]!.removed = await api.strip(strip);
-        const result = await load(label, url(api), PROFILE_WARMUP_SECONDS + PROFILE_SECONDS, { api: api.pid }, { settleSec: PROFILE_WARMUP_SECONDS });
+        const result = await load(
+          label,
+          url(api),
+          PROFILE_WARMUP_SECONDS + PROFILE_SECONDS,
+          { api: api.pid },
+          { settleSec: PROFILE_WARMUP_SECONDS },
+        );
         runs[i]!.rps.push(result.rps);
         runs[i]!.us.push(result.cpuPerRequestUs.api ?? NaN);
       }
@@ -319,7 +338,9 @@ async function sample(api: RunningServer, when: string): Promise<OffersSample> {
   const answer = await get(`${api.url}${OFFERS_PATH}&include_errors=true`);
   if (answer.status !== 200) throw new Error(`offers sample (${when}): HTTP ${answer.status}: ${answer.body.toString()}`);
   const json = JSON.parse(answer.body.toString()) as Record<string, { error?: { code: string } }>;
-  const offers = Object.keys(json).filter((code) => !json[code]?.error).sort();
+  const offers = Object.keys(json)
+    .filter((code) => !json[code]?.error)
+    .sort();
   const slowEntry = json[SLOW_PROVIDER];
   const slow = slowEntry === undefined ? 'absent' : slowEntry.error ? `error ${slowEntry.error.code}` : 'offer';
   return { when, ms: answer.ms, offers, slow };
@@ -411,7 +432,11 @@ async function benchOffers(api: RunningServer, floor: RunningServer, sim: Runnin
 type OffersMedians = ReturnType<typeof offersMedians>;
 
 function offersMedians(pairs: OffersPair[]) {
-  const pooledP99 = (runs: LoadResult[]) => percentile(runs.flatMap((r) => r.latenciesMs).sort((a, b) => a - b), 99);
+  const pooledP99 = (runs: LoadResult[]) =>
+    percentile(
+      runs.flatMap((r) => r.latenciesMs).sort((a, b) => a - b),
+      99,
+    );
   const apiRuns = pairs.map((p) => p.api);
   const floorRuns = pairs.map((p) => p.floor);
   return {
@@ -499,7 +524,8 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
       }),
     ),
   );
-  if (dict.non2xx > 0) out.push(`WARNING: the dictionary runs had ${dict.non2xx} non-2xx answers or errors (rate limit?): the ratio is not valid.`);
+  if (dict.non2xx > 0)
+    out.push(`WARNING: the dictionary runs had ${dict.non2xx} non-2xx answers or errors (rate limit?): the ratio is not valid.`);
   stealWarning(out, 'the dictionary runs', dict.stealPct);
   out.push(
     `dict_rps_ratio = median of the pairs' api/bare req/s = ${round(dict.ratio, 3)} ` +
@@ -552,7 +578,22 @@ function reportOffers(out: string[], offers: OffersFigures): void {
   });
   out.push(
     renderTable(
-      ['run', 'conns', 's', 'req/s', 'requests', 'p50 ms', 'p90 ms', 'p99 ms', 'max ms', 'non-2xx', 'errors', 'cpu', 'cpu ms/req', 'steal %'],
+      [
+        'run',
+        'conns',
+        's',
+        'req/s',
+        'requests',
+        'p50 ms',
+        'p90 ms',
+        'p99 ms',
+        'max ms',
+        'non-2xx',
+        'errors',
+        'cpu',
+        'cpu ms/req',
+        'steal %',
+      ],
       [
         loadRow(`warm-up, ${SLOW_PROVIDER} at 100 ms too`, offers.allFast),
         loadRow(`warm-up, ${SLOW_PROVIDER} just turned 10 s`, offers.slowWarmup),
@@ -565,7 +606,10 @@ function reportOffers(out: string[], offers: OffersFigures): void {
   stealWarning(out, 'the measured broker runs', m.stealPct);
   out.push('Per second of each measured run (responses over 1 s in brackets when any): p99 ms / steal %');
   for (const [i, p] of offers.pairs.entries()) {
-    for (const [who, run] of [['broker', p.api], ['floor', p.floor]] as const) {
+    for (const [who, run] of [
+      ['broker', p.api],
+      ['floor', p.floor],
+    ] as const) {
       const over = run.perSecond.some((b) => b.over1s > 0) ? ` [over 1 s: ${run.perSecond.map((b) => b.over1s).join(' ')}]` : '';
       out.push(`  pair ${i + 1} ${who.padEnd(6)} ${run.perSecond.map((b) => `${b.p99}/${b.stealPct}`).join(' ')}${over}`);
     }
@@ -577,7 +621,12 @@ function reportOffers(out: string[], offers: OffersFigures): void {
       `Every response of the ${OFFERS_PAIRS} runs pooled: broker p99 ${round(m.pooledP99, 0)} ms, floor p99 ${round(m.floorPooledP99, 0)} ms.`,
   );
   out.push('Sample answers (include_errors=true):');
-  out.push(renderTable(['when', 'ms', 'offers from', SLOW_PROVIDER], offers.samples.map((s) => [s.when, round(s.ms, 0), s.offers.join(',') || '-', s.slow])));
+  out.push(
+    renderTable(
+      ['when', 'ms', 'offers from', SLOW_PROVIDER],
+      offers.samples.map((s) => [s.when, round(s.ms, 0), s.offers.join(',') || '-', s.slow]),
+    ),
+  );
   out.push(`Correct (offers from bench_1..5 and none from ${SLOW_PROVIDER} while it is slow): ${offers.correct ? 'yes' : 'NO'}`);
   out.push(
     `At ${CONNECTIONS} connections a closed loop holds mean latency = ${CONNECTIONS} / req/s: ` +
@@ -652,7 +701,10 @@ function offersSummary(offers: OffersFigures) {
     [`offers_c${OFFERS_FEW_CONNECTIONS}_rps`]: round(offers.few.rps, 1),
     offers_floor_p50_ratio: round(m.floorP50 / PROVIDER_LATENCY_MS, 3),
     offers_floor_p99_ratio: round(m.floorP99 / PROVIDER_LATENCY_MS, 3),
-    offers_floor_runs_p99_ms: each(offers.pairs.map((p) => p.floor), (r) => r.latency.p99),
+    offers_floor_runs_p99_ms: each(
+      offers.pairs.map((p) => p.floor),
+      (r) => r.latency.p99,
+    ),
     offers_floor_pooled_p99_ms: round(m.floorPooledP99, 0),
     offers_floor_rps: round(m.floorRps, 1),
     offers_floor_cpu_ms_per_req: round(m.floorCpuUs / 1000, 2),

@@ -103,7 +103,14 @@ async function api<T>(stack: LocalStack, path: string, body?: unknown): Promise<
   return json;
 }
 
-const ORDER = { provider_code: 'sandbox', from_currency: 1, to_currency: 13, from_amount: '100.00', payment_method: 'card', country_code: 'GB' };
+const ORDER = {
+  provider_code: 'sandbox',
+  from_currency: 1,
+  to_currency: 13,
+  from_amount: '100.00',
+  payment_method: 'card',
+  country_code: 'GB',
+};
 const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 
 /** Asks for offers so that orders of `user` have a live one to match (offers live 120 s). */
@@ -223,7 +230,14 @@ async function main(): Promise<void> {
     const rows: (string | number)[][] = [
       ['baseline lifecycle', ROUNDS * LIFECYCLES, CONCURRENCY, baselinePerS, percentile(all(baseline), 50), percentile(all(baseline), 99)],
       ['broker lifecycle', ROUNDS * LIFECYCLES, CONCURRENCY, lifecyclePerS, percentile(all(broker), 50), percentile(all(broker), 99)],
-      ['order creation', CREATES, CONCURRENCY, created.count / created.seconds, percentile(created.latenciesMs, 50), percentile(created.latenciesMs, 99)],
+      [
+        'order creation',
+        CREATES,
+        CONCURRENCY,
+        created.count / created.seconds,
+        percentile(created.latenciesMs, 50),
+        percentile(created.latenciesMs, 99),
+      ],
     ];
     process.stdout.write(`${renderTable(['run', 'count', 'concurrency', 'per s', 'p50 ms', 'p99 ms'], rows)}\n\n`);
     process.stdout.write(

@@ -57,12 +57,13 @@ async function buildHandler(spec: ServerSpec): Promise<{ handler: RequestListene
       return { handler: app, layers: new LayerSwitch(app) };
     }
     case 'sim': {
-      const [{ SimulatorHost }, { SandboxSimulator }, { benchProfiles, SIM_API_KEY, SIM_WEBHOOK_SECRET }, { quoteFront }] = await Promise.all([
-        import('../src/simulators/kit/host'),
-        import('../src/simulators/sandbox/server'),
-        import('./providers'),
-        import('./lib/quote-front'),
-      ]);
+      const [{ SimulatorHost }, { SandboxSimulator }, { benchProfiles, SIM_API_KEY, SIM_WEBHOOK_SECRET }, { quoteFront }] =
+        await Promise.all([
+          import('../src/simulators/kit/host'),
+          import('../src/simulators/sandbox/server'),
+          import('./providers'),
+          import('./lib/quote-front'),
+        ]);
       const host = new SimulatorHost(
         benchProfiles().map(
           (profile) =>

@@ -29,7 +29,8 @@ async function waitForTemporal(address: string, timeoutMs: number, child?: Child
       await connection.workflowService.getSystemInfo({});
       return connection;
     } catch (err) {
-      if (Date.now() > deadline) throw new Error(`Temporal at ${address} did not answer within ${timeoutMs / 1000}s: ${(err as Error).message}`);
+      if (Date.now() > deadline)
+        throw new Error(`Temporal at ${address} did not answer within ${timeoutMs / 1000}s: ${(err as Error).message}`);
       await new Promise((r) => setTimeout(r, 250));
     }
   }
@@ -39,7 +40,11 @@ async function waitForTemporal(address: string, timeoutMs: number, child?: Child
 function providerLines(providers: ProviderResolutions, simulatorUrl: string): string[] {
   return Object.entries(providers).map(([code, resolution]) => {
     const where =
-      resolution.mode === 'disabled' ? `disabled: ${resolution.reason}` : resolution.mode === 'live' ? 'live' : `simulated at ${simulatorUrl}/${code}`;
+      resolution.mode === 'disabled'
+        ? `disabled: ${resolution.reason}`
+        : resolution.mode === 'live'
+          ? 'live'
+          : `simulated at ${simulatorUrl}/${code}`;
     return `    ${code.padEnd(17)} ${where}`;
   });
 }
@@ -60,12 +65,18 @@ async function main(): Promise<void> {
     temporalProcess = spawn(
       cli,
       [
-        'server', 'start-dev',
-        '--db-filename', resolve(dataDir, 'temporal.db'),
-        '--ip', '127.0.0.1',
-        '--port', String(TEMPORAL_PORT),
-        '--ui-port', String(TEMPORAL_UI_PORT),
-        '--log-level', 'error',
+        'server',
+        'start-dev',
+        '--db-filename',
+        resolve(dataDir, 'temporal.db'),
+        '--ip',
+        '127.0.0.1',
+        '--port',
+        String(TEMPORAL_PORT),
+        '--ui-port',
+        String(TEMPORAL_UI_PORT),
+        '--log-level',
+        'error',
       ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
@@ -106,7 +117,7 @@ async function main(): Promise<void> {
       '',
       `  API                 ${stack.apiUrl}/api`,
       `  Development API key ${apiKey}`,
-      `  Temporal Web UI     ${externalTemporal ? '(your server\'s UI)' : `http://localhost:${TEMPORAL_UI_PORT}`}`,
+      `  Temporal Web UI     ${externalTemporal ? "(your server's UI)" : `http://localhost:${TEMPORAL_UI_PORT}`}`,
       `  Temporal frontend   ${config.temporal.address}`,
       `  Provider simulators ${stack.simulatorUrl}`,
       '  Providers',
@@ -145,6 +156,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`[dev] ${err instanceof ConfigError ? err.message : (err as Error).stack ?? String(err)}\n`);
+  process.stderr.write(`[dev] ${err instanceof ConfigError ? err.message : ((err as Error).stack ?? String(err))}\n`);
   process.exit(1);
 });

@@ -52,7 +52,10 @@ async function main(): Promise<void> {
       const { draft, res } = await startScenarioOrder(stack, REJECTED_SCENARIO.walletAddress);
       if (res.status !== 422) throw new Error(`rejected scenario answered ${res.status}`);
       const orderId = orderIdFor(stack.config.integrators[0]!.id, draft.external_order_id);
-      await env.client.workflow.getHandle(orderWorkflowId(orderId)).result().catch(() => undefined);
+      await env.client.workflow
+        .getHandle(orderWorkflowId(orderId))
+        .result()
+        .catch(() => undefined);
       await save(REJECTED_SCENARIO.name, orderId);
     } finally {
       await stack.stop();

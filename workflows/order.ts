@@ -109,10 +109,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     {
       validator: ({ requestHash }) => {
         if (requestHash !== input.requestHash) {
-          throw ApplicationFailure.nonRetryable(
-            'this external_order_id was already used with a different request',
-            'idempotency_conflict',
-          );
+          throw ApplicationFailure.nonRetryable('this external_order_id was already used with a different request', 'idempotency_conflict');
         }
       },
     },
@@ -238,7 +235,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   /** The provider's report, once it is known to be about this order, and the payment it says was taken. */
   function applyChecked(current: OrderMemo, event: ProviderEvent): boolean {
     let next = current;
-    if (next.providerOrderId === undefined && event.providerOrderId !== undefined) next = { ...next, providerOrderId: event.providerOrderId };
+    if (next.providerOrderId === undefined && event.providerOrderId !== undefined)
+      next = { ...next, providerOrderId: event.providerOrderId };
     const previous = next.order.discrepancies ?? [];
     const discrepancies = mergeDifferences(previous, checkReportedTerms(ordered, event.reported), event.reported);
     const paymentChanged = JSON.stringify(previous) !== JSON.stringify(discrepancies);
@@ -422,7 +420,11 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       if (UNPAID.includes(current) && Date.now() >= createdAtMs + timings.paymentWindowMs) {
         const providerStatus = memo.order.extras.provider_status;
         // The broker's own decision, not a provider report: it passes the provider check as the order's own.
-        apply({ status: 'expired', providerStatus: typeof providerStatus === 'string' ? providerStatus : 'unknown', providerCode: input.providerCode });
+        apply({
+          status: 'expired',
+          providerStatus: typeof providerStatus === 'string' ? providerStatus : 'unknown',
+          providerCode: input.providerCode,
+        });
       }
     }
 
@@ -468,7 +470,9 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   async function poll(): Promise<boolean> {
     const extrasId = memo?.order.extras.provider_order_id;
     // Runs continued from before the integrity checks had no pinned id: the one in extras goes on.
-    const providerOrderId = checksIntegrity ? (memo?.providerOrderId ?? (typeof extrasId === 'string' ? extrasId : undefined)) : (extrasId as string | undefined);
+    const providerOrderId = checksIntegrity
+      ? (memo?.providerOrderId ?? (typeof extrasId === 'string' ? extrasId : undefined))
+      : (extrasId as string | undefined);
     try {
       const snapshot = await getProviderOrderStatus({ orderId: input.orderId, providerCode: input.providerCode, providerOrderId });
       return apply({ ...snapshot, eventId: undefined, providerCode: input.providerCode });

@@ -73,7 +73,14 @@ export function startServer(spec: ServerSpec, label: string, readyTimeoutMs = 60
         reject(new Error(`${label}: ${message.type === 'error' ? message.message : 'unexpected message'}`));
         return;
       }
-      resolve({ url: `http://127.0.0.1:${message.port}`, pid: child.pid ?? -1, layers: message.layers, strippable: message.strippable, strip, stop });
+      resolve({
+        url: `http://127.0.0.1:${message.port}`,
+        pid: child.pid ?? -1,
+        layers: message.layers,
+        strippable: message.strippable,
+        strip,
+        stop,
+      });
     });
     child.send({ type: 'start', spec } satisfies ChildCommand);
   });

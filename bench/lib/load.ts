@@ -113,7 +113,10 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
           ? {
               requests: [
                 {
-                  setupRequest: (request: autocannon.Request, context: object) => ({ ...request, path: pathFor(context as Record<string, unknown>) }),
+                  setupRequest: (request: autocannon.Request, context: object) => ({
+                    ...request,
+                    path: pathFor(context as Record<string, unknown>),
+                  }),
                 },
               ],
             }
@@ -130,7 +133,10 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
         const used = watch.map((_, i) => end.cpu[i]! - base.cpu[i]!);
         const loopUsed = watch.map((_, i) => end.loop[i]! - base.loop[i]!);
         const settleMs = (settleSec ?? 0) * 1000;
-        const kept = responses.filter((r) => r.at - r.ms >= settleMs).map((r) => r.ms).sort((a, b) => a - b);
+        const kept = responses
+          .filter((r) => r.at - r.ms >= settleMs)
+          .map((r) => r.ms)
+          .sort((a, b) => a - b);
         const seconds = Array.from({ length: Math.ceil(options.durationSec) }, () => [] as number[]);
         for (const r of responses) seconds[Math.min(seconds.length - 1, Math.floor(r.at / 1000))]!.push(r.ms);
         const perSecond = seconds.map((ms, i) => {
@@ -138,7 +144,12 @@ export function runLoad(options: LoadOptions): Promise<LoadResult> {
           return {
             responses: ms.length,
             over1s: ms.filter((v) => v > 1000).length,
-            p99: Math.round(percentile(ms.sort((a, b) => a - b), 99)),
+            p99: Math.round(
+              percentile(
+                ms.sort((a, b) => a - b),
+                99,
+              ),
+            ),
             stealPct: from && to ? Math.round((100 * (to.steal - from.steal)) / (to.total - from.total)) : NaN,
           };
         });

@@ -4,7 +4,10 @@ export function renderTable(header: string[], rows: (string | number)[][]): stri
   const numeric = header.map((_, i) => rows.every((r) => typeof r[i] === 'number' || r[i] === '' || r[i] === '-'));
   const widths = header.map((_, i) => Math.max(...cells.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]) =>
-    r.map((c, i) => (numeric[i] && r !== cells[0] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
+    r
+      .map((c, i) => (numeric[i] && r !== cells[0] ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
   return [line(cells[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...cells.slice(1).map(line)].join('\n');
 }
 

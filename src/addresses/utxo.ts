@@ -13,29 +13,70 @@ interface UtxoChain {
   segwit?: { mainnet: string; testnet: readonly string[] };
 }
 
-const chain = (
-  network: string,
-  versions: [number, Net][],
-  segwit?: UtxoChain['segwit'],
-  versionBytes: 1 | 2 = 1,
-): UtxoChain => ({ network, versionBytes, versions: new Map(versions), segwit });
-
-const BITCOIN = chain('bitcoin', [[0x00, 'mainnet'], [0x05, 'mainnet'], [0x6f, 'testnet'], [0xc4, 'testnet']], {
-  mainnet: 'bc',
-  testnet: ['tb', 'bcrt'],
+const chain = (network: string, versions: [number, Net][], segwit?: UtxoChain['segwit'], versionBytes: 1 | 2 = 1): UtxoChain => ({
+  network,
+  versionBytes,
+  versions: new Map(versions),
+  segwit,
 });
+
+const BITCOIN = chain(
+  'bitcoin',
+  [
+    [0x00, 'mainnet'],
+    [0x05, 'mainnet'],
+    [0x6f, 'testnet'],
+    [0xc4, 'testnet'],
+  ],
+  {
+    mainnet: 'bc',
+    testnet: ['tb', 'bcrt'],
+  },
+);
 // L (0x30), M (0x32) and the legacy P2SH 3 (0x05, the same bytes as Bitcoin's P2SH).
 const LITECOIN = chain(
   'litecoin',
-  [[0x30, 'mainnet'], [0x32, 'mainnet'], [0x05, 'mainnet'], [0x6f, 'testnet'], [0x3a, 'testnet'], [0xc4, 'testnet']],
+  [
+    [0x30, 'mainnet'],
+    [0x32, 'mainnet'],
+    [0x05, 'mainnet'],
+    [0x6f, 'testnet'],
+    [0x3a, 'testnet'],
+    [0xc4, 'testnet'],
+  ],
   { mainnet: 'ltc', testnet: ['tltc', 'rltc'] },
 );
-const DOGECOIN = chain('dogecoin', [[0x1e, 'mainnet'], [0x16, 'mainnet'], [0x71, 'testnet'], [0xc4, 'testnet']]);
-const DASH = chain('dash', [[0x4c, 'mainnet'], [0x10, 'mainnet'], [0x8c, 'testnet'], [0x13, 'testnet']]);
+const DOGECOIN = chain('dogecoin', [
+  [0x1e, 'mainnet'],
+  [0x16, 'mainnet'],
+  [0x71, 'testnet'],
+  [0xc4, 'testnet'],
+]);
+const DASH = chain('dash', [
+  [0x4c, 'mainnet'],
+  [0x10, 'mainnet'],
+  [0x8c, 'testnet'],
+  [0x13, 'testnet'],
+]);
 /** Zcash transparent addresses: t1 (P2PKH 0x1cb8), t3 (P2SH 0x1cbd); testnet tm (0x1d25), t2 (0x1cba). */
-const ZCASH = chain('zcash', [[0x1cb8, 'mainnet'], [0x1cbd, 'mainnet'], [0x1d25, 'testnet'], [0x1cba, 'testnet']], undefined, 2);
+const ZCASH = chain(
+  'zcash',
+  [
+    [0x1cb8, 'mainnet'],
+    [0x1cbd, 'mainnet'],
+    [0x1d25, 'testnet'],
+    [0x1cba, 'testnet'],
+  ],
+  undefined,
+  2,
+);
 /** Bitcoin Cash legacy addresses are Bitcoin's (same version bytes). */
-const BITCOIN_CASH_LEGACY = chain('bitcoin_cash', [[0x00, 'mainnet'], [0x05, 'mainnet'], [0x6f, 'testnet'], [0xc4, 'testnet']]);
+const BITCOIN_CASH_LEGACY = chain('bitcoin_cash', [
+  [0x00, 'mainnet'],
+  [0x05, 'mainnet'],
+  [0x6f, 'testnet'],
+  [0xc4, 'testnet'],
+]);
 
 function legacy({ network, versionBytes, versions }: UtxoChain, address: string): AddressValidation {
   const version = (payload: Uint8Array) => (versionBytes === 1 ? (payload[0] ?? -1) : ((payload[0] ?? 0) << 8) | (payload[1] ?? 0));

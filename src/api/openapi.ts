@@ -3,12 +3,7 @@
  * @asteasolutions/zod-to-openapi, served at GET /api/openapi.json, and the Swagger UI page at /docs
  * (served from the local swagger-ui-dist files: it needs no network).
  */
-import {
-  OpenAPIRegistry,
-  OpenApiGeneratorV31,
-  type ResponseConfig,
-  type RouteConfig,
-} from '@asteasolutions/zod-to-openapi';
+import { OpenAPIRegistry, OpenApiGeneratorV31, type ResponseConfig, type RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { Router, type IRouter } from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { ZodType } from 'zod';
@@ -43,7 +38,10 @@ const HEADERS = {
     description: 'Requests left in the current window and seconds until it resets (IETF draft-8), e.g. `"600-in-1min"; r=597; t=42`.',
     schema: text,
   },
-  'RateLimit-Policy': { description: 'The quota and window of this API key (IETF draft-8), e.g. `"600-in-1min"; q=600; w=60`.', schema: text },
+  'RateLimit-Policy': {
+    description: 'The quota and window of this API key (IETF draft-8), e.g. `"600-in-1min"; q=600; w=60`.',
+    schema: text,
+  },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
   'WWW-Authenticate': { description: '`Bearer realm="onramp-broker"`.', schema: text },
 } as const;
@@ -147,7 +145,11 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     responses: {
       200: ok("The provider's payment methods and their percentage fees.", S.PaymentMethodFeeListSchema),
       400: problem(400, '`validation_error`: provider_code is missing, or names no enabled provider.'),
-      503: problem(503, '`provider_unavailable`: the provider is enabled but its catalogue has not loaded yet; repeat the request after Retry-After.', ['Retry-After']),
+      503: problem(
+        503,
+        '`provider_unavailable`: the provider is enabled but its catalogue has not loaded yet; repeat the request after Retry-After.',
+        ['Retry-After'],
+      ),
       ...AUTHENTICATED,
     },
   });
@@ -220,7 +222,9 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     request: { query: S.OffersParamsSchema },
     responses: {
       200: ok('Offers keyed by provider code; `{}` when no provider can quote.', S.OffersSchema),
-      400: BAD_QUERY('a parameter is missing or malformed (`errors` names each), a ticker is given for a currency, the currency is unknown, or the country needs a state.'),
+      400: BAD_QUERY(
+        'a parameter is missing or malformed (`errors` names each), a ticker is given for a currency, the currency is unknown, or the country needs a state.',
+      ),
       422: problem(422, '`unsupported_pair`: currency_from is not fiat or currency_to is not crypto.'),
       503: problem(503, '`service_unavailable`: the offer store cannot be reached.', ['Retry-After']),
       ...AUTHENTICATED,
@@ -239,7 +243,9 @@ function registerRoutes(registry: OpenAPIRegistry): void {
     request: { body: { required: true, content: { 'application/json': { schema: S.CreateOrderRequest } } } },
     responses: {
       200: ok('The order (new, or the one this external_order_id created before).', S.Order),
-      400: BAD_QUERY('a field is missing or malformed (`errors` names each), the body is not JSON, a currency is a ticker or unknown, or the country needs a state.'),
+      400: BAD_QUERY(
+        'a field is missing or malformed (`errors` names each), the body is not JSON, a currency is a ticker or unknown, or the country needs a state.',
+      ),
       409: problem(409, '`idempotency_conflict`: this external_order_id was used before with another body.'),
       ...BODY_ERRORS,
       422: problem(
@@ -360,7 +366,12 @@ export function openApiDocument(): OpenApiDocument {
   registerRoutes(registry);
   cached = new OpenApiGeneratorV31(registry.definitions, { sortComponents: 'alphabetically' }).generateDocument({
     openapi: '3.1.0',
-    info: { title: 'On-ramp broker API', version: packageJson.version, description: DESCRIPTION, license: { name: packageJson.license, identifier: packageJson.license } },
+    info: {
+      title: 'On-ramp broker API',
+      version: packageJson.version,
+      description: DESCRIPTION,
+      license: { name: packageJson.license, identifier: packageJson.license },
+    },
     security: [{ ApiKey: [] }, { Bearer: [] }],
     tags: [
       { name: 'Dictionaries', description: 'Currencies and countries.' },

@@ -66,7 +66,14 @@ export function providerCodesParam(name: string, raw: unknown, providers: Provid
       { path: name, message: 'one comma-separated string, e.g. "moonpay,transak"' },
     ]);
   }
-  const codes = [...new Set(raw.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  const codes = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    ),
+  ];
   const unknown = codes.filter((code) => !providers.get(code));
   if (unknown.length > 0) {
     throw new ProblemError('validation_error', `${name}: no enabled provider ${unknown.join(', ')}.`, [
@@ -84,7 +91,9 @@ export function countryParam(name: string, raw: unknown): string {
     ]);
   }
   if (!country(raw)) {
-    throw new ProblemError('validation_error', `${name} ${raw} is not an ISO 3166-1 country.`, [{ path: name, message: 'unknown country' }]);
+    throw new ProblemError('validation_error', `${name} ${raw} is not an ISO 3166-1 country.`, [
+      { path: name, message: 'unknown country' },
+    ]);
   }
   return raw;
 }
@@ -114,7 +123,9 @@ export function stateParam(name: string, raw: unknown, countryCode: string, requ
 export function providerParam(providers: ProviderRegistry, name: string, code: string): ProviderAdapter {
   const adapter = providers.get(code);
   if (!adapter) {
-    throw new ProblemError('validation_error', `Provider ${code} is not available.`, [{ path: name, message: 'unknown or disabled provider' }]);
+    throw new ProblemError('validation_error', `Provider ${code} is not available.`, [
+      { path: name, message: 'unknown or disabled provider' },
+    ]);
   }
   return adapter;
 }
@@ -132,7 +143,9 @@ export function fiatAmountParam(name: string, amount: string, fiat: Currency, po
     ]);
   }
   if (positive && Number(amount) <= 0) {
-    throw new ProblemError('validation_error', `${name} must be greater than zero.`, [{ path: name, message: 'must be greater than zero' }]);
+    throw new ProblemError('validation_error', `${name} must be greater than zero.`, [
+      { path: name, message: 'must be greater than zero' },
+    ]);
   }
   return amount;
 }
@@ -141,7 +154,13 @@ export function fiatAmountParam(name: string, amount: string, fiat: Currency, po
  * Which problem leads an answer that has several: the 400s before the 422, and among the 400s the
  * specific codes, which tell the integrator what to change, before the generic validation_error.
  */
-const LEAD_ORDER: readonly ProblemCode[] = ['ticker_not_allowed', 'unknown_currency', 'state_required', 'validation_error', 'unsupported_pair'];
+const LEAD_ORDER: readonly ProblemCode[] = [
+  'ticker_not_allowed',
+  'unknown_currency',
+  'state_required',
+  'validation_error',
+  'unsupported_pair',
+];
 const leadRank = (code: ProblemCode) => (LEAD_ORDER.includes(code) ? LEAD_ORDER.indexOf(code) : LEAD_ORDER.length);
 
 /**

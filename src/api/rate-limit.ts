@@ -59,7 +59,13 @@ export function policyName(limit: number, windowMs: number): string {
   const hours = minutes / 60;
   const days = hours / 24;
   const duration =
-    seconds < 60 ? `${seconds}sec` : minutes < 60 ? `${minutes}min` : hours < 24 ? `${hours}hr${hours > 1 ? 's' : ''}` : `${days}day${days > 1 ? 's' : ''}`;
+    seconds < 60
+      ? `${seconds}sec`
+      : minutes < 60
+        ? `${minutes}min`
+        : hours < 24
+          ? `${hours}hr${hours > 1 ? 's' : ''}`
+          : `${days}day${days > 1 ? 's' : ''}`;
   return `${limit}-in-${duration}`;
 }
 
@@ -85,7 +91,14 @@ const PARTITION_KEY_CACHE_SIZE = 10_000;
  * a Redis outage must not take the whole API down with it.
  */
 export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
-  const { limit, windowMs, redis, prefix = DEFAULT_RATE_LIMIT_KEY_PREFIX, logger, redisTimeoutMs = DEFAULT_REDIS_CALL_TIMEOUT_MS } = options;
+  const {
+    limit,
+    windowMs,
+    redis,
+    prefix = DEFAULT_RATE_LIMIT_KEY_PREFIX,
+    logger,
+    redisTimeoutMs = DEFAULT_REDIS_CALL_TIMEOUT_MS,
+  } = options;
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError('the rate limit must be a whole number of requests, at least 1');
   if (!(windowMs >= 1000)) throw new RangeError('the rate-limit window must be at least one second');
   const store: Store = redis ? redisStore(redis, prefix, redisTimeoutMs) : new MemoryStore();
@@ -129,7 +142,13 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
           return;
         }
         res.setHeader('Retry-After', String(resetSeconds));
-        sendProblem(res, new ProblemError('rate_limited', `More than ${limit} requests in ${windowSeconds} s for this API key. Retry after ${resetSeconds} s.`));
+        sendProblem(
+          res,
+          new ProblemError(
+            'rate_limited',
+            `More than ${limit} requests in ${windowSeconds} s for this API key. Retry after ${resetSeconds} s.`,
+          ),
+        );
       },
       (err: unknown) => {
         logError(err, 'rate limiter store failed, allowing request without rate-limiting');

@@ -79,12 +79,10 @@ const ipAddress = (description: string) => ({
   ],
 });
 
-const ProviderCodesSchema = z
-  .string()
-  .meta({
-    description: 'Comma-separated codes of enabled providers: only these providers. An unknown or disabled code is a `validation_error`.',
-    example: 'moonpay,ramp',
-  });
+const ProviderCodesSchema = z.string().meta({
+  description: 'Comma-separated codes of enabled providers: only these providers. An unknown or disabled code is a `validation_error`.',
+  example: 'moonpay,ramp',
+});
 
 // ---- examples ------------------------------------------------------------------------------------
 
@@ -179,7 +177,9 @@ export const PaymentMethodFeeSchema = z
       }),
   })
   .meta({ id: 'PaymentMethodFee' });
-export const PaymentMethodFeeListSchema = z.object({ payment_methods: z.array(PaymentMethodFeeSchema) }).meta({ id: 'PaymentMethodFeeList' });
+export const PaymentMethodFeeListSchema = z
+  .object({ payment_methods: z.array(PaymentMethodFeeSchema) })
+  .meta({ id: 'PaymentMethodFeeList' });
 export type PaymentMethodFeeList = z.infer<typeof PaymentMethodFeeListSchema>;
 
 export const ServedCountrySchema = z

@@ -29,7 +29,9 @@ export const SIGNALLED_EVENT_TTL_MS = 7 * 24 * 60 * 60_000;
 
 /** A digest of the three ids, so that a kept entry has one small size whatever the provider's ids. */
 function digest({ provider, orderId, eventId }: SignalledEvent): string {
-  return createHash('sha256').update(JSON.stringify([provider, orderId, eventId])).digest('base64url');
+  return createHash('sha256')
+    .update(JSON.stringify([provider, orderId, eventId]))
+    .digest('base64url');
 }
 
 /** In this process's memory, for a single API process. */

@@ -81,7 +81,12 @@ function narrowed(a: { min: Decimal; max: Decimal }, b: { min: Decimal; max: Dec
  * crypto currency's own where the provider sets them (min above max when they leave no room);
  * undefined when the method does not take the fiat currency.
  */
-export function purchaseRange(catalogue: ProviderCatalogue, method: CataloguePaymentMethod, fiat: number, crypto: number): { min: Decimal; max: Decimal } | undefined {
+export function purchaseRange(
+  catalogue: ProviderCatalogue,
+  method: CataloguePaymentMethod,
+  fiat: number,
+  crypto: number,
+): { min: Decimal; max: Decimal } | undefined {
   const limit = method.limits[fiat];
   if (!limit) return undefined;
   const own = catalogue.cryptoLimits?.[crypto]?.[fiat];
@@ -104,7 +109,9 @@ export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferReques
   if (!supportsPair(catalogue, terms.fiat.id, terms.crypto)) return { code: 'currency', message: 'does not sell this currency pair' };
   const sold = sellsCryptoIn(catalogue, terms.crypto, terms.country, terms.state);
   if (sold) return sold;
-  const methods = methodsFor(catalogue, terms.fiat.id, terms.country).filter((m) => terms.paymentMethod === undefined || m.code === terms.paymentMethod);
+  const methods = methodsFor(catalogue, terms.fiat.id, terms.country).filter(
+    (m) => terms.paymentMethod === undefined || m.code === terms.paymentMethod,
+  );
   if (methods.length === 0) {
     if (terms.paymentMethod !== undefined && !methodWorksIn(terms.paymentMethod, terms.country)) {
       return { code: 'payment_method', message: `${terms.paymentMethod} is not available in ${terms.country}` };

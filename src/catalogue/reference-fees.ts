@@ -7,7 +7,13 @@ import { country as countryOf } from '../domain/countries';
 import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../domain/currency';
 import { percentText } from '../domain/money';
 import { methodWorksIn } from '../domain/payment-methods';
-import { ProviderRejectedError, type CataloguePaymentMethod, type ProviderCatalogue, type ProviderQuote, type QuoteRequest } from '../providers/types';
+import {
+  ProviderRejectedError,
+  type CataloguePaymentMethod,
+  type ProviderCatalogue,
+  type ProviderQuote,
+  type QuoteRequest,
+} from '../providers/types';
 import { cryptoSoldIn, purchaseRange } from './eligibility';
 
 /**
@@ -35,7 +41,11 @@ function referencePlace(catalogue: ProviderCatalogue, method: string): { country
  * The quotes to ask, in order, for a reference fee of the method: one per fiat currency it takes
  * (at most REFERENCE_QUOTE_TRIES), each for the first crypto currency sold in the reference place.
  */
-export function referenceQuotes(catalogue: ProviderCatalogue, method: CataloguePaymentMethod, currencies: CurrencyDictionary): QuoteRequest[] {
+export function referenceQuotes(
+  catalogue: ProviderCatalogue,
+  method: CataloguePaymentMethod,
+  currencies: CurrencyDictionary,
+): QuoteRequest[] {
   const place = referencePlace(catalogue, method.code);
   if (!place) return [];
   const crypto = cryptoSoldIn(catalogue, place)
@@ -78,7 +88,12 @@ export interface ReferenceFeeOptions {
   onMissing?: (method: string, err: unknown) => void;
 }
 
-async function methodFee(catalogue: ProviderCatalogue, method: CataloguePaymentMethod, quote: QuoteFn, options: ReferenceFeeOptions): Promise<string | undefined> {
+async function methodFee(
+  catalogue: ProviderCatalogue,
+  method: CataloguePaymentMethod,
+  quote: QuoteFn,
+  options: ReferenceFeeOptions,
+): Promise<string | undefined> {
   let last: unknown = new Error('no reference quote can be asked: no fiat, crypto currency or country fits');
   for (const request of referenceQuotes(catalogue, method, options.currencies)) {
     try {
@@ -95,7 +110,11 @@ async function methodFee(catalogue: ProviderCatalogue, method: CataloguePaymentM
 }
 
 /** The catalogue with a fee on every method it can read one for; methods that publish one are left as they are. */
-export async function withReferenceFees(catalogue: ProviderCatalogue, quote: QuoteFn, options: ReferenceFeeOptions): Promise<ProviderCatalogue> {
+export async function withReferenceFees(
+  catalogue: ProviderCatalogue,
+  quote: QuoteFn,
+  options: ReferenceFeeOptions,
+): Promise<ProviderCatalogue> {
   if (catalogue.paymentMethods.every((m) => m.fee !== undefined)) return catalogue;
   const paymentMethods = await Promise.all(
     catalogue.paymentMethods.map(async (method) => {

@@ -70,7 +70,10 @@ export class CatalogueService {
       currencies: this.options.currencies,
       previous,
       onMissing: (method, err) =>
-        this.options.logger?.warn({ provider: adapter.info.code, method, err: (err as Error).message }, 'no reference fee for payment method'),
+        this.options.logger?.warn(
+          { provider: adapter.info.code, method, err: (err as Error).message },
+          'no reference fee for payment method',
+        ),
     });
   }
 

@@ -12,7 +12,12 @@ export { ConfigError } from './config-error';
 /** Whole numbers written as plain digits: "0x10" or "1e3" are refused rather than read as 16 or 1000. */
 const digits = z.string().trim().regex(/^\d+$/, 'expected a whole number').transform(Number);
 const integer = (min: number, max: number) => digits.pipe(z.number().int().min(min).max(max));
-const seconds = z.string().trim().regex(/^\d+(\.\d+)?$/, 'expected a number of seconds').transform(Number).pipe(z.number().positive());
+const seconds = z
+  .string()
+  .trim()
+  .regex(/^\d+(\.\d+)?$/, 'expected a number of seconds')
+  .transform(Number)
+  .pipe(z.number().positive());
 const port = integer(0, 65535);
 const optionalString = z.string().trim().optional();
 
@@ -35,7 +40,12 @@ const BrokerEnvSchema = z.object({
 
   ONRAMP_API_KEY: optionalString.pipe(z.string().min(16).optional()),
   ONRAMP_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
-  ONRAMP_WEBHOOK_SECRET: optionalString.pipe(z.string().regex(/^whsec_[A-Za-z0-9+/=]{32,}$/).optional()),
+  ONRAMP_WEBHOOK_SECRET: optionalString.pipe(
+    z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=]{32,}$/)
+      .optional(),
+  ),
   ONRAMP_INTEGRATORS_FILE: optionalString,
   OFFER_TTL_SECONDS: integer(5, 3600).default(120),
   REDIS_URL: optionalString.pipe(z.url().optional()),
@@ -57,7 +67,17 @@ const BrokerEnvSchema = z.object({
   WEBHOOK_RETRY_SCHEDULE_SECONDS: z
     .string()
     .transform((v) => v.split(',').map((s) => s.trim()))
-    .pipe(z.array(z.string().regex(/^\d+(\.\d+)?$/, 'expected seconds, comma-separated').transform(Number)).min(1).max(20))
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .regex(/^\d+(\.\d+)?$/, 'expected seconds, comma-separated')
+            .transform(Number),
+        )
+        .min(1)
+        .max(20),
+    )
     .optional(),
   /** How long one webhook attempt waits for the integrator's answer. */
   WEBHOOK_TIMEOUT_SECONDS: seconds.pipe(z.number().max(60)).default(10),
@@ -101,15 +121,15 @@ export function providersEnv(env: Env): ProvidersEnv {
 
 /** Every environment variable the broker reads (README, "Configuration"), the providers' included. */
 export const EnvSchema = BrokerEnvSchema.extend(ProvidersEnvSchema.shape).superRefine((env, ctx) => {
-    if (env.NODE_ENV === 'production' && !env.ONRAMP_INTEGRATORS_FILE && !env.ONRAMP_API_KEY) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['ONRAMP_INTEGRATORS_FILE'],
-        message: 'required in production (or ONRAMP_API_KEY for a single integrator)',
-      });
-    }
-    for (const { variable, message } of simulatedProvidersProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
-  });
+  if (env.NODE_ENV === 'production' && !env.ONRAMP_INTEGRATORS_FILE && !env.ONRAMP_API_KEY) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['ONRAMP_INTEGRATORS_FILE'],
+      message: 'required in production (or ONRAMP_API_KEY for a single integrator)',
+    });
+  }
+  for (const { variable, message } of simulatedProvidersProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
+});
 
 export type Env = z.infer<typeof EnvSchema>;
 
@@ -119,9 +139,7 @@ export function parseEnvironment<S extends z.ZodType>(schema: S, source: NodeJS.
   const set = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v.trim() !== ''));
   const result = schema.safeParse(set);
   if (result.success) return result.data;
-  throw new ConfigError(
-    result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`),
-  );
+  throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.') || '(environment)'}: ${issue.message}`));
 }
 
 /** Parses the broker's environment; a bad value throws a ConfigError naming each offending variable. */

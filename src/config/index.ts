@@ -125,7 +125,12 @@ export function buildConfig(env: Env): AppConfig {
 /** The same configuration for a broker and a simulator host at other addresses (a local stack on its own ports). */
 export function withEndpoints(config: AppConfig, endpoints: { publicBaseUrl: string; simulatorUrl: string }): AppConfig {
   const { publicBaseUrl, simulatorUrl } = endpoints;
-  return { ...config, publicBaseUrl, simulatorUrl, providers: resolveProviders(config.providerEnv, { simulatorUrl, brokerPublicUrl: publicBaseUrl }) };
+  return {
+    ...config,
+    publicBaseUrl,
+    simulatorUrl,
+    providers: resolveProviders(config.providerEnv, { simulatorUrl, brokerPublicUrl: publicBaseUrl }),
+  };
 }
 
 /** Reads and validates the environment; a bad value throws, naming the variable. */

@@ -11,7 +11,10 @@ export const IntegratorSchema = z.object({
   /** SHA-256 digests of the integrator's API keys; more than one during a key rotation. */
   api_key_sha256: z.array(Sha256Hex).min(1),
   webhook_url: z.url().optional(),
-  webhook_secret: z.string().regex(/^whsec_[A-Za-z0-9+/=]{32,}$/).optional(),
+  webhook_secret: z
+    .string()
+    .regex(/^whsec_[A-Za-z0-9+/=]{32,}$/)
+    .optional(),
 });
 export type Integrator = z.infer<typeof IntegratorSchema>;
 

@@ -13,10 +13,16 @@ export interface SandboxCredentials {
  * SANDBOX_API_KEY and SANDBOX_WEBHOOK_SECRET when set, else derived from SIMULATOR_SECRET, else the
  * development values.
  */
-export function sandboxCredentials(env: { SANDBOX_API_KEY?: string; SANDBOX_WEBHOOK_SECRET?: string; SIMULATOR_SECRET?: string }): SandboxCredentials {
+export function sandboxCredentials(env: {
+  SANDBOX_API_KEY?: string;
+  SANDBOX_WEBHOOK_SECRET?: string;
+  SIMULATOR_SECRET?: string;
+}): SandboxCredentials {
   const secret = env.SIMULATOR_SECRET;
   return {
     apiKey: env.SANDBOX_API_KEY ?? (secret === undefined ? DEV_SANDBOX_API_KEY : deriveSimulatorValue(secret, 'sandbox', 'api-key')),
-    webhookSecret: env.SANDBOX_WEBHOOK_SECRET ?? (secret === undefined ? DEV_SANDBOX_WEBHOOK_SECRET : deriveSimulatorValue(secret, 'sandbox', 'webhook-secret')),
+    webhookSecret:
+      env.SANDBOX_WEBHOOK_SECRET ??
+      (secret === undefined ? DEV_SANDBOX_WEBHOOK_SECRET : deriveSimulatorValue(secret, 'sandbox', 'webhook-secret')),
   };
 }

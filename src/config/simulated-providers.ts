@@ -13,7 +13,13 @@ const stringsOf = (credentials: object) => Object.values(credentials).filter((va
 const PUBLISHED_VALUES: ReadonlySet<string> = new Set([
   DEV_SANDBOX_API_KEY,
   DEV_SANDBOX_WEBHOOK_SECRET,
-  ...[BANXA_SIMULATOR_CREDENTIALS, MERCURYO_SIMULATOR_CREDENTIALS, MOONPAY_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_CREDENTIALS, TRANSAK_SIMULATOR_CREDENTIALS].flatMap(stringsOf),
+  ...[
+    BANXA_SIMULATOR_CREDENTIALS,
+    MERCURYO_SIMULATOR_CREDENTIALS,
+    MOONPAY_SIMULATOR_CREDENTIALS,
+    RAMP_SIMULATOR_CREDENTIALS,
+    TRANSAK_SIMULATOR_CREDENTIALS,
+  ].flatMap(stringsOf),
   RAMP_SIMULATOR_WEBHOOK_URL_SECRET,
 ]);
 
@@ -45,7 +51,10 @@ export function productionSecretProblems(env: SimulatorSecrets): ConfigProblem[]
   for (const variable of ['SANDBOX_API_KEY', 'SANDBOX_WEBHOOK_SECRET'] as const) {
     const value = env[variable];
     if (value !== undefined && PUBLISHED_VALUES.has(value)) {
-      problems.push({ variable, message: "the repository's development value; unset it (it is then derived from SIMULATOR_SECRET) or choose a private one" });
+      problems.push({
+        variable,
+        message: "the repository's development value; unset it (it is then derived from SIMULATOR_SECRET) or choose a private one",
+      });
     }
   }
   return problems;
@@ -60,7 +69,8 @@ export function simulatedProvidersProblems(
     return [
       {
         variable: 'SANDBOX_IN_PRODUCTION',
-        message: 'SANDBOX_URL is set in production, which runs simulated providers; set SANDBOX_IN_PRODUCTION=true to allow that (demos only), or unset SANDBOX_URL',
+        message:
+          'SANDBOX_URL is set in production, which runs simulated providers; set SANDBOX_IN_PRODUCTION=true to allow that (demos only), or unset SANDBOX_URL',
       },
     ];
   }

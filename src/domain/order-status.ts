@@ -2,16 +2,7 @@
  * The broker's order status set and its transition table (docs/decisions.md, "Order statuses").
  * Pure: imported by workflow code, so no I/O and no Node built-ins.
  */
-export const ORDER_STATUSES = [
-  'created',
-  'pending',
-  'hold',
-  'processing',
-  'complete',
-  'failed',
-  'expired',
-  'refunded',
-] as const;
+export const ORDER_STATUSES = ['created', 'pending', 'hold', 'processing', 'complete', 'failed', 'expired', 'refunded'] as const;
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 

@@ -21,7 +21,6 @@ export interface OffersQuery {
   providerCodes?: string[];
 }
 
-
 export interface OffersResult {
   offers: Record<string, Offer>;
   errors: Record<string, OfferError>;

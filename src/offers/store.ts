@@ -25,7 +25,9 @@ export interface OfferTerms {
 export interface OfferStore {
   remember(terms: OfferTerms): Promise<void>;
   /** The live offer matching an order, if any. */
-  findLive(query: Omit<OfferTerms, 'amountExpectedTo' | 'expiresAt' | 'paymentMethods' | 'ip'> & { paymentMethod: string }): Promise<OfferTerms | undefined>;
+  findLive(
+    query: Omit<OfferTerms, 'amountExpectedTo' | 'expiresAt' | 'paymentMethods' | 'ip'> & { paymentMethod: string },
+  ): Promise<OfferTerms | undefined>;
 }
 
 /**
@@ -34,7 +36,9 @@ export interface OfferStore {
  */
 export const MAX_OFFERS_PER_KEY = 16;
 
-export function offerKey(t: Pick<OfferTerms, 'integratorId' | 'externalUserId' | 'providerCode' | 'fromCurrency' | 'toCurrency' | 'amountFrom'>): string {
+export function offerKey(
+  t: Pick<OfferTerms, 'integratorId' | 'externalUserId' | 'providerCode' | 'fromCurrency' | 'toCurrency' | 'amountFrom'>,
+): string {
   // Amounts are normalised so that "100" and "100.00" are the same offer.
   const amount = new Decimal(t.amountFrom).toFixed();
   return JSON.stringify([t.integratorId, t.externalUserId, t.providerCode, t.fromCurrency, t.toCurrency, amount]);

@@ -23,7 +23,10 @@ export const CreateOrderBodySchema = z.strictObject({
   country_code: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals'),
   external_user_id: ExternalIdSchema,
   external_order_id: ExternalIdSchema,
-  state_code: z.string().regex(/^[A-Z0-9]{1,3}$/).optional(),
+  state_code: z
+    .string()
+    .regex(/^[A-Z0-9]{1,3}$/)
+    .optional(),
   ip: z.union([z.ipv4(), z.ipv6()]).optional(),
   user_agent: z.string().max(512).optional(),
   extras: z
@@ -31,7 +34,11 @@ export const CreateOrderBodySchema = z.strictObject({
     .superRefine((extras, ctx) => {
       for (const key of BROKER_EXTRAS_KEYS) {
         if (Object.hasOwn(extras, key)) {
-          ctx.addIssue({ code: 'custom', path: [key], message: `${key} is written by the broker from the provider's reports; an order request cannot set it` });
+          ctx.addIssue({
+            code: 'custom',
+            path: [key],
+            message: `${key} is written by the broker from the provider's reports; an order request cannot set it`,
+          });
         }
       }
     })

@@ -126,18 +126,20 @@ export class OrderService {
     }
     try {
       const handle = this.options.client.workflow.getHandle(orderWorkflowId(event.orderId));
-      await this.withRpcDeadline(() => handle.signal(providerEventSignal, {
-        eventId: event.eventId,
-        providerCode,
-        providerStatus: event.providerStatus,
-        status: event.status,
-        providerOrderId: event.providerOrderId,
-        failureReason: event.failureReason,
-        cryptoAmount: event.cryptoAmount,
-        transactionHash: event.transactionHash,
-        reported: event.reported,
-        providerOrderCreatedAt: event.providerOrderCreatedAt,
-      }));
+      await this.withRpcDeadline(() =>
+        handle.signal(providerEventSignal, {
+          eventId: event.eventId,
+          providerCode,
+          providerStatus: event.providerStatus,
+          status: event.status,
+          providerOrderId: event.providerOrderId,
+          failureReason: event.failureReason,
+          cryptoAmount: event.cryptoAmount,
+          transactionHash: event.transactionHash,
+          reported: event.reported,
+          providerOrderCreatedAt: event.providerOrderCreatedAt,
+        }),
+      );
       return 'delivered';
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return 'unknown_order';

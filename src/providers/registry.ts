@@ -31,7 +31,10 @@ export class ProviderRegistry {
   }
 }
 
-function enabled<C>(resolution: ProviderResolution<C>, create: (config: C, currencies: CurrencyDictionary) => ProviderAdapter): ProviderAdapter[] {
+function enabled<C>(
+  resolution: ProviderResolution<C>,
+  create: (config: C, currencies: CurrencyDictionary) => ProviderAdapter,
+): ProviderAdapter[] {
   return resolution.mode === 'disabled' ? [] : [create(resolution.config, currencyDictionary)];
 }
 
@@ -54,6 +57,7 @@ export function createProviderRegistry(config: AppConfig, shared?: SharedValues)
 /** One start-up line per provider the configuration leaves out, naming it and the reason. */
 export function logDisabledProviders(config: AppConfig, logger: Logger): void {
   for (const [code, resolution] of Object.entries(config.providers)) {
-    if (resolution.mode === 'disabled') logger.info({ provider: code, reason: resolution.reason }, `provider ${code} disabled: ${resolution.reason}`);
+    if (resolution.mode === 'disabled')
+      logger.info({ provider: code, reason: resolution.reason }, `provider ${code} disabled: ${resolution.reason}`);
   }
 }

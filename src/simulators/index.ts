@@ -50,7 +50,12 @@ export function createSimulatorHost(options: SimulatorsOptions): SimulatorHost {
     createBanxaSimulator({ ...at('banxa'), credentials: banxaSimulatorCredentials(secret), ...shared }),
     createMercuryoSimulator({ ...at('mercuryo'), credentials: mercuryoSimulatorCredentials(secret), ...shared }),
     createMoonpaySimulator({ ...at('moonpay'), credentials: moonpaySimulatorCredentials(secret), ...shared }),
-    createRampSimulator({ ...at('ramp'), credentials: rampSimulatorCredentials(secret), signingKey: rampSimulatorSigningKey(secret), ...shared }),
+    createRampSimulator({
+      ...at('ramp'),
+      credentials: rampSimulatorCredentials(secret),
+      signingKey: rampSimulatorSigningKey(secret),
+      ...shared,
+    }),
     createTransakSimulator({ ...at('transak'), credentials: transakSimulatorCredentials(secret), ...shared }),
   ]);
 }

@@ -15,7 +15,10 @@ runMain('simulator', async (logger) => {
   });
   const server = simulator.app.listen(env.SIMULATOR_PORT, env.SIMULATOR_HOST);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
-  logger.info({ port: env.SIMULATOR_PORT, brokerUrl: env.BROKER_URL, providers: [...simulator.simulators.keys()] }, 'provider simulators listening');
+  logger.info(
+    { port: env.SIMULATOR_PORT, brokerUrl: env.BROKER_URL, providers: [...simulator.simulators.keys()] },
+    'provider simulators listening',
+  );
   return async () => {
     simulator.stop();
     await new Promise<void>((resolve) => server.close(() => resolve()));

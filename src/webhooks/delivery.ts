@@ -64,7 +64,10 @@ export class WebhookDeliverer {
         return { outcome: 'refused', error: (cause instanceof Error ? cause : (err as Error)).message };
       }
       const name = (err as Error).name;
-      return { outcome: 'failed', error: name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : (err as Error).message };
+      return {
+        outcome: 'failed',
+        error: name === 'TimeoutError' ? `no answer within ${this.options.timeoutMs} ms` : (err as Error).message,
+      };
     }
   }
 

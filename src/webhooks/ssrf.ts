@@ -68,7 +68,8 @@ export function checkWebhookUrl(url: string, allowPrivateNetworks: boolean): URL
   } catch {
     throw new WebhookUrlRefusedError('not a URL');
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new WebhookUrlRefusedError(`scheme ${parsed.protocol} is not allowed`);
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:')
+    throw new WebhookUrlRefusedError(`scheme ${parsed.protocol} is not allowed`);
   if (parsed.username || parsed.password) throw new WebhookUrlRefusedError('credentials in the URL are not allowed');
   if (allowPrivateNetworks) return parsed;
   const host = parsed.hostname.replace(/^\[|\]$/g, '');
@@ -89,7 +90,9 @@ export function publicOnlyLookup(hostname: string, options: object, callback: Lo
     if (err) return callback(err, []);
     const refused = addresses.find((a) => !isPublicAddress(a.address));
     if (refused) {
-      const error: NodeJS.ErrnoException = new WebhookUrlRefusedError(`${hostname} resolves to ${refused.address}, which is not a public address`);
+      const error: NodeJS.ErrnoException = new WebhookUrlRefusedError(
+        `${hostname} resolves to ${refused.address}, which is not a public address`,
+      );
       error.code = 'ERR_WEBHOOK_ADDRESS_REFUSED';
       return callback(error, []);
     }

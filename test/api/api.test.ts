@@ -37,7 +37,8 @@ beforeAll(async () => {
   });
   simulator = host.get('sandbox');
   simulatorServer.on('request', host.app);
-  freshApp = () => buildApi(withEndpoints(config, { publicBaseUrl: config.publicBaseUrl, simulatorUrl: url }), client, createLogger('silent', 'test'));
+  freshApp = () =>
+    buildApi(withEndpoints(config, { publicBaseUrl: config.publicBaseUrl, simulatorUrl: url }), client, createLogger('silent', 'test'));
   app = freshApp();
 });
 
@@ -91,7 +92,11 @@ describe('authentication', () => {
       const res = await request(app).post(path).set('Content-Type', 'application/json').send('{"not json');
       expectProblem(res, 401, 'unauthorized');
     }
-    const keyed = await request(app).post('/api/on_ramp/orders').set('X-Api-Key', TEST_API_KEY).set('Content-Type', 'application/json').send('{"not json');
+    const keyed = await request(app)
+      .post('/api/on_ramp/orders')
+      .set('X-Api-Key', TEST_API_KEY)
+      .set('Content-Type', 'application/json')
+      .send('{"not json');
     expect(keyed.status).toBe(400);
   });
 
@@ -123,18 +128,28 @@ describe('errors', () => {
   });
 
   test.each(['null', '"order"', '42', 'true'])('a JSON body %s, valid JSON but no object, says it must be an object', async (body) => {
-    const res = await request(app).post('/api/on_ramp/orders').set('X-Api-Key', TEST_API_KEY).set('Content-Type', 'application/json').send(body);
+    const res = await request(app)
+      .post('/api/on_ramp/orders')
+      .set('X-Api-Key', TEST_API_KEY)
+      .set('Content-Type', 'application/json')
+      .send(body);
     expectProblem(res, 400, 'validation_error');
     expect(res.body.detail).toBe('The request body must be a JSON object.');
   });
 
-  test("every answer carries the OWASP REST set of security headers, none of the HTML page ones, and no X-Powered-By", async () => {
+  test('every answer carries the OWASP REST set of security headers, none of the HTML page ones, and no X-Powered-By', async () => {
     for (const res of [await authed('/api/dict/currencies'), await authed('/api/nope'), await request(app).get('/healthz')]) {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
       expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
-      for (const page of ['referrer-policy', 'x-dns-prefetch-control', 'cross-origin-opener-policy', 'origin-agent-cluster', 'x-xss-protection']) {
+      for (const page of [
+        'referrer-policy',
+        'x-dns-prefetch-control',
+        'cross-origin-opener-policy',
+        'origin-agent-cluster',
+        'x-xss-protection',
+      ]) {
         expect(res.headers[page]).toBeUndefined();
       }
       expect(res.headers['x-powered-by']).toBeUndefined();
@@ -170,7 +185,10 @@ describe('errors', () => {
   });
 
   test('the OpenAPI document answers other methods with 405 and Allow, with or without a key', async () => {
-    for (const res of [await request(app).post('/api/openapi.json'), await request(app).delete('/api/openapi.json').set('X-Api-Key', TEST_API_KEY)]) {
+    for (const res of [
+      await request(app).post('/api/openapi.json'),
+      await request(app).delete('/api/openapi.json').set('X-Api-Key', TEST_API_KEY),
+    ]) {
       expectProblem(res, 405, 'method_not_allowed');
       expect(res.headers.allow).toBe('GET');
     }
@@ -189,7 +207,11 @@ describe('GET /api/dict/currencies', () => {
     const res = await authed('/api/dict/currencies');
     expect(res.status).toBe(200);
     expect(res.headers['cache-control']).toContain('max-age=86400');
-    expect(res.body.currencies.find((c: { id: number }) => c.id === BTC)).toMatchObject({ ticker: 'BTC', network: 'bitcoin', precision: 8 });
+    expect(res.body.currencies.find((c: { id: number }) => c.id === BTC)).toMatchObject({
+      ticker: 'BTC',
+      network: 'bitcoin',
+      precision: 8,
+    });
   });
 });
 
@@ -298,7 +320,8 @@ describe('GET /api/on_ramp/offers', () => {
 
   test('payment_methods_extra_info: an enabled provider whose catalogue has never loaded is 503 provider_unavailable, not a caller mistake', async () => {
     const fresh = freshApp();
-    const extraInfo = (code: string) => request(fresh).get(`/api/on_ramp/payment_methods_extra_info?provider_code=${code}`).set('X-Api-Key', TEST_API_KEY);
+    const extraInfo = (code: string) =>
+      request(fresh).get(`/api/on_ramp/payment_methods_extra_info?provider_code=${code}`).set('X-Api-Key', TEST_API_KEY);
     simulator.faults.errorRate = 1;
     const down = await extraInfo('sandbox');
     expectProblem(down, 503, 'provider_unavailable');
@@ -330,15 +353,22 @@ describe('GET /api/on_ramp/offers', () => {
 
 describe('orders', () => {
   const order = draftOrder({ external_user_id: 'user-1', external_order_id: 'order-1' });
-  const post = (body: unknown) => request(app).post('/api/on_ramp/orders').set('X-Api-Key', TEST_API_KEY).send(body as object);
+  const post = (body: unknown) =>
+    request(app)
+      .post('/api/on_ramp/orders')
+      .set('X-Api-Key', TEST_API_KEY)
+      .send(body as object);
 
-  test.each(['external_user_id', 'external_order_id', 'wallet_address', 'provider_code'])('missing %s is a validation error naming it', async (field) => {
-    const body: Record<string, unknown> = { ...order };
-    delete body[field];
-    const res = await post(body);
-    expectProblem(res, 400, 'validation_error');
-    expect(res.body.errors).toEqual([{ path: field, message: 'required' }]);
-  });
+  test.each(['external_user_id', 'external_order_id', 'wallet_address', 'provider_code'])(
+    'missing %s is a validation error naming it',
+    async (field) => {
+      const body: Record<string, unknown> = { ...order };
+      delete body[field];
+      const res = await post(body);
+      expectProblem(res, 400, 'validation_error');
+      expect(res.body.errors).toEqual([{ path: field, message: 'required' }]);
+    },
+  );
 
   test('a ticker in from_currency is ticker_not_allowed', async () => {
     expectProblem(await post({ ...order, from_currency: 'USD' }), 400, 'ticker_not_allowed');
@@ -363,7 +393,14 @@ describe('orders', () => {
   });
 
   test('every offending field of an order is listed, led by the most telling problem', async () => {
-    const res = await post({ ...order, from_currency: 'USD', to_currency: 99999, from_amount: '100.001', country_code: 'XX', provider_code: 'nobody' });
+    const res = await post({
+      ...order,
+      from_currency: 'USD',
+      to_currency: 99999,
+      from_amount: '100.001',
+      country_code: 'XX',
+      provider_code: 'nobody',
+    });
     expectProblem(res, 400, 'ticker_not_allowed');
     expect(pathsOf(res)).toEqual(['country_code', 'from_currency', 'provider_code', 'to_currency']);
     const fields = await post({ ...order, from_amount: '100.001', country_code: 'US', state_code: 'ZZ', payment_method: 'carrier_pigeon' });

@@ -33,7 +33,11 @@ beforeAll(async () => {
     publicUrl: url,
   });
   server.on('request', host.app);
-  app = buildApi(withEndpoints(config, { publicBaseUrl: config.publicBaseUrl, simulatorUrl: url }), createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' }), createLogger('silent', 'test'));
+  app = buildApi(
+    withEndpoints(config, { publicBaseUrl: config.publicBaseUrl, simulatorUrl: url }),
+    createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' }),
+    createLogger('silent', 'test'),
+  );
 });
 
 afterAll(async () => {
@@ -56,7 +60,12 @@ describe('GET /api/dict/countries', () => {
     expect(us.states).toContainEqual({ code: 'NY', name: 'New York' });
     expect(us.states).toContainEqual({ code: 'DC', name: 'District of Columbia' });
     expect(res.body.countries.find((c: { code: string }) => c.code === 'CA').states).toEqual([]);
-    expect(res.body.countries.find((c: { code: string }) => c.code === 'DE')).toEqual({ code: 'DE', name: 'Germany', icon_url: 'https://flagcdn.com/de.svg', states: [] });
+    expect(res.body.countries.find((c: { code: string }) => c.code === 'DE')).toEqual({
+      code: 'DE',
+      name: 'Germany',
+      icon_url: 'https://flagcdn.com/de.svg',
+      states: [],
+    });
   });
 
   test.each(['/api/dict/countries', '/api/dict/currencies'])('%s has an ETag and answers 304 to a match', async (path) => {
@@ -133,10 +142,20 @@ describe('GET /api/on_ramp/payment_methods_extra_info', () => {
   test('providers that price each quote get the fee their quotes charge (Banxa, Transak) or their whole fee (Mercuryo)', async () => {
     const fees = async (code: string) => {
       const res = await get(`/api/on_ramp/payment_methods_extra_info?provider_code=${code}`);
-      return Object.fromEntries(res.body.payment_methods.map((m: { payment_method_code: string; fee: string }) => [m.payment_method_code, m.fee]));
+      return Object.fromEntries(
+        res.body.payment_methods.map((m: { payment_method_code: string; fee: string }) => [m.payment_method_code, m.fee]),
+      );
     };
     // The simulators' rates (src/simulators/*/profile.ts): Banxa's card 1.99 %, ACH 0.5 %, SEPA 0.4 %; Transak's card 4.99 %.
-    expect(await fees('banxa')).toMatchObject({ card: '1.99%', apple_pay: '1.99%', ach: '0.5%', sepa: '0.4%', payid: '0%', pix: '1%', upi: '1.2%' });
+    expect(await fees('banxa')).toMatchObject({
+      card: '1.99%',
+      apple_pay: '1.99%',
+      ach: '0.5%',
+      sepa: '0.4%',
+      payid: '0%',
+      pix: '1%',
+      upi: '1.2%',
+    });
     expect(await fees('transak')).toMatchObject({ card: '4.99%', ach: '1.25%', sepa: '0.99%' });
     // Mercuryo's one fee covers the network too, so its share is above its 3.95 % rate, and the same for every method.
     const mercuryo = Object.values(await fees('mercuryo')).map((fee) => Number(String(fee).slice(0, -1)));
@@ -212,7 +231,12 @@ describe('GET /api/on_ramp/providers', () => {
   test('providers serving the pair in the country', async () => {
     const gb = await get(`/api/on_ramp/providers?country_code=GB&from_currency=${GBP}&to_currency=${BTC}`);
     expect(codes(gb.body.providers)).toEqual(PROVIDERS);
-    expect(gb.body.providers[2]).toEqual({ code: 'moonpay', name: 'MoonPay', description: expect.any(String), icon_url: expect.stringMatching(/^https:/) });
+    expect(gb.body.providers[2]).toEqual({
+      code: 'moonpay',
+      name: 'MoonPay',
+      description: expect.any(String),
+      icon_url: expect.stringMatching(/^https:/),
+    });
     const nevada = await get(`/api/on_ramp/providers?country_code=US&state=NV&from_currency=${USD}&to_currency=${BTC}`);
     expect(codes(nevada.body.providers)).toEqual(['mercuryo', 'moonpay', 'sandbox', 'transak']);
     const canadianDollars = await get(`/api/on_ramp/providers?country_code=CA&from_currency=${CAD}&to_currency=${BTC}`);
@@ -225,9 +249,12 @@ describe('GET /api/on_ramp/providers', () => {
     expect(japan.body.providers).toEqual([]);
   });
 
-  test.each(['country_code=GB', `country_code=GB&from_currency=${GBP}`, `from_currency=${GBP}&to_currency=${BTC}`])('?%s misses a required parameter', async (query) => {
-    expect((await get(`/api/on_ramp/providers?${query}`)).status).toBe(400);
-  });
+  test.each(['country_code=GB', `country_code=GB&from_currency=${GBP}`, `from_currency=${GBP}&to_currency=${BTC}`])(
+    '?%s misses a required parameter',
+    async (query) => {
+      expect((await get(`/api/on_ramp/providers?${query}`)).status).toBe(400);
+    },
+  );
 });
 
 describe('provider_codes on the catalogue routes', () => {
@@ -239,7 +266,12 @@ describe('provider_codes on the catalogue routes', () => {
   ])('%s: a repeated parameter or an unknown provider is a validation error, not a silently unfiltered or empty answer', async (path) => {
     for (const query of ['provider_codes=sandbox&provider_codes=moonpay', 'provider_codes=foo', 'provider_codes=sandbox,foo']) {
       const res = await get(`${path}${query}`);
-      expect([query, res.status, res.body.code, res.body.errors]).toEqual([query, 400, 'validation_error', [{ path: 'provider_codes', message: expect.any(String) }]]);
+      expect([query, res.status, res.body.code, res.body.errors]).toEqual([
+        query,
+        400,
+        'validation_error',
+        [{ path: 'provider_codes', message: expect.any(String) }],
+      ]);
     }
     const narrowed = await get(`${path}provider_codes=sandbox`);
     expect(narrowed.status).toBe(200);
@@ -247,18 +279,23 @@ describe('provider_codes on the catalogue routes', () => {
 });
 
 describe('catalogue routes take GET only', () => {
-  test.each(['/api/dict/countries', '/api/on_ramp/payment_methods', '/api/on_ramp/payment_methods_extra_info', '/api/on_ramp/countries', '/api/on_ramp/currency_pairs', '/api/on_ramp/providers'])(
-    'POST %s is 405',
-    async (path) => {
-      const res = await request(app).post(path).set('X-Api-Key', TEST_API_KEY);
-      expect(res.status).toBe(405);
-      expect(res.headers.allow).toBe('GET');
-    },
-  );
+  test.each([
+    '/api/dict/countries',
+    '/api/on_ramp/payment_methods',
+    '/api/on_ramp/payment_methods_extra_info',
+    '/api/on_ramp/countries',
+    '/api/on_ramp/currency_pairs',
+    '/api/on_ramp/providers',
+  ])('POST %s is 405', async (path) => {
+    const res = await request(app).post(path).set('X-Api-Key', TEST_API_KEY);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET');
+  });
 });
 
 describe('offers across providers and regions', () => {
-  const offers = (query: string) => get(`/api/on_ramp/offers?external_user_id=u1&currency_to=${BTC}&amount_from=100&include_errors=true&ip=127.0.0.1&${query}`);
+  const offers = (query: string) =>
+    get(`/api/on_ramp/offers?external_user_id=u1&currency_to=${BTC}&amount_from=100&include_errors=true&ip=127.0.0.1&${query}`);
 
   test('a country with states needs one that exists', async () => {
     const missing = await offers(`currency_from=${USD}&country=US`);
@@ -303,7 +340,9 @@ describe('offers across providers and regions', () => {
 
   test("a crypto currency the provider's catalogue does not sell in the country is refused before any quote", async () => {
     // The simulated MoonPay lists USDT with notAllowedCountries ["CA"]; the refusal is the catalogue's, not the quote's.
-    const res = await get(`/api/on_ramp/offers?external_user_id=u1&currency_from=${CAD}&currency_to=${USDT}&amount_from=100&country=CA&include_errors=true`);
+    const res = await get(
+      `/api/on_ramp/offers?external_user_id=u1&currency_from=${CAD}&currency_to=${USDT}&amount_from=100&country=CA&include_errors=true`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.moonpay).toEqual({ error: { code: 'country', message: 'does not sell this crypto currency in CA' } });
     const btc = await offers(`currency_from=${CAD}&country=CA`);
@@ -312,10 +351,14 @@ describe('offers across providers and regions', () => {
 
   test("an asset's own minimum is the limit named at any amount below it (Ramp's BTC: 30 USD, its global minimum 15 USD)", async () => {
     const limitsAt = async (amount: string, crypto: number) => {
-      const res = await get(`/api/on_ramp/offers?external_user_id=u1&currency_from=${USD}&currency_to=${crypto}&amount_from=${amount}&country=GB&provider_codes=ramp&include_errors=true`);
+      const res = await get(
+        `/api/on_ramp/offers?external_user_id=u1&currency_from=${USD}&currency_to=${crypto}&amount_from=${amount}&country=GB&provider_codes=ramp&include_errors=true`,
+      );
       return res.body.ramp;
     };
-    const reason = { error: { code: 'limits', message: 'amount must be between 30.00 and 12000.00 USD', min_amount: '30.00', max_amount: '12000.00' } };
+    const reason = {
+      error: { code: 'limits', message: 'amount must be between 30.00 and 12000.00 USD', min_amount: '30.00', max_amount: '12000.00' },
+    };
     expect(await limitsAt('10', BTC)).toEqual(reason);
     expect(await limitsAt('20', BTC)).toEqual(reason);
     expect((await limitsAt('30', BTC)).amount_expected_to).toMatch(/^\d+\.\d{8}$/);

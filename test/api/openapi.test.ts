@@ -16,7 +16,15 @@ import { createLogger } from '../../src/logging';
 import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
-import { checkedAnswers, expectConforms, expectResponseConforms, openApiAjv, OPENAPI_DOCUMENT_ID, pointer, resolvePointer } from '../helpers/openapi';
+import {
+  checkedAnswers,
+  expectConforms,
+  expectResponseConforms,
+  openApiAjv,
+  OPENAPI_DOCUMENT_ID,
+  pointer,
+  resolvePointer,
+} from '../helpers/openapi';
 import { BTC, draftOrder, GBP, USD } from '../helpers/orders';
 import { signedSandboxWebhook } from '../helpers/webhooks';
 
@@ -192,12 +200,19 @@ describe('the OpenAPI document', () => {
       .flatMap((item) => Object.values<any>(item))
       .flatMap((operation) => operation.parameters ?? [])
       .filter((p: any) => /currency/.test(p.name));
-    expect(currencyParams.map((p: any) => p.name).sort()).toEqual(['currency_from', 'currency_to', 'fiat_currency', 'from_currency', 'to_currency']);
+    expect(currencyParams.map((p: any) => p.name).sort()).toEqual([
+      'currency_from',
+      'currency_to',
+      'fiat_currency',
+      'from_currency',
+      'to_currency',
+    ]);
     const typeOf = (schema: any): unknown => (schema.$ref ? typeOf(resolvePointer(schema.$ref)) : schema.type);
     for (const p of currencyParams) expect([p.name, typeOf(p.schema)]).toEqual([p.name, 'integer']);
     for (const body of ['CreateOrderRequest', 'ValidateAddressRequest']) {
       const props = document.components.schemas[body].properties;
-      for (const [name, schema] of Object.entries<any>(props)) if (/currency/.test(name)) expect([name, typeOf(schema)]).toEqual([name, 'integer']);
+      for (const [name, schema] of Object.entries<any>(props))
+        if (/currency/.test(name)) expect([name, typeOf(schema)]).toEqual([name, 'integer']);
     }
   });
 });
@@ -233,7 +248,9 @@ describe('the docs page', () => {
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     expect(page.headers['cross-origin-opener-policy']).toBe('same-origin');
     // The JSON answers keep the API's policy, which loads nothing.
-    expect((await request(app).get('/api/openapi.json')).headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+    expect((await request(app).get('/api/openapi.json')).headers['content-security-policy']).toBe(
+      "default-src 'none';frame-ancestors 'none'",
+    );
   });
 
   test('an unknown file under /docs is a problem+json 404', async () => {
@@ -251,7 +268,9 @@ describe('expectConforms', () => {
     expect(() => expectConforms('GET', '/api/nope', 200, {})).toThrow(/no operation/);
     const problem = { type: 'urn:onramp-broker:problem:not_found', title: 'Not found', status: 404, detail: 'x', code: 'not_found' };
     expect(() => expectConforms('GET', '/api/on_ramp/orders/{provider_code}', 404, problem, 'application/problem+json')).not.toThrow();
-    expect(() => expectConforms('GET', '/api/on_ramp/orders/{provider_code}', 400, { ...problem, status: 400 })).toThrow(/does not conform/);
+    expect(() => expectConforms('GET', '/api/on_ramp/orders/{provider_code}', 400, { ...problem, status: 400 })).toThrow(
+      /does not conform/,
+    );
   });
 });
 
@@ -309,7 +328,12 @@ describe('answers conform to the document', () => {
       expect(plain.body.transak).toBeUndefined();
       const withErrors = await check('GET', offers, query(`currency_from=${USD}&country=US&state=LA&include_errors=true`), 200);
       expect(withErrors.body.transak.error.code).toBe('state');
-      const limits = await check('GET', offers, query(`currency_from=${USD}&country=GB&include_errors=true`).replace('amount_from=100', 'amount_from=5'), 200);
+      const limits = await check(
+        'GET',
+        offers,
+        query(`currency_from=${USD}&country=GB&include_errors=true`).replace('amount_from=100', 'amount_from=5'),
+        200,
+      );
       expect(limits.body.sandbox.error).toMatchObject({ code: 'limits', min_amount: expect.any(String) });
     });
 
@@ -358,7 +382,11 @@ describe('answers conform to the document', () => {
     const path = '/api/on_ramp/validate-address';
 
     test.each<{ what: string; body: Record<string, unknown>; status: number }>([
-      { what: 'a valid address', body: { provider_code: 'sandbox', currency: BTC, wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' }, status: 200 },
+      {
+        what: 'a valid address',
+        body: { provider_code: 'sandbox', currency: BTC, wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+        status: 200,
+      },
       { what: 'an invalid address', body: { provider_code: 'sandbox', currency: BTC, wallet_address: 'not-an-address' }, status: 200 },
       { what: 'a ticker', body: { provider_code: 'sandbox', currency: 'BTC', wallet_address: 'x' }, status: 400 },
       { what: 'a fiat currency', body: { provider_code: 'sandbox', currency: USD, wallet_address: 'x' }, status: 422 },
@@ -381,10 +409,16 @@ describe('answers conform to the document', () => {
         partner_order_id: '8d3f6f8e-1b2c-4d5e-9f00-112233445566',
         status: 'COMPLETED',
       });
-      const signed = await request(app).post('/api/webhooks/sandbox').set('Content-Type', 'application/json').set('Sandbox-Signature', signature).send(body);
+      const signed = await request(app)
+        .post('/api/webhooks/sandbox')
+        .set('Content-Type', 'application/json')
+        .set('Sandbox-Signature', signature)
+        .send(body);
       expect(signed.status).toBe(503);
       expectResponseConforms('POST', template, signed);
-      expect([...checkedAnswers()]).toEqual(expect.arrayContaining([`POST ${template} 401`, `POST ${template} 404`, `POST ${template} 503`]));
+      expect([...checkedAnswers()]).toEqual(
+        expect.arrayContaining([`POST ${template} 401`, `POST ${template} 404`, `POST ${template} 503`]),
+      );
     });
   });
 

@@ -63,7 +63,10 @@ test.each(JOURNEYS)('$code: the customer pays in the browser and the integrator 
     const opened = await page.goto(order.redirect_url);
     expect(opened?.status()).toBe(200);
     await page.click('#action-pay');
-    await page.locator('#result').filter({ hasText: /^Done: / }).waitFor();
+    await page
+      .locator('#result')
+      .filter({ hasText: /^Done: / })
+      .waitFor();
   } finally {
     await page.close();
   }

@@ -189,7 +189,11 @@ test('the Temporal server stopped and restarted on its SQLite file', async () =>
     partner_order_id: during[0]!.id,
     status: 'AWAITING_PAYMENT',
   });
-  const refused = await fetch(`${stack.apiUrl}/api/webhooks/sandbox`, { method: 'POST', headers: { 'sandbox-signature': signature }, body });
+  const refused = await fetch(`${stack.apiUrl}/api/webhooks/sandbox`, {
+    method: 'POST',
+    headers: { 'sandbox-signature': signature },
+    body,
+  });
   expect(refused.status).toBe(503);
   // These customers act while the server is down; the simulator's webhook retries run out, so
   // polling has to find these orders' statuses.

@@ -73,10 +73,7 @@ test('checkout fail: the order fails with a failure_reason', async () => {
 test('the same request twice gives the same order and one provider order; another body is a conflict', async () => {
   const draft = draftOrder();
   const before = stack.simulator.orders.size;
-  const [first, second] = await Promise.all([
-    offerThenOrder(stack.apiUrl, draft),
-    offerThenOrder(stack.apiUrl, draft),
-  ]);
+  const [first, second] = await Promise.all([offerThenOrder(stack.apiUrl, draft), offerThenOrder(stack.apiUrl, draft)]);
   expect(first.status).toBe(200);
   expect(second.status).toBe(200);
   expect(second.body.id).toBe(first.body.id);

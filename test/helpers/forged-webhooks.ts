@@ -24,17 +24,28 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 export async function forgedWebhook(code: RealProviderCode, orderId: string): Promise<ForgedWebhook> {
   switch (code) {
     case 'moonpay': {
-      const body = JSON.stringify({ type: 'transaction_updated', data: { id: 'forged', externalTransactionId: orderId, status: 'completed' } });
+      const body = JSON.stringify({
+        type: 'transaction_updated',
+        data: { id: 'forged', externalTransactionId: orderId, status: 'completed' },
+      });
       return { query: '', headers: { 'moonpay-signature-v2': moonpayWebhookSignature('wk_test_forger', body, nowSeconds()) }, body };
     }
     case 'transak': {
       const claims = { eventID: 'ORDER_COMPLETED', webhookData: { id: 'forged', partnerOrderId: orderId, status: 'COMPLETED' } };
-      return { query: '', headers: {}, body: JSON.stringify({ data: await signWebhookData('not-the-access-token', claims, nowSeconds()) }) };
+      return {
+        query: '',
+        headers: {},
+        body: JSON.stringify({ data: await signWebhookData('not-the-access-token', claims, nowSeconds()) }),
+      };
     }
     case 'banxa': {
       const body = JSON.stringify({ order_id: 'forged', status: 'complete', status_date: new Date().toISOString(), external_id: orderId });
       const key = { apiKey: BANXA_SIMULATOR_CREDENTIALS.apiKey, apiSecret: 'guessed-api-secret' };
-      return { query: '', headers: { authorization: banxaAuthorization(key, { method: 'POST', path: '/api/webhooks/banxa', body }, Date.now()) }, body };
+      return {
+        query: '',
+        headers: { authorization: banxaAuthorization(key, { method: 'POST', path: '/api/webhooks/banxa', body }, Date.now()) },
+        body,
+      };
     }
     case 'mercuryo': {
       const body = JSON.stringify({ data: { id: 'forged', merchant_transaction_id: orderId, type: 'withdraw', status: 'completed' } });

@@ -7,7 +7,11 @@ export interface JsonResponse<T = any> {
 }
 
 /** A real HTTP call to the broker's API with the test integrator's key. */
-export async function callApi<T = any>(baseUrl: string, path: string, init: { method?: string; body?: unknown; apiKey?: string | null } = {}): Promise<JsonResponse<T>> {
+export async function callApi<T = any>(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; body?: unknown; apiKey?: string | null } = {},
+): Promise<JsonResponse<T>> {
   const headers: Record<string, string> = {};
   if (init.apiKey !== null) headers['x-api-key'] = init.apiKey ?? TEST_API_KEY;
   if (init.body !== undefined) headers['content-type'] = 'application/json';

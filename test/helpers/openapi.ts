@@ -13,9 +13,20 @@ export const OPENAPI_DOCUMENT_ID = 'urn:onramp-broker:openapi';
 /** OpenAPI's own keywords: known to the validator, so strict mode does not refuse them. */
 const OPENAPI_KEYWORDS = [
   // document level
-  'openapi', 'info', 'jsonSchemaDialect', 'servers', 'paths', 'webhooks', 'components', 'security', 'tags', 'externalDocs',
+  'openapi',
+  'info',
+  'jsonSchemaDialect',
+  'servers',
+  'paths',
+  'webhooks',
+  'components',
+  'security',
+  'tags',
+  'externalDocs',
   // schema extensions of OpenAPI 3.1
-  'example', 'discriminator', 'xml',
+  'example',
+  'discriminator',
+  'xml',
 ];
 
 let ajv: Ajv2020 | undefined;

@@ -16,7 +16,9 @@ export async function freePort(): Promise<number> {
 
 /** Starts `server` on an ephemeral loopback port; resolves to its base URL. */
 export const listenOnLoopback = (server: Server) =>
-  new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  new Promise<string>((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 
 /** Closes `server`, dropping open connections: requests left unanswered on purpose (latency faults) must not hold the close. */
 export const closeServer = (server: Server) =>

@@ -17,7 +17,11 @@ export interface WebhookDelivery {
  * A `sandbox` provider event genuinely signed with the repository's development secret: what
  * anyone can make for a broker that runs the sandbox with its default secret.
  */
-export function signedSandboxEvent(orderId: string, order: Record<string, unknown> = {}, secret = DEV_SANDBOX_WEBHOOK_SECRET): WebhookDelivery {
+export function signedSandboxEvent(
+  orderId: string,
+  order: Record<string, unknown> = {},
+  secret = DEV_SANDBOX_WEBHOOK_SECRET,
+): WebhookDelivery {
   const { body, signature } = signedSandboxWebhook(
     secret,
     { id: `sb_${randomUUID()}`, partner_order_id: orderId, status: 'COMPLETED', tx_hash: `0x${'ab'.repeat(32)}`, ...order },

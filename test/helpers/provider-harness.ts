@@ -110,10 +110,16 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
   const brokerUrl = await listenOnLoopback(receiver);
   const simulatorServer = createServer((req, res) => late.host!.app(req, res));
   const simulatorUrl = await listenOnLoopback(simulatorServer);
-  const urls: HarnessUrls = { simulatorUrl, publicUrl: `${simulatorUrl}/${options.code}`, brokerUrl, webhookUrl: `${brokerUrl}${webhookPath}` };
+  const urls: HarnessUrls = {
+    simulatorUrl,
+    publicUrl: `${simulatorUrl}/${options.code}`,
+    brokerUrl,
+    webhookUrl: `${brokerUrl}${webhookPath}`,
+  };
 
   const result = options.config(urls);
-  if (result.mode !== 'simulator' || !('config' in result)) throw new Error(`expected ${options.code} in simulator mode, got ${result.mode}`);
+  if (result.mode !== 'simulator' || !('config' in result))
+    throw new Error(`expected ${options.code} in simulator mode, got ${result.mode}`);
   const config = result.config as SimulatorConfig<R>;
   const simulator = options.simulator(urls, config);
   const host = new SimulatorHost([simulator]);
@@ -123,9 +129,7 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
 
   async function eventsFor(orderId: string): Promise<ProviderWebhookEvent[]> {
     const outcomes = await Promise.all(
-      received
-        .filter(({ webhook }) => !options.orderOf || options.orderOf(webhook) === orderId)
-        .map(({ outcome }) => outcome),
+      received.filter(({ webhook }) => !options.orderOf || options.orderOf(webhook) === orderId).map(({ outcome }) => outcome),
     );
     const events: ProviderWebhookEvent[] = [];
     for (const outcome of outcomes) {

@@ -35,7 +35,12 @@ export function journeyOrder(journey: ProviderJourney): OrderDraft {
 }
 
 /** The integrator's view once the order is paid: the status endpoint and its signed webhooks both say complete. */
-export async function expectCompleteForIntegrator(apiUrl: string, receiver: IntegratorReceiver, code: string, orderId: string): Promise<ReceivedWebhook[]> {
+export async function expectCompleteForIntegrator(
+  apiUrl: string,
+  receiver: IntegratorReceiver,
+  code: string,
+  orderId: string,
+): Promise<ReceivedWebhook[]> {
   const complete = await waitForStatus(apiUrl, code, orderId, 'complete');
   const delivered = await eventually(() => {
     const received = receiver.delivered(orderId);

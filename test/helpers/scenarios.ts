@@ -90,7 +90,10 @@ export const SCENARIOS: Scenario[] = [
   {
     // The crypto goes to another wallet: every report is refused, and the unpaid order expires.
     name: 'report-refused',
-    stack: { faults: { paidWalletAddress: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' }, config: { orderTimings: { ...FAST_TIMINGS, paymentWindowMs: 3000 } } },
+    stack: {
+      faults: { paidWalletAddress: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' },
+      config: { orderTimings: { ...FAST_TIMINGS, paymentWindowMs: 3000 } },
+    },
     async run(_stack, order, client) {
       await checkout(order.redirect_url, 'pay');
       await closed(client, order.id);

@@ -31,7 +31,9 @@ const STARTUP_ATTEMPTS = 3;
  * loaded 2-core machine (the whole test suite running, a database file to migrate) it has once
  * needed longer. Such a start is tried again, up to three times in all.
  */
-export async function startTemporal(server: Omit<DevServerOptions, 'executable' | 'searchAttributes'> = {}): Promise<TestWorkflowEnvironment> {
+export async function startTemporal(
+  server: Omit<DevServerOptions, 'executable' | 'searchAttributes'> = {},
+): Promise<TestWorkflowEnvironment> {
   quietRuntime();
   for (let attempt = 1; ; attempt++) {
     try {

@@ -58,7 +58,9 @@ export async function startTimeSkipping(options: TimeSkippingOptions): Promise<T
   server.on('request', new SimulatorHost([simulator]).app);
   const webhooks = new WebhookDeliverer({ allowPrivateNetworks: true, timeoutMs: 2000 });
   const activities = createActivities({
-    providers: new ProviderRegistry([createSandboxAdapter({ baseUrl: url, apiKey: API_KEY, webhookSecret: 'unused' }, SANDBOX_INFO, currencyDictionary)]),
+    providers: new ProviderRegistry([
+      createSandboxAdapter({ baseUrl: url, apiKey: API_KEY, webhookSecret: 'unused' }, SANDBOX_INFO, currencyDictionary),
+    ]),
     currencies: currencyDictionary,
     integrators: new IntegratorDirectory(options.integrators ?? [{ id: 'dev', name: 'Dev', api_key_sha256: ['0'.repeat(64)] }]),
     webhooks,

@@ -46,7 +46,12 @@ async function spend(app: Express, times: number, key = ACME_KEY): Promise<void>
 function expectRateLimited(res: request.Response, limit: number, windowSeconds: number): void {
   expect(res.status).toBe(429);
   expect(res.headers['content-type']).toContain('application/problem+json');
-  expect(res.body).toMatchObject({ status: 429, code: 'rate_limited', type: 'urn:onramp-broker:problem:rate_limited', title: 'Too many requests' });
+  expect(res.body).toMatchObject({
+    status: 429,
+    code: 'rate_limited',
+    type: 'urn:onramp-broker:problem:rate_limited',
+    title: 'Too many requests',
+  });
   expect(res.body.detail).toContain(`More than ${limit} requests in ${windowSeconds} s`);
   const retryAfter = Number(res.headers['retry-after']);
   expect(Number.isInteger(retryAfter)).toBe(true);

@@ -291,7 +291,11 @@ describe('Redis unreachable', () => {
       const res = await request(app).get('/order');
       expect(res.status).toBe(503);
       expect(res.headers['content-type']).toContain('application/problem+json');
-      expect(res.body).toMatchObject({ status: 503, code: 'service_unavailable', detail: 'The offer store is unavailable; try again in a few seconds.' });
+      expect(res.body).toMatchObject({
+        status: 503,
+        code: 'service_unavailable',
+        detail: 'The offer store is unavailable; try again in a few seconds.',
+      });
 
       // The same port again (an empty server: nothing was saved): the client reconnects by itself.
       const again = await startRedis({ port: own.port });

@@ -9,7 +9,12 @@ import { connectRedis, type RedisConnection } from '../../src/offers/store-facto
 import { startRedis, type RedisServer } from '../helpers/redis';
 
 const logger = createLogger('silent', 'test');
-const event = (overrides: Partial<SignalledEvent> = {}): SignalledEvent => ({ provider: 'sandbox', orderId: 'order-1', eventId: 'evt-1', ...overrides });
+const event = (overrides: Partial<SignalledEvent> = {}): SignalledEvent => ({
+  provider: 'sandbox',
+  orderId: 'order-1',
+  eventId: 'evt-1',
+  ...overrides,
+});
 
 let server: RedisServer;
 let first: RedisConnection;

@@ -38,14 +38,18 @@ const harness = useProviderHarness({
   code: 'transak',
   config: (urls) => transakConfig({}, { simulatorUrl: urls.simulatorUrl, brokerPublicUrl: 'http://127.0.0.1:3000' }),
   simulator: (urls) =>
-    createTransakSimulator({ publicUrl: urls.publicUrl, brokerWebhookUrl: urls.webhookUrl, credentials: TRANSAK_SIMULATOR_CREDENTIALS, stepDelayMs: 40 }),
+    createTransakSimulator({
+      publicUrl: urls.publicUrl,
+      brokerWebhookUrl: urls.webhookUrl,
+      credentials: TRANSAK_SIMULATOR_CREDENTIALS,
+      stepDelayMs: 40,
+    }),
   adapter: (config) => {
     // The worker process: its own adapter, its own HTTP client and token cache.
     worker = createTransakAdapter(config, currencyDictionary, shared());
     return createTransakAdapter(config, currencyDictionary, shared());
   },
 });
-
 
 test("the API verifies webhooks signed with the worker's token, and no process revokes another's", async () => {
   const orderId = '00000000-0000-4000-8000-00000000a001';

@@ -11,7 +11,10 @@ import { SCENARIOS, REJECTED_SCENARIO } from '../helpers/scenarios';
 import { workflowBundle } from '../helpers/temporal';
 
 const DIR = resolve(__dirname, 'histories');
-const generations = readdirSync(DIR, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
+const generations = readdirSync(DIR, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name)
+  .sort();
 const files = generations.flatMap((g) =>
   readdirSync(resolve(DIR, g))
     .filter((f) => f.endsWith('.json'))

@@ -25,7 +25,9 @@ beforeAll(async () => {
   stack = await startTimeSkipping({
     taskQueue: TASK_QUEUE,
     settleDelayMs: 10,
-    integrators: [{ id: 'dev', name: 'Dev', api_key_sha256: ['0'.repeat(64)], webhook_url: webhookUrl, webhook_secret: DEFAULT_DEV_WEBHOOK_SECRET }],
+    integrators: [
+      { id: 'dev', name: 'Dev', api_key_sha256: ['0'.repeat(64)], webhook_url: webhookUrl, webhook_secret: DEFAULT_DEV_WEBHOOK_SECRET },
+    ],
   });
 });
 

@@ -14,22 +14,24 @@ import { useTestStack } from '../helpers/stack';
 
 const started = useTestStack();
 
-
 async function completedOrder() {
   const { body: order } = await offerThenOrder(started.stack.apiUrl, draftOrder());
   await checkout(order.redirect_url, 'pay');
   return waitForStatus(started.stack.apiUrl, 'sandbox', order.id, 'complete');
 }
 
-test.each(['provider_order_id', 'provider_status', 'transaction_hash'])('extras.%s is refused with validation_error naming it', async (key) => {
-  const paid = await completedOrder();
-  const draft = { ...draftOrder(), extras: { note: 'kept', [key]: paid.extras[key] } };
-  expect((await fetchOffers(started.stack.apiUrl, draft)).status).toBe(200);
-  const res = await callApi(started.stack.apiUrl, '/api/on_ramp/orders', { body: draft });
-  expect(res.status).toBe(400);
-  expect(res.headers.get('content-type')).toContain('application/problem+json');
-  expect(res.body).toMatchObject({ code: 'validation_error', errors: [expect.objectContaining({ path: `extras.${key}` })] });
-});
+test.each(['provider_order_id', 'provider_status', 'transaction_hash'])(
+  'extras.%s is refused with validation_error naming it',
+  async (key) => {
+    const paid = await completedOrder();
+    const draft = { ...draftOrder(), extras: { note: 'kept', [key]: paid.extras[key] } };
+    expect((await fetchOffers(started.stack.apiUrl, draft)).status).toBe(200);
+    const res = await callApi(started.stack.apiUrl, '/api/on_ramp/orders', { body: draft });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ code: 'validation_error', errors: [expect.objectContaining({ path: `extras.${key}` })] });
+  },
+);
 
 test('an order whose extras name another completed provider order does not take that order over', async () => {
   const paid = await completedOrder();
@@ -56,10 +58,18 @@ test('a status answer about another order is refused, not handed to the workflow
   });
   // Asked about the victim with the other order's provider id, the provider answers about the other order.
   await expect(
-    activities.getProviderOrderStatus({ orderId: victim.id, providerCode: 'sandbox', providerOrderId: paid.extras.provider_order_id as string }),
+    activities.getProviderOrderStatus({
+      orderId: victim.id,
+      providerCode: 'sandbox',
+      providerOrderId: paid.extras.provider_order_id as string,
+    }),
   ).rejects.toMatchObject({ type: 'snapshot_mismatch', nonRetryable: true });
   // Asked about its own order, the answer passes.
   await expect(
-    activities.getProviderOrderStatus({ orderId: paid.id, providerCode: 'sandbox', providerOrderId: paid.extras.provider_order_id as string }),
+    activities.getProviderOrderStatus({
+      orderId: paid.id,
+      providerCode: 'sandbox',
+      providerOrderId: paid.extras.provider_order_id as string,
+    }),
   ).resolves.toMatchObject({ orderId: paid.id, status: 'complete' });
 });

@@ -58,11 +58,18 @@ async function openedOrder(): Promise<{ id: string; redirect_url: string }> {
 }
 
 function callbackOf(orderId: string, providerStatus: string): Promise<OutgoingWebhook> {
-  return eventually(() => Promise.resolve(sent.find((w) => w.orderKey === orderId && w.status === providerStatus)), `the ${providerStatus} callback`);
+  return eventually(
+    () => Promise.resolve(sent.find((w) => w.orderKey === orderId && w.status === providerStatus)),
+    `the ${providerStatus} callback`,
+  );
 }
 
 function postCallback(body: string, signature: string): Promise<Response> {
-  return fetch(`${stack.apiUrl}/api/webhooks/mercuryo`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature': signature }, body });
+  return fetch(`${stack.apiUrl}/api/webhooks/mercuryo`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-signature': signature },
+    body,
+  });
 }
 
 /** The provider events signalled to the order's workflow, from its history. */
@@ -98,7 +105,9 @@ test('a genuine callback re-sent with whitespace added is the same event or refu
   // The earlier `pending` callback, genuinely signed, with whitespace put inside its operation id and between its fields.
   const pending = await callbackOf(order.id, 'buy:pending');
   const operationId = (JSON.parse(pending.body) as { data: { id: string } }).data.id;
-  const padded = pending.body.replace(`"id":"${operationId}"`, `"id":"${operationId.slice(0, 8)} ${operationId.slice(8)}"`).replace(/,/g, ',\n  ');
+  const padded = pending.body
+    .replace(`"id":"${operationId}"`, `"id":"${operationId.slice(0, 8)} ${operationId.slice(8)}"`)
+    .replace(/,/g, ',\n  ');
   expect(padded).not.toBe(pending.body);
   const response = await postCallback(padded, pending.headers['x-signature']!);
   expect([200, 401]).toContain(response.status);

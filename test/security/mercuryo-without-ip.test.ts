@@ -61,7 +61,10 @@ test("offers with ip; an order without ip is signed for the offer's ip and compl
   // The customer's browser is on this machine: the simulated widget sees 127.0.0.1.
   const listed = await offers(draft, { ip: '127.0.0.1' });
   expect(listed.status).toBe(200);
-  expect(listed.body.mercuryo).toMatchObject({ amount_from: '100.00', payment_methods: expect.arrayContaining([expect.objectContaining({ payment_method_code: 'card' })]) });
+  expect(listed.body.mercuryo).toMatchObject({
+    amount_from: '100.00',
+    payment_methods: expect.arrayContaining([expect.objectContaining({ payment_method_code: 'card' })]),
+  });
 
   expect(draft).not.toHaveProperty('ip');
   const created = await callApi(stack.apiUrl, '/api/on_ramp/orders', { body: draft });

@@ -42,7 +42,13 @@ test('another integrator cannot read an order, and the same external_order_id ma
   expect(read.body.code).toBe('not_found');
 
   // Its own offers, then the same body: its own order, not the first one, which stays as it was.
-  const offers = new URLSearchParams({ external_user_id: draft.external_user_id, currency_from: '1', currency_to: '13', amount_from: '100.00', country: 'GB' });
+  const offers = new URLSearchParams({
+    external_user_id: draft.external_user_id,
+    currency_from: '1',
+    currency_to: '13',
+    amount_from: '100.00',
+    country: 'GB',
+  });
   expect((await callApi(stack.apiUrl, `/api/on_ramp/offers?${offers.toString()}`, { apiKey: OTHER_KEY })).status).toBe(200);
   const theirs = await callApi(stack.apiUrl, '/api/on_ramp/orders', { body: draft, apiKey: OTHER_KEY });
   expect(theirs.status).toBe(200);

@@ -19,7 +19,8 @@ const OTHER_BTC_ADDRESS = '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2';
 const started = useTestStack();
 
 afterEach(() => {
-  for (const simulator of started.stack.simulators.simulators.values()) Object.assign(simulator.faults, { paidFiatAmount: '', paidFiatCurrency: '', paidWalletAddress: '' });
+  for (const simulator of started.stack.simulators.simulators.values())
+    Object.assign(simulator.faults, { paidFiatAmount: '', paidFiatCurrency: '', paidWalletAddress: '' });
 });
 
 const PROVIDERS: { code: string; draft: () => OrderDraft }[] = [

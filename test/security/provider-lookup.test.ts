@@ -9,15 +9,22 @@ import { useTestStack } from '../helpers/stack';
 
 const started = useTestStack();
 
-
 function signedBanxaWebhook(body: Record<string, unknown>) {
   const raw = JSON.stringify(body);
-  const authorization = banxaAuthorization(BANXA_SIMULATOR_CREDENTIALS, { method: 'POST', path: '/api/webhooks/banxa', body: raw }, Date.now());
+  const authorization = banxaAuthorization(
+    BANXA_SIMULATOR_CREDENTIALS,
+    { method: 'POST', path: '/api/webhooks/banxa', body: raw },
+    Date.now(),
+  );
   return { query: '', headers: { authorization }, body: raw };
 }
 
 test('a genuine webhook about an order Banxa does not know is 422 provider_rejected', async () => {
-  const res = await postWebhook(started.stack.apiUrl, 'banxa', signedBanxaWebhook({ order_id: 'no-such-banxa-order', status: 'complete', status_date: new Date().toISOString() }));
+  const res = await postWebhook(
+    started.stack.apiUrl,
+    'banxa',
+    signedBanxaWebhook({ order_id: 'no-such-banxa-order', status: 'complete', status_date: new Date().toISOString() }),
+  );
   expect(res.status).toBe(422);
   expect(res.headers.get('content-type')).toContain('application/problem+json');
   expect(((await res.json()) as { code: string }).code).toBe('provider_rejected');
@@ -27,7 +34,11 @@ test('while Banxa cannot be reached, it is 503 provider_unavailable with Retry-A
   const banxa = started.stack.simulators.get('banxa');
   banxa.faults.errorRate = 1;
   try {
-    const res = await postWebhook(started.stack.apiUrl, 'banxa', signedBanxaWebhook({ order_id: 'any-banxa-order', status: 'complete', status_date: new Date().toISOString() }));
+    const res = await postWebhook(
+      started.stack.apiUrl,
+      'banxa',
+      signedBanxaWebhook({ order_id: 'any-banxa-order', status: 'complete', status_date: new Date().toISOString() }),
+    );
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('30');
     expect(((await res.json()) as { code: string }).code).toBe('provider_unavailable');

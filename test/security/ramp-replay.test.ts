@@ -32,7 +32,11 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.startsWith('x-')).map(([k, v]) => [k, String(v)]));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers)
+          .filter(([k]) => k.startsWith('x-'))
+          .map(([k, v]) => [k, String(v)]),
+      );
       captured.push({ query: '', headers, body: Buffer.concat(chunks).toString('utf8') });
       res.writeHead(200).end();
     });
@@ -99,7 +103,10 @@ test('a signed RELEASED body of another purchase never moves an order whose purc
   const ramp = stack.simulators.get('ramp');
   const acknowledged = ramp.webhooks.attempts.filter((a) => a.httpStatus === 200).length;
   await fetch(victim.redirect_url);
-  await eventually(() => Promise.resolve(ramp.webhooks.attempts.filter((a) => a.httpStatus === 200).length > acknowledged || undefined), 'CREATED delivered');
+  await eventually(
+    () => Promise.resolve(ramp.webhooks.attempts.filter((a) => a.httpStatus === 200).length > acknowledged || undefined),
+    'CREATED delivered',
+  );
 
   expect(await replayTo(victim, stolen)).toBe(200);
   await new Promise((r) => setTimeout(r, 2000));
@@ -135,8 +142,9 @@ test('one purchase completes at most one order: the others it is replayed to ref
   const stolen = await collectReleasedBody('70.00');
   for (const victim of victims) expect(await replayTo(victim, stolen)).toBe(200);
   await new Promise((r) => setTimeout(r, 2000));
-  const statuses = await Promise.all(victims.map(async (v) => (await callApi(stack.apiUrl, `/api/on_ramp/orders/ramp?code=${v.id}`)).body.status));
+  const statuses = await Promise.all(
+    victims.map(async (v) => (await callApi(stack.apiUrl, `/api/on_ramp/orders/ramp?code=${v.id}`)).body.status),
+  );
   // The first holds the purchase (it matches it in every term); the second is refused before its workflow.
   expect(statuses).toEqual(['complete', 'created']);
 });
-

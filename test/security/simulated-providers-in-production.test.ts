@@ -156,7 +156,11 @@ describe('with SANDBOX_IN_PRODUCTION=true and a private SIMULATOR_SECRET', () =>
   }
 
   async function postWebhook(code: string, headers: Record<string, string>, body: string) {
-    const response = await fetch(`${stack.apiUrl}/api/webhooks/${code}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+    const response = await fetch(`${stack.apiUrl}/api/webhooks/${code}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body,
+    });
     const text = await response.text();
     return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : undefined };
   }
@@ -181,7 +185,8 @@ describe('with SANDBOX_IN_PRODUCTION=true and a private SIMULATOR_SECRET', () =>
     return created.body as { id: string; redirect_url: string; extras: { provider_order_id: string } };
   }
 
-  const orderStatus = async (code: string, id: string) => (await callApi(stack.apiUrl, `/api/on_ramp/orders/${code}?code=${id}`)).body.status as string;
+  const orderStatus = async (code: string, id: string) =>
+    (await callApi(stack.apiUrl, `/api/on_ramp/orders/${code}?code=${id}`)).body.status as string;
 
   test("a sandbox webhook signed with the repository's development secret is refused: 401 invalid_signature", async () => {
     const order = await orderAt(draftOrder());
@@ -209,21 +214,30 @@ describe('with SANDBOX_IN_PRODUCTION=true and a private SIMULATOR_SECRET', () =>
       const response = await fetch(`${apiUrl}/v1/transactions/ext/${order.id}`, { headers: { authorization: `Api-Key ${secretKey}` } });
       return response.ok ? ((await response.json()) as Record<string, unknown>[]) : undefined;
     }, 'the MoonPay transaction');
-    const body = JSON.stringify({ type: 'transaction_updated', data: { ...transactions[0], status: 'completed', cryptoTransactionId: `0x${'ab'.repeat(32)}` } });
+    const body = JSON.stringify({
+      type: 'transaction_updated',
+      data: { ...transactions[0], status: 'completed', cryptoTransactionId: `0x${'ab'.repeat(32)}` },
+    });
     const now = Math.floor(Date.now() / 1000);
 
     expect(webhookKey).not.toBe(MOONPAY_SIMULATOR_CREDENTIALS.webhookKey);
-    const refused = await postWebhook('moonpay', { 'moonpay-signature-v2': moonpayWebhookSignature(MOONPAY_SIMULATOR_CREDENTIALS.webhookKey, body, now) }, body);
+    const refused = await postWebhook(
+      'moonpay',
+      { 'moonpay-signature-v2': moonpayWebhookSignature(MOONPAY_SIMULATOR_CREDENTIALS.webhookKey, body, now) },
+      body,
+    );
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ code: 'invalid_signature' });
     expect(await orderStatus('moonpay', order.id)).toBe('pending');
 
     // The same body under the broker's own (derived) webhook key is accepted: only the key was wrong.
-    expect((await postWebhook('moonpay', { 'moonpay-signature-v2': moonpayWebhookSignature(webhookKey, body, now) }, body)).status).toBe(200);
+    expect((await postWebhook('moonpay', { 'moonpay-signature-v2': moonpayWebhookSignature(webhookKey, body, now) }, body)).status).toBe(
+      200,
+    );
   });
 
   test.each([{ code: 'sandbox' as const }, ...JOURNEYS])(
-    "$code: the simulator host built with the same secret signs webhooks the broker accepts, and the order completes",
+    '$code: the simulator host built with the same secret signs webhooks the broker accepts, and the order completes',
     async (journey) => {
       expect(simulated(journey.code)).not.toMatchObject(PUBLISHED_SIGNING_CREDENTIALS[journey.code]);
       const order = await orderAt('market' in journey ? journeyOrder(journey) : draftOrder());
@@ -246,12 +260,17 @@ describe('with SANDBOX_IN_PRODUCTION=true and a private SIMULATOR_SECRET', () =>
       BROKER_URL: stack.apiUrl,
     });
     try {
-      await eventually(() => Promise.resolve(simulator.output().includes('provider simulators listening') ? true : undefined), 'the simulator host', 30_000);
+      await eventually(
+        () => Promise.resolve(simulator.output().includes('provider simulators listening') ? true : undefined),
+        'the simulator host',
+        30_000,
+      );
       const base = `http://127.0.0.1:${port}`;
       const sandbox = (key: string) => fetch(`${base}/sandbox/v1/currencies`, { headers: { authorization: `Bearer ${key}` } });
       expect((await sandbox(simulated('sandbox').apiKey)).status).toBe(200);
       expect((await sandbox(DEV_SANDBOX_API_KEY)).status).toBe(401);
-      const moonpay = (key: string) => fetch(`${base}/moonpay/v1/transactions/ext/${randomUUID()}`, { headers: { authorization: `Api-Key ${key}` } });
+      const moonpay = (key: string) =>
+        fetch(`${base}/moonpay/v1/transactions/ext/${randomUUID()}`, { headers: { authorization: `Api-Key ${key}` } });
       // Authenticated, and no such transaction.
       expect((await moonpay(simulated('moonpay').secretKey)).status).toBe(404);
       expect((await moonpay(MOONPAY_SIMULATOR_CREDENTIALS.secretKey)).status).toBe(401);

@@ -8,7 +8,8 @@ const catalogue = (fiat: number): ProviderCatalogue => ({ fiat: [fiat], crypto: 
 function fakeProvider() {
   let calls = 0;
   let next: () => Promise<ProviderCatalogue> = () => Promise.resolve(catalogue(1));
-  let quote: (r: QuoteRequest) => Promise<{ fiatAmount: string; processingFee: string }> = () => Promise.reject(new ProviderUnavailableError('no quotes'));
+  let quote: (r: QuoteRequest) => Promise<{ fiatAmount: string; processingFee: string }> = () =>
+    Promise.reject(new ProviderUnavailableError('no quotes'));
   const adapter = {
     info: { code: 'p', name: 'p', description: 'p', icon_url: 'https://example.org/p.svg' },
     getCatalogue: () => {
@@ -32,7 +33,13 @@ function fakeProvider() {
 function setup() {
   let now = 1_000_000;
   const provider = fakeProvider();
-  const service = new CatalogueService({ providers: new ProviderRegistry([provider.adapter]), currencies: currencyDictionary, ttlMs: 60_000, timeoutMs: 1000, now: () => now });
+  const service = new CatalogueService({
+    providers: new ProviderRegistry([provider.adapter]),
+    currencies: currencyDictionary,
+    ttlMs: 60_000,
+    timeoutMs: 1000,
+    now: () => now,
+  });
   return { service, provider, advance: (ms: number) => (now += ms) };
 }
 
@@ -80,7 +87,10 @@ test('concurrent first loads share one fetch; a provider that never answered is 
 
 test("a method without a published fee gets one from the provider's own quote, and keeps it when a later quote fails", async () => {
   const { service, provider, advance } = setup();
-  const withCard = (): ProviderCatalogue => ({ ...catalogue(1), paymentMethods: [{ code: 'card', name: 'Card', icon_url: null, limits: { 1: { min: '20', max: '500' } } }] });
+  const withCard = (): ProviderCatalogue => ({
+    ...catalogue(1),
+    paymentMethods: [{ code: 'card', name: 'Card', icon_url: null, limits: { 1: { min: '20', max: '500' } } }],
+  });
   provider.answer(() => Promise.resolve(withCard()));
   const asked: QuoteRequest[] = [];
   provider.quotes((r) => {

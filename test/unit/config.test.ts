@@ -42,7 +42,18 @@ describe('parseEnv defaults (development)', () => {
   const env = parseEnv({});
 
   test('optional variables stay unset', () => {
-    for (const name of ['PUBLIC_BASE_URL', 'ONRAMP_API_KEY', 'ONRAMP_WEBHOOK_URL', 'ONRAMP_WEBHOOK_SECRET', 'ONRAMP_INTEGRATORS_FILE', 'REDIS_URL', 'SANDBOX_URL', 'SANDBOX_API_KEY', 'SANDBOX_WEBHOOK_SECRET', 'SIMULATOR_SECRET'] as const) {
+    for (const name of [
+      'PUBLIC_BASE_URL',
+      'ONRAMP_API_KEY',
+      'ONRAMP_WEBHOOK_URL',
+      'ONRAMP_WEBHOOK_SECRET',
+      'ONRAMP_INTEGRATORS_FILE',
+      'REDIS_URL',
+      'SANDBOX_URL',
+      'SANDBOX_API_KEY',
+      'SANDBOX_WEBHOOK_SECRET',
+      'SIMULATOR_SECRET',
+    ] as const) {
       expect(env[name]).toBeUndefined();
     }
   });
@@ -210,7 +221,14 @@ describe('production', () => {
   test('without SANDBOX_URL there is no simulator host, so every provider without credentials is disabled', () => {
     const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY });
     expect(config.simulatorUrl).toBeUndefined();
-    expect(modes(config)).toEqual({ sandbox: 'disabled', banxa: 'disabled', mercuryo: 'disabled', moonpay: 'disabled', ramp: 'disabled', transak: 'disabled' });
+    expect(modes(config)).toEqual({
+      sandbox: 'disabled',
+      banxa: 'disabled',
+      mercuryo: 'disabled',
+      moonpay: 'disabled',
+      ramp: 'disabled',
+      transak: 'disabled',
+    });
     expect(config.providers.sandbox).toEqual({ mode: 'disabled', reason: 'no simulator host (SANDBOX_URL is not set)' });
     expect(config.providers.moonpay).toEqual({ mode: 'disabled', reason: expect.stringContaining('no MoonPay credentials') });
     expect(config.env).toBe('production');
@@ -238,8 +256,17 @@ describe('production', () => {
       mode: 'simulator',
       config: { baseUrl: 'https://sandbox.example.com', apiKey: 'sk_live_sandbox', webhookSecret: 'sandbox-secret' },
     });
-    expect(modes(config)).toEqual({ sandbox: 'simulator', banxa: 'simulator', mercuryo: 'simulator', moonpay: 'simulator', ramp: 'simulator', transak: 'simulator' });
-    expect(config.providers.banxa).toMatchObject({ config: { baseUrl: 'https://sandbox.example.com/banxa', brokerPublicUrl: 'https://broker.example.com' } });
+    expect(modes(config)).toEqual({
+      sandbox: 'simulator',
+      banxa: 'simulator',
+      mercuryo: 'simulator',
+      moonpay: 'simulator',
+      ramp: 'simulator',
+      transak: 'simulator',
+    });
+    expect(config.providers.banxa).toMatchObject({
+      config: { baseUrl: 'https://sandbox.example.com/banxa', brokerPublicUrl: 'https://broker.example.com' },
+    });
     expect(config.providers.mercuryo).toMatchObject({ config: { widgetUrl: 'https://sandbox.example.com/mercuryo' } });
     expect(config.providers.moonpay).toMatchObject({ config: { apiUrl: 'https://sandbox.example.com/moonpay' } });
     expect(config.providers.ramp).toMatchObject({ config: { apiUrl: 'https://sandbox.example.com/ramp/api' } });
@@ -255,8 +282,17 @@ describe('production', () => {
   });
 
   test("a provider's credentials make it live, calling back the broker's public URL", () => {
-    const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY, PUBLIC_BASE_URL: 'https://broker.example.com/', RAMP_HOST_API_KEY: 'ramp-host-key', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef' });
-    expect(config.providers.ramp).toMatchObject({ mode: 'live', config: { hostApiKey: 'ramp-host-key', brokerPublicUrl: 'https://broker.example.com' } });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      ONRAMP_API_KEY: PROD_KEY,
+      PUBLIC_BASE_URL: 'https://broker.example.com/',
+      RAMP_HOST_API_KEY: 'ramp-host-key',
+      RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef',
+    });
+    expect(config.providers.ramp).toMatchObject({
+      mode: 'live',
+      config: { hostApiKey: 'ramp-host-key', brokerPublicUrl: 'https://broker.example.com' },
+    });
     expect(config.providers.transak.mode).toBe('disabled');
   });
 
@@ -268,7 +304,13 @@ describe('production', () => {
   test('the single integrator from ONRAMP_API_KEY has no default webhook secret', () => {
     const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY });
     expect(config.integrators).toEqual([
-      { id: 'dev', name: 'Development integrator', api_key_sha256: [sha256Hex(PROD_KEY)], webhook_url: undefined, webhook_secret: undefined },
+      {
+        id: 'dev',
+        name: 'Development integrator',
+        api_key_sha256: [sha256Hex(PROD_KEY)],
+        webhook_url: undefined,
+        webhook_secret: undefined,
+      },
     ]);
   });
 
@@ -286,7 +328,9 @@ describe('production', () => {
   });
 
   test('a missing ONRAMP_INTEGRATORS_FILE is a ConfigError naming the variable', () => {
-    const err = configError(() => loadConfig({ NODE_ENV: 'production', ONRAMP_INTEGRATORS_FILE: join(tmpdir(), 'no-such-dir-xyz', 'i.json') }));
+    const err = configError(() =>
+      loadConfig({ NODE_ENV: 'production', ONRAMP_INTEGRATORS_FILE: join(tmpdir(), 'no-such-dir-xyz', 'i.json') }),
+    );
     expect(err.message).toContain('ONRAMP_INTEGRATORS_FILE');
   });
 });
@@ -325,11 +369,22 @@ describe('buildConfig in development', () => {
       providers: {
         sandbox: {
           mode: 'simulator',
-          config: { baseUrl: `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`, apiKey: DEV_SANDBOX_API_KEY, webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET },
+          config: {
+            baseUrl: `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`,
+            apiKey: DEV_SANDBOX_API_KEY,
+            webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET,
+          },
         },
       },
     });
-    expect(modes(config)).toEqual({ sandbox: 'simulator', banxa: 'simulator', mercuryo: 'simulator', moonpay: 'simulator', ramp: 'simulator', transak: 'simulator' });
+    expect(modes(config)).toEqual({
+      sandbox: 'simulator',
+      banxa: 'simulator',
+      mercuryo: 'simulator',
+      moonpay: 'simulator',
+      ramp: 'simulator',
+      transak: 'simulator',
+    });
   });
 
   test('publicBaseUrl follows PORT and drops trailing slashes', () => {
@@ -376,10 +431,18 @@ describe('buildConfig in development', () => {
   test('SANDBOX_PUBLIC_URL moves only the widget links a browser opens, not the API calls', () => {
     const env = { SANDBOX_URL: 'http://sandbox:4010', SANDBOX_PUBLIC_URL: 'http://localhost:4010/' };
     const { providers } = loadConfig(env);
-    expect(providers.moonpay).toMatchObject({ config: { apiUrl: 'http://sandbox:4010/moonpay', widgetUrl: 'http://localhost:4010/moonpay/widget' } });
-    expect(providers.mercuryo).toMatchObject({ config: { apiUrl: 'http://sandbox:4010/mercuryo/v1.6', widgetUrl: 'http://localhost:4010/mercuryo' } });
-    expect(providers.ramp).toMatchObject({ config: { apiUrl: 'http://sandbox:4010/ramp/api', widgetUrl: 'http://localhost:4010/ramp/app' } });
-    expect(loadConfig({ SANDBOX_URL: 'http://sandbox:4010' }).providers.moonpay).toMatchObject({ config: { widgetUrl: 'http://sandbox:4010/moonpay/widget' } });
+    expect(providers.moonpay).toMatchObject({
+      config: { apiUrl: 'http://sandbox:4010/moonpay', widgetUrl: 'http://localhost:4010/moonpay/widget' },
+    });
+    expect(providers.mercuryo).toMatchObject({
+      config: { apiUrl: 'http://sandbox:4010/mercuryo/v1.6', widgetUrl: 'http://localhost:4010/mercuryo' },
+    });
+    expect(providers.ramp).toMatchObject({
+      config: { apiUrl: 'http://sandbox:4010/ramp/api', widgetUrl: 'http://localhost:4010/ramp/app' },
+    });
+    expect(loadConfig({ SANDBOX_URL: 'http://sandbox:4010' }).providers.moonpay).toMatchObject({
+      config: { widgetUrl: 'http://sandbox:4010/moonpay/widget' },
+    });
     expect(() => loadConfig({ SANDBOX_PUBLIC_URL: 'not a url' })).toThrow('SANDBOX_PUBLIC_URL');
   });
 
@@ -388,7 +451,9 @@ describe('buildConfig in development', () => {
     expect(moved.publicBaseUrl).toBe('http://127.0.0.1:5000');
     expect(moved.simulatorUrl).toBe('http://127.0.0.1:5001');
     expect(moved.providers.sandbox).toMatchObject({ config: { baseUrl: 'http://127.0.0.1:5001' } });
-    expect(moved.providers.ramp).toMatchObject({ config: { apiUrl: 'http://127.0.0.1:5001/ramp/api', brokerPublicUrl: 'http://127.0.0.1:5000' } });
+    expect(moved.providers.ramp).toMatchObject({
+      config: { apiUrl: 'http://127.0.0.1:5001/ramp/api', brokerPublicUrl: 'http://127.0.0.1:5000' },
+    });
     expect(moved.port).toBe(config.port);
   });
 });
@@ -441,13 +506,21 @@ describe('simulated providers in production', () => {
   test('the opt-in needs a SIMULATOR_SECRET that is not published in the repository', () => {
     const missing = configError(() => loadConfig({ ...PROD_SIMULATED, SANDBOX_IN_PRODUCTION: 'true' }));
     expect(missing.problems).toEqual([expect.stringMatching(/^SIMULATOR_SECRET: required in production/)]);
-    const published = configError(() => loadConfig({ ...PROD_SIMULATED, SANDBOX_IN_PRODUCTION: 'true', SIMULATOR_SECRET: RAMP_SIMULATOR_WEBHOOK_URL_SECRET }));
+    const published = configError(() =>
+      loadConfig({ ...PROD_SIMULATED, SANDBOX_IN_PRODUCTION: 'true', SIMULATOR_SECRET: RAMP_SIMULATOR_WEBHOOK_URL_SECRET }),
+    );
     expect(published.problems).toEqual([expect.stringMatching(/^SIMULATOR_SECRET: a value published in this repository/)]);
   });
 
   test("the sandbox's development key and webhook secret are refused, each by name", () => {
     const err = configError(() =>
-      loadConfig({ ...PROD_SIMULATED, SANDBOX_IN_PRODUCTION: 'true', SIMULATOR_SECRET, SANDBOX_API_KEY: DEV_SANDBOX_API_KEY, SANDBOX_WEBHOOK_SECRET: DEV_SANDBOX_WEBHOOK_SECRET }),
+      loadConfig({
+        ...PROD_SIMULATED,
+        SANDBOX_IN_PRODUCTION: 'true',
+        SIMULATOR_SECRET,
+        SANDBOX_API_KEY: DEV_SANDBOX_API_KEY,
+        SANDBOX_WEBHOOK_SECRET: DEV_SANDBOX_WEBHOOK_SECRET,
+      }),
     );
     expect(err.problems.map((p) => p.split(':')[0])).toEqual(['SANDBOX_API_KEY', 'SANDBOX_WEBHOOK_SECRET']);
   });
@@ -483,7 +556,9 @@ describe('SIMULATOR_SECRET', () => {
 
   test('unset, the simulated providers use the repository constants', () => {
     expect(fixed.providers.moonpay).toMatchObject({ config: MOONPAY_SIMULATOR_CREDENTIALS });
-    expect(fixed.providers.ramp).toMatchObject({ config: { ...RAMP_SIMULATOR_CREDENTIALS, webhookUrlSecret: RAMP_SIMULATOR_WEBHOOK_URL_SECRET } });
+    expect(fixed.providers.ramp).toMatchObject({
+      config: { ...RAMP_SIMULATOR_CREDENTIALS, webhookUrlSecret: RAMP_SIMULATOR_WEBHOOK_URL_SECRET },
+    });
     expect(fixed.providers.sandbox).toMatchObject({ config: { apiKey: DEV_SANDBOX_API_KEY, webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET } });
   });
 
@@ -493,7 +568,9 @@ describe('SIMULATOR_SECRET', () => {
       expect(credential).toBe(before[i]!.credential);
       expect({ credential, value }).not.toEqual(before[i]);
     });
-    expect(derived.providers.moonpay).toMatchObject({ config: { secretKey: expect.stringMatching(/^sk_test_[0-9a-f]{64}$/), webhookKey: expect.stringMatching(/^wk_test_[0-9a-f]{64}$/) } });
+    expect(derived.providers.moonpay).toMatchObject({
+      config: { secretKey: expect.stringMatching(/^sk_test_[0-9a-f]{64}$/), webhookKey: expect.stringMatching(/^wk_test_[0-9a-f]{64}$/) },
+    });
   });
 
   test('the derivation is deterministic and depends on the secret', () => {
@@ -512,7 +589,9 @@ describe('SIMULATOR_SECRET', () => {
   });
 
   test('SANDBOX_API_KEY and SANDBOX_WEBHOOK_SECRET, when set, win over the derived values', () => {
-    expect(loadConfig({ SIMULATOR_SECRET, SANDBOX_API_KEY: 'own-key', SANDBOX_WEBHOOK_SECRET: 'own-secret' }).providers.sandbox).toMatchObject({
+    expect(
+      loadConfig({ SIMULATOR_SECRET, SANDBOX_API_KEY: 'own-key', SANDBOX_WEBHOOK_SECRET: 'own-secret' }).providers.sandbox,
+    ).toMatchObject({
       config: { apiKey: 'own-key', webhookSecret: 'own-secret' },
     });
   });
@@ -526,7 +605,12 @@ describe('SIMULATOR_SECRET', () => {
 describe('the simulator host environment', () => {
   test('defaults, and the same sandbox credentials as the broker', () => {
     const env = parseSimulatorEnv({});
-    expect(env).toMatchObject({ NODE_ENV: 'development', SIMULATOR_HOST: '127.0.0.1', SIMULATOR_PORT: DEFAULT_SANDBOX_PORT, BROKER_URL: 'http://127.0.0.1:3000' });
+    expect(env).toMatchObject({
+      NODE_ENV: 'development',
+      SIMULATOR_HOST: '127.0.0.1',
+      SIMULATOR_PORT: DEFAULT_SANDBOX_PORT,
+      BROKER_URL: 'http://127.0.0.1:3000',
+    });
     expect(sandboxCredentials(env)).toEqual({ apiKey: DEV_SANDBOX_API_KEY, webhookSecret: DEV_SANDBOX_WEBHOOK_SECRET });
     const withSecret = parseSimulatorEnv({ SIMULATOR_SECRET, SANDBOX_API_KEY: '' });
     const broker = loadConfig({ SIMULATOR_SECRET }).providers.sandbox;
@@ -537,7 +621,11 @@ describe('the simulator host environment', () => {
     const missing = configError(() => parseSimulatorEnv({ NODE_ENV: 'production' }));
     expect(missing.problems).toEqual([expect.stringMatching(/^SIMULATOR_SECRET: required in production/)]);
     const published = configError(() =>
-      parseSimulatorEnv({ NODE_ENV: 'production', SIMULATOR_SECRET: BANXA_SIMULATOR_CREDENTIALS.apiSecret, SANDBOX_WEBHOOK_SECRET: DEV_SANDBOX_WEBHOOK_SECRET }),
+      parseSimulatorEnv({
+        NODE_ENV: 'production',
+        SIMULATOR_SECRET: BANXA_SIMULATOR_CREDENTIALS.apiSecret,
+        SANDBOX_WEBHOOK_SECRET: DEV_SANDBOX_WEBHOOK_SECRET,
+      }),
     );
     expect(published.problems.map((p) => p.split(':')[0])).toEqual(['SIMULATOR_SECRET', 'SANDBOX_WEBHOOK_SECRET']);
     expect(parseSimulatorEnv({ NODE_ENV: 'production', SIMULATOR_SECRET }).SIMULATOR_SECRET).toBe(SIMULATOR_SECRET);

@@ -119,8 +119,8 @@ const BITGO_COIN: Record<string, string> = {
 /** ISO 4217 exponents from dinero.js (which tracks the ISO 4217 list), by code. */
 const ISO_4217 = new Map<string, number>(
   Object.values(dinero as Record<string, unknown>)
-    .filter((v): v is { code: string; base: number; exponent: number } =>
-      typeof v === 'object' && v !== null && 'code' in v && 'exponent' in v,
+    .filter(
+      (v): v is { code: string; base: number; exponent: number } => typeof v === 'object' && v !== null && 'code' in v && 'exponent' in v,
     )
     .map((c) => [c.code, c.exponent]),
 );
@@ -140,9 +140,7 @@ describe('currency IDs never change meaning and are never reused', () => {
       if (!c) return [`id ${s.id} (${s.ticker}/${s.network ?? 'fiat'}) was removed`];
       const now = { ticker: c.ticker, network: c.network ?? null, currency_type: c.currency_type };
       const then = { ticker: s.ticker, network: s.network, currency_type: s.currency_type };
-      return JSON.stringify(now) === JSON.stringify(then)
-        ? []
-        : [`id ${s.id} was ${JSON.stringify(then)}, is now ${JSON.stringify(now)}`];
+      return JSON.stringify(now) === JSON.stringify(then) ? [] : [`id ${s.id} was ${JSON.stringify(then)}, is now ${JSON.stringify(now)}`];
     });
     if (problems.length > 0) throw new Error(`${problems.join('\n')}\n\n${APPEND_HINT}`);
   });
@@ -158,9 +156,7 @@ describe('currency IDs never change meaning and are never reused', () => {
       );
     }
     if (unpublished.length > 0) {
-      throw new Error(
-        `ids ${unpublished.map((c) => `${c.id} (${key(c)})`).join(', ')} are missing from the snapshot.\n\n${APPEND_HINT}`,
-      );
+      throw new Error(`ids ${unpublished.map((c) => `${c.id} (${key(c)})`).join(', ')} are missing from the snapshot.\n\n${APPEND_HINT}`);
     }
   });
 

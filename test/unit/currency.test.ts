@@ -1,12 +1,6 @@
 import data from '../../src/domain/data/currencies.json';
 import { currencyDictionary } from '../../src/domain/currencies';
-import {
-  CurrencyDictionary,
-  CurrencyFileSchema,
-  CurrencySchema,
-  NETWORK_PATTERN,
-  type Currency,
-} from '../../src/domain/currency';
+import { CurrencyDictionary, CurrencyFileSchema, CurrencySchema, NETWORK_PATTERN, type Currency } from '../../src/domain/currency';
 import { FIXTURE_BTC, FIXTURE_USD } from '../helpers/fixtures';
 
 const USD: Currency = FIXTURE_USD;
@@ -127,9 +121,7 @@ describe('CurrencyDictionary', () => {
   });
 
   test('a duplicate ticker + network throws', () => {
-    expect(() => new CurrencyDictionary([BTC, { ...BTC, id: 99, name: 'Bitcoin again' }])).toThrow(
-      'duplicate currency BTC/bitcoin',
-    );
+    expect(() => new CurrencyDictionary([BTC, { ...BTC, id: 99, name: 'Bitcoin again' }])).toThrow('duplicate currency BTC/bitcoin');
   });
 
   test('a duplicate fiat ticker throws', () => {

@@ -1,4 +1,12 @@
-import { cryptoSoldIn, eligibleMethods, methodsFor, sellsCryptoIn, servesRegion, supportsPair, type OfferRequestTerms } from '../../src/catalogue/eligibility';
+import {
+  cryptoSoldIn,
+  eligibleMethods,
+  methodsFor,
+  sellsCryptoIn,
+  servesRegion,
+  supportsPair,
+  type OfferRequestTerms,
+} from '../../src/catalogue/eligibility';
 import { currencyDictionary } from '../../src/domain/currencies';
 import type { FiatCurrency } from '../../src/domain/currency';
 import { decimal } from '../../src/domain/money';
@@ -14,10 +22,12 @@ function method(code: string, limits: CataloguePaymentMethod['limits']): Catalog
   return { code, name: code, icon_url: null, fee: '1%', limits };
 }
 
-function catalogue(paymentMethods: CataloguePaymentMethod[] = [
-  method('card', { [USD]: { min: '20', max: '5000' }, [EUR]: { min: '15', max: '4000' } }),
-  method('bank_transfer', { [USD]: { min: '50', max: '20000' } }),
-]): ProviderCatalogue {
+function catalogue(
+  paymentMethods: CataloguePaymentMethod[] = [
+    method('card', { [USD]: { min: '20', max: '5000' }, [EUR]: { min: '15', max: '4000' } }),
+    method('bank_transfer', { [USD]: { min: '50', max: '20000' } }),
+  ],
+): ProviderCatalogue {
   return {
     fiat: [USD, EUR],
     crypto: [BTC],
@@ -26,7 +36,9 @@ function catalogue(paymentMethods: CataloguePaymentMethod[] = [
   };
 }
 
-function terms(overrides: Partial<Omit<OfferRequestTerms, 'amount' | 'fiat'>> & { amount?: string; fiat?: number } = {}): OfferRequestTerms {
+function terms(
+  overrides: Partial<Omit<OfferRequestTerms, 'amount' | 'fiat'>> & { amount?: string; fiat?: number } = {},
+): OfferRequestTerms {
   const { amount = '100', fiat = USD, ...rest } = overrides;
   return { fiat: currencyDictionary.fiat(fiat) as FiatCurrency, crypto: BTC, country: 'GB', ...rest, amount: decimal(amount) };
 }
@@ -83,7 +95,10 @@ describe('payment rails of one region', () => {
   test('offers in a country use only the rails that work there, and say why a requested one is out', () => {
     expect(codes(eligibleMethods(withRails(), terms({ country: 'GB' })))).toEqual(['card']);
     expect(codes(eligibleMethods(withRails(), terms({ country: 'US', state: 'CA' })))).toEqual(['card', 'ach']);
-    expect(eligibleMethods(withRails(), terms({ country: 'GB', paymentMethod: 'ach' }))).toEqual({ code: 'payment_method', message: 'ach is not available in GB' });
+    expect(eligibleMethods(withRails(), terms({ country: 'GB', paymentMethod: 'ach' }))).toEqual({
+      code: 'payment_method',
+      message: 'ach is not available in GB',
+    });
     // below the card minimum in GB, ACH's lower minimum does not count
     expect(eligibleMethods(withRails(), terms({ country: 'GB', amount: '15' }))).toMatchObject({ code: 'limits', min_amount: '20.00' });
   });
@@ -102,7 +117,10 @@ describe('crypto currencies not sold in some places', () => {
 
   test('an excluded country is a country reason, an excluded state a state reason', () => {
     expect(sellsCryptoIn(restricted(), USDT, 'CA')).toEqual({ code: 'country', message: 'does not sell this crypto currency in CA' });
-    expect(sellsCryptoIn(restricted(), USDT, 'US', 'NY')).toEqual({ code: 'state', message: 'does not sell this crypto currency in US-NY' });
+    expect(sellsCryptoIn(restricted(), USDT, 'US', 'NY')).toEqual({
+      code: 'state',
+      message: 'does not sell this crypto currency in US-NY',
+    });
   });
 
   test('other places, other crypto currencies and catalogues without exclusions are not affected', () => {
@@ -139,7 +157,10 @@ describe('crypto currencies not sold in some places', () => {
   });
 
   test('eligibleMethods refuses before any quote: country or state reason after the pair, before the methods', () => {
-    expect(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'CA' }))).toEqual({ code: 'country', message: 'does not sell this crypto currency in CA' });
+    expect(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'CA' }))).toEqual({
+      code: 'country',
+      message: 'does not sell this crypto currency in CA',
+    });
     expect(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'US', state: 'NY', paymentMethod: 'apple_pay' }))).toEqual({
       code: 'state',
       message: 'does not sell this crypto currency in US-NY',
@@ -148,8 +169,14 @@ describe('crypto currencies not sold in some places', () => {
     expect(codes(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'GB' })))).toEqual(['card', 'bank_transfer']);
     expect(codes(eligibleMethods(restricted(), terms({ crypto: BTC, country: 'CA' })))).toEqual(['card', 'bank_transfer']);
     // The place itself and the pair are checked first.
-    expect(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'DE' }))).toMatchObject({ code: 'country', message: 'does not serve DE' });
-    expect(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'US', state: 'TX' }))).toMatchObject({ code: 'state', message: 'does not serve US-TX' });
+    expect(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'DE' }))).toMatchObject({
+      code: 'country',
+      message: 'does not serve DE',
+    });
+    expect(eligibleMethods(restricted(), terms({ crypto: USDT, country: 'US', state: 'TX' }))).toMatchObject({
+      code: 'state',
+      message: 'does not serve US-TX',
+    });
     expect(eligibleMethods(restricted(), terms({ fiat: 3, crypto: USDT, country: 'CA' }))).toMatchObject({ code: 'currency' });
   });
 });
@@ -176,7 +203,10 @@ describe('eligibleMethods', () => {
       min_amount: '20.00',
       max_amount: '20000.00',
     });
-    expect(eligibleMethods(catalogue(), terms({ amount: '1', paymentMethod: 'bank_transfer' }))).toMatchObject({ min_amount: '50.00', max_amount: '20000.00' });
+    expect(eligibleMethods(catalogue(), terms({ amount: '1', paymentMethod: 'bank_transfer' }))).toMatchObject({
+      min_amount: '50.00',
+      max_amount: '20000.00',
+    });
   });
 
   test('a payment method filter keeps only that method', () => {
@@ -190,11 +220,16 @@ describe('eligibleMethods', () => {
 
   test('a fiat currency no method takes is a payment_method reason', () => {
     const cat = { ...catalogue([method('card', { [EUR]: { min: '1', max: '10' } })]) };
-    expect(eligibleMethods(cat, terms())).toEqual({ code: 'payment_method', message: 'does not offer any payment method for this currency' });
+    expect(eligibleMethods(cat, terms())).toEqual({
+      code: 'payment_method',
+      message: 'does not offer any payment method for this currency',
+    });
   });
 
   test('the region is checked before the pair, and the pair before the methods', () => {
-    expect(eligibleMethods(catalogue(), terms({ country: 'DE', crypto: ETH, paymentMethod: 'apple_pay' }))).toMatchObject({ code: 'country' });
+    expect(eligibleMethods(catalogue(), terms({ country: 'DE', crypto: ETH, paymentMethod: 'apple_pay' }))).toMatchObject({
+      code: 'country',
+    });
     expect(eligibleMethods(catalogue(), terms({ country: 'US', crypto: ETH }))).toMatchObject({ code: 'state' });
     expect(eligibleMethods(catalogue(), terms({ crypto: ETH, paymentMethod: 'apple_pay' }))).toEqual({
       code: 'currency',
@@ -205,18 +240,29 @@ describe('eligibleMethods', () => {
   test('a refreshed catalogue brings its own limits: parsed limits of the old one are not reused', () => {
     const before = catalogue();
     expect(codes(eligibleMethods(before, terms({ amount: '30' })))).toEqual(['card']);
-    const after = catalogue([method('card', { [USD]: { min: '40', max: '5000' } }), method('bank_transfer', { [USD]: { min: '25', max: '90' } })]);
+    const after = catalogue([
+      method('card', { [USD]: { min: '40', max: '5000' } }),
+      method('bank_transfer', { [USD]: { min: '25', max: '90' } }),
+    ]);
     expect(codes(eligibleMethods(after, terms({ amount: '30' })))).toEqual(['bank_transfer']);
     expect(codes(eligibleMethods(before, terms({ amount: '30' })))).toEqual(['card']);
   });
 });
 
 describe('limits of one crypto currency (cryptoLimits)', () => {
-  const narrowed = (cryptoLimits: ProviderCatalogue['cryptoLimits']): ProviderCatalogue => ({ ...catalogue(), crypto: [BTC, ETH], cryptoLimits });
+  const narrowed = (cryptoLimits: ProviderCatalogue['cryptoLimits']): ProviderCatalogue => ({
+    ...catalogue(),
+    crypto: [BTC, ETH],
+    cryptoLimits,
+  });
 
   test("the crypto currency's minimum and maximum narrow every method's limits in that fiat currency", () => {
     const cat = narrowed({ [BTC]: { [USD]: { min: '60', max: '8000' } } });
-    expect(codes(eligibleMethods(cat, terms({ amount: '30' })))).toMatchObject({ code: 'limits', min_amount: '60.00', max_amount: '8000.00' });
+    expect(codes(eligibleMethods(cat, terms({ amount: '30' })))).toMatchObject({
+      code: 'limits',
+      min_amount: '60.00',
+      max_amount: '8000.00',
+    });
     expect(codes(eligibleMethods(cat, terms({ amount: '60' })))).toEqual(['card', 'bank_transfer']);
     expect(codes(eligibleMethods(cat, terms({ amount: '6000' })))).toEqual(['bank_transfer']);
     expect(eligibleMethods(cat, terms({ amount: '9000' }))).toEqual({
@@ -235,7 +281,10 @@ describe('limits of one crypto currency (cryptoLimits)', () => {
 
   test('a minimum above every method’s maximum leaves no method: a payment_method reason, not an empty range', () => {
     const cat = narrowed({ [BTC]: { [USD]: { min: '30000', max: '90000' } } });
-    expect(eligibleMethods(cat, terms({ amount: '30000' }))).toEqual({ code: 'payment_method', message: "no payment method reaches this crypto currency's limits" });
+    expect(eligibleMethods(cat, terms({ amount: '30000' }))).toEqual({
+      code: 'payment_method',
+      message: "no payment method reaches this crypto currency's limits",
+    });
   });
 
   test('a method whose range the crypto currency empties does not widen the reason', () => {

@@ -100,7 +100,9 @@ describe('checkReportedTerms', () => {
 
   test('another crypto currency, or one the dictionary does not know, refuses the report', () => {
     expect(checkReportedTerms(ordered, { cryptoCurrency: ETH }).refused).toEqual([{ field: 'to_currency', ordered: '13', reported: '14' }]);
-    expect(checkReportedTerms(ordered, { cryptoCurrency: null }).refused).toEqual([{ field: 'to_currency', ordered: '13', reported: 'unknown' }]);
+    expect(checkReportedTerms(ordered, { cryptoCurrency: null }).refused).toEqual([
+      { field: 'to_currency', ordered: '13', reported: 'unknown' },
+    ]);
   });
 
   test('another fiat currency is a difference, not a refusal', () => {

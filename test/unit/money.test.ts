@@ -26,9 +26,7 @@ describe('decimal', () => {
   });
 
   test('subtraction keeps every digit', () => {
-    expect(decimal('1000000000000000000.000000000000000001').minus('1000000000000000000').toFixed()).toBe(
-      '0.000000000000000001',
-    );
+    expect(decimal('1000000000000000000.000000000000000001').minus('1000000000000000000').toFixed()).toBe('0.000000000000000001');
   });
 
   test('very large and very small values print in plain notation', () => {
@@ -89,8 +87,20 @@ describe('rounding', () => {
     ['0.0000000000000000001', 18, '0.000000000000000000', '0.000000000000000001', '0.000000000000000000'],
     ['0.0000000000000000005', 18, '0.000000000000000000', '0.000000000000000001', '0.000000000000000000'],
     ['0.0000000000000000015', 18, '0.000000000000000001', '0.000000000000000002', '0.000000000000000002'],
-    ['123456789012.123456789012345678', 18, '123456789012.123456789012345678', '123456789012.123456789012345678', '123456789012.123456789012345678'],
-    ['123456789012.1234567890123456789', 18, '123456789012.123456789012345678', '123456789012.123456789012345679', '123456789012.123456789012345679'],
+    [
+      '123456789012.123456789012345678',
+      18,
+      '123456789012.123456789012345678',
+      '123456789012.123456789012345678',
+      '123456789012.123456789012345678',
+    ],
+    [
+      '123456789012.1234567890123456789',
+      18,
+      '123456789012.123456789012345678',
+      '123456789012.123456789012345679',
+      '123456789012.123456789012345679',
+    ],
     ['99999999999999999.999', 2, '99999999999999999.99', '100000000000000000.00', '100000000000000000.00'],
   ])('%s at %i: down %s, up %s, half-even %s', (value, precision, down, up, halfEven) => {
     expect(roundDown(decimal(value), precision)).toBe(down);
@@ -153,8 +163,16 @@ describe('amountLimits', () => {
   const JPY = { ticker: 'JPY', precision: 0 };
 
   test('both ends at the currency precision, in one sentence with its code', () => {
-    expect(amountLimits('20', '5000', USD)).toEqual({ min: '20.00', max: '5000.00', message: 'amount must be between 20.00 and 5000.00 USD' });
-    expect(amountLimits(decimal('3000'), decimal('1500000'), JPY)).toEqual({ min: '3000', max: '1500000', message: 'amount must be between 3000 and 1500000 JPY' });
+    expect(amountLimits('20', '5000', USD)).toEqual({
+      min: '20.00',
+      max: '5000.00',
+      message: 'amount must be between 20.00 and 5000.00 USD',
+    });
+    expect(amountLimits(decimal('3000'), decimal('1500000'), JPY)).toEqual({
+      min: '3000',
+      max: '1500000',
+      message: 'amount must be between 3000 and 1500000 JPY',
+    });
   });
 
   test('the minimum rounds up and the maximum down, so each figure shown is itself allowed', () => {
@@ -200,8 +218,12 @@ describe('quotientToSignificant', () => {
       if (b.isZero()) continue;
       const digits = 1 + (next() % 16);
       const exact = new Exact(a).div(b);
-      expect(quotientToSignificant(decimal(a), decimal(b), digits, 'down').toFixed()).toBe(exact.precision(digits, BigNumber.ROUND_DOWN).toFixed());
-      expect(quotientToSignificant(decimal(a), decimal(b), digits, 'up').toFixed()).toBe(exact.precision(digits, BigNumber.ROUND_UP).toFixed());
+      expect(quotientToSignificant(decimal(a), decimal(b), digits, 'down').toFixed()).toBe(
+        exact.precision(digits, BigNumber.ROUND_DOWN).toFixed(),
+      );
+      expect(quotientToSignificant(decimal(a), decimal(b), digits, 'up').toFixed()).toBe(
+        exact.precision(digits, BigNumber.ROUND_UP).toFixed(),
+      );
     }
   });
 

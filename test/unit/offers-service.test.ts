@@ -89,9 +89,11 @@ test('asks providers in parallel and leaves out the slow, failing and refusing o
 
 test('the deadline aborts the provider call', async () => {
   let aborted = false;
-  const offers = service([
-    adapter('slow', (signal) => new Promise<ProviderQuote>(() => signal?.addEventListener('abort', () => (aborted = true)))),
-  ], undefined, 50);
+  const offers = service(
+    [adapter('slow', (signal) => new Promise<ProviderQuote>(() => signal?.addEventListener('abort', () => (aborted = true))))],
+    undefined,
+    50,
+  );
   await offers.getOffers(query);
   expect(aborted).toBe(true);
 });
@@ -216,7 +218,9 @@ test('the catalogue rules providers out before any quote, each with its reason',
 test('limits and states come from the catalogue, with the limits in the reason', async () => {
   const offers = service([adapter('p', () => Promise.resolve(goodQuote), CATALOGUE)]);
   const small = await offers.getOffers({ ...query, amountFrom: '5' });
-  expect(small.errors.p).toEqual({ error: { code: 'limits', message: 'amount must be between 20.00 and 20000.00 USD', min_amount: '20.00', max_amount: '20000.00' } });
+  expect(small.errors.p).toEqual({
+    error: { code: 'limits', message: 'amount must be between 20.00 and 20000.00 USD', min_amount: '20.00', max_amount: '20000.00' },
+  });
   const bankOnly = await offers.getOffers({ ...query, amountFrom: '10000', paymentMethod: 'card' });
   expect(bankOnly.errors.p?.error).toMatchObject({ code: 'limits', min_amount: '20.00', max_amount: '5000.00' });
   const texas = await offers.getOffers({ ...query, country: 'US', state: 'TX' });
@@ -244,7 +248,10 @@ test('every eligible payment method is quoted; the best amounts win and every fe
 });
 
 test('a provider whose catalogue cannot be loaded is unavailable', async () => {
-  const broken: ProviderAdapter = { ...adapter('p', () => Promise.resolve(goodQuote)), getCatalogue: () => Promise.reject(new ProviderUnavailableError('down')) };
+  const broken: ProviderAdapter = {
+    ...adapter('p', () => Promise.resolve(goodQuote)),
+    getCatalogue: () => Promise.reject(new ProviderUnavailableError('down')),
+  };
   const result = await service([broken]).getOffers(query);
   expect(result.errors.p?.error.code).toBe('unavailable');
 });

@@ -24,14 +24,14 @@ import {
 const COLUMNS = ['created', 'pending', 'hold', 'processing', 'complete', 'failed', 'expired', 'refunded'] as const;
 const EXPECTED: Record<OrderStatus, readonly (0 | 1)[]> = {
   //           created pending hold processing complete failed expired refunded
-  created:    [0,      1,      1,   1,         1,       1,     1,      1],
-  pending:    [0,      0,      1,   1,         1,       1,     1,      1],
-  hold:       [0,      1,      0,   1,         1,       1,     1,      1],
-  processing: [0,      0,      0,   0,         1,       1,     0,      1],
-  complete:   [0,      0,      0,   0,         0,       0,     0,      0],
-  failed:     [0,      0,      0,   0,         0,       0,     0,      1],
-  expired:    [0,      0,      0,   1,         1,       0,     0,      0],
-  refunded:   [0,      0,      0,   0,         0,       0,     0,      0],
+  created: [0, 1, 1, 1, 1, 1, 1, 1],
+  pending: [0, 0, 1, 1, 1, 1, 1, 1],
+  hold: [0, 1, 0, 1, 1, 1, 1, 1],
+  processing: [0, 0, 0, 0, 1, 1, 0, 1],
+  complete: [0, 0, 0, 0, 0, 0, 0, 0],
+  failed: [0, 0, 0, 0, 0, 0, 0, 1],
+  expired: [0, 0, 0, 1, 1, 0, 0, 0],
+  refunded: [0, 0, 0, 0, 0, 0, 0, 0],
 };
 
 const PAIRS: [OrderStatus, OrderStatus, boolean][] = ORDER_STATUSES.flatMap((from) =>
@@ -131,10 +131,22 @@ describe('isOrderStatus', () => {
     expect(isOrderStatus(status)).toBe(true);
   });
 
-  test.each<unknown>(['', 'Complete', 'COMPLETE', ' complete', 'completed', 'cancelled', 'waiting', 0, 1, null, undefined, {}, ['complete'], true])(
-    'refuses %p',
-    (value) => {
-      expect(isOrderStatus(value)).toBe(false);
-    },
-  );
+  test.each<unknown>([
+    '',
+    'Complete',
+    'COMPLETE',
+    ' complete',
+    'completed',
+    'cancelled',
+    'waiting',
+    0,
+    1,
+    null,
+    undefined,
+    {},
+    ['complete'],
+    true,
+  ])('refuses %p', (value) => {
+    expect(isOrderStatus(value)).toBe(false);
+  });
 });

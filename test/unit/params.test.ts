@@ -39,7 +39,22 @@ describe('currencyParam', () => {
     expect(currencyParam(dictionary, 'currency_to', 13, 'crypto')).toEqual(BTC);
   });
 
-  const TICKERS = ['BTC', 'btc', 'usd', 'USDT', 'Eth', ' BTC ', 'USDC2', 'ABCDEFGHIJ', 'ABCDEFGHIJK', '1INCH', 'USDC.e', 'USDT-TRC20', 'usdt_trc20', 'BTC-ETH'];
+  const TICKERS = [
+    'BTC',
+    'btc',
+    'usd',
+    'USDT',
+    'Eth',
+    ' BTC ',
+    'USDC2',
+    'ABCDEFGHIJ',
+    'ABCDEFGHIJK',
+    '1INCH',
+    'USDC.e',
+    'USDT-TRC20',
+    'usdt_trc20',
+    'BTC-ETH',
+  ];
   test.each(TICKERS)('a ticker %p is ticker_not_allowed', (raw) => {
     const err = problem(() => currencyParam(dictionary, 'currency_to', raw));
     expect(err.code).toBe('ticker_not_allowed');
@@ -111,7 +126,9 @@ describe('currencyParam', () => {
       expect(problem(() => currencyParam(dictionary, 'currency', 'BTC', 'crypto', 'body')).code).toBe('ticker_not_allowed');
       expect(problem(() => currencyParam(dictionary, 'currency', 2, 'crypto', 'body')).code).toBe('unknown_currency');
       expect(problem(() => currencyParam(dictionary, 'currency', 1, 'crypto', 'body')).code).toBe('unsupported_pair');
-      expect(problem(() => currencyParam(dictionary, 'currency', undefined, 'crypto', 'body')).errors).toEqual([{ path: 'currency', message: 'required' }]);
+      expect(problem(() => currencyParam(dictionary, 'currency', undefined, 'crypto', 'body')).errors).toEqual([
+        { path: 'currency', message: 'required' },
+      ]);
     });
   });
 
@@ -165,15 +182,21 @@ describe('providerCodesParam', () => {
   test('an unknown or disabled provider is a validation error naming it and the enabled ones', () => {
     const error = problem(() => providerCodesParam('provider_codes', 'a,nope,b,gone', ENABLED));
     expect(error.code).toBe('validation_error');
-    expect(error.errors).toEqual([{ path: 'provider_codes', message: 'unknown or disabled provider nope, gone; enabled: a, b, c, sandbox' }]);
+    expect(error.errors).toEqual([
+      { path: 'provider_codes', message: 'unknown or disabled provider nope, gone; enabled: a, b, c, sandbox' },
+    ]);
   });
 });
 
 describe('fiatAmountParam', () => {
   test('at most the currency decimals, and above zero when asked', () => {
     expect(fiatAmountParam('amount', '100.25', USD, true)).toBe('100.25');
-    expect(problem(() => fiatAmountParam('amount', '100.251', USD, true)).errors).toEqual([{ path: 'amount', message: 'at most 2 decimal places' }]);
-    expect(problem(() => fiatAmountParam('amount', '0.00', USD, true)).errors).toEqual([{ path: 'amount', message: 'must be greater than zero' }]);
+    expect(problem(() => fiatAmountParam('amount', '100.251', USD, true)).errors).toEqual([
+      { path: 'amount', message: 'at most 2 decimal places' },
+    ]);
+    expect(problem(() => fiatAmountParam('amount', '0.00', USD, true)).errors).toEqual([
+      { path: 'amount', message: 'must be greater than zero' },
+    ]);
     expect(fiatAmountParam('amount', '0', USD, false)).toBe('0');
   });
 });
@@ -218,13 +241,21 @@ describe('FieldProblems', () => {
     expect(thrown.code).toBe(lead);
     expect(thrown.errors!.map((e) => e.path)).toEqual(codes.map((_, i) => `f${i}`));
     const leadIndex = codes.indexOf(lead);
-    expect(thrown.message).toBe(`f${leadIndex} is wrong (${lead}). ${codes.length - 1} other field(s) are invalid too; errors lists them all.`);
+    expect(thrown.message).toBe(
+      `f${leadIndex} is wrong (${lead}). ${codes.length - 1} other field(s) are invalid too; errors lists them all.`,
+    );
     expect(PROBLEM_CODES[thrown.code]).toBeDefined();
   });
 
   test("led by the schema's problem, the detail counts every field once, the schema's and the checks'", () => {
     const problems = new FieldProblems();
-    problems.add(new SchemaProblem('query', [{ path: 'a', message: 'required' }, { path: 'b', message: 'x' }, { path: 'b', message: 'y' }]));
+    problems.add(
+      new SchemaProblem('query', [
+        { path: 'a', message: 'required' },
+        { path: 'b', message: 'x' },
+        { path: 'b', message: 'y' },
+      ]),
+    );
     problems.take(fail('validation_error', 'c'));
     const thrown = problem(() => problems.settle({}));
     expect(thrown.code).toBe('validation_error');
@@ -251,7 +282,11 @@ describe('FieldProblems', () => {
 
   test('an error that is not a ProblemError is not swallowed', () => {
     const problems = new FieldProblems();
-    expect(() => problems.take(() => { throw new TypeError('bug'); })).toThrow(TypeError);
+    expect(() =>
+      problems.take(() => {
+        throw new TypeError('bug');
+      }),
+    ).toThrow(TypeError);
   });
 
   test('a value missing without a problem is a bug, not an answer', () => {

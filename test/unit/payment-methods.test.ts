@@ -2,9 +2,19 @@ import { country } from '../../src/domain/countries';
 import { methodWorksIn, PAYMENT_METHOD_NAMES, PAYMENT_METHOD_REGIONS, paymentMethodName } from '../../src/domain/payment-methods';
 
 test('every broker code has a display name; other codes keep the provider name', () => {
-  expect(Object.keys(PAYMENT_METHOD_NAMES).sort()).toEqual(
-    ['ach', 'apple_pay', 'bank_transfer', 'card', 'google_pay', 'payid', 'paypal', 'pix', 'revolut_pay', 'sepa', 'upi'],
-  );
+  expect(Object.keys(PAYMENT_METHOD_NAMES).sort()).toEqual([
+    'ach',
+    'apple_pay',
+    'bank_transfer',
+    'card',
+    'google_pay',
+    'payid',
+    'paypal',
+    'pix',
+    'revolut_pay',
+    'sepa',
+    'upi',
+  ]);
   expect(paymentMethodName('apple_pay', 'Apple pay')).toBe('Apple Pay');
   expect(paymentMethodName('card', 'Debit credit card')).toBe('Card');
   expect(paymentMethodName('carrier_pigeon', 'Carrier pigeon')).toBe('Carrier pigeon');
@@ -45,7 +55,35 @@ describe('payment rails that work only in their own region', () => {
   });
 
   test('SEPA covers every EU member', () => {
-    const eu = ['AT', 'BE', 'BG', 'HR', 'CY', 'CZ', 'DK', 'EE', 'FI', 'FR', 'DE', 'GR', 'HU', 'IE', 'IT', 'LV', 'LT', 'LU', 'MT', 'NL', 'PL', 'PT', 'RO', 'SK', 'SI', 'ES', 'SE'];
+    const eu = [
+      'AT',
+      'BE',
+      'BG',
+      'HR',
+      'CY',
+      'CZ',
+      'DK',
+      'EE',
+      'FI',
+      'FR',
+      'DE',
+      'GR',
+      'HU',
+      'IE',
+      'IT',
+      'LV',
+      'LT',
+      'LU',
+      'MT',
+      'NL',
+      'PL',
+      'PT',
+      'RO',
+      'SK',
+      'SI',
+      'ES',
+      'SE',
+    ];
     expect(eu).toHaveLength(27);
     for (const code of eu) expect([code, methodWorksIn('sepa', code)]).toEqual([code, true]);
   });

@@ -7,10 +7,23 @@ const SEPA = SANDBOX_PROFILE.paymentMethods.find((m) => m.code === 'sepa')!;
 const BANK = SANDBOX_PROFILE.paymentMethods.find((m) => m.code === 'bank_transfer')!;
 
 /** The sandbox profile with yen added (the stock profile does not sell for JPY). */
-const WITH_JPY: SimulatorProfile = { ...SANDBOX_PROFILE, fiat: [...SANDBOX_PROFILE.fiat, 'JPY'], countries: [...SANDBOX_PROFILE.countries, 'JP'] };
+const WITH_JPY: SimulatorProfile = {
+  ...SANDBOX_PROFILE,
+  fiat: [...SANDBOX_PROFILE.fiat, 'JPY'],
+  countries: [...SANDBOX_PROFILE.countries, 'JP'],
+};
 
 function input(overrides: Partial<QuoteInput> = {}): QuoteInput {
-  return { fiat: 'USD', crypto: 'BTC', network: 'bitcoin', fiatAmount: '100', paymentMethod: 'card', country: 'US', state: 'CA', ...overrides };
+  return {
+    fiat: 'USD',
+    crypto: 'BTC',
+    network: 'bitcoin',
+    fiatAmount: '100',
+    paymentMethod: 'card',
+    country: 'US',
+    state: 'CA',
+    ...overrides,
+  };
 }
 
 function failure(result: QuoteResult): Extract<QuoteResult, { ok: false }> {
@@ -38,7 +51,12 @@ describe('quote: supported cases', () => {
 
   test('EUR 250 by SEPA for ETH on ethereum', () => {
     // fee 250 * 0.008 = 2.00; network 1.50 * 0.92 = 1.38; price 3200 * 0.92 * 1.012 = 2979.328 (shown rounded up)
-    expect(quote(SANDBOX_PROFILE, input({ fiat: 'EUR', crypto: 'ETH', network: 'ethereum', fiatAmount: '250', paymentMethod: 'sepa', country: 'DE' }))).toEqual({
+    expect(
+      quote(
+        SANDBOX_PROFILE,
+        input({ fiat: 'EUR', crypto: 'ETH', network: 'ethereum', fiatAmount: '250', paymentMethod: 'sepa', country: 'DE' }),
+      ),
+    ).toEqual({
       ok: true,
       price: '2979.33',
       cryptoAmount: '0.08277705',
@@ -50,7 +68,10 @@ describe('quote: supported cases', () => {
 
   test('GBP 1000 by bank transfer for SOL', () => {
     expect(
-      quote(SANDBOX_PROFILE, input({ fiat: 'GBP', crypto: 'SOL', network: 'solana', fiatAmount: '1000', paymentMethod: 'bank_transfer', country: 'GB' })),
+      quote(
+        SANDBOX_PROFILE,
+        input({ fiat: 'GBP', crypto: 'SOL', network: 'solana', fiatAmount: '1000', paymentMethod: 'bank_transfer', country: 'GB' }),
+      ),
     ).toEqual({ ok: true, price: '143.91', cryptoAmount: '6.87120239', processingFee: '10.00', networkFee: '1.19', method: BANK });
   });
 
@@ -107,7 +128,12 @@ describe('quote: unsupported requests', () => {
     ['a lowercase fiat', { fiat: 'usd' }, 'unsupported_fiat', 'fiat usd is not supported'],
     ['an unknown asset', { crypto: 'XYZ' }, 'unsupported_asset', 'XYZ on bitcoin is not supported'],
     ['an asset on another network', { network: 'ethereum' }, 'unsupported_asset', 'BTC on ethereum is not supported'],
-    ['a market asset the profile does not sell', { crypto: 'DOGE', network: 'dogecoin' }, 'unsupported_asset', 'DOGE on dogecoin is not supported'],
+    [
+      'a market asset the profile does not sell',
+      { crypto: 'DOGE', network: 'dogecoin' },
+      'unsupported_asset',
+      'DOGE on dogecoin is not supported',
+    ],
     ['an unserved country', { country: 'JP' }, 'unsupported_country', 'country JP is not served'],
     ['an unserved state', { country: 'US', state: 'NY' }, 'unsupported_state', 'state NY of US is not served'],
     ['a US order without a state', { country: 'US', state: undefined }, 'unsupported_state', 'state (none) of US is not served'],

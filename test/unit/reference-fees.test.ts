@@ -1,6 +1,18 @@
-import { REFERENCE_QUOTE_TRIES, REFERENCE_USER, referenceQuotes, withReferenceFees, type QuoteFn } from '../../src/catalogue/reference-fees';
+import {
+  REFERENCE_QUOTE_TRIES,
+  REFERENCE_USER,
+  referenceQuotes,
+  withReferenceFees,
+  type QuoteFn,
+} from '../../src/catalogue/reference-fees';
 import { currencyDictionary } from '../../src/domain/currencies';
-import { ProviderRejectedError, ProviderUnavailableError, type CataloguePaymentMethod, type ProviderCatalogue, type QuoteRequest } from '../../src/providers/types';
+import {
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type CataloguePaymentMethod,
+  type ProviderCatalogue,
+  type QuoteRequest,
+} from '../../src/providers/types';
 
 const USD = 1;
 const EUR = 2;
@@ -25,7 +37,13 @@ const catalogue = (paymentMethods: CataloguePaymentMethod[], over: Partial<Provi
   ...over,
 });
 
-const summary = (r: QuoteRequest) => ({ fiat: r.fiat.ticker, crypto: r.crypto.id, amount: r.fiatAmount, country: r.country, state: r.state });
+const summary = (r: QuoteRequest) => ({
+  fiat: r.fiat.ticker,
+  crypto: r.crypto.id,
+  amount: r.fiatAmount,
+  country: r.country,
+  state: r.state,
+});
 
 describe('referenceQuotes', () => {
   test('ten times the minimum, in the first served country the method works in, for the first crypto currency', () => {
@@ -50,7 +68,11 @@ describe('referenceQuotes', () => {
     expect(referenceQuotes(catalogue([ach], { countries: [{ code: 'US' }] }), ach, currencyDictionary).map(summary)).toEqual([
       { fiat: 'USD', crypto: BTC, amount: '50', country: 'US', state: 'AK' },
     ]);
-    expect(referenceQuotes(catalogue([ach], { countries: [{ code: 'US', states: [] }, { code: 'PR' }] }), ach, currencyDictionary).map((r) => r.country)).toEqual(['PR']);
+    expect(
+      referenceQuotes(catalogue([ach], { countries: [{ code: 'US', states: [] }, { code: 'PR' }] }), ach, currencyDictionary).map(
+        (r) => r.country,
+      ),
+    ).toEqual(['PR']);
   });
 
   test('a crypto currency not sold in the reference place is passed over', () => {
@@ -60,7 +82,11 @@ describe('referenceQuotes', () => {
   });
 
   test("the crypto currency's own limits narrow the method's; a fiat currency they leave no room in is skipped", () => {
-    const card = method('card', { [USD]: { min: '10', max: '1000' }, [EUR]: { min: '10', max: '1000' }, [GBP]: { min: '10', max: '1000' } });
+    const card = method('card', {
+      [USD]: { min: '10', max: '1000' },
+      [EUR]: { min: '10', max: '1000' },
+      [GBP]: { min: '10', max: '1000' },
+    });
     const own = catalogue([card], { cryptoLimits: { [BTC]: { [USD]: { min: '30', max: '200' }, [EUR]: { min: '2000', max: '5000' } } } });
     expect(referenceQuotes(own, card, currencyDictionary).map(summary)).toEqual([
       { fiat: 'USD', crypto: BTC, amount: '200', country: 'GB', state: undefined },
@@ -96,7 +122,13 @@ describe('withReferenceFees', () => {
       asked.push(`${r.paymentMethod}:${r.fiat.ticker}`);
       const a = answer(r);
       if (a instanceof Error) return Promise.reject(a);
-      return Promise.resolve({ fiatAmount: r.fiatAmount, cryptoAmount: '0.001', processingFee: a.fee, networkFee: '1', paymentMethod: r.paymentMethod });
+      return Promise.resolve({
+        fiatAmount: r.fiatAmount,
+        cryptoAmount: '0.001',
+        processingFee: a.fee,
+        networkFee: '1',
+        paymentMethod: r.paymentMethod,
+      });
     };
     return { quote, asked };
   };
@@ -116,7 +148,9 @@ describe('withReferenceFees', () => {
   });
 
   test('a refusal tries the next fiat currency', async () => {
-    const { quote, asked } = quoteAnswering((r) => (r.fiat.ticker === 'USD' ? new ProviderRejectedError('currency', 'no USD') : { fee: '2' }));
+    const { quote, asked } = quoteAnswering((r) =>
+      r.fiat.ticker === 'USD' ? new ProviderRejectedError('currency', 'no USD') : { fee: '2' },
+    );
     const card = method('card', { [USD]: { min: '10', max: '100' }, [EUR]: { min: '10', max: '100' } });
     const result = await withReferenceFees(catalogue([card]), quote, { currencies: currencyDictionary });
     expect(result.paymentMethods[0]!.fee).toBe('2%');
@@ -140,10 +174,14 @@ describe('withReferenceFees', () => {
   test('a method with no fee to read or keep stays without one, and is reported', async () => {
     const { quote } = quoteAnswering(() => new ProviderRejectedError('limits', 'no'));
     const missing: [string, string][] = [];
-    const result = await withReferenceFees(catalogue([method('card', { [USD]: { min: '10', max: '100' } }), method('pix', { [USD]: { min: '1', max: '9' } })]), quote, {
-      currencies: currencyDictionary,
-      onMissing: (m, err) => missing.push([m, (err as Error).message]),
-    });
+    const result = await withReferenceFees(
+      catalogue([method('card', { [USD]: { min: '10', max: '100' } }), method('pix', { [USD]: { min: '1', max: '9' } })]),
+      quote,
+      {
+        currencies: currencyDictionary,
+        onMissing: (m, err) => missing.push([m, (err as Error).message]),
+      },
+    );
     expect(result.paymentMethods.map((m) => m.fee)).toEqual([undefined, undefined]);
     expect(missing.sort(([a], [b]) => a.localeCompare(b))).toEqual([
       ['card', 'no'],

@@ -24,7 +24,9 @@ describe('createProviderRegistry', () => {
 
   test('in production without SANDBOX_URL: only the providers with credentials', () => {
     expect(createProviderRegistry(loadConfig(PROD)).codes()).toEqual([]);
-    const ramp = createProviderRegistry(loadConfig({ ...PROD, RAMP_HOST_API_KEY: 'ramp-host-key', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef' }));
+    const ramp = createProviderRegistry(
+      loadConfig({ ...PROD, RAMP_HOST_API_KEY: 'ramp-host-key', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef' }),
+    );
     expect(ramp.codes()).toEqual(['ramp']);
     expect(ramp.get('ramp')?.info.name).toBe('Ramp Network');
   });
@@ -37,7 +39,10 @@ describe('createProviderRegistry', () => {
 describe('logDisabledProviders', () => {
   test('one line per disabled provider, naming it and the reason', () => {
     const { logger, lines } = capturingLogger();
-    logDisabledProviders(loadConfig({ ...PROD, RAMP_HOST_API_KEY: 'ramp-host-key', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef' }), logger);
+    logDisabledProviders(
+      loadConfig({ ...PROD, RAMP_HOST_API_KEY: 'ramp-host-key', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef' }),
+      logger,
+    );
     expect(lines.map((line) => line.provider)).toEqual(['sandbox', 'banxa', 'mercuryo', 'moonpay', 'transak']);
     expect(lines[0]).toMatchObject({
       level: 30,

@@ -17,7 +17,12 @@ import { createProviderRegistry } from '../../src/providers/registry';
 import { testConfig } from '../helpers/config';
 import { signedSandboxWebhook } from '../helpers/webhooks';
 
-const event = (overrides: Partial<SignalledEvent> = {}): SignalledEvent => ({ provider: 'sandbox', orderId: 'order-1', eventId: 'evt-1', ...overrides });
+const event = (overrides: Partial<SignalledEvent> = {}): SignalledEvent => ({
+  provider: 'sandbox',
+  orderId: 'order-1',
+  eventId: 'evt-1',
+  ...overrides,
+});
 
 describe('MemorySignalledEvents', () => {
   test('an event is seen once remembered, and only that event', async () => {
@@ -66,8 +71,13 @@ describe('the webhook route', () => {
     app.use('/api', router);
     app.use(errorHandler);
     const orderId = randomUUID();
-    const { body, signature } = signedSandboxWebhook(DEV_SANDBOX_WEBHOOK_SECRET, { partner_order_id: orderId, status: 'AWAITING_PAYMENT' }, 'evt-1');
-    const post = () => request(app).post('/api/webhooks/sandbox').set('Content-Type', 'application/json').set('Sandbox-Signature', signature).send(body);
+    const { body, signature } = signedSandboxWebhook(
+      DEV_SANDBOX_WEBHOOK_SECRET,
+      { partner_order_id: orderId, status: 'AWAITING_PAYMENT' },
+      'evt-1',
+    );
+    const post = () =>
+      request(app).post('/api/webhooks/sandbox').set('Content-Type', 'application/json').set('Sandbox-Signature', signature).send(body);
     return { post, signalProviderEvent, lines, orderId };
   }
 
@@ -79,7 +89,13 @@ describe('the webhook route', () => {
     expect(replay.body).toEqual({ received: true });
     expect(signalProviderEvent).toHaveBeenCalledTimes(1);
     expect(lines).toContainEqual(
-      expect.objectContaining({ level: 20, provider: 'sandbox', orderId, eventId: 'evt-1', msg: 'provider webhook already signalled; acknowledged without a signal' }),
+      expect.objectContaining({
+        level: 20,
+        provider: 'sandbox',
+        orderId,
+        eventId: 'evt-1',
+        msg: 'provider webhook already signalled; acknowledged without a signal',
+      }),
     );
   });
 
@@ -107,6 +123,11 @@ describe('the webhook route', () => {
     expect(signalProviderEvent).toHaveBeenCalledTimes(2);
     const warnings = lines.filter((line) => line.level === 40);
     expect(warnings).toHaveLength(4);
-    expect(warnings[0]).toMatchObject({ provider: 'sandbox', orderId, eventId: 'evt-1', err: { message: 'Redis did not answer within 500 ms' } });
+    expect(warnings[0]).toMatchObject({
+      provider: 'sandbox',
+      orderId,
+      eventId: 'evt-1',
+      err: { message: 'Redis did not answer within 500 ms' },
+    });
   });
 });

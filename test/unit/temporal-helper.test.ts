@@ -12,10 +12,14 @@ afterEach(() => jest.restoreAllMocks());
 
 test('a start that timed out is tried again, with the same options', async () => {
   const environment = {} as TestWorkflowEnvironment;
-  const createLocal = jest.spyOn(TestWorkflowEnvironment, 'createLocal').mockRejectedValueOnce(timeout()).mockResolvedValueOnce(environment);
+  const createLocal = jest
+    .spyOn(TestWorkflowEnvironment, 'createLocal')
+    .mockRejectedValueOnce(timeout())
+    .mockResolvedValueOnce(environment);
   await expect(startTemporal({ port: 7777 })).resolves.toBe(environment);
   expect(createLocal).toHaveBeenCalledTimes(2);
-  for (const [options] of createLocal.mock.calls) expect(options?.server).toMatchObject({ port: 7777, executable: { type: 'existing-path' } });
+  for (const [options] of createLocal.mock.calls)
+    expect(options?.server).toMatchObject({ port: 7777, executable: { type: 'existing-path' } });
 });
 
 test('three timeouts in a row give up with the last error', async () => {
@@ -25,7 +29,9 @@ test('three timeouts in a row give up with the last error', async () => {
 });
 
 test('any other failure is not tried again', async () => {
-  const createLocal = jest.spyOn(TestWorkflowEnvironment, 'createLocal').mockRejectedValue(new Error('ephemeral server executable does not exist'));
+  const createLocal = jest
+    .spyOn(TestWorkflowEnvironment, 'createLocal')
+    .mockRejectedValue(new Error('ephemeral server executable does not exist'));
   await expect(startTemporal()).rejects.toThrow('does not exist');
   expect(createLocal).toHaveBeenCalledTimes(1);
 });

@@ -109,12 +109,21 @@ describe('validateWalletAddress', () => {
     }
   });
 
-  test.each(['dogecoin_testnet', 'Ethereum', 'ETH', 'eth', '', 'bitcoin ', 'constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
-    'unknown network %p is refused',
-    (network) => {
-      expect(validateWalletAddress(network, EIP55.mixed[0])).toEqual({ valid: false, reason: `no address rules for network ${network}` });
-    },
-  );
+  test.each([
+    'dogecoin_testnet',
+    'Ethereum',
+    'ETH',
+    'eth',
+    '',
+    'bitcoin ',
+    'constructor',
+    '__proto__',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+  ])('unknown network %p is refused', (network) => {
+    expect(validateWalletAddress(network, EIP55.mixed[0])).toEqual({ valid: false, reason: `no address rules for network ${network}` });
+  });
 
   test('every crypto network in the currency dictionary has address rules', () => {
     const networks = new Set(currencyDictionary.currencies.flatMap((c) => (c.network ? [c.network] : [])));
@@ -165,7 +174,11 @@ describe('destination tags and memos', () => {
 
   test('a TON comment may hold 123 bytes', () => {
     const tag = 'c'.repeat(123);
-    expect(validateWalletAddress('ton', ACCOUNT.tonNonBounceable, { tag })).toEqual({ valid: true, normalized: ACCOUNT.tonNonBounceable, tag });
+    expect(validateWalletAddress('ton', ACCOUNT.tonNonBounceable, { tag })).toEqual({
+      valid: true,
+      normalized: ACCOUNT.tonNonBounceable,
+      tag,
+    });
     expect(validateWalletAddress('ton', ACCOUNT.tonNonBounceable, { tag: `${tag}c` })).toEqual({
       valid: false,
       reason: 'the comment is longer than 123 bytes',
@@ -240,10 +253,15 @@ describe('POST /api/on_ramp/validate-address', () => {
     crypto(31, 'XLM', 'stellar'),
   ]);
   const adapter = (code: string, validateAddress?: ProviderAddressRule) =>
-    ({ info: { code, name: code, description: code, icon_url: 'https://example.com/p.svg' }, validateAddress }) as unknown as ProviderAdapter;
+    ({
+      info: { code, name: code, description: code, icon_url: 'https://example.com/p.svg' },
+      validateAddress,
+    }) as unknown as ProviderAdapter;
   const providers = new ProviderRegistry([
     adapter('sandbox'),
-    adapter('picky', (network, address) => (address.startsWith('3') ? { valid: false, reason: 'picky pays no P2SH addresses' } : undefined)),
+    adapter('picky', (network, address) =>
+      address.startsWith('3') ? { valid: false, reason: 'picky pays no P2SH addresses' } : undefined,
+    ),
   ]);
   const app = express();
   const api = express.Router();
@@ -251,7 +269,10 @@ describe('POST /api/on_ramp/validate-address', () => {
   app.use('/api', api);
   app.use(errorHandler);
 
-  const post = (body: unknown) => request(app).post('/api/on_ramp/validate-address').send(body as object);
+  const post = (body: unknown) =>
+    request(app)
+      .post('/api/on_ramp/validate-address')
+      .send(body as object);
   const problem = (code: string, status: number, title: string, detail: string, errors?: { path: string; message: string }[]) => ({
     type: `urn:onramp-broker:problem:${code}`,
     title,
@@ -326,9 +347,13 @@ describe('POST /api/on_ramp/validate-address', () => {
     expect(res.status).toBe(400);
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(res.body).toEqual(
-      problem('ticker_not_allowed', 400, 'Currency tickers are not accepted', 'currency must be a currency ID from GET /api/dict/currencies, not a ticker ("BTC").', [
-        { path: 'currency', message: 'tickers are not accepted; use the integer currency ID' },
-      ]),
+      problem(
+        'ticker_not_allowed',
+        400,
+        'Currency tickers are not accepted',
+        'currency must be a currency ID from GET /api/dict/currencies, not a ticker ("BTC").',
+        [{ path: 'currency', message: 'tickers are not accepted; use the integer currency ID' }],
+      ),
     );
   });
 
@@ -336,7 +361,9 @@ describe('POST /api/on_ramp/validate-address', () => {
     const res = await post({ provider_code: 'sandbox', currency: 999, wallet_address: UTXO.btcP2pkh });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(
-      problem('unknown_currency', 400, 'Unknown currency', 'currency 999 is not in the currency dictionary.', [{ path: 'currency', message: 'unknown currency ID' }]),
+      problem('unknown_currency', 400, 'Unknown currency', 'currency 999 is not in the currency dictionary.', [
+        { path: 'currency', message: 'unknown currency ID' },
+      ]),
     );
   });
 
@@ -354,7 +381,9 @@ describe('POST /api/on_ramp/validate-address', () => {
     const res = await post({ provider_code: 'sandbox', wallet_address: UTXO.btcP2pkh });
     expect(res.status).toBe(400);
     expect(res.body).toEqual(
-      problem('validation_error', 400, 'Invalid request', 'currency must be an integer currency ID.', [{ path: 'currency', message: 'required' }]),
+      problem('validation_error', 400, 'Invalid request', 'currency must be an integer currency ID.', [
+        { path: 'currency', message: 'required' },
+      ]),
     );
   });
 
@@ -413,7 +442,10 @@ describe('POST /api/on_ramp/validate-address', () => {
     const text = await request(app).post('/api/on_ramp/validate-address').set('Content-Type', 'text/plain').send('hello');
     expect(text.status).toBe(415);
     expect(text.body).toEqual(problem('unsupported_media_type', 415, 'Unsupported media type', 'Send the request as application/json.'));
-    const broken = await request(app).post('/api/on_ramp/validate-address').set('Content-Type', 'application/json').send('{"provider_code":');
+    const broken = await request(app)
+      .post('/api/on_ramp/validate-address')
+      .set('Content-Type', 'application/json')
+      .send('{"provider_code":');
     expect(broken.status).toBe(400);
     expect(broken.body).toEqual(problem('validation_error', 400, 'Invalid request', 'The request body is not valid JSON.'));
   });
@@ -422,6 +454,8 @@ describe('POST /api/on_ramp/validate-address', () => {
     const res = await request(app)[method]('/api/on_ramp/validate-address');
     expect(res.status).toBe(405);
     expect(res.headers.allow).toBe('POST');
-    expect(res.body).toEqual(problem('method_not_allowed', 405, 'Method not allowed', `${method.toUpperCase()} is not allowed here; use POST.`));
+    expect(res.body).toEqual(
+      problem('method_not_allowed', 405, 'Method not allowed', `${method.toUpperCase()} is not allowed here; use POST.`),
+    );
   });
 });

@@ -47,9 +47,24 @@ test('late, duplicated and out-of-order provider events never move an order back
   const s = await stack({ config: { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 60_000, pollMaxMs: 60_000 } } });
   const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
   const handle = env.client.workflow.getHandle(orderWorkflowId(order.id));
-  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e2', providerStatus: 'PAYMENT_RECEIVED', status: 'processing' });
-  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e1', providerStatus: 'AWAITING_PAYMENT', status: 'pending' });
-  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e2', providerStatus: 'PAYMENT_RECEIVED', status: 'processing' });
+  await handle.signal(providerEventSignal, {
+    providerCode: 'sandbox',
+    eventId: 'e2',
+    providerStatus: 'PAYMENT_RECEIVED',
+    status: 'processing',
+  });
+  await handle.signal(providerEventSignal, {
+    providerCode: 'sandbox',
+    eventId: 'e1',
+    providerStatus: 'AWAITING_PAYMENT',
+    status: 'pending',
+  });
+  await handle.signal(providerEventSignal, {
+    providerCode: 'sandbox',
+    eventId: 'e2',
+    providerStatus: 'PAYMENT_RECEIVED',
+    status: 'processing',
+  });
   const memo = await eventually(async () => {
     const m = await handle.query(getOrderQuery);
     return m?.order.status === 'processing' ? m : undefined;
@@ -57,7 +72,13 @@ test('late, duplicated and out-of-order provider events never move an order back
   // created (1) -> processing (2): the stale "pending" and the duplicate were dropped.
   expect(memo.sequence).toBe(2);
   await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e3', providerStatus: 'COMPLETED', status: 'complete' });
-  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e4', providerStatus: 'FAILED', status: 'failed', failureReason: 'late' });
+  await handle.signal(providerEventSignal, {
+    providerCode: 'sandbox',
+    eventId: 'e4',
+    providerStatus: 'FAILED',
+    status: 'failed',
+    failureReason: 'late',
+  });
   const final = await handle.result();
   expect(final.order.status).toBe('complete');
   expect(final.order.failure_reason).toBeUndefined();
@@ -65,7 +86,10 @@ test('late, duplicated and out-of-order provider events never move an order back
 });
 
 test('reordered webhooks from the simulator still end in complete', async () => {
-  const s = await stack({ faults: { reorderWebhooks: true }, config: { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 60_000, pollMaxMs: 60_000 } } });
+  const s = await stack({
+    faults: { reorderWebhooks: true },
+    config: { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 60_000, pollMaxMs: 60_000 } },
+  });
   const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
   await checkout(order.redirect_url, 'pay');
   await eventually(
@@ -164,7 +188,13 @@ test('a report about a provider order made before the order, or about another on
     status: 'complete',
     providerOrderCreatedAt: hourBefore,
   });
-  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'other', providerStatus: 'COMPLETED', status: 'complete', providerOrderId: 'not-this-one' });
+  await handle.signal(providerEventSignal, {
+    providerCode: 'sandbox',
+    eventId: 'other',
+    providerStatus: 'COMPLETED',
+    status: 'complete',
+    providerOrderId: 'not-this-one',
+  });
   const memo = await eventually(async () => {
     const m = await handle.query(getOrderQuery);
     return (m?.refusedReports ?? 0) >= 2 ? m : undefined;

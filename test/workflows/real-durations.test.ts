@@ -102,13 +102,24 @@ test('an order never paid expires after 24 h, polled ever less often, and closes
 
 test('a failed order still takes a refund 6 days later, then closes at once', async () => {
   const { handle } = await startOrder('00000000-0000-5000-8000-0000000000e2');
-  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e-fail', providerStatus: 'FAILED', status: 'failed', failureReason: 'card_declined' });
+  await handle.signal(providerEventSignal, {
+    providerCode: 'sandbox',
+    eventId: 'e-fail',
+    providerStatus: 'FAILED',
+    status: 'failed',
+    failureReason: 'card_declined',
+  });
   const failed = await eventually(async () => {
     const memo = await handle.query(getOrderQuery);
     return memo?.order.status === 'failed' ? memo : undefined;
   }, 'failed');
   await env.sleep('6 days');
-  await handle.signal(providerEventSignal, { providerCode: 'sandbox', eventId: 'e-refund', providerStatus: 'REFUNDED', status: 'refunded' });
+  await handle.signal(providerEventSignal, {
+    providerCode: 'sandbox',
+    eventId: 'e-refund',
+    providerStatus: 'REFUNDED',
+    status: 'refunded',
+  });
   const result: OrderMemo = await handle.result();
 
   expect(result.order.status).toBe('refunded');

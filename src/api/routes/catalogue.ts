@@ -24,7 +24,9 @@ function providerCodes(req: Request, providers: ProviderRegistry, problems: Fiel
 function region(req: Request, required: boolean, problems: FieldProblems): Place {
   if (req.query.country_code === undefined && !required) {
     if (req.query.state !== undefined) {
-      problems.add(new ProblemError('validation_error', 'state needs country_code.', [{ path: 'country_code', message: 'required with state' }]));
+      problems.add(
+        new ProblemError('validation_error', 'state needs country_code.', [{ path: 'country_code', message: 'required with state' }]),
+      );
     }
     return {};
   }
@@ -40,7 +42,12 @@ function inRegion(p: ProviderWithCatalogue, where: Place): boolean {
   return problem === undefined || (problem.code === 'state' && where.state === undefined);
 }
 
-export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, catalogues: CatalogueService, providers: ProviderRegistry): void {
+export function catalogueRoutes(
+  router: Router,
+  currencies: CurrencyDictionary,
+  catalogues: CatalogueService,
+  providers: ProviderRegistry,
+): void {
   router
     .route('/dict/countries')
     .get(staticJson({ countries: COUNTRIES }))
@@ -75,12 +82,19 @@ export function catalogueRoutes(router: Router, currencies: CurrencyDictionary, 
       const catalogue = await catalogues.get(providerParam(providers, 'provider_code', code).info.code);
       // An enabled provider whose catalogue has never loaded is down, not a mistake of the caller's.
       if (!catalogue) {
-        throw new ProblemError('provider_unavailable', `Provider ${code} has not answered for its catalogue yet; try again later.`, undefined, {
-          'Retry-After': String(CATALOGUE_RETRY_AFTER_SECONDS),
-        });
+        throw new ProblemError(
+          'provider_unavailable',
+          `Provider ${code} has not answered for its catalogue yet; try again later.`,
+          undefined,
+          {
+            'Retry-After': String(CATALOGUE_RETRY_AFTER_SECONDS),
+          },
+        );
       }
       // A method whose fee could not be read (no reference quote answered yet) is left out, not shown without one.
-      const payment_methods = catalogue.paymentMethods.flatMap((m) => (m.fee === undefined ? [] : [{ payment_method_code: m.code, fee: m.fee }]));
+      const payment_methods = catalogue.paymentMethods.flatMap((m) =>
+        m.fee === undefined ? [] : [{ payment_method_code: m.code, fee: m.fee }],
+      );
       res.json({ payment_methods });
     })
     .all(methodNotAllowed(['GET']));

@@ -12,10 +12,16 @@ import { methodNotAllowed, REQUEST_PARSE, validationProblem } from '../problem';
 export const OffersQuerySchema = z.object({
   external_user_id: ExternalIdSchema,
   amount_from: z.string().regex(DECIMAL_AMOUNT_PATTERN, 'a positive decimal string such as "100.00"'),
-  country: z.string().regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals').optional(),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals')
+    .optional(),
   state: z.string().optional(),
   ip: z.union([z.ipv4(), z.ipv6()]).optional(),
-  payment_method: z.string().regex(/^[a-z0-9_]{2,48}$/).optional(),
+  payment_method: z
+    .string()
+    .regex(/^[a-z0-9_]{2,48}$/)
+    .optional(),
   include_errors: z.enum(['true', 'false']).optional(),
 });
 
@@ -31,7 +37,10 @@ export function offerRoutes(router: Router, currencies: CurrencyDictionary, offe
       if (!parsed.success) problems.add(validationProblem(parsed.error, 'query'));
       const country = problems.take(() => countryParam('country', req.query.country), 'country');
       const state = country === undefined ? undefined : problems.take(() => stateParam('state', req.query.state, country, true), 'state');
-      const providerCodes = problems.take(() => providerCodesParam('provider_codes', req.query.provider_codes, providers), 'provider_codes');
+      const providerCodes = problems.take(
+        () => providerCodesParam('provider_codes', req.query.provider_codes, providers),
+        'provider_codes',
+      );
       const amount = req.query.amount_from;
       if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('amount_from', amount, fiat, true), 'amount_from');
       const checked = problems.settle({ fiat, crypto, country, query: parsed.data });

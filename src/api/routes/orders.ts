@@ -45,7 +45,9 @@ export function orderRoutes(router: Router, { currencies, catalogue, providers, 
       if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('from_amount', amount, fiat, false), 'from_amount');
       const providerCode = raw.provider_code;
       const provider =
-        typeof providerCode === 'string' ? problems.take(() => providerParam(providers, 'provider_code', providerCode), 'provider_code') : undefined;
+        typeof providerCode === 'string'
+          ? problems.take(() => providerParam(providers, 'provider_code', providerCode), 'provider_code')
+          : undefined;
       if (provider && typeof raw.payment_method === 'string' && !problems.has('payment_method')) {
         // An unknown method is a mistake to name, not an expired offer; when the catalogue cannot be
         // loaded the offer match below still decides.

@@ -34,14 +34,11 @@ export function validateAddressRoutes(router: Router, currencies: CurrencyDictio
       const currency = problems.take(() => currencyParam(currencies, 'currency', raw.currency, 'crypto', 'body') as CryptoCurrency);
       const providerCode = raw.provider_code;
       const provider =
-        typeof providerCode === 'string' ? problems.take(() => providerParam(providers, 'provider_code', providerCode), 'provider_code') : undefined;
+        typeof providerCode === 'string'
+          ? problems.take(() => providerParam(providers, 'provider_code', providerCode), 'provider_code')
+          : undefined;
       const { body, crypto, provider: adapter } = problems.settle({ body: parsed.data, crypto: currency, provider });
-      const verdict = validateForProvider(
-        crypto.network,
-        body.wallet_address,
-        { tag: body.memo },
-        adapter.validateAddress?.bind(adapter),
-      );
+      const verdict = validateForProvider(crypto.network, body.wallet_address, { tag: body.memo }, adapter.validateAddress?.bind(adapter));
       res.json(verdict.valid ? { result: true } : { result: false, reason: verdict.reason });
     })
     .all(methodNotAllowed(['POST']));

@@ -31,7 +31,12 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
         // provider retries an outage; an order the provider does not know is refused.
         if (err instanceof ProviderUnavailableError) {
           req.log.warn({ provider: adapter.info.code, reason: err.message }, 'provider webhook not read: provider unavailable');
-          throw new ProblemError('provider_unavailable', 'The provider cannot be reached to read this event; send it again later.', undefined, { 'Retry-After': '30' });
+          throw new ProblemError(
+            'provider_unavailable',
+            'The provider cannot be reached to read this event; send it again later.',
+            undefined,
+            { 'Retry-After': '30' },
+          );
         }
         if (err instanceof ProviderRejectedError) {
           req.log.warn({ provider: adapter.info.code, reason: err.message }, 'provider webhook not read: the provider refused the lookup');
@@ -46,7 +51,11 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
         const outcome = await orders.signalProviderEvent(adapter.info.code, event, adapter.claimsProviderOrders === true);
         if (outcome === 'unknown_order') req.log.warn(ref, 'webhook for an unknown or closed order');
         else {
-          if (outcome !== 'delivered') req.log.warn({ ...ref, outcome, providerOrderId: event.providerOrderId }, 'provider webhook not signalled: not about this order');
+          if (outcome !== 'delivered')
+            req.log.warn(
+              { ...ref, outcome, providerOrderId: event.providerOrderId },
+              'provider webhook not signalled: not about this order',
+            );
           await remember(signalled, ref, req.log);
         }
       }

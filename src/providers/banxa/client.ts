@@ -63,7 +63,11 @@ export class BanxaClient {
     return this.call(`/v2/orders?${query.toString()}`, BanxaOrderListSchema, {});
   }
 
-  private async call<T extends z.ZodType>(path: string, schema: T, options: Omit<ProviderRequestOptions, 'timeoutMs'>): Promise<z.infer<T>> {
+  private async call<T extends z.ZodType>(
+    path: string,
+    schema: T,
+    options: Omit<ProviderRequestOptions, 'timeoutMs'>,
+  ): Promise<z.infer<T>> {
     const { status, body } = await providerRequest(`${this.config.baseUrl}${path}`, {
       ...options,
       timeoutMs: this.timeoutMs,

@@ -38,9 +38,7 @@ export interface BanxaConfig extends BanxaCredentials {
 }
 
 export type BanxaConfigResult =
-  | { mode: 'live'; config: BanxaConfig }
-  | { mode: 'simulator'; config: BanxaConfig }
-  | { mode: 'disabled'; reason: string };
+  { mode: 'live'; config: BanxaConfig } | { mode: 'simulator'; config: BanxaConfig } | { mode: 'disabled'; reason: string };
 
 /** Fixed development credentials; the local Banxa simulator accepts exactly these when there is no SIMULATOR_SECRET. */
 export const BANXA_SIMULATOR_CREDENTIALS: BanxaCredentials = {

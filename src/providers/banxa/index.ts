@@ -1,5 +1,11 @@
 import type { CurrencyDictionary } from '../../domain/currency';
-import { ProviderRejectedError, ProviderUnavailableError, type CreateProviderOrderRequest, type ProviderAdapter, type ProviderInfo } from '../types';
+import {
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type CreateProviderOrderRequest,
+  type ProviderAdapter,
+  type ProviderInfo,
+} from '../types';
 import { BanxaClient } from './client';
 import type { BanxaConfig } from './config';
 import type { BanxaOrder } from './schemas';
@@ -21,7 +27,8 @@ export { banxaConfig, BanxaEnvSchema, BANXA_SIMULATOR_CREDENTIALS, type BanxaCon
 export const BANXA_INFO: ProviderInfo = {
   code: 'banxa',
   name: 'Banxa',
-  description: 'Licensed fiat-to-crypto on-ramp with a hosted checkout: cards, Apple Pay, Google Pay and local bank transfers in many countries.',
+  description:
+    'Licensed fiat-to-crypto on-ramp with a hosted checkout: cards, Apple Pay, Google Pay and local bank transfers in many countries.',
   icon_url: 'https://cdn.jsdelivr.net/gh/spothq/cryptocurrency-icons@master/svg/color/generic.svg',
 };
 

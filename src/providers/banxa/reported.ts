@@ -41,7 +41,10 @@ function reportedTerms(dictionary: CurrencyDictionary, fields: BanxaTermFields):
 }
 
 /** An order's terms (`GET /v2/orders/{id}`, the order list, `POST /v2/buy`). */
-export function orderTerms(dictionary: CurrencyDictionary, order: Pick<BanxaOrder, 'walletAddress' | 'crypto' | 'fiat' | 'fiatAmount'>): ReportedTerms | undefined {
+export function orderTerms(
+  dictionary: CurrencyDictionary,
+  order: Pick<BanxaOrder, 'walletAddress' | 'crypto' | 'fiat' | 'fiatAmount'>,
+): ReportedTerms | undefined {
   return reportedTerms(dictionary, {
     walletAddress: order.walletAddress,
     coin: order.crypto?.id,

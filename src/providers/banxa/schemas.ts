@@ -17,9 +17,7 @@ export type BanxaCryptoList = z.infer<typeof BanxaCryptoListSchema>;
 export const BanxaFiatListSchema = z.array(
   z.object({
     id: z.string(),
-    supportedPaymentMethods: z.array(
-      z.object({ id: z.string(), name: z.string(), minimum: decimalString, maximum: decimalString }),
-    ),
+    supportedPaymentMethods: z.array(z.object({ id: z.string(), name: z.string(), minimum: decimalString, maximum: decimalString })),
   }),
 );
 export type BanxaFiatList = z.infer<typeof BanxaFiatListSchema>;

@@ -176,7 +176,11 @@ export function fromOrder(order: BanxaOrder, dictionary: CurrencyDictionary): Pr
  * The order that `orderId` created (or found it had created before), which Banxa's answer to
  * `POST /v2/buy` need not echo the reference of: its first status is pendingPayment.
  */
-export function fromCreatedOrder(order: Omit<BanxaOrder, 'status'> & { status?: string }, orderId: string, dictionary: CurrencyDictionary): ProviderOrderSnapshot {
+export function fromCreatedOrder(
+  order: Omit<BanxaOrder, 'status'> & { status?: string },
+  orderId: string,
+  dictionary: CurrencyDictionary,
+): ProviderOrderSnapshot {
   const status = order.status ?? 'pendingPayment';
   return snapshot(orderId, order.id, status, order.cryptoAmount, order.transactionHash, orderTerms(dictionary, order));
 }
@@ -186,7 +190,11 @@ export function fromCreatedOrder(order: Omit<BanxaOrder, 'status'> & { status?: 
  * order when Banxa sent only ids (`order` is then the order looked up by `order_id`); its own terms
  * over the order's.
  */
-export function fromWebhook(webhook: BanxaWebhook, order: BanxaOrder | undefined, dictionary: CurrencyDictionary): ProviderOrderSnapshot | undefined {
+export function fromWebhook(
+  webhook: BanxaWebhook,
+  order: BanxaOrder | undefined,
+  dictionary: CurrencyDictionary,
+): ProviderOrderSnapshot | undefined {
   const orderId = webhook.external_id ?? (order && externalOrderIdOf(order));
   const status = webhook.status ?? order?.status;
   if (!orderId || !status) return undefined;

@@ -47,10 +47,7 @@ export function verifyBanxaWebhook(
   const signedAt = nonceMillis(nonce);
   if (signedAt === undefined) throw new WebhookVerificationError('nonce is not a Unix timestamp');
   if (Math.abs(nowMs - signedAt) > BANXA_NONCE_TOLERANCE_MS) throw new WebhookVerificationError('nonce outside the tolerance window');
-  const expected = createHmac('sha256', credentials.apiSecret)
-    .update(`POST\n${webhookPath}\n${nonce}\n`)
-    .update(webhook.rawBody)
-    .digest();
+  const expected = createHmac('sha256', credentials.apiSecret).update(`POST\n${webhookPath}\n${nonce}\n`).update(webhook.rawBody).digest();
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) throw new WebhookVerificationError('signature does not match');
 }
 

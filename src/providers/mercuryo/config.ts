@@ -67,9 +67,7 @@ export function mercuryoSimulatorCredentials(secret: string | undefined): Mercur
 }
 
 export type MercuryoMode =
-  | { mode: 'live'; config: MercuryoConfig }
-  | { mode: 'simulator'; config: MercuryoConfig }
-  | { mode: 'disabled'; reason: string };
+  { mode: 'live'; config: MercuryoConfig } | { mode: 'simulator'; config: MercuryoConfig } | { mode: 'disabled'; reason: string };
 
 const CREDENTIAL_VARIABLES = {
   widgetId: 'MERCURYO_WIDGET_ID',

@@ -82,5 +82,7 @@ export function mapOperationStatus(type: string, status: string): { status: Orde
   const table: Readonly<Record<string, OrderStatus>> = MERCURYO_STATUS_MAP[leg];
   if (!Object.hasOwn(table, status)) return undefined;
   const mapped = table[status]!;
-  return mapped === 'failed' ? { status: mapped, failureReason: FAILURE_REASONS[`${leg}:${status}`] ?? 'failed_at_provider' } : { status: mapped };
+  return mapped === 'failed'
+    ? { status: mapped, failureReason: FAILURE_REASONS[`${leg}:${status}`] ?? 'failed_at_provider' }
+    : { status: mapped };
 }

@@ -11,7 +11,14 @@ import {
   type QuoteRequest,
 } from '../types';
 import { MERCURYO_NETWORKS, MERCURYO_PAYMENT_METHODS, toMercuryoNetwork, toMercuryoPaymentMethod } from './mapping';
-import type { MercuryoBuyRate, MercuryoCallbackData, MercuryoCountriesSchema, MercuryoCurrencies, MercuryoOperation, MercuryoTransactions } from './schemas';
+import type {
+  MercuryoBuyRate,
+  MercuryoCallbackData,
+  MercuryoCountriesSchema,
+  MercuryoCurrencies,
+  MercuryoOperation,
+  MercuryoTransactions,
+} from './schemas';
 import { legOf, mapOperationStatus } from './status-map';
 import { reportedTerms, type MercuryoCurrencyIds } from './reported';
 import type { WidgetParams } from './widget';

@@ -39,7 +39,8 @@ export function parseMercuryoWebhook(webhook: IncomingWebhook, signKey: string, 
   if (!callback.success) throw new WebhookVerificationError('signed body is not a Mercuryo transaction callback');
   const data = 'data' in callback.data ? callback.data.data : callback.data.payload.data;
   const snapshot = fromCallback(data, ids);
-  if (!snapshot) throw new WebhookVerificationError(`signed callback has a type or status Mercuryo does not document (${data.type}:${data.status})`);
+  if (!snapshot)
+    throw new WebhookVerificationError(`signed callback has a type or status Mercuryo does not document (${data.type}:${data.status})`);
   // One operation has one id through all its statuses; its update time tells two reports of one status apart.
   return { ...snapshot, eventId: [data.type, data.id, data.status, data.updated_at_ts ?? data.updated_at ?? ''].join(':') };
 }

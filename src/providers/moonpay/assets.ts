@@ -66,7 +66,11 @@ function buyable(currency: MoonpayCurrency, testMode: boolean): boolean {
   return testMode ? currency.supportsTestMode !== false : currency.supportsLiveMode !== false;
 }
 
-export function indexCurrencies(dictionary: CurrencyDictionary, currencies: readonly MoonpayCurrency[], testMode: boolean): MoonpayAssetIndex {
+export function indexCurrencies(
+  dictionary: CurrencyDictionary,
+  currencies: readonly MoonpayCurrency[],
+  testMode: boolean,
+): MoonpayAssetIndex {
   const fiat = new Map<number, MoonpayCurrency>();
   const crypto = new Map<number, MoonpayCurrency>();
   for (const currency of currencies) {

@@ -36,9 +36,7 @@ export interface MoonpayConfig extends MoonpayCredentials {
 }
 
 export type MoonpayConfigResult =
-  | { mode: 'live'; config: MoonpayConfig }
-  | { mode: 'simulator'; config: MoonpayConfig }
-  | { mode: 'disabled'; reason: string };
+  { mode: 'live'; config: MoonpayConfig } | { mode: 'simulator'; config: MoonpayConfig } | { mode: 'disabled'; reason: string };
 
 /** Fixed development credentials: the local simulator accepts exactly these when there is no SIMULATOR_SECRET. */
 export const MOONPAY_SIMULATOR_CREDENTIALS: MoonpayCredentials = {

@@ -1,6 +1,12 @@
 import type { CurrencyDictionary } from '../../domain/currency';
 import { decimal } from '../../domain/money';
-import { ProviderRejectedError, ProviderUnavailableError, type CataloguePaymentMethod, type ProviderAdapter, type ProviderInfo } from '../types';
+import {
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type CataloguePaymentMethod,
+  type ProviderAdapter,
+  type ProviderInfo,
+} from '../types';
 import { indexCurrencies, type MoonpayAssetIndex } from './assets';
 import { MoonpayClient } from './client';
 import { isTestKey, type MoonpayConfig } from './config';
@@ -24,7 +30,8 @@ export { MoonpayEnvSchema, moonpayConfig, MOONPAY_SIMULATOR_CREDENTIALS, type Mo
 export const MOONPAY_INFO: ProviderInfo = {
   code: 'moonpay',
   name: 'MoonPay',
-  description: 'Buy crypto with cards, Apple Pay, Google Pay, PayPal and bank transfers (SEPA, Faster Payments, ACH, PIX) in the MoonPay widget.',
+  description:
+    'Buy crypto with cards, Apple Pay, Google Pay, PayPal and bank transfers (SEPA, Faster Payments, ACH, PIX) in the MoonPay widget.',
   icon_url: 'https://www.moonpay.com/favicon.ico',
 };
 
@@ -72,7 +79,11 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
    * and a currency it was refused in is taken out of the method's limits; a method refused in all of
    * them is left out.
    */
-  const catalogueMethod = async (index: MoonpayAssetIndex, method: MoonpayMethod, signal?: AbortSignal): Promise<CataloguePaymentMethod | undefined> => {
+  const catalogueMethod = async (
+    index: MoonpayAssetIndex,
+    method: MoonpayMethod,
+    signal?: AbortSignal,
+  ): Promise<CataloguePaymentMethod | undefined> => {
     const limits = methodLimits(index, method);
     const [crypto] = index.crypto.values();
     if (!crypto) return undefined;

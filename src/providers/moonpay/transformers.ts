@@ -140,7 +140,10 @@ export function failureCode(transaction: MoonpayTransaction): string | undefined
   if (stage?.failureReason) return stage.failureReason;
   const sentence = transaction.failureReason?.trim();
   if (!sentence) return undefined;
-  return sentence.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  return sentence
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }
 
 export function fromTransaction(transaction: MoonpayTransaction, dictionary: CurrencyDictionary): ProviderOrderSnapshot {

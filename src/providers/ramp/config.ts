@@ -86,26 +86,24 @@ export function rampSimulatorCredentials(secret: string | undefined): RampSimula
 }
 
 export type RampConfigResult =
-  | { mode: 'live'; config: RampConfig }
-  | { mode: 'simulator'; config: RampConfig }
-  | { mode: 'disabled'; reason: string };
+  { mode: 'live'; config: RampConfig } | { mode: 'simulator'; config: RampConfig } | { mode: 'disabled'; reason: string };
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 /** Live with a host API key, else the local simulator when there is one, else disabled. */
-export function rampConfig(
-  env: z.infer<typeof RampEnvSchema>,
-  options: SimulatorEndpoints,
-): RampConfigResult {
+export function rampConfig(env: z.infer<typeof RampEnvSchema>, options: SimulatorEndpoints): RampConfigResult {
   const brokerPublicUrl = trimSlash(options.brokerPublicUrl);
   if (env.RAMP_HOST_API_KEY) {
     const apiUrl = trimSlash(env.RAMP_API_URL ?? RAMP_API_URL);
     const demo = apiUrl === RAMP_DEMO_API_URL;
     // A PEM in one environment line usually arrives with its line breaks written as \n.
-    const webhookPublicKey = env.RAMP_WEBHOOK_PUBLIC_KEY?.replaceAll('\\n', '\n') ?? (demo ? RAMP_DEMO_WEBHOOK_PUBLIC_KEY : RAMP_PRODUCTION_WEBHOOK_PUBLIC_KEY);
+    const webhookPublicKey =
+      env.RAMP_WEBHOOK_PUBLIC_KEY?.replaceAll('\\n', '\n') ?? (demo ? RAMP_DEMO_WEBHOOK_PUBLIC_KEY : RAMP_PRODUCTION_WEBHOOK_PUBLIC_KEY);
     checkPublicKey(webhookPublicKey);
     if (!env.RAMP_WEBHOOK_URL_SECRET) {
-      throw new ConfigError(['RAMP_WEBHOOK_URL_SECRET: required with RAMP_HOST_API_KEY (a random string of 32 or more characters, the same in every process)']);
+      throw new ConfigError([
+        'RAMP_WEBHOOK_URL_SECRET: required with RAMP_HOST_API_KEY (a random string of 32 or more characters, the same in every process)',
+      ]);
     }
     return {
       mode: 'live',
@@ -120,8 +118,11 @@ export function rampConfig(
       },
     };
   }
-  const stray = (['RAMP_WEBHOOK_PUBLIC_KEY', 'RAMP_API_URL', 'RAMP_WIDGET_URL', 'RAMP_WEBHOOK_URL_SECRET'] as const).filter((name) => env[name] !== undefined);
-  if (stray.length > 0) throw new ConfigError([`RAMP_HOST_API_KEY: required when ${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set`]);
+  const stray = (['RAMP_WEBHOOK_PUBLIC_KEY', 'RAMP_API_URL', 'RAMP_WIDGET_URL', 'RAMP_WEBHOOK_URL_SECRET'] as const).filter(
+    (name) => env[name] !== undefined,
+  );
+  if (stray.length > 0)
+    throw new ConfigError([`RAMP_HOST_API_KEY: required when ${stray.join(', ')} ${stray.length > 1 ? 'are' : 'is'} set`]);
   if (options.simulatorUrl === undefined) return { mode: 'disabled', reason: 'RAMP_HOST_API_KEY is not set and there is no simulator' };
   const base = `${trimSlash(options.simulatorUrl)}/ramp`;
   const secret = options.simulatorSecret;
@@ -133,7 +134,8 @@ export function rampConfig(
       ...rampSimulatorCredentials(secret),
       hostAppName: RAMP_HOST_APP_NAME,
       brokerPublicUrl,
-      webhookUrlSecret: secret === undefined ? RAMP_SIMULATOR_WEBHOOK_URL_SECRET : deriveSimulatorValue(secret, 'ramp', 'webhook-url-secret'),
+      webhookUrlSecret:
+        secret === undefined ? RAMP_SIMULATOR_WEBHOOK_URL_SECRET : deriveSimulatorValue(secret, 'ramp', 'webhook-url-secret'),
     },
   };
 }

@@ -91,7 +91,9 @@ export const RampMethodQuoteSchema = z.object({
 export type RampMethodQuote = z.infer<typeof RampMethodQuoteSchema>;
 
 /** The quote: one key per payment method name (each a RampMethodQuote) beside `asset`. */
-export const RampQuoteSchema = z.object({ asset: RampAssetSchema.pick({ symbol: true, chain: true, decimals: true }) }).catchall(z.unknown());
+export const RampQuoteSchema = z
+  .object({ asset: RampAssetSchema.pick({ symbol: true, chain: true, decimals: true }) })
+  .catchall(z.unknown());
 export type RampQuote = z.infer<typeof RampQuoteSchema>;
 
 /** `RampPurchase`, as GET /host-api/purchase/{id} answers and webhooks carry it. */

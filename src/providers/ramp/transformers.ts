@@ -155,7 +155,11 @@ function returnUrl(extras: Record<string, unknown>): string | undefined {
 }
 
 /** The widget URL the customer opens; Ramp creates the purchase there. */
-export function toWidgetUrl(config: RampConfig, request: CreateProviderOrderRequest & { paymentMethod: RampBrokerMethod }, asset: RampAsset): string {
+export function toWidgetUrl(
+  config: RampConfig,
+  request: CreateProviderOrderRequest & { paymentMethod: RampBrokerMethod },
+  asset: RampAsset,
+): string {
   const url = new URL(config.widgetUrl);
   const widgetType = BROKER_METHOD_CODES[request.paymentMethod].widgetType;
   const finalUrl = returnUrl(request.extras);

@@ -11,7 +11,9 @@ export function reportedTerms(dictionary: CurrencyDictionary, order: SandboxOrde
   const idOf = (matches: (c: Currency) => boolean) => dictionary.currencies.find(matches)?.id ?? null;
   const terms: ReportedTerms = {
     ...(order.wallet_address ? { walletAddress: order.wallet_address } : {}),
-    ...(ticker && network ? { cryptoCurrency: idOf((c) => c.currency_type === 'crypto' && c.ticker === ticker && c.network === network) } : {}),
+    ...(ticker && network
+      ? { cryptoCurrency: idOf((c) => c.currency_type === 'crypto' && c.ticker === ticker && c.network === network) }
+      : {}),
     ...(fiat ? { fiatCurrency: idOf((c) => c.currency_type === 'fiat' && c.ticker === fiat) } : {}),
     ...(order.fiat_amount ? { fiatAmount: order.fiat_amount } : {}),
   };

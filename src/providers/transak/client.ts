@@ -39,7 +39,9 @@ export class TransakClient {
   }
 
   getCryptoCurrencies(signal?: AbortSignal) {
-    return this.publicCall(`${this.config.apiUrl}/cryptocoverage/api/v1/public/crypto-currencies`, TransakCryptoCurrenciesSchema, { signal });
+    return this.publicCall(`${this.config.apiUrl}/cryptocoverage/api/v1/public/crypto-currencies`, TransakCryptoCurrenciesSchema, {
+      signal,
+    });
   }
 
   getFiatCurrencies(signal?: AbortSignal) {

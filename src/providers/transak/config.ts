@@ -50,9 +50,7 @@ export function transakSimulatorCredentials(secret: string | undefined): Transak
 }
 
 export type TransakMode =
-  | { mode: 'live'; config: TransakConfig }
-  | { mode: 'simulator'; config: TransakConfig }
-  | { mode: 'disabled'; reason: string };
+  { mode: 'live'; config: TransakConfig } | { mode: 'simulator'; config: TransakConfig } | { mode: 'disabled'; reason: string };
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 

@@ -6,9 +6,7 @@
 import { z } from 'zod';
 import { decimal } from '../../domain/money';
 
-const amount = z
-  .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/)])
-  .transform((value) => decimal(value).toFixed());
+const amount = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/)]).transform((value) => decimal(value).toFixed());
 
 /** `{ "error": { "statusCode", "name", "message" } }`, the body of every refusal. */
 export const TransakErrorSchema = z.object({

@@ -13,7 +13,14 @@ import type { TransakConfig } from './config';
 import { cryptoId, transakNetwork } from './networks';
 import { brokerPaymentMethod, transakPaymentMethod } from './payment-methods';
 import { reportedTerms } from './reported';
-import type { TransakCountries, TransakCryptoCurrencies, TransakFiatCurrencies, TransakOrder, TransakQuote, TransakWidgetParams } from './schemas';
+import type {
+  TransakCountries,
+  TransakCryptoCurrencies,
+  TransakFiatCurrencies,
+  TransakOrder,
+  TransakQuote,
+  TransakWidgetParams,
+} from './schemas';
 import { brokerStatus, failureReason } from './status-map';
 
 const NETWORK_FEE_ID = 'network_fee';
@@ -50,7 +57,10 @@ export function fromQuote(quote: TransakQuote): ProviderQuote {
   const processingFee = decimal(quote.totalFee).minus(networkFee);
   const paymentMethod = brokerPaymentMethod(quote.paymentMethod);
   if (paymentMethod === undefined || processingFee.isNegative()) {
-    throw new ProviderRejectedError('rejected', `Transak answered a quote the broker cannot read (${quote.paymentMethod}, total fee ${quote.totalFee})`);
+    throw new ProviderRejectedError(
+      'rejected',
+      `Transak answered a quote the broker cannot read (${quote.paymentMethod}, total fee ${quote.totalFee})`,
+    );
   }
   return {
     fiatAmount: quote.fiatAmount,

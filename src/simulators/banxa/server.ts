@@ -96,7 +96,8 @@ export class BanxaSimulator extends SimulatorBase {
   }
 
   private authenticate(req: Request, res: Response, next: NextFunction): void {
-    if (req.header('x-api-key') !== this.options.credentials.apiKey) return refuse(res, 401, 40103, 'You are not authorized to access this resource.');
+    if (req.header('x-api-key') !== this.options.credentials.apiKey)
+      return refuse(res, 401, 40103, 'You are not authorized to access this resource.');
     next();
   }
 
@@ -117,7 +118,9 @@ export class BanxaSimulator extends SimulatorBase {
       this.profile.fiat.map((fiat) => ({
         id: fiat,
         description: names.of(fiat) ?? fiat,
-        symbol: new Intl.NumberFormat('en', { style: 'currency', currency: fiat }).formatToParts(0).find((p) => p.type === 'currency')?.value ?? fiat,
+        symbol:
+          new Intl.NumberFormat('en', { style: 'currency', currency: fiat }).formatToParts(0).find((p) => p.type === 'currency')?.value ??
+          fiat,
         supportedPaymentMethods: this.profile.paymentMethods
           .filter((m) => !m.fiat || m.fiat.includes(fiat))
           .map((m) => {
@@ -150,7 +153,12 @@ export class BanxaSimulator extends SimulatorBase {
     if (fiatAmount === undefined || !DECIMAL.test(fiatAmount)) {
       return refuse(res, 422, 4002, 'Validation error: fiatAmount must be a decimal amount (this simulator quotes by fiat amount)');
     }
-    const [fiat, coin, blockchain, method] = [q.fiat, q.crypto, q.blockchain, q.paymentMethodId].map(String) as [string, string, string, string];
+    const [fiat, coin, blockchain, method] = [q.fiat, q.crypto, q.blockchain, q.paymentMethodId].map(String) as [
+      string,
+      string,
+      string,
+      string,
+    ];
     const result = this.price(fiat, coin, blockchain, fiatAmount, method);
     if (!result.ok) return refusePricing(res, result);
     res.json({
@@ -167,7 +175,8 @@ export class BanxaSimulator extends SimulatorBase {
     const missing = ['crypto', 'fiat', 'walletAddress', 'redirectUrl', 'externalCustomerId'].filter((k) => text(body[k]) === undefined);
     if (missing.length > 0) return refuse(res, 422, 4002, `Validation error: ${missing.join(', ')} required`);
     const fiatAmount = text(body.fiatAmount);
-    if (fiatAmount === undefined || !DECIMAL.test(fiatAmount)) return refuse(res, 422, 4002, 'Validation error: fiatAmount must be a decimal amount');
+    if (fiatAmount === undefined || !DECIMAL.test(fiatAmount))
+      return refuse(res, 422, 4002, 'Validation error: fiatAmount must be a decimal amount');
     const coin = body.crypto as string;
     const blockchain = text(body.blockchain) ?? this.profile.assets.find((a) => a.startsWith(`${coin}/`))?.split('/')[1] ?? '';
     const paymentMethodId = text(body.paymentMethodId) ?? 'debit-credit-card';
@@ -208,7 +217,8 @@ export class BanxaSimulator extends SimulatorBase {
   private listOrders(req: Request, res: Response): void {
     const start = text(req.query.start);
     const end = text(req.query.end);
-    if (!start || !end || !DATE.test(start) || !DATE.test(end)) return refuse(res, 422, 4002, 'Validation error: start and end dates (YYYY-MM-DD) required');
+    if (!start || !end || !DATE.test(start) || !DATE.test(end))
+      return refuse(res, 422, 4002, 'Validation error: start and end dates (YYYY-MM-DD) required');
     const status = text(req.query.status);
     const customer = text(req.query.externalCustomerId);
     const matching = [...this.orders.values()].filter((o) => {
@@ -323,7 +333,9 @@ export class BanxaSimulator extends SimulatorBase {
       status,
       eventId: randomUUID(),
       body,
-      headers: { authorization: banxaAuthorization(this.options.credentials, { method: 'POST', path: this.webhookPath, body }, Date.now()) },
+      headers: {
+        authorization: banxaAuthorization(this.options.credentials, { method: 'POST', path: this.webhookPath, body }, Date.now()),
+      },
     });
   }
 }

@@ -25,7 +25,9 @@ export class SimulatorHost {
       this.simulators.set(simulator.code, simulator);
       this.app.use(`/${simulator.code}`, simulator.app);
     }
-    this.app.use((_req: Request, res: Response) => void res.status(404).json({ error: { code: 'not_found', message: 'no such provider' } }));
+    this.app.use(
+      (_req: Request, res: Response) => void res.status(404).json({ error: { code: 'not_found', message: 'no such provider' } }),
+    );
   }
 
   get<T extends ProviderSimulator = ProviderSimulator>(code: string): T {

@@ -52,7 +52,12 @@ export function quote(profile: SimulatorProfile, input: QuoteInput): QuoteResult
   }
   const servedStates = input.country === undefined ? undefined : profile.states?.[input.country];
   if (servedStates && (input.state === undefined || !servedStates.includes(input.state))) {
-    return { ok: false, status: 422, code: 'unsupported_state', message: `state ${input.state ?? '(none)'} of ${input.country} is not served` };
+    return {
+      ok: false,
+      status: 422,
+      code: 'unsupported_state',
+      message: `state ${input.state ?? '(none)'} of ${input.country} is not served`,
+    };
   }
   const method = profile.paymentMethods.find((m) => m.code === input.paymentMethod && (!m.fiat || m.fiat.includes(input.fiat)));
   if (!method) {
@@ -71,10 +76,7 @@ export function quote(profile: SimulatorProfile, input: QuoteInput): QuoteResult
       max: max.toFixed(dp),
     };
   }
-  const processingFee = amount
-    .times(method.feeRate)
-    .plus(new D(method.feeFixedUsd).times(fx))
-    .decimalPlaces(dp, BigNumber.ROUND_UP);
+  const processingFee = amount.times(method.feeRate).plus(new D(method.feeFixedUsd).times(fx)).decimalPlaces(dp, BigNumber.ROUND_UP);
   const networkFee = new D(profile.networkFeeUsd).times(fx).decimalPlaces(dp, BigNumber.ROUND_UP);
   const net = amount.minus(processingFee).minus(networkFee);
   const price = new D(usdPrice).times(fx).times(new D(1).plus(profile.spread));

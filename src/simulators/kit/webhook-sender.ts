@@ -71,7 +71,10 @@ export class WebhookSender {
 
   private enqueue(webhook: OutgoingWebhook): void {
     const previous = this.queues.get(webhook.orderKey) ?? Promise.resolve();
-    this.queues.set(webhook.orderKey, previous.then(() => this.deliver(webhook)));
+    this.queues.set(
+      webhook.orderKey,
+      previous.then(() => this.deliver(webhook)),
+    );
   }
 
   private async deliver(webhook: OutgoingWebhook): Promise<void> {

@@ -6,7 +6,12 @@ import type { PaymentMethodProfile, SimulatorProfile } from '../kit/profile';
  */
 const TERMS = { feeRate: '0.0395', feeFixedUsd: '0', minUsd: '25', maxUsd: '3500' } as const;
 
-const method = (code: string, name: string, fiat?: readonly string[]): PaymentMethodProfile => ({ code, name, ...TERMS, ...(fiat ? { fiat } : {}) });
+const method = (code: string, name: string, fiat?: readonly string[]): PaymentMethodProfile => ({
+  code,
+  name,
+  ...TERMS,
+  ...(fiat ? { fiat } : {}),
+});
 
 /**
  * A card-first European provider with mobile wallets and a wide choice of networks; no state-level

@@ -55,7 +55,9 @@ export function paymentTypeOf(method: string): PaymentType {
 /** Mercuryo's operation and transaction ids are 17 hex digits. */
 export const mercuryoId = () => randomBytes(9).toString('hex').slice(0, 17);
 
-export function newPurchase(fields: Omit<SimPurchase, 'transactionId' | 'userUuid' | 'payment' | 'generation' | 'paymentType'>): SimPurchase {
+export function newPurchase(
+  fields: Omit<SimPurchase, 'transactionId' | 'userUuid' | 'payment' | 'generation' | 'paymentType'>,
+): SimPurchase {
   const now = new Date();
   return {
     ...fields,

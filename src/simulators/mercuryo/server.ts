@@ -87,7 +87,14 @@ export class MercuryoSimulator extends SimulatorBase {
     const methods = (fiat: string) =>
       this.profile.paymentMethods
         .filter((m) => !m.fiat || m.fiat.includes(fiat))
-        .flatMap((m) => (m.code === 'card' ? [{ code: 'card', name: 'Visa' }, { code: 'card', name: 'Mastercard' }] : [{ code: m.code, name: m.name }]));
+        .flatMap((m) =>
+          m.code === 'card'
+            ? [
+                { code: 'card', name: 'Visa' },
+                { code: 'card', name: 'Mastercard' },
+              ]
+            : [{ code: m.code, name: m.name }],
+        );
     const card = this.profile.paymentMethods[0]!;
     res.json({
       status: 200,
@@ -129,7 +136,10 @@ export class MercuryoSimulator extends SimulatorBase {
       code: 0,
       message: '',
       data: {
-        [to]: { min: min.div(unit).decimalPlaces(8, BigNumber.ROUND_UP).toFixed(), max: max.div(unit).decimalPlaces(8, BigNumber.ROUND_DOWN).toFixed() },
+        [to]: {
+          min: min.div(unit).decimalPlaces(8, BigNumber.ROUND_UP).toFixed(),
+          max: max.div(unit).decimalPlaces(8, BigNumber.ROUND_DOWN).toFixed(),
+        },
         [from]: { min: min.toFixed(), max: max.toFixed() },
       },
     });
@@ -225,7 +235,9 @@ export class MercuryoSimulator extends SimulatorBase {
       cryptoAmount: priced.cryptoAmount,
     });
     this.purchases.set(purchase.merchantTransactionId, purchase);
-    this.options.log?.(`mercuryo purchase ${purchase.transactionId} opened at ${this.options.publicUrl}/ for ${purchase.merchantTransactionId}`);
+    this.options.log?.(
+      `mercuryo purchase ${purchase.transactionId} opened at ${this.options.publicUrl}/ for ${purchase.merchantTransactionId}`,
+    );
     this.emit(purchase, 'payment');
     return purchase;
   }
@@ -266,7 +278,11 @@ export class MercuryoSimulator extends SimulatorBase {
     if (!steps) {
       const status = purchase.withdraw?.status ?? purchase.payment.status;
       res.status(409).json({
-        error: { code: 'invalid_action', message: `action ${String(action)} is not possible now (${status})`, allowed: allowedActions(purchase) },
+        error: {
+          code: 'invalid_action',
+          message: `action ${String(action)} is not possible now (${status})`,
+          allowed: allowedActions(purchase),
+        },
       });
       return;
     }

@@ -2,7 +2,9 @@ import { createHash, createHmac } from 'node:crypto';
 
 /** Mercuryo's v2 widget signature: `"v2:" + hex(SHA-512(address + secret + ip + merchant_transaction_id))`. */
 export function signWidget(address: string, secret: string, ip: string, merchantTransactionId: string): string {
-  return `v2:${createHash('sha512').update(address + secret + ip + merchantTransactionId).digest('hex')}`;
+  return `v2:${createHash('sha512')
+    .update(address + secret + ip + merchantTransactionId)
+    .digest('hex')}`;
 }
 
 /**

@@ -14,15 +14,7 @@ import { quote, type QuoteResult } from '../kit/pricing';
 import { countriesAnswer, cryptoCurrency, currenciesAnswer, fiatCurrency } from './catalogue';
 import { MOONPAY_ASSETS, MOONPAY_PROFILE, type SimulatedAsset } from './profile';
 import { checkWidgetQuery, moonpayWebhookSignature } from './signing';
-import {
-  ALLOWED_ACTIONS,
-  isAction,
-  plan,
-  transactionJson,
-  type MoonpaySimAction,
-  type SimTransaction,
-  type Step,
-} from './transactions';
+import { ALLOWED_ACTIONS, isAction, plan, transactionJson, type MoonpaySimAction, type SimTransaction, type Step } from './transactions';
 
 export interface MoonpaySimulatorOptions {
   /** The simulator's own base URL, e.g. http://127.0.0.1:4010/moonpay. */
@@ -109,7 +101,13 @@ export class MoonpaySimulator extends SimulatorBase {
     const baseCode = typeof q.baseCurrencyCode === 'string' ? q.baseCurrencyCode : '';
     const amount = typeof q.baseCurrencyAmount === 'string' ? q.baseCurrencyAmount : '';
     if (baseCode === '' || !DECIMAL.test(amount)) {
-      return moonpayError(res, 400, 'BadRequestError', '4_SYS_BAD_REQUEST', 'baseCurrencyCode and a numeric baseCurrencyAmount are required');
+      return moonpayError(
+        res,
+        400,
+        'BadRequestError',
+        '4_SYS_BAD_REQUEST',
+        'baseCurrencyCode and a numeric baseCurrencyAmount are required',
+      );
     }
     const paymentMethod = typeof q.paymentMethod === 'string' ? q.paymentMethod : DEFAULT_PAYMENT_METHOD;
     const fiat = baseCode.toUpperCase();
@@ -182,7 +180,13 @@ export class MoonpaySimulator extends SimulatorBase {
     const walletAddress = params.get('walletAddress') ?? '';
     const paymentMethod = params.get('paymentMethod') ?? DEFAULT_PAYMENT_METHOD;
     if (!asset || fiat === '' || !DECIMAL.test(amount) || walletAddress === '') {
-      moonpayError(res, 400, 'BadRequestError', '4_SYS_BAD_REQUEST', 'currencyCode, baseCurrencyCode, baseCurrencyAmount and walletAddress are required');
+      moonpayError(
+        res,
+        400,
+        'BadRequestError',
+        '4_SYS_BAD_REQUEST',
+        'currencyCode, baseCurrencyCode, baseCurrencyAmount and walletAddress are required',
+      );
       return undefined;
     }
     const priced = this.price(asset, fiat, amount, paymentMethod);
@@ -300,7 +304,9 @@ export class MoonpaySimulator extends SimulatorBase {
       status: tx.status,
       eventId: randomUUID(),
       body,
-      headers: { 'Moonpay-Signature-V2': moonpayWebhookSignature(this.options.credentials.webhookKey, body, Math.floor(Date.now() / 1000)) },
+      headers: {
+        'Moonpay-Signature-V2': moonpayWebhookSignature(this.options.credentials.webhookKey, body, Math.floor(Date.now() / 1000)),
+      },
     });
   }
 }

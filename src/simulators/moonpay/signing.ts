@@ -7,9 +7,7 @@ export function moonpayWebhookSignature(webhookKey: string, body: string, unixSe
 
 const SIGNATURE_PARAM = '&signature=';
 
-export type WidgetQueryCheck =
-  | { ok: true; params: URLSearchParams }
-  | { ok: false; message: 'Missing signature' | 'Invalid signature' };
+export type WidgetQueryCheck = { ok: true; params: URLSearchParams } | { ok: false; message: 'Missing signature' | 'Invalid signature' };
 
 /**
  * Checks a widget URL's query string as MoonPay does: `signature` comes last, and is the base64
@@ -20,7 +18,9 @@ export function checkWidgetQuery(secretKey: string, rawQuery: string): WidgetQue
   const at = rawQuery.lastIndexOf(SIGNATURE_PARAM);
   if (at < 0) {
     const params = new URLSearchParams(rawQuery);
-    return params.has('walletAddress') || params.has('walletAddresses') ? { ok: false, message: 'Missing signature' } : { ok: true, params };
+    return params.has('walletAddress') || params.has('walletAddresses')
+      ? { ok: false, message: 'Missing signature' }
+      : { ok: true, params };
   }
   const signed = rawQuery.slice(0, at);
   let given: Buffer;

@@ -72,7 +72,8 @@ export function plan(action: MoonpaySimAction, from: MoonpaySimStatus): Step[] {
     case 'hold':
       return [{ status: 'waitingAuthorization' }];
     case 'fail': {
-      const reason = from === 'pending' ? 'rejected_other' : from === 'waitingAuthorization' ? 'rejected_card' : 'payment_authorization_declined';
+      const reason =
+        from === 'pending' ? 'rejected_other' : from === 'waitingAuthorization' ? 'rejected_card' : 'payment_authorization_declined';
       return [{ status: 'failed', failure: { stage: stageOf(from), reason } }];
     }
     case 'expire':

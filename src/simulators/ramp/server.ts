@@ -70,7 +70,12 @@ const WIDGET_METHODS: Readonly<Record<string, string>> = {
   PIX: 'PIX',
 };
 
-const rampError = (code: string, statusCode: number, message: string, extra: Record<string, unknown> = {}) => ({ code, statusCode, message, ...extra });
+const rampError = (code: string, statusCode: number, message: string, extra: Record<string, unknown> = {}) => ({
+  code,
+  statusCode,
+  message,
+  ...extra,
+});
 const num = (value: BigNumber.Value) => new BigNumber(value).toNumber();
 const assetKey = (a: { chain: string; symbol: string }) => `${a.chain}_${a.symbol}`;
 
@@ -86,7 +91,7 @@ export class RampSimulator extends SimulatorBase {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
     this.signingKey = options.signingKey ?? rampSimulatorSigningKey(undefined);
     if (!isPublicHalf(options.credentials.webhookPublicKey, this.signingKey)) {
-      throw new Error('credentials.webhookPublicKey must be the public half of the Ramp simulator\'s signing key');
+      throw new Error("credentials.webhookPublicKey must be the public half of the Ramp simulator's signing key");
     }
     this.routes();
   }
@@ -119,7 +124,10 @@ export class RampSimulator extends SimulatorBase {
     app.get('/api/host-api/purchase/:id', (req, res) => this.getPurchase(req, res));
     app.use('/api/host-api', hostApi);
     // Ramp's framework answers unknown paths in its own shape.
-    app.use((req: Request, res: Response) => void res.status(404).json({ message: `Cannot ${req.method} ${req.path}`, error: 'Not Found', statusCode: 404 }));
+    app.use(
+      (req: Request, res: Response) =>
+        void res.status(404).json({ message: `Cannot ${req.method} ${req.path}`, error: 'Not Found', statusCode: 404 }),
+    );
   }
 
   /** The catalogue is public; a host key that is given must be right, and quotes need one. */
@@ -146,7 +154,9 @@ export class RampSimulator extends SimulatorBase {
       logoUrl: `https://assets.ramp.network/crypto-assets/${asset.chain.toLowerCase()}-${asset.symbol.toLowerCase()}.svg`,
       enabled: true,
       hidden: false,
-      price: Object.fromEntries(RAMP_PROFILE.fiat.map((f) => [f, num(new BigNumber(USD_PRICE[asset.symbol] ?? '0').times(FIAT_PER_USD[f] ?? '1'))])),
+      price: Object.fromEntries(
+        RAMP_PROFILE.fiat.map((f) => [f, num(new BigNumber(USD_PRICE[asset.symbol] ?? '0').times(FIAT_PER_USD[f] ?? '1'))]),
+      ),
       currencyCode: fiat,
       minPurchaseAmount: minimum ? num(minimum) : -1,
       maxPurchaseAmount: -1,
@@ -174,7 +184,9 @@ export class RampSimulator extends SimulatorBase {
   }
 
   private getCurrencies(res: Response): void {
-    res.json(RAMP_PROFILE.fiat.map((fiatCurrency) => ({ fiatCurrency, name: fiatCurrency, onrampAvailable: true, offrampAvailable: false })));
+    res.json(
+      RAMP_PROFILE.fiat.map((fiatCurrency) => ({ fiatCurrency, name: fiatCurrency, onrampAvailable: true, offrampAvailable: false })),
+    );
   }
 
   private getPaymentMethods(res: Response): void {
@@ -182,7 +194,9 @@ export class RampSimulator extends SimulatorBase {
       RAMP_PROFILE.paymentMethods.map((m) => ({
         name: m.code,
         currencies: m.fiat ?? RAMP_PROFILE.fiat,
-        countries: RAMP_PROFILE.countries.filter((c) => (m.fiat ?? RAMP_PROFILE.fiat).includes(MAIN_CURRENCY[c] ?? 'EUR')).map((c) => c.toLowerCase()),
+        countries: RAMP_PROFILE.countries
+          .filter((c) => (m.fiat ?? RAMP_PROFILE.fiat).includes(MAIN_CURRENCY[c] ?? 'EUR'))
+          .map((c) => c.toLowerCase()),
       })),
     );
   }
@@ -202,7 +216,12 @@ export class RampSimulator extends SimulatorBase {
   private price(asset: RampSimAsset, fiat: string, fiatValue: string, method: string) {
     const minimum = assetMinimum(asset, fiat);
     if (minimum && new BigNumber(fiatValue).lt(minimum)) {
-      return { ok: false as const, status: 400, code: 'amount_out_of_range', message: `minimum for ${assetKey(asset)} is ${minimum.toFixed()} ${fiat}` };
+      return {
+        ok: false as const,
+        status: 400,
+        code: 'amount_out_of_range',
+        message: `minimum for ${assetKey(asset)} is ${minimum.toFixed()} ${fiat}`,
+      };
     }
     return quote(RAMP_PROFILE, { fiat, crypto: asset.symbol, network: asset.chain, fiatAmount: fiatValue, paymentMethod: method });
   }
@@ -210,7 +229,9 @@ export class RampSimulator extends SimulatorBase {
   private getQuote(req: Request, res: Response): void {
     const body = RampQuoteRequestSchema.safeParse(req.body);
     if (!body.success) {
-      res.status(400).json(rampError('SERVICES.HOST_API.INVALID_REQUEST', 400, 'cryptoAssetSymbol, fiatCurrency and fiatValue are required'));
+      res
+        .status(400)
+        .json(rampError('SERVICES.HOST_API.INVALID_REQUEST', 400, 'cryptoAssetSymbol, fiatCurrency and fiatValue are required'));
       return;
     }
     const { cryptoAssetSymbol, fiatCurrency, fiatValue } = body.data;
@@ -275,7 +296,10 @@ export class RampSimulator extends SimulatorBase {
   private session(req: Request): PurchaseRecord | { status: number; message: string } {
     const query = new URLSearchParams(req.originalUrl.split('?')[1] ?? '');
     if (query.get('hostApiKey') !== this.options.credentials.hostApiKey) return { status: 401, message: 'Unknown hostApiKey' };
-    const key = [...query].sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${k}=${v}`).join('&');
+    const key = [...query]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('&');
     const existing = this.purchases.get(this.bySession.get(key) ?? '');
     if (existing) return existing;
 
@@ -287,7 +311,8 @@ export class RampSimulator extends SimulatorBase {
       return { status: 400, message: 'The widget needs swapAsset, fiatCurrency, fiatValue and userAddress it can sell' };
     }
     const wanted = WIDGET_METHODS[query.get('paymentMethodType') ?? 'CARD'] ?? 'CARD_PAYMENT';
-    const method = RAMP_PROFILE.paymentMethods.find((m) => m.code === wanted && (!m.fiat || m.fiat.includes(fiat))) ?? RAMP_PROFILE.paymentMethods[0]!;
+    const method =
+      RAMP_PROFILE.paymentMethods.find((m) => m.code === wanted && (!m.fiat || m.fiat.includes(fiat))) ?? RAMP_PROFILE.paymentMethods[0]!;
     const priced = this.price(asset, fiat, fiatValue, method.code);
     if (!priced.ok) return { status: 400, message: priced.message };
 
@@ -296,7 +321,14 @@ export class RampSimulator extends SimulatorBase {
       id: randomUUID(),
       purchaseViewToken: randomBytes(16).toString('hex'),
       status: 'INITIALIZED',
-      asset: { address: asset.address, symbol: asset.symbol, chain: asset.chain, type: asset.address ? 'TOKEN' : 'NATIVE', name: asset.name, decimals: asset.decimals },
+      asset: {
+        address: asset.address,
+        symbol: asset.symbol,
+        chain: asset.chain,
+        type: asset.address ? 'TOKEN' : 'NATIVE',
+        name: asset.name,
+        decimals: asset.decimals,
+      },
       receiverAddress,
       cryptoAmount: this.baseUnits(priced.cryptoAmount, asset),
       fiatCurrency: fiat,
@@ -313,7 +345,11 @@ export class RampSimulator extends SimulatorBase {
       endTime: null,
     };
     const webhookStatusUrl = query.get('webhookStatusUrl') ?? undefined;
-    const record: PurchaseRecord = { purchase, walk: 0, ...(webhookStatusUrl && URL.canParse(webhookStatusUrl) ? { webhookStatusUrl } : {}) };
+    const record: PurchaseRecord = {
+      purchase,
+      walk: 0,
+      ...(webhookStatusUrl && URL.canParse(webhookStatusUrl) ? { webhookStatusUrl } : {}),
+    };
     this.purchases.set(purchase.id, record);
     this.bySession.set(key, purchase.id);
     this.options.log?.(`ramp purchase ${purchase.id} created in the widget at ${this.options.publicUrl}/app`);

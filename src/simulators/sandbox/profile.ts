@@ -25,7 +25,15 @@ export const SANDBOX_PROFILE: SimulatorProfile = {
   ],
   paymentMethods: [
     { code: 'card', name: 'Card', feeRate: '0.0399', feeFixedUsd: '0.30', minUsd: '20', maxUsd: '5000' },
-    { code: 'bank_transfer', name: 'Bank transfer', feeRate: '0.01', feeFixedUsd: '0', minUsd: '50', maxUsd: '20000', fiat: ['USD', 'GBP', 'CAD', 'AUD', 'CHF', 'PLN', 'SEK', 'BRL'] },
+    {
+      code: 'bank_transfer',
+      name: 'Bank transfer',
+      feeRate: '0.01',
+      feeFixedUsd: '0',
+      minUsd: '50',
+      maxUsd: '20000',
+      fiat: ['USD', 'GBP', 'CAD', 'AUD', 'CHF', 'PLN', 'SEK', 'BRL'],
+    },
     { code: 'sepa', name: 'SEPA transfer', feeRate: '0.008', feeFixedUsd: '0', minUsd: '30', maxUsd: '20000', fiat: ['EUR'] },
   ],
   quoteTtlSeconds: 300,

@@ -13,15 +13,7 @@ import type { SimulatorProfile } from '../kit/profile';
 import { SANDBOX_PROFILE } from './profile';
 import { signSandboxPayload } from './signing';
 
-export type SimStatus =
-  | 'CREATED'
-  | 'AWAITING_PAYMENT'
-  | 'ON_HOLD'
-  | 'PAYMENT_RECEIVED'
-  | 'COMPLETED'
-  | 'FAILED'
-  | 'EXPIRED'
-  | 'REFUNDED';
+export type SimStatus = 'CREATED' | 'AWAITING_PAYMENT' | 'ON_HOLD' | 'PAYMENT_RECEIVED' | 'COMPLETED' | 'FAILED' | 'EXPIRED' | 'REFUNDED';
 
 export interface SimOrder {
   id: string;
@@ -202,7 +194,16 @@ export class SandboxSimulator extends SimulatorBase {
 
   private createOrder(req: Request, res: Response): void {
     const body = (req.body ?? {}) as Record<string, unknown>;
-    const required = ['partner_order_id', 'fiat_currency', 'crypto_currency', 'network', 'fiat_amount', 'wallet_address', 'payment_method', 'country'];
+    const required = [
+      'partner_order_id',
+      'fiat_currency',
+      'crypto_currency',
+      'network',
+      'fiat_amount',
+      'wallet_address',
+      'payment_method',
+      'country',
+    ];
     const missing = required.filter((k) => typeof body[k] !== 'string' || body[k] === '');
     if (missing.length > 0) {
       res.status(400).json(error('invalid_request', `missing ${missing.join(', ')}`));

@@ -84,8 +84,9 @@ class TransakSimulatorServer extends SimulatorBase implements TransakSimulator {
     app.get('/global', (req, res) => this.widgetPage(req, res));
     app.post('/global', (req, res) => this.widgetAction(req, res));
 
-    this.injectFaultsUnder(['/api', '/partners', '/cryptocoverage', '/fiat'], (res) =>
-      void res.status(503).json(transakError(503, 'Service Unavailable', 'simulated outage')),
+    this.injectFaultsUnder(
+      ['/api', '/partners', '/cryptocoverage', '/fiat'],
+      (res) => void res.status(503).json(transakError(503, 'Service Unavailable', 'simulated outage')),
     );
     const partner = (req: Request, res: Response, next: NextFunction) => this.requireAccessToken(req, res, next);
     app.post('/partners/api/v2/refresh-token', (req, res) => this.refreshToken(req, res));
@@ -192,10 +193,16 @@ class TransakSimulatorServer extends SimulatorBase implements TransakSimulator {
     // UNCONFIRMED: Transak documents COMPLETED as the default status filter; a partnerOrderId
     // lookup is served across statuses here (docs/providers/transak.md).
     const matching = [...this.orders.values()].filter(
-      (o) => (typeof partnerOrderId !== 'string' || o.partnerOrderId === partnerOrderId) && (typeof status !== 'string' || o.status === status),
+      (o) =>
+        (typeof partnerOrderId !== 'string' || o.partnerOrderId === partnerOrderId) && (typeof status !== 'string' || o.status === status),
     );
     res.json({
-      meta: { filter: { productsAvailed: ['BUY'], ...(typeof status === 'string' ? { status: [status] } : {}) }, limit, skip, totalCount: matching.length },
+      meta: {
+        filter: { productsAvailed: ['BUY'], ...(typeof status === 'string' ? { status: [status] } : {}) },
+        limit,
+        skip,
+        totalCount: matching.length,
+      },
       data: matching.slice(skip, skip + limit),
     });
   }
@@ -354,7 +361,11 @@ class TransakSimulatorServer extends SimulatorBase implements TransakSimulator {
       this.options.log?.(`transak: webhook for ${order.id} not sent: no access token issued yet`);
       return;
     }
-    const data = await signWebhookData(token.value, { webhookData: order, eventID, createdAt: order.updatedAt }, Math.floor(Date.now() / 1000));
+    const data = await signWebhookData(
+      token.value,
+      { webhookData: order, eventID, createdAt: order.updatedAt },
+      Math.floor(Date.now() / 1000),
+    );
     this.webhooks.send({
       orderKey: order.id,
       status: order.status,

@@ -33,7 +33,12 @@ const harness = useProviderHarness({
   config: (urls) => banxaConfig(BanxaEnvSchema.parse({}), { simulatorUrl: urls.simulatorUrl, brokerPublicUrl: urls.brokerUrl }),
   // Banxa signs the webhook's path too: the adapter checks it against config.webhookPath.
   simulator: (urls, config) =>
-    createBanxaSimulator({ publicUrl: urls.publicUrl, brokerWebhookUrl: urls.webhookUrl, credentials: { apiKey: config.apiKey, apiSecret: config.apiSecret }, stepDelayMs: STEP_MS }),
+    createBanxaSimulator({
+      publicUrl: urls.publicUrl,
+      brokerWebhookUrl: urls.webhookUrl,
+      credentials: { apiKey: config.apiKey, apiSecret: config.apiSecret },
+      stepDelayMs: STEP_MS,
+    }),
   adapter: (config) => createBanxaAdapter(config, currencyDictionary),
   // Webhooks are filed under Banxa's order id, read from the body before the adapter sees it.
   orderOf: (webhook) => (JSON.parse(webhook.rawBody.toString('utf8')) as { order_id: string }).order_id,
@@ -58,7 +63,13 @@ describe('catalogue', () => {
   test('maps Banxa assets, fiat, countries and methods to the broker ids', async () => {
     const catalogue = await harness.adapter.getCatalogue();
     expect(catalogue.crypto).toEqual(
-      expect.arrayContaining([idOf('BTC', 'bitcoin'), idOf('USDT', 'tron'), idOf('USDT', 'bsc'), idOf('USDC', 'base'), idOf('XRP', 'ripple')]),
+      expect.arrayContaining([
+        idOf('BTC', 'bitcoin'),
+        idOf('USDT', 'tron'),
+        idOf('USDT', 'bsc'),
+        idOf('USDC', 'base'),
+        idOf('XRP', 'ripple'),
+      ]),
     );
     expect(catalogue.crypto).toHaveLength(21); // every simulated asset but the one on a chain the broker lacks
     expect(catalogue.fiat).toEqual(expect.arrayContaining([idOf('USD'), idOf('EUR'), idOf('GBP'), idOf('AUD'), idOf('INR')]));
@@ -89,10 +100,7 @@ describe('quotes', () => {
   });
 
   test('an amount under the limits is refused with the limits of the method', async () => {
-    const error = await rejectionOf(
-      harness.adapter.getQuote({ ...quoteRequest, fiatAmount: '5' }),
-      ProviderRejectedError,
-    );
+    const error = await rejectionOf(harness.adapter.getQuote({ ...quoteRequest, fiatAmount: '5' }), ProviderRejectedError);
     expect(error).toMatchObject({ code: 'limits', details: { minAmount: '23.00', maxAmount: '13800.00' } });
   });
 
@@ -164,7 +172,10 @@ describe('orders', () => {
   test('expire, then a late payment revives the order', async () => {
     const order = await harness.adapter.createOrder(orderRequest());
     await checkout(order.redirectUrl, 'expire');
-    expect((await harness.waitForEvents(order.providerOrderId as string, 1))[0]).toMatchObject({ providerStatus: 'expired', status: 'expired' });
+    expect((await harness.waitForEvents(order.providerOrderId as string, 1))[0]).toMatchObject({
+      providerStatus: 'expired',
+      status: 'expired',
+    });
     await checkout(order.redirectUrl, 'pay');
     const events = await harness.waitForEvents(order.providerOrderId as string, 5);
     expect(events.map((e) => e.providerStatus)).toEqual(['expired', 'paymentReceived', 'inProgress', 'coinTransferred', 'complete']);
@@ -245,7 +256,11 @@ describe('reported terms and the paid* switches', () => {
       fiatCurrency: idOf('EUR'),
       fiatAmount: '150.00',
     });
-    Object.assign(harness.simulator.faults, { paidFiatAmount: '175.50', paidFiatCurrency: 'GBP', paidWalletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+    Object.assign(harness.simulator.faults, {
+      paidFiatAmount: '175.50',
+      paidFiatCurrency: 'GBP',
+      paidWalletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    });
     await checkout(order.redirectUrl, 'pay');
     const events = await harness.waitForEvents(order.providerOrderId as string, 5);
     // Banxa's webhooks carry the coin and the fiat, never the wallet: each is read with its order, which does.
@@ -265,13 +280,18 @@ describe('reported terms and the paid* switches', () => {
     });
   });
 
-  test('without the switches, what was ordered; a switch left empty keeps the order\'s value', async () => {
+  test("without the switches, what was ordered; a switch left empty keeps the order's value", async () => {
     const request = orderRequest();
     const order = await harness.adapter.createOrder(request);
     harness.simulator.faults.paidFiatAmount = '149.99';
     await checkout(order.redirectUrl, 'pay');
     const [first] = await harness.waitForEvents(order.providerOrderId as string, 1);
-    expect(first?.reported).toEqual({ walletAddress: request.walletAddress, cryptoCurrency: idOf('USDT', 'tron'), fiatCurrency: idOf('EUR'), fiatAmount: '149.99' });
+    expect(first?.reported).toEqual({
+      walletAddress: request.walletAddress,
+      cryptoCurrency: idOf('USDT', 'tron'),
+      fiatCurrency: idOf('EUR'),
+      fiatAmount: '149.99',
+    });
     expect((await harness.adapter.getOrder(request.orderId, order.providerOrderId)).reported).toMatchObject({
       walletAddress: request.walletAddress,
       fiatCurrency: idOf('EUR'),
@@ -296,10 +316,14 @@ describe('authentication and webhooks', () => {
     await expect(harness.adapter.parseWebhook(tampered)).rejects.toBeInstanceOf(WebhookVerificationError);
 
     const body = genuine.rawBody.toString('utf8');
-    const forged = banxaAuthorization({ apiKey: harness.config.apiKey, apiSecret: 'guessed' }, { method: 'POST', path: harness.config.webhookPath, body }, Date.now());
-    await expect(harness.adapter.parseWebhook({ headers: { authorization: forged }, rawBody: Buffer.from(body), query: {} })).rejects.toBeInstanceOf(
-      WebhookVerificationError,
+    const forged = banxaAuthorization(
+      { apiKey: harness.config.apiKey, apiSecret: 'guessed' },
+      { method: 'POST', path: harness.config.webhookPath, body },
+      Date.now(),
     );
+    await expect(
+      harness.adapter.parseWebhook({ headers: { authorization: forged }, rawBody: Buffer.from(body), query: {} }),
+    ).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 
   test('a webhook with only the order id is completed from the order lookup', async () => {
@@ -307,7 +331,9 @@ describe('authentication and webhooks', () => {
     const order = await harness.adapter.createOrder(request);
     const body = JSON.stringify({ order_id: order.providerOrderId });
     const authorization = banxaAuthorization(harness.config, { method: 'POST', path: harness.config.webhookPath, body }, Date.now());
-    await expect(harness.adapter.parseWebhook({ headers: { authorization }, rawBody: Buffer.from(body), query: {} })).resolves.toMatchObject({
+    await expect(
+      harness.adapter.parseWebhook({ headers: { authorization }, rawBody: Buffer.from(body), query: {} }),
+    ).resolves.toMatchObject({
       orderId: request.orderId,
       providerOrderId: order.providerOrderId,
       providerStatus: 'pendingPayment',

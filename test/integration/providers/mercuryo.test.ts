@@ -25,7 +25,12 @@ const harness = useProviderHarness({
   code: 'mercuryo',
   config: (urls) => mercuryoConfig({}, { simulatorUrl: urls.simulatorUrl, brokerPublicUrl: 'http://127.0.0.1:3000' }),
   simulator: (urls) =>
-    createMercuryoSimulator({ publicUrl: urls.publicUrl, brokerWebhookUrl: urls.webhookUrl, credentials: MERCURYO_SIMULATOR_CREDENTIALS, stepDelayMs: 40 }),
+    createMercuryoSimulator({
+      publicUrl: urls.publicUrl,
+      brokerWebhookUrl: urls.webhookUrl,
+      credentials: MERCURYO_SIMULATOR_CREDENTIALS,
+      stepDelayMs: 40,
+    }),
   adapter: (config) => createMercuryoAdapter(config, currencyDictionary),
 });
 
@@ -75,13 +80,27 @@ describe('Mercuryo adapter against the simulator', () => {
   });
 
   test('quotes in decimal strings, and refuses an amount out of limits with the limits', async () => {
-    const quote = await harness.adapter.getQuote({ fiat: USD, crypto: BTC, fiatAmount: '200', paymentMethod: 'card', country: 'GB', externalUserId: 'u' });
+    const quote = await harness.adapter.getQuote({
+      fiat: USD,
+      crypto: BTC,
+      fiatAmount: '200',
+      paymentMethod: 'card',
+      country: 'GB',
+      externalUserId: 'u',
+    });
     expect(quote.fiatAmount).toBe('200');
     expect(quote.cryptoAmount).toMatch(/^0\.\d+$/);
     expect(Number(quote.processingFee)).toBeGreaterThan(0);
     expect(quote.networkFee).toBe('0');
     expect(quote.paymentMethod).toBe('card');
-    const tron = await harness.adapter.getQuote({ fiat: EUR, crypto: USDT_TRON, fiatAmount: '100', paymentMethod: 'sepa', country: 'DE', externalUserId: 'u' });
+    const tron = await harness.adapter.getQuote({
+      fiat: EUR,
+      crypto: USDT_TRON,
+      fiatAmount: '100',
+      paymentMethod: 'sepa',
+      country: 'DE',
+      externalUserId: 'u',
+    });
     expect(Number(tron.cryptoAmount)).toBeGreaterThan(90);
 
     const refusal = await rejectionOf(
@@ -96,7 +115,10 @@ describe('Mercuryo adapter against the simulator', () => {
     const controller = new AbortController();
     controller.abort();
     await expect(
-      harness.adapter.getQuote({ fiat: USD, crypto: BTC, fiatAmount: '100', paymentMethod: 'card', country: 'GB', externalUserId: 'u' }, controller.signal),
+      harness.adapter.getQuote(
+        { fiat: USD, crypto: BTC, fiatAmount: '100', paymentMethod: 'card', country: 'GB', externalUserId: 'u' },
+        controller.signal,
+      ),
     ).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 
@@ -151,7 +173,12 @@ describe('Mercuryo adapter against the simulator', () => {
   });
 
   test('hold puts the purchase in order_scheduled; pay continues from there', async () => {
-    const { request, order } = await openOrder({ paymentMethod: 'apple_pay', fiat: EUR, crypto: USDT_TRON, walletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' });
+    const { request, order } = await openOrder({
+      paymentMethod: 'apple_pay',
+      fiat: EUR,
+      crypto: USDT_TRON,
+      walletAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    });
     await checkout(order.redirectUrl, 'hold');
     const held = await eventually(async () => {
       const snapshot = await harness.adapter.getOrder(request.orderId);
@@ -159,7 +186,10 @@ describe('Mercuryo adapter against the simulator', () => {
     }, 'hold');
     expect(held.providerStatus).toBe('mobile_pay:order_scheduled');
     expect((await checkout(order.redirectUrl, 'pay')).status).toBe(200);
-    await eventually(async () => ((await harness.adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined), 'complete after hold');
+    await eventually(
+      async () => ((await harness.adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined),
+      'complete after hold',
+    );
     const statuses = (await harness.eventsFor(request.orderId)).map((e) => e.status);
     expect(statuses).toEqual(['created', 'pending', 'hold', 'processing', 'processing', 'processing', 'complete']);
   });
@@ -172,14 +202,20 @@ describe('Mercuryo adapter against the simulator', () => {
     const expired = await openOrder();
     expect((await checkout(expired.order.redirectUrl, 'expire')).body.status).toBe('cancelled');
     expect(await harness.adapter.getOrder(expired.request.orderId)).toMatchObject({ status: 'failed', providerStatus: 'buy:cancelled' });
-    const last = await eventually(async () => (await harness.eventsFor(expired.request.orderId)).find((e) => e.providerStatus === 'buy:cancelled'), 'cancelled webhook');
+    const last = await eventually(
+      async () => (await harness.eventsFor(expired.request.orderId)).find((e) => e.providerStatus === 'buy:cancelled'),
+      'cancelled webhook',
+    );
     expect(last).toMatchObject({ status: 'failed', failureReason: 'cancelled_by_provider' });
   });
 
   test('refund after payment: the withdraw fails and the paid payment is cancelled', async () => {
     const { request, order } = await openOrder();
     await checkout(order.redirectUrl, 'pay');
-    await eventually(() => Promise.resolve(harness.simulator.purchases.get(request.orderId)?.withdraw ? true : undefined), 'the withdraw leg');
+    await eventually(
+      () => Promise.resolve(harness.simulator.purchases.get(request.orderId)?.withdraw ? true : undefined),
+      'the withdraw leg',
+    );
     const refunded = await checkout(order.redirectUrl, 'refund');
     expect(refunded.status).toBe(200);
     await eventually(async () => ((await harness.adapter.getOrder(request.orderId)).status === 'refunded' ? true : undefined), 'refunded');
@@ -201,15 +237,24 @@ describe('Mercuryo adapter against the simulator', () => {
     const { request, order } = await openOrder();
     const [opened] = await harness.waitForEvents(request.orderId, 1);
     expect(opened?.reported).toEqual({ cryptoCurrency: BTC.id, fiatCurrency: USD.id, fiatAmount: '150' });
-    Object.assign(harness.simulator.faults, { paidFiatAmount: '160.25', paidFiatCurrency: 'EUR', paidWalletAddress: 'bc1qattackeraddress000000000000000000000000' });
+    Object.assign(harness.simulator.faults, {
+      paidFiatAmount: '160.25',
+      paidFiatCurrency: 'EUR',
+      paidWalletAddress: 'bc1qattackeraddress000000000000000000000000',
+    });
     await checkout(order.redirectUrl, 'pay');
     const events = await harness.waitForEvents(request.orderId, (list) => list.at(-1)?.status === 'complete');
     const paid = { cryptoCurrency: BTC.id, fiatCurrency: EUR.id, fiatAmount: '160.25' };
     // Payment callbacks carry no wallet; withdraw callbacks carry it in tx.address.
     for (const event of events.slice(1)) {
-      expect(event.reported).toEqual(event.providerStatus.startsWith('withdraw:') ? { ...paid, walletAddress: 'bc1qattackeraddress000000000000000000000000' } : paid);
+      expect(event.reported).toEqual(
+        event.providerStatus.startsWith('withdraw:') ? { ...paid, walletAddress: 'bc1qattackeraddress000000000000000000000000' } : paid,
+      );
     }
-    expect((await harness.adapter.getOrder(request.orderId)).reported).toEqual({ ...paid, walletAddress: 'bc1qattackeraddress000000000000000000000000' });
+    expect((await harness.adapter.getOrder(request.orderId)).reported).toEqual({
+      ...paid,
+      walletAddress: 'bc1qattackeraddress000000000000000000000000',
+    });
     // The widget URL still opens the purchase: it is the order's, whatever was paid.
     expect((await fetch(order.redirectUrl)).status).toBe(200);
   });
@@ -252,10 +297,12 @@ describe('Mercuryo adapter against the simulator', () => {
   });
 
   test('a forged webhook is refused by the adapter', async () => {
-    const body = Buffer.from(JSON.stringify({ data: { id: 'x', merchant_transaction_id: randomUUID(), type: 'withdraw', status: 'completed' } }));
-    await expect(harness.adapter.parseWebhook({ headers: { 'x-signature': 'ab'.repeat(32) }, rawBody: body, query: {} })).rejects.toBeInstanceOf(
-      WebhookVerificationError,
+    const body = Buffer.from(
+      JSON.stringify({ data: { id: 'x', merchant_transaction_id: randomUUID(), type: 'withdraw', status: 'completed' } }),
     );
+    await expect(
+      harness.adapter.parseWebhook({ headers: { 'x-signature': 'ab'.repeat(32) }, rawBody: body, query: {} }),
+    ).rejects.toBeInstanceOf(WebhookVerificationError);
     await expect(harness.adapter.parseWebhook({ headers: {}, rawBody: body, query: {} })).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 
@@ -277,7 +324,10 @@ describe('Mercuryo adapter against the simulator', () => {
     });
     const { request, order } = await openOrder();
     await checkout(order.redirectUrl, 'pay');
-    await eventually(async () => ((await harness.adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined), 'complete by polling');
+    await eventually(
+      async () => ((await harness.adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined),
+      'complete by polling',
+    );
     expect(await harness.eventsFor(request.orderId)).toEqual([]);
   });
 });

@@ -20,12 +20,16 @@ import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { cryptoOf as crypto, fiatOf as fiat } from '../../helpers/currencies';
 
-
 const harness = useProviderHarness({
   code: 'moonpay',
   config: (urls) => moonpayConfig({}, { simulatorUrl: urls.simulatorUrl, brokerPublicUrl: urls.brokerUrl }),
   simulator: (urls) =>
-    createMoonpaySimulator({ publicUrl: urls.publicUrl, brokerWebhookUrl: urls.webhookUrl, credentials: MOONPAY_SIMULATOR_CREDENTIALS, stepDelayMs: 40 }),
+    createMoonpaySimulator({
+      publicUrl: urls.publicUrl,
+      brokerWebhookUrl: urls.webhookUrl,
+      credentials: MOONPAY_SIMULATOR_CREDENTIALS,
+      stepDelayMs: 40,
+    }),
   adapter: (config) => createMoonpayAdapter(config, currencyDictionary),
 });
 
@@ -64,7 +68,13 @@ describe('catalogue', () => {
     const catalogue = await harness.adapter.getCatalogue();
     expect(catalogue.fiat).toEqual(expect.arrayContaining([fiat('USD').id, fiat('EUR').id, fiat('GBP').id, fiat('BRL').id]));
     expect(catalogue.crypto).toEqual(
-      expect.arrayContaining([crypto('BTC', 'bitcoin').id, crypto('USDT', 'tron').id, crypto('USDC', 'solana').id, crypto('ETH', 'base').id, crypto('BNB', 'bsc').id]),
+      expect.arrayContaining([
+        crypto('BTC', 'bitcoin').id,
+        crypto('USDT', 'tron').id,
+        crypto('USDC', 'solana').id,
+        crypto('ETH', 'base').id,
+        crypto('BNB', 'bsc').id,
+      ]),
     );
     // Cardano is not offered to test keys; SHIB is not in the broker's dictionary.
     expect(catalogue.crypto).not.toContain(crypto('ADA', 'cardano').id);
@@ -116,7 +126,14 @@ describe('quotes', () => {
   });
 
   test('out of limits, and an asset excluded in the country, are refusals', async () => {
-    const request = { fiat: fiat('USD'), crypto: crypto('BTC', 'bitcoin'), paymentMethod: 'card', country: 'US', state: 'CA', externalUserId: 'u' };
+    const request = {
+      fiat: fiat('USD'),
+      crypto: crypto('BTC', 'bitcoin'),
+      paymentMethod: 'card',
+      country: 'US',
+      state: 'CA',
+      externalUserId: 'u',
+    };
     const low = await harness.adapter.getQuote({ ...request, fiatAmount: '5' }).catch((err: unknown) => err);
     expect(low).toBeInstanceOf(ProviderRejectedError);
     expect(low).toMatchObject({ code: 'limits', details: { minAmount: '20', maxAmount: '30000' } });
@@ -164,7 +181,13 @@ describe('orders', () => {
   });
 
   test('hold puts the payment on verification; pay continues from there', async () => {
-    const { request, order } = await openedOrder({ fiat: fiat('GBP'), paymentMethod: 'bank_transfer', country: 'GB', state: undefined, fiatAmount: '80' });
+    const { request, order } = await openedOrder({
+      fiat: fiat('GBP'),
+      paymentMethod: 'bank_transfer',
+      country: 'GB',
+      state: undefined,
+      fiatAmount: '80',
+    });
     expect((await checkout(order.redirectUrl, 'hold')).body.status).toBe('waitingAuthorization');
     expect((await harness.adapter.getOrder(request.orderId)).status).toBe('hold');
     await checkout(order.redirectUrl, 'pay');
@@ -187,8 +210,15 @@ describe('orders', () => {
 
     expect(await statusesFor(failed.request.orderId, 2)).toEqual(['waitingPayment:pending', 'failed:failed']);
     expect(await statusesFor(expired.request.orderId, 2)).toEqual(['waitingPayment:pending', 'failed:expired']);
-    expect(await statusesFor(refunded.request.orderId, 3)).toEqual(['waitingPayment:pending', 'waitingAuthorization:hold', 'failed:refunded']);
-    expect(await harness.adapter.getOrder(failed.request.orderId)).toMatchObject({ status: 'failed', failureReason: 'payment_authorization_declined' });
+    expect(await statusesFor(refunded.request.orderId, 3)).toEqual([
+      'waitingPayment:pending',
+      'waitingAuthorization:hold',
+      'failed:refunded',
+    ]);
+    expect(await harness.adapter.getOrder(failed.request.orderId)).toMatchObject({
+      status: 'failed',
+      failureReason: 'payment_authorization_declined',
+    });
     expect((await harness.adapter.getOrder(expired.request.orderId)).status).toBe('expired');
     expect((await harness.adapter.getOrder(refunded.request.orderId)).status).toBe('refunded');
   });
@@ -196,7 +226,9 @@ describe('orders', () => {
 
 describe('authentication', () => {
   test('a wrong publishable key, a wrong secret key and a tampered widget URL are refused', async () => {
-    const quote = await fetch(`${harness.urls.simulatorUrl}/moonpay/v3/currencies/btc/buy_quote?apiKey=pk_test_wrong&baseCurrencyCode=usd&baseCurrencyAmount=100`);
+    const quote = await fetch(
+      `${harness.urls.simulatorUrl}/moonpay/v3/currencies/btc/buy_quote?apiKey=pk_test_wrong&baseCurrencyCode=usd&baseCurrencyAmount=100`,
+    );
     expect(quote.status).toBe(401);
     expect(await quote.json()).toMatchObject({ type: 'UnauthorizedError' });
 
@@ -216,11 +248,14 @@ describe('authentication', () => {
   });
 
   test('the adapter refuses a forged webhook', async () => {
-    const body = JSON.stringify({ type: 'transaction_updated', data: { id: 'x', createdAt: 'a', updatedAt: 'b', status: 'completed', externalTransactionId: randomUUID() } });
+    const body = JSON.stringify({
+      type: 'transaction_updated',
+      data: { id: 'x', createdAt: 'a', updatedAt: 'b', status: 'completed', externalTransactionId: randomUUID() },
+    });
     const forged = moonpayWebhookSignature('wk_test_forger', body, Math.floor(Date.now() / 1000));
-    await expect(harness.adapter.parseWebhook({ headers: { 'moonpay-signature-v2': forged }, rawBody: Buffer.from(body), query: {} })).rejects.toBeInstanceOf(
-      WebhookVerificationError,
-    );
+    await expect(
+      harness.adapter.parseWebhook({ headers: { 'moonpay-signature-v2': forged }, rawBody: Buffer.from(body), query: {} }),
+    ).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 });
 
@@ -238,7 +273,15 @@ describe('faults', () => {
   test("the caller's AbortSignal ends a slow catalogue or quote", async () => {
     harness.simulator.faults.latencyMs = 2000;
     const started = Date.now();
-    const quote = { fiat: fiat('USD'), crypto: crypto('BTC', 'bitcoin'), fiatAmount: '100', paymentMethod: 'card', country: 'US', state: 'CA', externalUserId: 'u' };
+    const quote = {
+      fiat: fiat('USD'),
+      crypto: crypto('BTC', 'bitcoin'),
+      fiatAmount: '100',
+      paymentMethod: 'card',
+      country: 'US',
+      state: 'CA',
+      externalUserId: 'u',
+    };
     await expect(harness.adapter.getQuote(quote, AbortSignal.timeout(100))).rejects.toBeInstanceOf(ProviderUnavailableError);
     await expect(harness.adapter.getCatalogue(AbortSignal.timeout(100))).rejects.toBeInstanceOf(ProviderUnavailableError);
     const cold = createMoonpayAdapter(harness.config, currencyDictionary);
@@ -264,16 +307,29 @@ describe('reported terms', () => {
   const PAID_WALLET = 'bc1q9vza2e8x573nczrlzms0wvx3gsqjx7vavgkx0l';
 
   const setFaults = (body: object) =>
-    fetch(`${harness.urls.simulatorUrl}/moonpay/_simulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    fetch(`${harness.urls.simulatorUrl}/moonpay/_simulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
 
   test("without the paid-terms switches, every webhook and the status answer report the order's own terms", async () => {
     const { request, order } = await openedOrder();
     await checkout(order.redirectUrl, 'pay');
     const events = await harness.waitForEvents(request.orderId, 3);
     // The widget's 150.00 is what the customer pays: MoonPay's base amount plus its fees.
-    const ordered = { walletAddress: request.walletAddress, cryptoCurrency: request.crypto.id, fiatCurrency: request.fiat.id, fiatAmount: '150' };
+    const ordered = {
+      walletAddress: request.walletAddress,
+      cryptoCurrency: request.crypto.id,
+      fiatCurrency: request.fiat.id,
+      fiatAmount: '150',
+    };
     for (const event of events) expect(event).toMatchObject({ orderId: request.orderId, reported: ordered });
-    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ orderId: request.orderId, status: 'complete', reported: ordered });
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({
+      orderId: request.orderId,
+      status: 'complete',
+      reported: ordered,
+    });
   });
 
   test('with the switches on, the webhooks from payment on and the status answer report what was paid', async () => {

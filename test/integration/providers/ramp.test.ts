@@ -26,7 +26,12 @@ const harness = useProviderHarness({
   config: (urls) => rampConfig({}, { simulatorUrl: urls.simulatorUrl, brokerPublicUrl: urls.brokerUrl }),
   // Posts there are strays: the simulator must use each purchase's webhookStatusUrl, not a fixed URL.
   simulator: (urls) =>
-    createRampSimulator({ publicUrl: urls.publicUrl, brokerWebhookUrl: `${urls.brokerUrl}/fixed-webhook-url`, credentials: RAMP_SIMULATOR_CREDENTIALS, stepDelayMs: 25 }),
+    createRampSimulator({
+      publicUrl: urls.publicUrl,
+      brokerWebhookUrl: `${urls.brokerUrl}/fixed-webhook-url`,
+      credentials: RAMP_SIMULATOR_CREDENTIALS,
+      stepDelayMs: 25,
+    }),
   adapter: (config) => createRampAdapter(config, currencyDictionary),
   // Ramp echoes no partner reference: each purchase posts to the broker's URL with ?order_id=.
   orderOf: (webhook) => webhook.query.order_id,
@@ -64,7 +69,14 @@ describe('catalogue', () => {
     const catalogue = await harness.adapter.getCatalogue();
     expect(catalogue.fiat).toEqual(expect.arrayContaining([currency('USD').id, EUR.id, GBP.id, currency('BRL').id]));
     expect(catalogue.crypto).toEqual(
-      expect.arrayContaining([ETH.id, BTC.id, currency('USDC', 'ethereum').id, currency('USDT', 'tron').id, currency('POL', 'polygon').id, currency('SOL', 'solana').id]),
+      expect.arrayContaining([
+        ETH.id,
+        BTC.id,
+        currency('USDC', 'ethereum').id,
+        currency('USDT', 'tron').id,
+        currency('POL', 'polygon').id,
+        currency('SOL', 'solana').id,
+      ]),
     );
     // GLMR on Moonbeam has no broker ID.
     expect(catalogue.crypto).toHaveLength(16);
@@ -90,7 +102,13 @@ describe('quotes', () => {
 
   it('prices a card purchase in decimal strings with fees in the fiat currency', async () => {
     const quote = await harness.adapter.getQuote(base);
-    expect(quote).toEqual({ fiatAmount: '100.00', cryptoAmount: expect.stringMatching(/^0\.0\d+$/), processingFee: '2.49', networkFee: '0.69', paymentMethod: 'card' });
+    expect(quote).toEqual({
+      fiatAmount: '100.00',
+      cryptoAmount: expect.stringMatching(/^0\.0\d+$/),
+      processingFee: '2.49',
+      networkFee: '0.69',
+      paymentMethod: 'card',
+    });
   });
 
   it('prices a bank transfer in pounds cheaper than a card', async () => {
@@ -104,13 +122,18 @@ describe('quotes', () => {
       code: 'limits',
       details: { minAmount: '13.80', maxAmount: '11040.00' },
     });
-    await expect(harness.adapter.getQuote({ ...base, crypto: BTC, fiatAmount: '20.00' })).rejects.toMatchObject({ code: 'limits', details: { minAmount: '27.60' } });
+    await expect(harness.adapter.getQuote({ ...base, crypto: BTC, fiatAmount: '20.00' })).rejects.toMatchObject({
+      code: 'limits',
+      details: { minAmount: '27.60' },
+    });
   });
 
   it('refuses a method, a pair or an asset Ramp does not offer', async () => {
     await expect(harness.adapter.getQuote({ ...base, paymentMethod: 'ach' })).rejects.toMatchObject({ code: 'payment_method' });
     await expect(harness.adapter.getQuote({ ...base, paymentMethod: 'pix' })).rejects.toMatchObject({ code: 'payment_method' });
-    await expect(harness.adapter.getQuote({ ...base, crypto: currency('XLM', 'stellar') as CryptoCurrency })).rejects.toMatchObject({ code: 'currency' });
+    await expect(harness.adapter.getQuote({ ...base, crypto: currency('XLM', 'stellar') as CryptoCurrency })).rejects.toMatchObject({
+      code: 'currency',
+    });
   });
 });
 
@@ -142,7 +165,14 @@ describe('orders', () => {
     const answer = await checkout(order.redirectUrl, 'pay');
     expect(answer).toMatchObject({ status: 200, body: { status: 'PAYMENT_STARTED' } });
     const events = await harness.waitForEvents(request.orderId, 6);
-    expect(events.map((e) => e.providerStatus)).toEqual(['INITIALIZED', 'PAYMENT_STARTED', 'PAYMENT_IN_PROGRESS', 'PAYMENT_EXECUTED', 'RELEASING', 'RELEASED']);
+    expect(events.map((e) => e.providerStatus)).toEqual([
+      'INITIALIZED',
+      'PAYMENT_STARTED',
+      'PAYMENT_IN_PROGRESS',
+      'PAYMENT_EXECUTED',
+      'RELEASING',
+      'RELEASED',
+    ]);
     expect(events.map((e) => e.status)).toEqual(['pending', 'pending', 'pending', 'processing', 'processing', 'complete']);
     expect(new Set(events.map((e) => e.eventId)).size).toBe(6);
     expect(harness.strays).toEqual([]);
@@ -151,8 +181,16 @@ describe('orders', () => {
     expect(Number(last.cryptoAmount)).toBeGreaterThan(0);
 
     const snapshot = await harness.adapter.getOrder(request.orderId, created.providerOrderId);
-    expect(snapshot).toMatchObject({ orderId: request.orderId, status: 'complete', providerStatus: 'RELEASED', transactionHash: last.transactionHash });
-    expect(await checkout(order.redirectUrl, 'expire')).toMatchObject({ status: 409, body: { error: { code: 'invalid_action', allowed: [] } } });
+    expect(snapshot).toMatchObject({
+      orderId: request.orderId,
+      status: 'complete',
+      providerStatus: 'RELEASED',
+      transactionHash: last.transactionHash,
+    });
+    expect(await checkout(order.redirectUrl, 'expire')).toMatchObject({
+      status: 409,
+      body: { error: { code: 'invalid_action', allowed: [] } },
+    });
   });
 
   it('hold stops at PAYMENT_IN_PROGRESS; pay from there goes on to RELEASED', async () => {
@@ -160,7 +198,11 @@ describe('orders', () => {
     await checkout(order.redirectUrl, 'hold');
     await harness.waitForEvents(request.orderId, 3);
     await new Promise((resolve) => setTimeout(resolve, 120));
-    expect((await harness.eventsFor(request.orderId)).map((e) => e.providerStatus)).toEqual(['INITIALIZED', 'PAYMENT_STARTED', 'PAYMENT_IN_PROGRESS']);
+    expect((await harness.eventsFor(request.orderId)).map((e) => e.providerStatus)).toEqual([
+      'INITIALIZED',
+      'PAYMENT_STARTED',
+      'PAYMENT_IN_PROGRESS',
+    ]);
     await checkout(order.redirectUrl, 'pay');
     const events = await harness.waitForEvents(request.orderId, 6);
     expect(events.slice(3).map((e) => e.status)).toEqual(['processing', 'processing', 'complete']);
@@ -203,7 +245,9 @@ describe('authentication', () => {
     });
     expect(quote.status).toBe(401);
     expect(await quote.json()).toMatchObject({ code: 'SERVICES.HOST_API.INVALID_HOST_API_KEY' });
-    const widget = await fetch(`${harness.config.widgetUrl}?hostApiKey=nope&swapAsset=ETH_ETH&fiatCurrency=EUR&fiatValue=100&userAddress=${WALLET}`);
+    const widget = await fetch(
+      `${harness.config.widgetUrl}?hostApiKey=nope&swapAsset=ETH_ETH&fiatCurrency=EUR&fiatValue=100&userAddress=${WALLET}`,
+    );
     expect(widget.status).toBe(401);
   });
 
@@ -218,9 +262,15 @@ describe('authentication', () => {
     const genuine = harness.webhooks.find((w) => w.query.order_id === request.orderId)!;
     const body = JSON.parse(genuine.rawBody.toString());
     body.purchase.status = 'RELEASED';
-    await expect(harness.adapter.parseWebhook({ ...genuine, rawBody: Buffer.from(JSON.stringify(body)) })).rejects.toThrow('signature does not match');
+    await expect(harness.adapter.parseWebhook({ ...genuine, rawBody: Buffer.from(JSON.stringify(body)) })).rejects.toThrow(
+      'signature does not match',
+    );
     const forger = generateKeyPairSync('ec', { namedCurve: 'secp256k1' });
-    const forged = { ...genuine, rawBody: Buffer.from(JSON.stringify(body)), headers: { 'x-body-signature': sign('sha256', Buffer.from(stableStringify(body)), forger.privateKey).toString('base64') } };
+    const forged = {
+      ...genuine,
+      rawBody: Buffer.from(JSON.stringify(body)),
+      headers: { 'x-body-signature': sign('sha256', Buffer.from(stableStringify(body)), forger.privateKey).toString('base64') },
+    };
     await expect(harness.adapter.parseWebhook(forged)).rejects.toThrow('signature does not match');
   });
 });
@@ -228,9 +278,9 @@ describe('authentication', () => {
 describe('faults', () => {
   it('an outage surfaces as ProviderUnavailableError', async () => {
     harness.simulator.faults.errorRate = 1;
-    await expect(harness.adapter.getQuote({ fiat: EUR, crypto: ETH, fiatAmount: '100.00', paymentMethod: 'card', country: 'DE', externalUserId: 'u' })).rejects.toThrow(
-      ProviderUnavailableError,
-    );
+    await expect(
+      harness.adapter.getQuote({ fiat: EUR, crypto: ETH, fiatAmount: '100.00', paymentMethod: 'card', country: 'DE', externalUserId: 'u' }),
+    ).rejects.toThrow(ProviderUnavailableError);
   });
 
   it('with webhooks dropped after the first, getOrder still follows the purchase to RELEASED', async () => {
@@ -254,7 +304,8 @@ describe('reported terms', () => {
     await checkout(order.redirectUrl, 'pay');
     const events = await harness.waitForEvents(request.orderId, 6);
     const ordered = { walletAddress: WALLET, cryptoCurrency: ETH.id, fiatCurrency: EUR.id, fiatAmount: '150' };
-    for (const event of events) expect(event).toMatchObject({ orderId: request.orderId, providerOrderId: created.providerOrderId, reported: ordered });
+    for (const event of events)
+      expect(event).toMatchObject({ orderId: request.orderId, providerOrderId: created.providerOrderId, reported: ordered });
     expect(await harness.adapter.getOrder(request.orderId, created.providerOrderId)).toMatchObject({
       providerOrderId: created.providerOrderId,
       reported: ordered,

@@ -6,11 +6,7 @@
 import { SignJWT } from 'jose';
 import { currencyDictionary } from '../../../src/domain/currencies';
 import { createTransakAdapter, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig } from '../../../src/providers/transak';
-import {
-  ProviderRejectedError,
-  ProviderUnavailableError,
-  WebhookVerificationError,
-} from '../../../src/providers/types';
+import { ProviderRejectedError, ProviderUnavailableError, WebhookVerificationError } from '../../../src/providers/types';
 import { createTransakSimulator } from '../../../src/simulators/transak/server';
 import { eventually } from '../../helpers/http';
 import { rejectionOf } from '../../helpers/rejection';
@@ -41,7 +37,13 @@ describe('Transak adapter against the simulator', () => {
   it('reads the catalogue in broker IDs, with US states, GB and DE', async () => {
     const catalogue = await harness.adapter.getCatalogue();
     expect(catalogue.crypto).toEqual(
-      expect.arrayContaining([idOf('BTC', 'bitcoin'), idOf('ETH', 'ethereum'), idOf('USDT', 'tron'), idOf('USDC', 'solana'), idOf('AVAX', 'avalanche')]),
+      expect.arrayContaining([
+        idOf('BTC', 'bitcoin'),
+        idOf('ETH', 'ethereum'),
+        idOf('USDT', 'tron'),
+        idOf('USDC', 'solana'),
+        idOf('AVAX', 'avalanche'),
+      ]),
     );
     expect(catalogue.crypto).not.toContain(idOf('TRX', 'tron')); // listed but not allowed
     expect(catalogue.fiat).toEqual(expect.arrayContaining([idOf('USD'), idOf('EUR'), idOf('GBP')]));
@@ -68,18 +70,32 @@ describe('Transak adapter against the simulator', () => {
     expect(quote.providerQuoteId).toEqual(expect.any(String));
 
     const refused = await rejectionOf(
-      harness.adapter.getQuote({ fiat: fiat('EUR'), crypto: crypto('ETH', 'ethereum'), fiatAmount: '5', paymentMethod: 'card', country: 'DE', externalUserId: 'u' }),
+      harness.adapter.getQuote({
+        fiat: fiat('EUR'),
+        crypto: crypto('ETH', 'ethereum'),
+        fiatAmount: '5',
+        paymentMethod: 'card',
+        country: 'DE',
+        externalUserId: 'u',
+      }),
       ProviderRejectedError,
     );
     expect(refused).toMatchObject({ code: 'limits', details: { minAmount: '27.60', maxAmount: '2760.00' } });
 
     const country = await harness.adapter
-      .getQuote({ fiat: fiat('EUR'), crypto: crypto('ETH', 'ethereum'), fiatAmount: '50', paymentMethod: 'card', country: 'KP', externalUserId: 'u' })
+      .getQuote({
+        fiat: fiat('EUR'),
+        crypto: crypto('ETH', 'ethereum'),
+        fiatAmount: '50',
+        paymentMethod: 'card',
+        country: 'KP',
+        externalUserId: 'u',
+      })
       .catch((e: unknown) => e);
     expect(country).toMatchObject({ code: 'country' });
   });
 
-  it('honours the caller\'s abort signal', async () => {
+  it("honours the caller's abort signal", async () => {
     const controller = new AbortController();
     controller.abort();
     await expect(harness.adapter.getCatalogue(controller.signal)).rejects.toBeInstanceOf(ProviderUnavailableError);
@@ -90,7 +106,11 @@ describe('Transak adapter against the simulator', () => {
     const first = await harness.adapter.createOrder(request);
     const second = await harness.adapter.createOrder(request);
     expect(first).toMatchObject({ orderId: request.orderId, status: 'created', providerStatus: 'NO_ORDER_YET' });
-    expect(await harness.adapter.getOrder(request.orderId)).toEqual({ orderId: request.orderId, status: 'created', providerStatus: 'NO_ORDER_YET' });
+    expect(await harness.adapter.getOrder(request.orderId)).toEqual({
+      orderId: request.orderId,
+      status: 'created',
+      providerStatus: 'NO_ORDER_YET',
+    });
     expect(first.redirectUrl).toMatch(new RegExp(`^${harness.urls.simulatorUrl}/transak/global\\?apiKey=.+&sessionId=`));
     expect(second.redirectUrl).not.toBe(first.redirectUrl);
 
@@ -118,14 +138,28 @@ describe('Transak adapter against the simulator', () => {
     expect(new Set(events.map((e) => e.eventId)).size).toBe(5);
     expect(events[4]).toMatchObject({ providerOrderId: orders[0]!.id, transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
 
-    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ status: 'complete', providerStatus: 'COMPLETED', orderId: request.orderId });
-    expect(await harness.adapter.getOrder(request.orderId, orders[0]!.id)).toMatchObject({ status: 'complete', cryptoAmount: expect.any(String) });
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({
+      status: 'complete',
+      providerStatus: 'COMPLETED',
+      orderId: request.orderId,
+    });
+    expect(await harness.adapter.getOrder(request.orderId, orders[0]!.id)).toMatchObject({
+      status: 'complete',
+      cryptoAmount: expect.any(String),
+    });
     await expect(harness.adapter.getOrder(request.orderId, 'no-such-order')).rejects.toMatchObject({ code: 'not_found' });
     expect(harness.refusals).toEqual([]);
   });
 
   it('holds an order for verification, and pay continues from there', async () => {
-    const request = orderRequest({ fiat: fiat('USD'), crypto: crypto('USDT', 'tron'), walletAddress: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL', paymentMethod: 'card', country: 'US', state: 'CA' });
+    const request = orderRequest({
+      fiat: fiat('USD'),
+      crypto: crypto('USDT', 'tron'),
+      walletAddress: 'TNPeeaaFB7K9cmo4uQpcU32zGK8G1NYqeL',
+      paymentMethod: 'card',
+      country: 'US',
+      state: 'CA',
+    });
     const { redirectUrl } = await harness.adapter.createOrder(request);
     expect(await checkout(redirectUrl, 'hold')).toMatchObject({ status: 200, body: { status: 'ON_HOLD_PENDING_DELIVERY_FROM_TRANSAK' } });
     expect((await harness.waitForEvents(request.orderId, 2)).map((e) => e.status)).toEqual(['pending', 'hold']);
@@ -157,7 +191,7 @@ describe('Transak adapter against the simulator', () => {
     expect(await harness.adapter.getOrder(cancelling.orderId)).toMatchObject({ status: 'failed', failureReason: 'cancelled' });
   });
 
-  it('refuses an action the order\'s status does not allow', async () => {
+  it("refuses an action the order's status does not allow", async () => {
     const request = orderRequest();
     const { redirectUrl } = await harness.adapter.createOrder(request);
     await checkout(redirectUrl, 'expire');
@@ -176,7 +210,9 @@ describe('Transak adapter against the simulator', () => {
       body: JSON.stringify({ apiKey: TRANSAK_SIMULATOR_CREDENTIALS.apiKey }),
     });
     expect(secret.status).toBe(400);
-    expect(await secret.json()).toEqual({ error: { statusCode: 400, name: 'Bad Request', message: expect.stringContaining('api-secret') } });
+    expect(await secret.json()).toEqual({
+      error: { statusCode: 400, name: 'Bad Request', message: expect.stringContaining('api-secret') },
+    });
     const token = await fetch(`${api}/partners/api/v2/orders`, { headers: { 'access-token': 'forged' } });
     expect(token.status).toBe(401);
     expect(await token.json()).toEqual({ error: { statusCode: 401, name: 'Unauthorized', message: 'Authorization Required' } });
@@ -186,7 +222,14 @@ describe('Transak adapter against the simulator', () => {
     await expect(wrongSecret.createOrder(orderRequest())).rejects.toBeInstanceOf(ProviderUnavailableError);
     const wrongKey = createTransakAdapter({ ...harness.config, apiKey: 'wrong' }, currencyDictionary);
     await expect(
-      wrongKey.getQuote({ fiat: fiat('EUR'), crypto: crypto('ETH', 'ethereum'), fiatAmount: '50', paymentMethod: 'card', country: 'DE', externalUserId: 'u' }),
+      wrongKey.getQuote({
+        fiat: fiat('EUR'),
+        crypto: crypto('ETH', 'ethereum'),
+        fiatAmount: '50',
+        paymentMethod: 'card',
+        country: 'DE',
+        externalUserId: 'u',
+      }),
     ).rejects.toBeInstanceOf(ProviderUnavailableError);
   });
 
@@ -203,7 +246,12 @@ describe('Transak adapter against the simulator', () => {
     const { redirectUrl } = await harness.adapter.createOrder(request);
     await checkout(redirectUrl, 'pay');
     const events = await harness.waitForEvents(request.orderId, 5);
-    const ordered = { walletAddress: request.walletAddress, cryptoCurrency: request.crypto.id, fiatCurrency: request.fiat.id, fiatAmount: '150' };
+    const ordered = {
+      walletAddress: request.walletAddress,
+      cryptoCurrency: request.crypto.id,
+      fiatCurrency: request.fiat.id,
+      fiatAmount: '150',
+    };
     for (const event of events) expect(event).toMatchObject({ orderId: request.orderId, reported: ordered });
     expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ orderId: request.orderId, reported: ordered });
   });
@@ -222,7 +270,10 @@ describe('Transak adapter against the simulator', () => {
     const events = await harness.waitForEvents(request.orderId, 5);
     const paid = { walletAddress: paidWallet, cryptoCurrency: request.crypto.id, fiatCurrency: fiat('GBP').id, fiatAmount: '175.25' };
     // The order was placed with its own terms, then paid otherwise.
-    expect(events[0]).toMatchObject({ providerStatus: 'AWAITING_PAYMENT_FROM_USER', reported: { walletAddress: request.walletAddress, fiatAmount: '150' } });
+    expect(events[0]).toMatchObject({
+      providerStatus: 'AWAITING_PAYMENT_FROM_USER',
+      reported: { walletAddress: request.walletAddress, fiatAmount: '150' },
+    });
     for (const event of events.slice(1)) expect(event).toMatchObject({ orderId: request.orderId, reported: paid });
     expect((await harness.adapter.getOrder(request.orderId)).reported).toEqual(paid);
     expect((await harness.adapter.getOrder(request.orderId, events[0]!.providerOrderId)).reported).toEqual(paid);
@@ -230,7 +281,8 @@ describe('Transak adapter against the simulator', () => {
 
   it('answers 503 under errorRate, and sends no webhooks under dropWebhooks while lookups still work', async () => {
     const faults = `${harness.urls.simulatorUrl}/transak/_simulator/faults`;
-    const set = (body: object) => fetch(faults, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const set = (body: object) =>
+      fetch(faults, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     await set({ errorRate: 1 });
     await expect(harness.adapter.getCatalogue()).rejects.toBeInstanceOf(ProviderUnavailableError);
     await set({ errorRate: 0, dropWebhooks: true });
@@ -238,7 +290,10 @@ describe('Transak adapter against the simulator', () => {
       const request = orderRequest();
       const { redirectUrl } = await harness.adapter.createOrder(request);
       await checkout(redirectUrl, 'pay');
-      await eventually(async () => ((await harness.adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined), 'the order to complete');
+      await eventually(
+        async () => ((await harness.adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined),
+        'the order to complete',
+      );
       await harness.simulator.webhooks.drain();
       expect(await harness.eventsFor(request.orderId)).toEqual([]);
     } finally {

@@ -10,7 +10,12 @@ import { closeServer, listenOnLoopback } from '../../helpers/ports';
  * content type and body (apart from the fresh quote id and expiry), same key check, same latency.
  */
 const KEY = 'sk_front_test';
-const simulator = new SandboxSimulator({ apiKey: KEY, webhookSecret: 'whsec_front', webhookUrl: 'http://127.0.0.1:1', publicUrl: 'http://127.0.0.1:1' });
+const simulator = new SandboxSimulator({
+  apiKey: KEY,
+  webhookSecret: 'whsec_front',
+  webhookUrl: 'http://127.0.0.1:1',
+  publicUrl: 'http://127.0.0.1:1',
+});
 const host = new SimulatorHost([simulator]);
 let express: Server;
 let front: Server;
@@ -38,7 +43,14 @@ async function ask(base: string, path: string, key: string | null = KEY) {
 }
 
 const quote = (params: Record<string, string>) => `/sandbox/v1/quotes?${new URLSearchParams(params).toString()}`;
-const GOOD = { fiat_currency: 'GBP', crypto_currency: 'BTC', network: 'bitcoin', fiat_amount: '100', payment_method: 'card', country: 'GB' };
+const GOOD = {
+  fiat_currency: 'GBP',
+  crypto_currency: 'BTC',
+  network: 'bitcoin',
+  fiat_amount: '100',
+  payment_method: 'card',
+  country: 'GB',
+};
 
 const CASES: [string, string, string | null][] = [
   ['a quote', quote(GOOD), KEY],

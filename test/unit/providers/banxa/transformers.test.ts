@@ -83,7 +83,11 @@ describe('catalogue', () => {
     expect(Object.keys(byCode).sort()).toEqual(['ach', 'card', 'google_pay', 'payid', 'sepa']);
     expect(byCode.card?.limits).toEqual({ [idOf('EUR')]: { min: '20', max: '15000' }, [idOf('USD')]: { min: '20', max: '15000' } });
     expect(byCode.ach?.limits).toEqual({ [idOf('USD')]: { min: '50', max: '25000' } });
-    expect(byCode.sepa).toMatchObject({ name: 'Sepa bank transfer', icon_url: null, limits: { [idOf('EUR')]: { min: '46', max: '30000' } } });
+    expect(byCode.sepa).toMatchObject({
+      name: 'Sepa bank transfer',
+      icon_url: null,
+      limits: { [idOf('EUR')]: { min: '46', max: '30000' } },
+    });
   });
 });
 
@@ -164,7 +168,10 @@ describe('orders', () => {
       reported: { fiatCurrency: idOf('EUR'), fiatAmount: '150.00' },
     });
     const { status: _status, ...withoutStatus } = created;
-    expect(fromCreatedOrder(withoutStatus, request.orderId, currencyDictionary)).toMatchObject({ providerStatus: 'pendingPayment', status: 'created' });
+    expect(fromCreatedOrder(withoutStatus, request.orderId, currencyDictionary)).toMatchObject({
+      providerStatus: 'pendingPayment',
+      status: 'created',
+    });
   });
 
   test('a looked-up order becomes a snapshot under the externalOrderId it names, with its terms', () => {
@@ -206,7 +213,9 @@ describe('orders', () => {
     expect(reported({ crypto: { id: 'USDT', blockchain: 'TRON', address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t' } })).toMatchObject({
       cryptoCurrency: idOf('USDT', 'tron'),
     });
-    expect(reported({ crypto: { id: 'USDT', blockchain: 'TRON', address: 'TSomeOtherToken000000000000000000' } })).toMatchObject({ cryptoCurrency: null });
+    expect(reported({ crypto: { id: 'USDT', blockchain: 'TRON', address: 'TSomeOtherToken000000000000000000' } })).toMatchObject({
+      cryptoCurrency: null,
+    });
     expect(reported({ crypto: { id: 'NOTACOIN', blockchain: 'ETH' } })).toMatchObject({ cryptoCurrency: null });
     expect(reported({ crypto: { id: 'ETH', blockchain: 'NOCHAIN' } })).toMatchObject({ cryptoCurrency: null });
     expect(reported({ fiat: 'XXX' })).toMatchObject({ fiatCurrency: null });
@@ -226,14 +235,18 @@ describe('webhook payloads', () => {
     });
   });
 
-  test("a status-only webhook keeps its status and takes the rest, terms included, from the order", () => {
+  test('a status-only webhook keeps its status and takes the rest, terms included, from the order', () => {
     const order = BanxaOrderSchema.parse({ ...(fixture('order.json') as object), status: 'paymentReceived' });
     expect(fromWebhook(BanxaWebhookSchema.parse(fixture('webhook-status.json')), order, currencyDictionary)).toMatchObject({
       orderId: '9d8c7b6a-5f4e-5d3c-8b2a-1f0e9d8c7b6a',
       providerOrderId: 'e82c57b2cba367069dfef4f866c7bc87',
       providerStatus: 'expired',
       status: 'expired',
-      reported: { walletAddress: '0x75b8d4d81377d4b0f11798779563462264914a24', cryptoCurrency: idOf('ETH', 'ethereum'), fiatAmount: '3986' },
+      reported: {
+        walletAddress: '0x75b8d4d81377d4b0f11798779563462264914a24',
+        cryptoCurrency: idOf('ETH', 'ethereum'),
+        fiatAmount: '3986',
+      },
     });
   });
 

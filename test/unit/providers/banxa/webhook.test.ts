@@ -1,12 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  BANXA_NONCE_TOLERANCE_MS,
-  banxaEventId,
-  parseBanxaWebhookBody,
-  verifyBanxaWebhook,
-} from '../../../../src/providers/banxa/webhook';
+import { BANXA_NONCE_TOLERANCE_MS, banxaEventId, parseBanxaWebhookBody, verifyBanxaWebhook } from '../../../../src/providers/banxa/webhook';
 import { WebhookVerificationError, type IncomingWebhook } from '../../../../src/providers/types';
 import { banxaAuthorization } from '../../../../src/simulators/banxa/signing';
 
@@ -20,7 +15,9 @@ const BODY = JSON.stringify(JSON.parse(readFileSync(join(__dirname, 'fixtures', 
 function independentHeader(options: { key?: string; secret?: string; path?: string; nonce?: string; body?: string } = {}): string {
   const nonce = options.nonce ?? String(NOW);
   const message = ['POST', options.path ?? PATH, nonce, options.body ?? BODY].join('\n');
-  const signature = createHmac('sha256', options.secret ?? CREDENTIALS.apiSecret).update(message).digest('hex');
+  const signature = createHmac('sha256', options.secret ?? CREDENTIALS.apiSecret)
+    .update(message)
+    .digest('hex');
   return `Bearer ${options.key ?? CREDENTIALS.apiKey}:${signature}:${nonce}`;
 }
 

@@ -62,7 +62,9 @@ describe('Mercuryo simulator signing', () => {
 
   test('signs callbacks as Mercuryo documents: the HMAC of the body without whitespace', () => {
     const body = '{"data": {"updated_at": "2026-01-16 04:04:21"}}';
-    expect(signCallback('key', body)).toBe(createHmac('sha256', 'key').update('{"data":{"updated_at":"2026-01-1604:04:21"}}').digest('hex'));
+    expect(signCallback('key', body)).toBe(
+      createHmac('sha256', 'key').update('{"data":{"updated_at":"2026-01-1604:04:21"}}').digest('hex'),
+    );
   });
 
   test('reads IPv4-mapped addresses as IPv4 and treats both loopbacks alike', () => {

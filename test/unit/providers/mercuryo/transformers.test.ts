@@ -18,7 +18,12 @@ import {
   toWidgetParams,
 } from '../../../../src/providers/mercuryo/transformers';
 import { mercuryoCurrencyIds, reportedTerms } from '../../../../src/providers/mercuryo/reported';
-import { ProviderRejectedError, ProviderUnavailableError, type CreateProviderOrderRequest, type QuoteRequest } from '../../../../src/providers/types';
+import {
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type CreateProviderOrderRequest,
+  type QuoteRequest,
+} from '../../../../src/providers/types';
 import buyRate from './fixtures/buy-rate.json';
 import callbackBuyPaid from './fixtures/callback-buy-card-paid.json';
 import callbackMobileScheduled from './fixtures/callback-mobile-pay-order-scheduled.json';
@@ -106,7 +111,11 @@ describe('fromCatalogue (lib/currencies + card-countries)', () => {
     });
     expect(byCode.sepa!.limits).toEqual({ [id('EUR')]: { min: '25', max: '5000' } });
     expect(byCode.pix!.limits).toEqual({ [id('BRL')]: { min: '158.56', max: '31711.64' } });
-    expect(Object.keys(byCode.apple_pay!.limits).map(Number).sort((a, b) => a - b)).toEqual([id('EUR'), id('GBP'), id('USD')].sort((a, b) => a - b));
+    expect(
+      Object.keys(byCode.apple_pay!.limits)
+        .map(Number)
+        .sort((a, b) => a - b),
+    ).toEqual([id('EUR'), id('GBP'), id('USD')].sort((a, b) => a - b));
   });
 });
 

@@ -62,7 +62,10 @@ describe('Mercuryo callback signature (X-Signature)', () => {
 
   test('whitespace added anywhere, inside values too, verifies as the same event with the same content', () => {
     const genuine = parse(webhook(body, sign(body)));
-    const padded = body.replace('"0dbd28e5a51d70813"', '"0dbd28e5 a51d70813"').replace('"completed"', '"com\tpleted"').replace('{', '{\n\n   ');
+    const padded = body
+      .replace('"0dbd28e5a51d70813"', '"0dbd28e5 a51d70813"')
+      .replace('"completed"', '"com\tpleted"')
+      .replace('{', '{\n\n   ');
     expect(padded).not.toBe(body);
     expect(parse(webhook(padded, sign(body)))).toEqual(genuine);
   });

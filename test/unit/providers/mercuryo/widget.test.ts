@@ -50,7 +50,9 @@ describe('buildWidgetUrl', () => {
   test('is the same URL for the same order, and differs with the IP', () => {
     expect(buildWidgetUrl('https://exchange.mercuryo.io', params)).toBe(buildWidgetUrl('https://exchange.mercuryo.io', { ...params }));
     const other = new URL(buildWidgetUrl('https://exchange.mercuryo.io', { ...params, ip: '198.51.100.1' }));
-    expect(other.searchParams.get('signature')).not.toBe(new URL(buildWidgetUrl('https://exchange.mercuryo.io', params)).searchParams.get('signature'));
+    expect(other.searchParams.get('signature')).not.toBe(
+      new URL(buildWidgetUrl('https://exchange.mercuryo.io', params)).searchParams.get('signature'),
+    );
   });
 
   test('omits return_url when there is none', () => {

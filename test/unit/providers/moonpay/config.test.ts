@@ -34,7 +34,11 @@ describe('moonpayConfig', () => {
     const live = moonpayConfig(MoonpayEnvSchema.parse(LIVE_KEYS), { brokerPublicUrl: BROKER });
     expect(live.mode === 'live' && live.config.widgetUrl).toBe('https://buy.moonpay.com');
     const overridden = moonpayConfig(
-      MoonpayEnvSchema.parse({ ...LIVE_KEYS, MOONPAY_API_URL: 'https://api.proxy.example/', MOONPAY_WIDGET_URL: 'https://widget.proxy.example' }),
+      MoonpayEnvSchema.parse({
+        ...LIVE_KEYS,
+        MOONPAY_API_URL: 'https://api.proxy.example/',
+        MOONPAY_WIDGET_URL: 'https://widget.proxy.example',
+      }),
       { brokerPublicUrl: BROKER },
     );
     expect(overridden.mode === 'live' && [overridden.config.apiUrl, overridden.config.widgetUrl]).toEqual([
@@ -53,7 +57,9 @@ describe('moonpayConfig', () => {
         brokerPublicUrl: 'https://broker.example',
       },
     });
-    expect(moonpayConfig(MoonpayEnvSchema.parse({ MOONPAY_SECRET_KEY: '  ' }), { brokerPublicUrl: BROKER })).toMatchObject({ mode: 'disabled' });
+    expect(moonpayConfig(MoonpayEnvSchema.parse({ MOONPAY_SECRET_KEY: '  ' }), { brokerPublicUrl: BROKER })).toMatchObject({
+      mode: 'disabled',
+    });
   });
 
   test('partial credentials name the missing variables', () => {
@@ -73,7 +79,9 @@ describe('moonpayConfig', () => {
   });
 
   test('URL overrides need credentials and must be URLs', () => {
-    expect(problems(() => moonpayConfig({ MOONPAY_API_URL: 'https://api.proxy.example' }, { brokerPublicUrl: BROKER }))[0]).toMatch(/^MOONPAY_API_URL/);
+    expect(problems(() => moonpayConfig({ MOONPAY_API_URL: 'https://api.proxy.example' }, { brokerPublicUrl: BROKER }))[0]).toMatch(
+      /^MOONPAY_API_URL/,
+    );
     expect(problems(() => moonpayConfig({ ...TEST_KEYS, MOONPAY_WIDGET_URL: 'not a url' }, { brokerPublicUrl: BROKER }))[0]).toMatch(
       /^MOONPAY_WIDGET_URL/,
     );

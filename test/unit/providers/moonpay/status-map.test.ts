@@ -36,9 +36,14 @@ describe('MoonPay status map', () => {
   });
 
   test('the expiry and refund table is exactly the one tested above', () => {
-    expect(Object.keys(MOONPAY_FAILURE_OUTCOMES).sort()).toEqual(
-      ['bank_transfer_timeout', 'refund', 'timeout_3d_secure', 'timeout_bank_transfer', 'timeout_card_verification', 'timeout_kyc_verification'],
-    );
+    expect(Object.keys(MOONPAY_FAILURE_OUTCOMES).sort()).toEqual([
+      'bank_transfer_timeout',
+      'refund',
+      'timeout_3d_secure',
+      'timeout_bank_transfer',
+      'timeout_card_verification',
+      'timeout_kyc_verification',
+    ]);
   });
 
   test.each(MOONPAY_FAILED_REASONS.map((r) => [r]))('failed because of %s stays failed', (reason) => {

@@ -31,7 +31,6 @@ const currencies = MoonpayCurrenciesSchema.parse(fixture('currencies.json'));
 const liveIndex = indexCurrencies(currencyDictionary, currencies, false);
 const testIndex = indexCurrencies(currencyDictionary, currencies, true);
 
-
 function rejection(fn: () => unknown): ProviderRejectedError {
   try {
     fn();
@@ -44,7 +43,9 @@ function rejection(fn: () => unknown): ProviderRejectedError {
 
 describe('currency mapping', () => {
   test('fiat by code; crypto by network and contract (EVM case-insensitive) or by symbol for native coins', () => {
-    expect([...liveIndex.fiat.keys()].sort((a, b) => a - b)).toEqual([fiat('USD').id, fiat('EUR').id, fiat('GBP').id, fiat('IDR').id].sort((a, b) => a - b));
+    expect([...liveIndex.fiat.keys()].sort((a, b) => a - b)).toEqual(
+      [fiat('USD').id, fiat('EUR').id, fiat('GBP').id, fiat('IDR').id].sort((a, b) => a - b),
+    );
     const mapped = Object.fromEntries([...liveIndex.crypto].map(([id, c]) => [c.code, id]));
     expect(mapped).toEqual({
       btc: crypto('BTC', 'bitcoin').id,
@@ -100,7 +101,11 @@ describe('catalogue', () => {
 
   test('the exclusions are normalised to upper-case alpha-2 countries and bare state codes', () => {
     const [usdc] = MoonpayCurrenciesSchema.parse([
-      { ...(fixture('currencies.json') as { code: string }[]).find((c) => c.code === 'usdc'), notAllowedCountries: ['ca'], notAllowedUSStates: ['US-NY', 'la'] },
+      {
+        ...(fixture('currencies.json') as { code: string }[]).find((c) => c.code === 'usdc'),
+        notAllowedCountries: ['ca'],
+        notAllowedUSStates: ['US-NY', 'la'],
+      },
     ]);
     const index = { fiat: new Map(), crypto: new Map([[crypto('USDC', 'ethereum').id, usdc!]]) };
     expect(fromCryptoRestrictions(index)).toEqual({ [crypto('USDC', 'ethereum').id]: { countries: ['CA'], states: { US: ['NY', 'LA'] } } });
@@ -207,7 +212,9 @@ describe('orders', () => {
       externalCustomerId: 'user-7',
       redirectURL: 'https://wallet.example/done',
     });
-    expect(toWidgetParams('pk_live_key', terms, { ...orderRequest, extras: { redirect_url: 'javascript:alert(1)' } })).not.toHaveProperty('redirectURL');
+    expect(toWidgetParams('pk_live_key', terms, { ...orderRequest, extras: { redirect_url: 'javascript:alert(1)' } })).not.toHaveProperty(
+      'redirectURL',
+    );
   });
 
   /** What the documented transactions state: GBP 45.5 + 1.7 + 0.43 + 2.37 charged for USDC on Ethereum. */
@@ -231,7 +238,11 @@ describe('orders', () => {
   });
 
   test('the lookup by external id reports the most recently updated transaction, with its terms', () => {
-    const snapshot = fromTransactions(orderRequest.orderId, MoonpayTransactionsSchema.parse(fixture('transactions-by-external-id.json')), currencyDictionary);
+    const snapshot = fromTransactions(
+      orderRequest.orderId,
+      MoonpayTransactionsSchema.parse(fixture('transactions-by-external-id.json')),
+      currencyDictionary,
+    );
     expect(snapshot.providerOrderId).toBe('defb7c52-7bd3-422b-9052-374df50cc51a');
     expect(snapshot.status).toBe('complete');
     expect(snapshot.reported).toEqual(reported);
@@ -242,7 +253,9 @@ describe('orders', () => {
     const held = fromTransactions(orderRequest.orderId, transactions, currencyDictionary, '0c0f7d4e-3f0a-4c55-9d1e-5b2a7c9e8f10');
     expect(held).toMatchObject({ providerOrderId: '0c0f7d4e-3f0a-4c55-9d1e-5b2a7c9e8f10', status: 'failed' });
     // A held transaction missing from the answer: the latest, which the order will refuse as another provider order.
-    expect(fromTransactions(orderRequest.orderId, transactions, currencyDictionary, 'gone').providerOrderId).toBe('defb7c52-7bd3-422b-9052-374df50cc51a');
+    expect(fromTransactions(orderRequest.orderId, transactions, currencyDictionary, 'gone').providerOrderId).toBe(
+      'defb7c52-7bd3-422b-9052-374df50cc51a',
+    );
   });
 
   test("the lookup's transaction names the order, never the id asked about", () => {
@@ -268,7 +281,9 @@ describe('orders', () => {
 
   test('a transaction stating no terms reports none', () => {
     const stated = ['walletAddress', 'currency', 'baseCurrency', 'baseCurrencyAmount'];
-    const bare = Object.fromEntries(Object.entries(fixture('transaction-completed.json') as Record<string, unknown>).filter(([key]) => !stated.includes(key)));
+    const bare = Object.fromEntries(
+      Object.entries(fixture('transaction-completed.json') as Record<string, unknown>).filter(([key]) => !stated.includes(key)),
+    );
     expect(fromTransaction(MoonpayTransactionSchema.parse(bare), currencyDictionary)).not.toHaveProperty('reported');
   });
 
@@ -276,7 +291,13 @@ describe('orders', () => {
     const base = fixture('transaction-completed.json') as Record<string, unknown>;
     const expired = MoonpayTransactionSchema.parse({ ...base, status: 'failed', stages: [], failureReason: 'Bank transfer timeout' });
     expect(fromTransaction(expired, currencyDictionary).status).toBe('expired');
-    const declined = MoonpayTransactionSchema.parse({ ...base, status: 'failed', stages: null, failureReason: 'Card declined', quoteCurrencyAmount: null });
+    const declined = MoonpayTransactionSchema.parse({
+      ...base,
+      status: 'failed',
+      stages: null,
+      failureReason: 'Card declined',
+      quoteCurrencyAmount: null,
+    });
     expect(fromTransaction(declined, currencyDictionary)).toMatchObject({ status: 'failed', failureReason: 'card_declined' });
     const silent = MoonpayTransactionSchema.parse({ ...base, status: 'failed', stages: null, failureReason: null });
     expect(fromTransaction(silent, currencyDictionary).failureReason).toBe('failed_at_moonpay');

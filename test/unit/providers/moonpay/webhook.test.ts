@@ -30,7 +30,11 @@ function header(body: string, key = WEBHOOK_KEY, at = NOW): string {
 }
 
 function webhook(body: string, signature = header(body)): IncomingWebhook {
-  return { headers: { [MOONPAY_SIGNATURE_HEADER]: signature, 'content-type': 'application/json' }, rawBody: Buffer.from(body, 'utf8'), query: {} };
+  return {
+    headers: { [MOONPAY_SIGNATURE_HEADER]: signature, 'content-type': 'application/json' },
+    rawBody: Buffer.from(body, 'utf8'),
+    query: {},
+  };
 }
 
 function refused(incoming: IncomingWebhook, now = NOW): string {
@@ -71,7 +75,11 @@ describe('parseMoonpayWebhook', () => {
 
   test('an asset on a network the dictionary lacks is reported as null, an unknown fiat too', () => {
     const body = JSON.parse(fixture('webhook-transaction-updated.json')) as { data: Record<string, Record<string, unknown>> };
-    body.data.currency = { ...body.data.currency, code: 'usdc_glmr', metadata: { networkCode: 'moonbeam', contractAddress: '0x818ec0a7fe18ff94269904fced6ae3dae6d6dc0b' } };
+    body.data.currency = {
+      ...body.data.currency,
+      code: 'usdc_glmr',
+      metadata: { networkCode: 'moonbeam', contractAddress: '0x818ec0a7fe18ff94269904fced6ae3dae6d6dc0b' },
+    };
     body.data.baseCurrency = { ...body.data.baseCurrency, code: 'xaf' };
     const event = parseMoonpayWebhook(webhook(JSON.stringify(body)), WEBHOOK_KEY, currencyDictionary, NOW);
     expect(event.reported).toMatchObject({ cryptoCurrency: null, fiatCurrency: null });
@@ -128,7 +136,9 @@ describe('parseMoonpayWebhook', () => {
     expect(refused(webhook(body, header(body, WEBHOOK_KEY, old)))).toMatch(/timestamp/);
     expect(refused(webhook(body, header(body, WEBHOOK_KEY, NOW + MOONPAY_SIGNATURE_MAX_AGE_SECONDS + 1)))).toMatch(/timestamp/);
     const edge = NOW - MOONPAY_SIGNATURE_MAX_AGE_SECONDS;
-    expect(parseMoonpayWebhook(webhook(body, header(body, WEBHOOK_KEY, edge)), WEBHOOK_KEY, currencyDictionary, NOW).status).toBe('processing');
+    expect(parseMoonpayWebhook(webhook(body, header(body, WEBHOOK_KEY, edge)), WEBHOOK_KEY, currencyDictionary, NOW).status).toBe(
+      'processing',
+    );
   });
 
   test('refuses a missing or malformed header and an unsigned timestamp swap', () => {

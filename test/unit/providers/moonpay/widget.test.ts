@@ -8,7 +8,8 @@ function documentedSignature(secretKey: string, unsignedUrl: string): string {
 
 describe('signedWidgetUrl', () => {
   test("matches the documentation's example URL and signature", () => {
-    const original = 'https://buy-sandbox.moonpay.com?apiKey=pk_test_key&currencyCode=eth&walletAddress=0xde0b295669a9fd93d5f28d9ec85e40f4cb697bae';
+    const original =
+      'https://buy-sandbox.moonpay.com?apiKey=pk_test_key&currencyCode=eth&walletAddress=0xde0b295669a9fd93d5f28d9ec85e40f4cb697bae';
     const signed = signedWidgetUrl('https://buy-sandbox.moonpay.com', 'sk_test_key', {
       apiKey: 'pk_test_key',
       currencyCode: 'eth',
@@ -34,8 +35,8 @@ describe('signedWidgetUrl', () => {
     const params = { apiKey: 'pk_test_key', currencyCode: 'btc', baseCurrencyAmount: '100' };
     const base = signedWidgetUrl('https://buy-sandbox.moonpay.com', 'sk_test_a', params);
     expect(signedWidgetUrl('https://buy-sandbox.moonpay.com', 'sk_test_b', params)).not.toBe(base);
-    expect(signedWidgetUrl('https://buy-sandbox.moonpay.com', 'sk_test_a', { ...params, baseCurrencyAmount: '101' }).split('&signature=')[1]).not.toBe(
-      base.split('&signature=')[1],
-    );
+    expect(
+      signedWidgetUrl('https://buy-sandbox.moonpay.com', 'sk_test_a', { ...params, baseCurrencyAmount: '101' }).split('&signature=')[1],
+    ).not.toBe(base.split('&signature=')[1]);
   });
 });

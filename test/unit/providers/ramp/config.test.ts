@@ -13,7 +13,10 @@ const broker = { brokerPublicUrl: 'https://broker.example.com/' };
 
 describe('rampConfig', () => {
   it('goes live on the production hosts with the production key when the host API key is set', () => {
-    const result = rampConfig(RampEnvSchema.parse({ RAMP_HOST_API_KEY: 'pk_live_123', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef' }), { ...broker, simulatorUrl: 'http://127.0.0.1:4010' });
+    const result = rampConfig(
+      RampEnvSchema.parse({ RAMP_HOST_API_KEY: 'pk_live_123', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef' }),
+      { ...broker, simulatorUrl: 'http://127.0.0.1:4010' },
+    );
     expect(result).toEqual({
       mode: 'live',
       config: {
@@ -29,7 +32,14 @@ describe('rampConfig', () => {
   });
 
   it('uses the demo widget and the staging key with the demo API', () => {
-    const result = rampConfig({ RAMP_HOST_API_KEY: 'k', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef', RAMP_API_URL: 'https://api.demo.ramp.network/api/' }, broker);
+    const result = rampConfig(
+      {
+        RAMP_HOST_API_KEY: 'k',
+        RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef',
+        RAMP_API_URL: 'https://api.demo.ramp.network/api/',
+      },
+      broker,
+    );
     expect(result.mode).toBe('live');
     if (result.mode !== 'live') return;
     expect(result.config.apiUrl).toBe('https://api.demo.ramp.network/api');
@@ -39,14 +49,35 @@ describe('rampConfig', () => {
 
   it('takes an overriding public key, also written on one line with \\n', () => {
     const pem = generateKeyPairSync('ec', { namedCurve: 'secp256k1' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    const result = rampConfig({ RAMP_HOST_API_KEY: 'k', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef', RAMP_WEBHOOK_PUBLIC_KEY: pem.replaceAll('\n', '\\n') }, broker);
+    const result = rampConfig(
+      {
+        RAMP_HOST_API_KEY: 'k',
+        RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef',
+        RAMP_WEBHOOK_PUBLIC_KEY: pem.replaceAll('\n', '\\n'),
+      },
+      broker,
+    );
     expect(result.mode === 'live' && result.config.webhookPublicKey).toBe(pem);
   });
 
   it('refuses a public key that is not secp256k1', () => {
     const pem = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
-    expect(() => rampConfig({ RAMP_HOST_API_KEY: 'k', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef', RAMP_WEBHOOK_PUBLIC_KEY: pem }, broker)).toThrow(/RAMP_WEBHOOK_PUBLIC_KEY/);
-    expect(() => rampConfig({ RAMP_HOST_API_KEY: 'k', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef', RAMP_WEBHOOK_PUBLIC_KEY: 'not a key' }, broker)).toThrow(ConfigError);
+    expect(() =>
+      rampConfig(
+        { RAMP_HOST_API_KEY: 'k', RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef', RAMP_WEBHOOK_PUBLIC_KEY: pem },
+        broker,
+      ),
+    ).toThrow(/RAMP_WEBHOOK_PUBLIC_KEY/);
+    expect(() =>
+      rampConfig(
+        {
+          RAMP_HOST_API_KEY: 'k',
+          RAMP_WEBHOOK_URL_SECRET: 'ramp-webhook-url-secret-0123456789abcdef',
+          RAMP_WEBHOOK_PUBLIC_KEY: 'not a key',
+        },
+        broker,
+      ),
+    ).toThrow(ConfigError);
   });
 
   it('runs against the simulator without credentials', () => {

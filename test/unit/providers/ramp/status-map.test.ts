@@ -27,8 +27,22 @@ describe('Ramp status map', () => {
   it('maps exactly the documented and seen statuses, each onto a broker status', () => {
     expect([...RAMP_STATUSES].sort()).toEqual(
       [
-        'CANCELLED', 'CREATED', 'EXPIRED', 'FIAT_PENDING', 'FIAT_RECEIVED', 'FIAT_RETURNED', 'FIAT_SENT', 'INITIALIZED', 'PAYMENT_EXECUTED',
-        'PAYMENT_FAILED', 'PAYMENT_IN_PROGRESS', 'PAYMENT_STARTED', 'RELEASED', 'RELEASING', 'RETURNED', 'REVIEW_REJECTED',
+        'CANCELLED',
+        'CREATED',
+        'EXPIRED',
+        'FIAT_PENDING',
+        'FIAT_RECEIVED',
+        'FIAT_RETURNED',
+        'FIAT_SENT',
+        'INITIALIZED',
+        'PAYMENT_EXECUTED',
+        'PAYMENT_FAILED',
+        'PAYMENT_IN_PROGRESS',
+        'PAYMENT_STARTED',
+        'RELEASED',
+        'RELEASING',
+        'RETURNED',
+        'REVIEW_REJECTED',
       ].sort(),
     );
     for (const status of Object.values(RAMP_STATUS_MAP)) expect(ORDER_STATUSES).toContain(status);

@@ -32,7 +32,6 @@ import purchase from './fixtures/purchase.json';
 import quote from './fixtures/quote.json';
 import { cryptoOf as crypto, fiatOf as fiat } from '../../../helpers/currencies';
 
-
 const EUR = fiat('EUR');
 const GBP = fiat('GBP');
 const eur = RampAssetsSchema.parse(assetsEur);
@@ -68,7 +67,9 @@ describe('Ramp catalogue', () => {
 
   it('maps listed assets by chain, symbol and contract, leaving out the rest', () => {
     expect(catalogue.crypto).toEqual(
-      [crypto('ETH', 'ethereum').id, crypto('USDC', 'ethereum').id, crypto('USDC', 'polygon').id, crypto('BTC', 'bitcoin').id].sort((a, b) => a - b),
+      [crypto('ETH', 'ethereum').id, crypto('USDC', 'ethereum').id, crypto('USDC', 'polygon').id, crypto('BTC', 'bitcoin').id].sort(
+        (a, b) => a - b,
+      ),
     );
     // Disabled (SOL), hidden (TRX), unknown chain (ELROND) and a foreign contract (USDT) are not offered.
     expect(catalogue.crypto).not.toContain(crypto('SOL', 'solana').id);
@@ -81,7 +82,13 @@ describe('Ramp catalogue', () => {
   });
 
   it('reads a state list where one is given', () => {
-    const withStates = fromCatalogue(currencyDictionary, [], new Map(), [], RampCountriesSchema.parse([{ code: 'us', states: ['CA', 'TX'] }]));
+    const withStates = fromCatalogue(
+      currencyDictionary,
+      [],
+      new Map(),
+      [],
+      RampCountriesSchema.parse([{ code: 'us', states: ['CA', 'TX'] }]),
+    );
     expect(withStates.countries).toEqual([{ code: 'US', states: ['CA', 'TX'] }]);
   });
 
@@ -135,7 +142,11 @@ describe('Ramp quote', () => {
   const parsed = RampQuoteSchema.parse(quote);
 
   it('asks for the asset by its CHAIN_SYMBOL with the fiat amount', () => {
-    expect(toQuoteRequest(request, findRampAsset(eur, request.crypto)!)).toEqual({ cryptoAssetSymbol: 'ETH_ETH', fiatCurrency: 'EUR', fiatValue: 100 });
+    expect(toQuoteRequest(request, findRampAsset(eur, request.crypto)!)).toEqual({
+      cryptoAssetSymbol: 'ETH_ETH',
+      fiatCurrency: 'EUR',
+      fiatValue: 100,
+    });
   });
 
   it('reads the chosen method: crypto from base units, Ramp fee, and the network fee as the rest of appliedFee', () => {
@@ -146,7 +157,11 @@ describe('Ramp quote', () => {
       networkFee: '0.42',
       paymentMethod: 'card',
     });
-    expect(fromQuote(parsed, { ...request, paymentMethod: 'sepa' })).toMatchObject({ cryptoAmount: '0.036000012345678901', processingFee: '0.99', networkFee: '0.41' });
+    expect(fromQuote(parsed, { ...request, paymentMethod: 'sepa' })).toMatchObject({
+      cryptoAmount: '0.036000012345678901',
+      processingFee: '0.99',
+      networkFee: '0.41',
+    });
   });
 
   it('refuses a method the quote has no price for', () => {
@@ -186,7 +201,11 @@ describe('Ramp widget URL', () => {
 
   it('leaves out what the widget has no parameter for, and return URLs that are not web pages', () => {
     const url = new URL(
-      toWidgetUrl(config, { ...order, paymentMethod: 'bank_transfer', extras: { return_url: 'javascript:alert(1)' } }, findRampAsset(eur, order.crypto)!),
+      toWidgetUrl(
+        config,
+        { ...order, paymentMethod: 'bank_transfer', extras: { return_url: 'javascript:alert(1)' } },
+        findRampAsset(eur, order.crypto)!,
+      ),
     );
     expect(url.searchParams.has('paymentMethodType')).toBe(false);
     expect(url.searchParams.has('finalUrl')).toBe(false);
@@ -226,7 +245,10 @@ describe('Ramp purchase', () => {
   });
 
   it('matches a token by its contract: another contract under the same symbol is null', () => {
-    const usdc = { ...parsed, asset: { ...parsed.asset, symbol: 'USDC', type: 'TOKEN', decimals: 6, address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' } };
+    const usdc = {
+      ...parsed,
+      asset: { ...parsed.asset, symbol: 'USDC', type: 'TOKEN', decimals: 6, address: '0xa0b86991c6218b36c1d19d4a2e9eb0ce3606eb48' },
+    };
     expect(fromPurchase('order-1', usdc, currencyDictionary, 'tok').reported?.cryptoCurrency).toBe(crypto('USDC', 'ethereum').id);
     const lookalike = { ...usdc, asset: { ...usdc.asset, address: '0x1111111111111111111111111111111111111111' } };
     expect(fromPurchase('order-1', lookalike, currencyDictionary, 'tok').reported?.cryptoCurrency).toBeNull();
@@ -237,6 +259,9 @@ describe('Ramp purchase', () => {
       status: 'failed',
       failureReason: 'cancelled_at_provider',
     });
-    expect(fromPurchase('order-1', parsed, currencyDictionary, 'tok', 'RETURNED')).toMatchObject({ status: 'refunded', providerStatus: 'PAYMENT_EXECUTED' });
+    expect(fromPurchase('order-1', parsed, currencyDictionary, 'tok', 'RETURNED')).toMatchObject({
+      status: 'refunded',
+      providerStatus: 'PAYMENT_EXECUTED',
+    });
   });
 });

@@ -44,7 +44,9 @@ describe('Ramp webhook verification', () => {
       eventId: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     const reordered = JSON.stringify({ purchase: created.purchase, type: created.type });
-    expect(parseRampWebhook(signed(created, ramp.privateKey, reordered), ramp.publicKey, URL_SECRET, currencyDictionary).eventId).toBe(event.eventId);
+    expect(parseRampWebhook(signed(created, ramp.privateKey, reordered), ramp.publicKey, URL_SECRET, currencyDictionary).eventId).toBe(
+      event.eventId,
+    );
   });
 
   it('reads the released purchase with its transaction hash, its purchase id and its terms', () => {
@@ -69,24 +71,42 @@ describe('Ramp webhook verification', () => {
 
   it('refuses a tampered body', () => {
     const webhook = signed(created);
-    const tampered = { ...webhook, rawBody: Buffer.from(JSON.stringify({ ...created, purchase: { ...created.purchase, cryptoAmount: '90000000000000000' } })) };
+    const tampered = {
+      ...webhook,
+      rawBody: Buffer.from(JSON.stringify({ ...created, purchase: { ...created.purchase, cryptoAmount: '90000000000000000' } })),
+    };
     expect(() => parseRampWebhook(tampered, ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow(WebhookVerificationError);
   });
 
   it('refuses a signature made with another key, including against the published keys', () => {
     const webhook = signed(created, stranger.privateKey);
     expect(() => parseRampWebhook(webhook, ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow('signature does not match');
-    expect(() => parseRampWebhook(signed(created), createPublicKey(RAMP_PRODUCTION_WEBHOOK_PUBLIC_KEY), URL_SECRET, currencyDictionary)).toThrow(WebhookVerificationError);
-    expect(() => parseRampWebhook(signed(created), RAMP_DEMO_WEBHOOK_PUBLIC_KEY, URL_SECRET, currencyDictionary)).toThrow(WebhookVerificationError);
+    expect(() =>
+      parseRampWebhook(signed(created), createPublicKey(RAMP_PRODUCTION_WEBHOOK_PUBLIC_KEY), URL_SECRET, currencyDictionary),
+    ).toThrow(WebhookVerificationError);
+    expect(() => parseRampWebhook(signed(created), RAMP_DEMO_WEBHOOK_PUBLIC_KEY, URL_SECRET, currencyDictionary)).toThrow(
+      WebhookVerificationError,
+    );
   });
 
   it('refuses a missing or malformed signature header', () => {
-    expect(() => parseRampWebhook({ ...signed(created), headers: {} }, ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow(/x-body-signature/);
-    expect(() => parseRampWebhook({ ...signed(created), headers: { 'x-body-signature': 'not base64!' } }, ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow(WebhookVerificationError);
+    expect(() => parseRampWebhook({ ...signed(created), headers: {} }, ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow(
+      /x-body-signature/,
+    );
+    expect(() =>
+      parseRampWebhook(
+        { ...signed(created), headers: { 'x-body-signature': 'not base64!' } },
+        ramp.publicKey,
+        URL_SECRET,
+        currencyDictionary,
+      ),
+    ).toThrow(WebhookVerificationError);
   });
 
   it('refuses a signed body that is not a purchase event, and a URL without our order id', () => {
-    expect(() => parseRampWebhook(signed({ type: 'CREATED' }), ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow('signed body is not a Ramp purchase event');
+    expect(() => parseRampWebhook(signed({ type: 'CREATED' }), ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow(
+      'signed body is not a Ramp purchase event',
+    );
     expect(() => parseRampWebhook({ ...signed(created), query: {} }, ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow(/order_id/);
   });
 
@@ -95,16 +115,29 @@ describe('Ramp webhook verification', () => {
     const other = rampWebhookQuery(URL_SECRET, 'order-2');
     expect(parseRampWebhook({ ...genuine, query: other }, ramp.publicKey, URL_SECRET, currencyDictionary).orderId).toBe('order-2');
     // Without the MAC, with another order's MAC, or with a MAC made with another key.
-    expect(() => parseRampWebhook({ ...genuine, query: { order_id: 'order-2' } }, ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow(/not one this broker issued/);
-    expect(() => parseRampWebhook({ ...genuine, query: { ...other, order_id: 'order-3' } }, ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow(/not one this broker issued/);
-    expect(() => parseRampWebhook({ ...genuine, query: rampWebhookQuery('another-broker-secret-0123456789abcdef', 'order-2') }, ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow(
+    expect(() => parseRampWebhook({ ...genuine, query: { order_id: 'order-2' } }, ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow(
       /not one this broker issued/,
     );
-    expect(() => parseRampWebhook({ ...genuine, query: { ...other, order_mac: 'zz' } }, ramp.publicKey, URL_SECRET, currencyDictionary)).toThrow(/not one this broker issued/);
+    expect(() =>
+      parseRampWebhook({ ...genuine, query: { ...other, order_id: 'order-3' } }, ramp.publicKey, URL_SECRET, currencyDictionary),
+    ).toThrow(/not one this broker issued/);
+    expect(() =>
+      parseRampWebhook(
+        { ...genuine, query: rampWebhookQuery('another-broker-secret-0123456789abcdef', 'order-2') },
+        ramp.publicKey,
+        URL_SECRET,
+        currencyDictionary,
+      ),
+    ).toThrow(/not one this broker issued/);
+    expect(() =>
+      parseRampWebhook({ ...genuine, query: { ...other, order_mac: 'zz' } }, ramp.publicKey, URL_SECRET, currencyDictionary),
+    ).toThrow(/not one this broker issued/);
   });
 
   it('has no timestamp to check: the same signed body verifies again later', () => {
     const webhook = signed(created);
-    expect(parseRampWebhook(webhook, ramp.publicKey, URL_SECRET, currencyDictionary).eventId).toBe(parseRampWebhook(webhook, ramp.publicKey, URL_SECRET, currencyDictionary).eventId);
+    expect(parseRampWebhook(webhook, ramp.publicKey, URL_SECRET, currencyDictionary).eventId).toBe(
+      parseRampWebhook(webhook, ramp.publicKey, URL_SECRET, currencyDictionary).eventId,
+    );
   });
 });

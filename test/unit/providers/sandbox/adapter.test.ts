@@ -47,7 +47,12 @@ async function paidOrder() {
 
 test('without the switches, webhooks and status answers report the order its own terms', async () => {
   const { request, events, status } = await paidOrder();
-  const ordered = { walletAddress: WALLET, cryptoCurrency: crypto('BTC', 'bitcoin').id, fiatCurrency: fiat('USD').id, fiatAmount: '100.00' };
+  const ordered = {
+    walletAddress: WALLET,
+    cryptoCurrency: crypto('BTC', 'bitcoin').id,
+    fiatCurrency: fiat('USD').id,
+    fiatAmount: '100.00',
+  };
   for (const event of events) expect(event).toMatchObject({ orderId: request.orderId, reported: ordered });
   expect(status).toMatchObject({ orderId: request.orderId, reported: ordered });
 });
@@ -55,7 +60,12 @@ test('without the switches, webhooks and status answers report the order its own
 test('with the switches on, every webhook from payment on and the status answer report what was paid', async () => {
   Object.assign(harness.simulator.faults, { paidFiatAmount: '120.50', paidFiatCurrency: 'EUR', paidWalletAddress: OTHER_WALLET });
   const { events, status } = await paidOrder();
-  const paid = { walletAddress: OTHER_WALLET, cryptoCurrency: crypto('BTC', 'bitcoin').id, fiatCurrency: fiat('EUR').id, fiatAmount: '120.50' };
+  const paid = {
+    walletAddress: OTHER_WALLET,
+    cryptoCurrency: crypto('BTC', 'bitcoin').id,
+    fiatCurrency: fiat('EUR').id,
+    fiatAmount: '120.50',
+  };
   expect(events.map((e) => e.providerStatus)).toEqual(['AWAITING_PAYMENT', 'PAYMENT_RECEIVED', 'COMPLETED']);
   for (const event of events) expect(event.reported).toEqual(paid);
   expect(status.reported).toEqual(paid);

@@ -84,13 +84,22 @@ describe('parseSandboxWebhook accepts', () => {
 
   test('an asset or fiat currency the dictionary does not know is reported as null', () => {
     const body = JSON.stringify(event('PAYMENT_RECEIVED', { crypto_currency: 'SHIB', network: 'ethereum', fiat_currency: 'XAF' }));
-    expect(parseSandboxWebhook(signed(body), SECRET, currencyDictionary, NOW).reported).toMatchObject({ cryptoCurrency: null, fiatCurrency: null });
+    expect(parseSandboxWebhook(signed(body), SECRET, currencyDictionary, NOW).reported).toMatchObject({
+      cryptoCurrency: null,
+      fiatCurrency: null,
+    });
   });
 
   test('an order without its terms reports none', () => {
     const { order, ...rest } = event() as { order: Record<string, unknown> };
-    const bare = Object.fromEntries(Object.entries(order).filter(([key]) => !['fiat_currency', 'fiat_amount', 'crypto_currency', 'network', 'wallet_address'].includes(key)));
-    expect(parseSandboxWebhook(signed(JSON.stringify({ ...rest, order: bare })), SECRET, currencyDictionary, NOW)).not.toHaveProperty('reported');
+    const bare = Object.fromEntries(
+      Object.entries(order).filter(
+        ([key]) => !['fiat_currency', 'fiat_amount', 'crypto_currency', 'network', 'wallet_address'].includes(key),
+      ),
+    );
+    expect(parseSandboxWebhook(signed(JSON.stringify({ ...rest, order: bare })), SECRET, currencyDictionary, NOW)).not.toHaveProperty(
+      'reported',
+    );
   });
 
   test.each(Object.entries(SANDBOX_STATUS_MAP))('status %s maps to %s', (sandboxStatus, brokerStatus) => {

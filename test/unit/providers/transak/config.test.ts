@@ -35,7 +35,11 @@ describe('transakConfig', () => {
     });
     expect(transakConfig(env, broker)).toMatchObject({
       mode: 'live',
-      config: { apiUrl: 'https://api-stg.transak.com', gatewayUrl: 'https://api-gateway-stg.transak.com', referrerDomain: 'wallet.example' },
+      config: {
+        apiUrl: 'https://api-stg.transak.com',
+        gatewayUrl: 'https://api-gateway-stg.transak.com',
+        referrerDomain: 'wallet.example',
+      },
     });
   });
 

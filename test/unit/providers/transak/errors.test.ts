@@ -26,7 +26,9 @@ describe('Transak refusals', () => {
   });
 
   it('carries the limits it can read', () => {
-    expect((refusalError('/q', 400, body('Order amount out of range: minimum 30.00 EUR, maximum 3000.00 EUR')) as ProviderRejectedError).details).toEqual({
+    expect(
+      (refusalError('/q', 400, body('Order amount out of range: minimum 30.00 EUR, maximum 3000.00 EUR')) as ProviderRejectedError).details,
+    ).toEqual({
       minAmount: '30.00',
       maxAmount: '3000.00',
     });
@@ -34,7 +36,11 @@ describe('Transak refusals', () => {
   });
 
   it('reads the documented error bodies', () => {
-    expect(TransakErrorSchema.parse(unauthorized).error).toEqual({ statusCode: 401, name: 'Unauthorized', message: 'Authorization Required' });
+    expect(TransakErrorSchema.parse(unauthorized).error).toEqual({
+      statusCode: 401,
+      name: 'Unauthorized',
+      message: 'Authorization Required',
+    });
     expect(TransakErrorSchema.parse(invalidSecret).error.message).toMatch(/^Invalid api-secret/);
   });
 

@@ -22,7 +22,6 @@ import quote from './fixtures/quote.json';
 import widgetSession from './fixtures/widget-session.json';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../../helpers/currencies';
 
-
 const config: TransakConfig = {
   apiUrl: 'https://api-stg.transak.com',
   gatewayUrl: 'https://api-gateway-stg.transak.com',
@@ -92,7 +91,9 @@ describe('Transak catalogue', () => {
 
   it('maps assets to broker IDs, mainnet coins by symbol, and leaves out the rest', () => {
     expect(catalogue.crypto.sort((a, b) => a - b)).toEqual(
-      [idOf('BTC', 'bitcoin'), idOf('ETH', 'ethereum'), idOf('USDT', 'tron'), idOf('USDC', 'polygon'), idOf('AVAX', 'avalanche')].sort((a, b) => a - b),
+      [idOf('BTC', 'bitcoin'), idOf('ETH', 'ethereum'), idOf('USDT', 'tron'), idOf('USDC', 'polygon'), idOf('AVAX', 'avalanche')].sort(
+        (a, b) => a - b,
+      ),
     );
     // a USDC with another contract, a chain the broker lacks, a disallowed and a suspended asset
     expect(catalogue.crypto).not.toContain(idOf('USDC', 'ethereum'));
@@ -151,7 +152,9 @@ describe('Transak orders', () => {
   });
 
   it('reads the documented widget session answer', () => {
-    expect(TransakWidgetSessionSchema.parse(widgetSession).data.widgetUrl).toMatch(/^https:\/\/global-stg\.transak\.com\?apiKey=.+&sessionId=/);
+    expect(TransakWidgetSessionSchema.parse(widgetSession).data.widgetUrl).toMatch(
+      /^https:\/\/global-stg\.transak\.com\?apiKey=.+&sessionId=/,
+    );
   });
 
   it('reads an order looked up by partnerOrderId, named by its own partnerOrderId, with the terms it states', () => {
@@ -190,7 +193,9 @@ describe('Transak orders', () => {
   });
 
   it('reports only the terms an order states; a crypto currency needs its network', () => {
-    const order = TransakOrderResponseSchema.parse({ data: { id: 't-1', partnerOrderId: 'o-1', status: 'AWAITING_PAYMENT_FROM_USER' } }).data;
+    const order = TransakOrderResponseSchema.parse({
+      data: { id: 't-1', partnerOrderId: 'o-1', status: 'AWAITING_PAYMENT_FROM_USER' },
+    }).data;
     expect(fromOrder(order, currencyDictionary)).not.toHaveProperty('reported');
     expect(fromOrder({ ...order, cryptoCurrency: 'ETH' }, currencyDictionary)).not.toHaveProperty('reported');
     expect(fromOrder({ ...order, fiatAmount: '100.5' }, currencyDictionary).reported).toEqual({ fiatAmount: '100.5' });
@@ -198,8 +203,14 @@ describe('Transak orders', () => {
 
   it('gives failed orders a reason', () => {
     const order = TransakOrderResponseSchema.parse(orderById).data;
-    expect(fromOrder({ ...order, status: 'CANCELLED' }, currencyDictionary)).toMatchObject({ status: 'failed', failureReason: 'cancelled' });
-    expect(fromOrder({ ...order, status: 'FAILED' }, currencyDictionary)).toMatchObject({ status: 'failed', failureReason: 'payment_failed' });
+    expect(fromOrder({ ...order, status: 'CANCELLED' }, currencyDictionary)).toMatchObject({
+      status: 'failed',
+      failureReason: 'cancelled',
+    });
+    expect(fromOrder({ ...order, status: 'FAILED' }, currencyDictionary)).toMatchObject({
+      status: 'failed',
+      failureReason: 'payment_failed',
+    });
     expect(fromOrder({ ...order, status: 'EXPIRED' }, currencyDictionary)).not.toHaveProperty('failureReason');
   });
 });

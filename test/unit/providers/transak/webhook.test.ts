@@ -16,7 +16,11 @@ function sign(payload: Record<string, unknown>, key = ACCESS_TOKEN, header: Reco
   return new SignJWT(payload).setProtectedHeader(header as { alg: string }).sign(new TextEncoder().encode(key));
 }
 
-const incoming = (body: unknown) => ({ headers: {}, query: {}, rawBody: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)) });
+const incoming = (body: unknown) => ({
+  headers: {},
+  query: {},
+  rawBody: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+});
 
 const refusal = (promise: Promise<unknown>) => rejectionOf(promise, WebhookVerificationError);
 
@@ -49,25 +53,58 @@ describe('Transak webhook verification', () => {
       NOW,
     );
     expect(other.orderId).toBe('another-order');
-    const none = await parseTransakWebhook(incoming({ data: await sign({ ...claims, webhookData: anonymous }) }), [ACCESS_TOKEN], currencyDictionary, NOW);
+    const none = await parseTransakWebhook(
+      incoming({ data: await sign({ ...claims, webhookData: anonymous }) }),
+      [ACCESS_TOKEN],
+      currencyDictionary,
+      NOW,
+    );
     expect(none.orderId).not.toBe(partnerOrderId);
     expect(none.orderId).toBe(claims.webhookData.id);
   });
 
-  it('reports a token whose contract is not the dictionary\'s, or an unknown chain or fiat, as null', async () => {
-    const webhookData = { ...claims.webhookData, cryptoCurrency: 'USDT', network: 'ethereum', tokenContractAddress: '0x1111111111111111111111111111111111111111', fiatCurrency: 'XAF' };
-    const event = await parseTransakWebhook(incoming({ data: await sign({ ...claims, webhookData }) }), [ACCESS_TOKEN], currencyDictionary, NOW);
+  it("reports a token whose contract is not the dictionary's, or an unknown chain or fiat, as null", async () => {
+    const webhookData = {
+      ...claims.webhookData,
+      cryptoCurrency: 'USDT',
+      network: 'ethereum',
+      tokenContractAddress: '0x1111111111111111111111111111111111111111',
+      fiatCurrency: 'XAF',
+    };
+    const event = await parseTransakWebhook(
+      incoming({ data: await sign({ ...claims, webhookData }) }),
+      [ACCESS_TOKEN],
+      currencyDictionary,
+      NOW,
+    );
     expect(event.reported).toMatchObject({ cryptoCurrency: null, fiatCurrency: null });
     const moonbeam = { ...claims.webhookData, cryptoCurrency: 'GLMR', network: 'moonbeam' };
-    const unknownChain = await parseTransakWebhook(incoming({ data: await sign({ ...claims, webhookData: moonbeam }) }), [ACCESS_TOKEN], currencyDictionary, NOW);
+    const unknownChain = await parseTransakWebhook(
+      incoming({ data: await sign({ ...claims, webhookData: moonbeam }) }),
+      [ACCESS_TOKEN],
+      currencyDictionary,
+      NOW,
+    );
     expect(unknownChain.reported?.cryptoCurrency).toBeNull();
   });
 
   it('gives the same event the same id however often it is delivered', async () => {
-    const first = await parseTransakWebhook(incoming({ data: await sign({ ...claims, iat: nowSeconds - 5 }) }), [ACCESS_TOKEN], currencyDictionary, NOW);
-    const again = await parseTransakWebhook(incoming({ data: await sign({ ...claims, iat: nowSeconds }) }), [ACCESS_TOKEN], currencyDictionary, NOW);
+    const first = await parseTransakWebhook(
+      incoming({ data: await sign({ ...claims, iat: nowSeconds - 5 }) }),
+      [ACCESS_TOKEN],
+      currencyDictionary,
+      NOW,
+    );
+    const again = await parseTransakWebhook(
+      incoming({ data: await sign({ ...claims, iat: nowSeconds }) }),
+      [ACCESS_TOKEN],
+      currencyDictionary,
+      NOW,
+    );
     const other = await parseTransakWebhook(
-      incoming({ data: await sign({ ...claims, eventID: 'ORDER_PROCESSING', webhookData: { ...claims.webhookData, status: 'PROCESSING' } }) }),
+      incoming({
+        data: await sign({ ...claims, eventID: 'ORDER_PROCESSING', webhookData: { ...claims.webhookData, status: 'PROCESSING' } }),
+      }),
       [ACCESS_TOKEN],
       currencyDictionary,
       NOW,
@@ -77,7 +114,12 @@ describe('Transak webhook verification', () => {
   });
 
   it('accepts a token signed with the previous access token it still knows', async () => {
-    const event = await parseTransakWebhook(incoming({ data: await sign(claims, 'old-token') }), ['new-token', 'old-token'], currencyDictionary, NOW);
+    const event = await parseTransakWebhook(
+      incoming({ data: await sign(claims, 'old-token') }),
+      ['new-token', 'old-token'],
+      currencyDictionary,
+      NOW,
+    );
     expect(event.status).toBe('complete');
   });
 
@@ -87,29 +129,39 @@ describe('Transak webhook verification', () => {
 
   it('refuses a tampered token', async () => {
     const [header, , signature] = (await sign(claims)).split('.');
-    const forged = Buffer.from(JSON.stringify({ ...claims, webhookData: { ...claims.webhookData, status: 'REFUNDED' } })).toString('base64url');
+    const forged = Buffer.from(JSON.stringify({ ...claims, webhookData: { ...claims.webhookData, status: 'REFUNDED' } })).toString(
+      'base64url',
+    );
     await refusal(parseTransakWebhook(incoming({ data: `${header}.${forged}.${signature}` }), [ACCESS_TOKEN], currencyDictionary, NOW));
   });
 
   it('refuses an unsigned token (alg none) and other algorithms', async () => {
     const none = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
     await refusal(parseTransakWebhook(incoming({ data: none }), [ACCESS_TOKEN], currencyDictionary, NOW));
-    await refusal(parseTransakWebhook(incoming({ data: await sign(claims, ACCESS_TOKEN, { alg: 'HS512' }) }), [ACCESS_TOKEN], currencyDictionary, NOW));
+    await refusal(
+      parseTransakWebhook(incoming({ data: await sign(claims, ACCESS_TOKEN, { alg: 'HS512' }) }), [ACCESS_TOKEN], currencyDictionary, NOW),
+    );
   });
 
   it('refuses an expired token and one issued too long ago', async () => {
     const expired = await sign({ ...claims, exp: nowSeconds - 3600 });
-    expect((await refusal(parseTransakWebhook(incoming({ data: expired }), [ACCESS_TOKEN], currencyDictionary, NOW))).message).toMatch(/expired|too old/);
+    expect((await refusal(parseTransakWebhook(incoming({ data: expired }), [ACCESS_TOKEN], currencyDictionary, NOW))).message).toMatch(
+      /expired|too old/,
+    );
     const stale = await sign({ ...claims, iat: nowSeconds - TRANSAK_WEBHOOK_MAX_AGE_SECONDS - 3600 });
     await refusal(parseTransakWebhook(incoming({ data: stale }), [ACCESS_TOKEN], currencyDictionary, NOW));
     const fresh = await sign({ ...claims, iat: nowSeconds - 60, exp: nowSeconds + 60 });
-    await expect(parseTransakWebhook(incoming({ data: fresh }), [ACCESS_TOKEN], currencyDictionary, NOW)).resolves.toMatchObject({ status: 'complete' });
+    await expect(parseTransakWebhook(incoming({ data: fresh }), [ACCESS_TOKEN], currencyDictionary, NOW)).resolves.toMatchObject({
+      status: 'complete',
+    });
   });
 
   it('refuses bodies that are not the documented envelope', async () => {
     await refusal(parseTransakWebhook(incoming('not json'), [ACCESS_TOKEN], currencyDictionary, NOW));
     await refusal(parseTransakWebhook(incoming(claims), [ACCESS_TOKEN], currencyDictionary, NOW));
     await refusal(parseTransakWebhook(incoming({ data: 'not-a-jwt' }), [ACCESS_TOKEN], currencyDictionary, NOW));
-    await refusal(parseTransakWebhook(incoming({ data: await sign({ eventID: 'ORDER_COMPLETED' }) }), [ACCESS_TOKEN], currencyDictionary, NOW));
+    await refusal(
+      parseTransakWebhook(incoming({ data: await sign({ eventID: 'ORDER_COMPLETED' }) }), [ACCESS_TOKEN], currencyDictionary, NOW),
+    );
   });
 });
