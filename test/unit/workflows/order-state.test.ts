@@ -1,0 +1,347 @@
+import { canTransition, ORDER_STATUSES, type OrderStatus } from '../../../src/domain/order-status';
+import { DEFAULT_ORDER_TIMINGS, type OrderMemo, type OrderWorkflowInput, type ProviderEvent } from '../../../src/temporal/shared';
+import { OrderState, PROVIDER_CLOCK_SKEW_MS, SEEN_EVENT_IDS_KEPT, type CreatedProviderOrder } from '../../../workflows/order-state';
+
+const BTC = 13;
+const ETH = 14;
+const USD = 1;
+const EUR = 2;
+const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const START = Date.parse('2026-11-25T10:00:00.000Z');
+const DAY = 24 * 3_600_000;
+
+const input: OrderWorkflowInput = {
+  orderId: '00000000-0000-5000-8000-000000000001',
+  integratorId: 'dev',
+  providerCode: 'sandbox',
+  requestHash: 'h',
+  timings: DEFAULT_ORDER_TIMINGS,
+  request: {
+    from_currency: USD,
+    from_amount: '100.00',
+    to_currency: BTC,
+    to_amount: '0.001',
+    wallet_address: WALLET,
+    payment_method: 'card',
+    country_code: 'GB',
+    external_user_id: 'user-1',
+    external_order_id: 'order-1',
+    extras: { note: 'kept', provider_order_id: 'from-the-integrator' },
+  },
+};
+
+const createdAtProvider: CreatedProviderOrder = {
+  orderId: input.orderId,
+  providerOrderId: 'sb-1',
+  providerStatus: 'CREATED',
+  status: 'created',
+  redirectUrl: 'http://127.0.0.1/checkout/sb-1',
+  cryptoAmount: '0.00099',
+};
+
+/** The effects the state asked for, in order, and a clock the test moves. */
+function recorder() {
+  const calls: { kind: 'memo' | 'attributes' | 'info' | 'warn'; value: unknown }[] = [];
+  let now = START;
+  return {
+    calls,
+    setNow: (ms: number) => (now = ms),
+    kinds: () => calls.map((c) => c.kind),
+    attributes: () => calls.filter((c) => c.kind === 'attributes').map((c) => c.value),
+    effects: {
+      now: () => now,
+      upsertMemo: (memo: OrderMemo) => calls.push({ kind: 'memo', value: memo }),
+      upsertSearchAttributes: (value: unknown) => calls.push({ kind: 'attributes', value }),
+      log: {
+        info: (message: string) => calls.push({ kind: 'info', value: message }),
+        warn: (message: string) => calls.push({ kind: 'warn', value: message }),
+      },
+    },
+  };
+}
+
+function orderState(options: { checksIntegrity?: boolean; notifiesIntegrator?: boolean; created?: Partial<CreatedProviderOrder> } = {}) {
+  const effects = recorder();
+  const state = new OrderState({
+    input,
+    notifiesIntegrator: options.notifiesIntegrator ?? true,
+    checksIntegrity: options.checksIntegrity ?? true,
+    effects: effects.effects,
+  });
+  state.created({ ...createdAtProvider, ...options.created });
+  effects.calls.length = 0;
+  return { state, effects };
+}
+
+const report = (overrides: Partial<ProviderEvent> = {}): ProviderEvent => ({
+  providerCode: 'sandbox',
+  providerOrderId: 'sb-1',
+  providerStatus: 'PAYMENT_RECEIVED',
+  status: 'processing',
+  ...overrides,
+});
+
+/** An order moved to `status` through allowed steps. */
+function orderIn(status: OrderStatus, options: Parameters<typeof orderState>[0] = {}) {
+  const made = orderState(options);
+  const path: Record<OrderStatus, OrderStatus[]> = {
+    created: [],
+    pending: ['pending'],
+    hold: ['hold'],
+    processing: ['processing'],
+    complete: ['complete'],
+    failed: ['failed'],
+    expired: ['expired'],
+    refunded: ['refunded'],
+  };
+  for (const [i, step] of path[status].entries()) made.state.apply(report({ status: step, eventId: `setup-${i}` }));
+  expect(made.state.memo!.order.status).toBe(status);
+  made.effects.calls.length = 0;
+  return made;
+}
+
+describe('creation', () => {
+  test('publishes the created order: memo, OrderStatus, and the first webhook in the outbox', () => {
+    const effects = recorder();
+    const state = new OrderState({ input, notifiesIntegrator: true, checksIntegrity: true, effects: effects.effects });
+    state.created(createdAtProvider);
+    expect(state.memo).toMatchObject({
+      order: {
+        id: input.orderId,
+        status: 'created',
+        redirect_url: createdAtProvider.redirectUrl,
+        to_amount: '0.00099',
+        created_at: '2026-11-25T10:00:00.000Z',
+        extras: { note: 'kept', provider_order_id: 'sb-1', provider_status: 'CREATED' },
+      },
+      sequence: 1,
+      providerOrderId: 'sb-1',
+    });
+    expect(effects.kinds()).toEqual(['memo', 'attributes']);
+    expect(state.outbox.map((n) => [n.webhookId, n.sequence])).toEqual([[`evt_${input.orderId}_1`, 1]]);
+  });
+
+  test('the integrator cannot write the broker-owned extras; orders from before the checks kept them', () => {
+    const checked = orderState({ created: { providerOrderId: undefined } });
+    expect(checked.state.memo!.order.extras).toEqual({ note: 'kept', provider_status: 'CREATED' });
+    expect(checked.state.memo!.providerOrderId).toBeUndefined();
+    const unchecked = orderState({ checksIntegrity: false, created: { providerOrderId: undefined } });
+    expect(unchecked.state.memo!.order.extras.provider_order_id).toBe('from-the-integrator');
+    expect(unchecked.state.memo!.providerOrderId).toBeUndefined();
+  });
+
+  test('orders from before integrator webhooks keep no outbox', () => {
+    expect(orderState({ notifiesIntegrator: false }).state.outbox).toEqual([]);
+  });
+});
+
+describe.each([true, false])('status transitions (integrity checks %s)', (checksIntegrity) => {
+  const pairs = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to] as const));
+  test.each(pairs)('%s -> %s moves only when the transition table allows it', (from, to) => {
+    const { state, effects } = orderIn(from, { checksIntegrity });
+    const sequence = state.memo!.sequence;
+    const moved = state.apply(report({ status: to, eventId: 'e-move', transactionHash: '0xabc', failureReason: 'card_declined' }));
+    const allowed = from !== to && canTransition(from, to);
+    expect(moved).toBe(allowed);
+    expect(state.memo!.order.status).toBe(allowed ? to : from);
+    expect(state.memo!.sequence).toBe(allowed ? sequence + 1 : sequence);
+    if (allowed) {
+      expect(effects.kinds()).toEqual(['memo', 'attributes']);
+      expect(state.memo!.order.extras).toMatchObject({ provider_status: 'PAYMENT_RECEIVED', transaction_hash: '0xabc' });
+      expect(state.memo!.order.failure_reason).toBe(to === 'failed' ? 'card_declined' : undefined);
+      expect(state.outbox.at(-1)?.sequence).toBe(sequence + 1);
+    } else {
+      expect(effects.kinds().filter((k) => k === 'memo' || k === 'attributes')).toEqual([]);
+    }
+  });
+
+  test('failed and expired start the settled grace; a duplicate event id is dropped', () => {
+    const { state, effects } = orderIn('created', { checksIntegrity });
+    effects.setNow(START + 1000);
+    expect(state.apply(report({ status: 'failed', eventId: 'e1' }))).toBe(true);
+    expect(state.settledAtMs).toBe(START + 1000);
+    expect(state.memo!.order.failure_reason).toBe('failed_at_provider');
+    expect(state.apply(report({ status: 'refunded', eventId: 'e1' }))).toBe(false);
+    expect(state.apply(report({ status: 'refunded', eventId: 'e2' }))).toBe(true);
+  });
+
+  test('the order takes the provider crypto amount when it reports one', () => {
+    const { state } = orderIn('created', { checksIntegrity });
+    state.apply(report({ status: 'complete', cryptoAmount: '0.00098' }));
+    expect(state.memo!.order.to_amount).toBe('0.00098');
+  });
+});
+
+describe('refused reports (integrity checks)', () => {
+  const refusals: [string, Partial<ProviderEvent>][] = [
+    ['another provider', { providerCode: 'moonpay' }],
+    ['no provider named', { providerCode: undefined }],
+    ['another provider order', { providerOrderId: 'sb-2' }],
+    ['a provider order made before the order', { providerOrderCreatedAt: new Date(START - PROVIDER_CLOCK_SKEW_MS - 1).toISOString() }],
+    ['another wallet', { reported: { walletAddress: '1BvBMSEYstWetqTFn5Au4m4GFg7xJaNVN2' } }],
+    ['another crypto currency', { reported: { cryptoCurrency: ETH } }],
+    ['an unknown crypto currency', { reported: { cryptoCurrency: null } }],
+    ['an unknown fiat currency', { reported: { fiatCurrency: null } }],
+  ];
+
+  test.each(refusals)('a report about %s never moves the order; the first flags it, later ones only count', (_name, overrides) => {
+    const { state, effects } = orderIn('created');
+    expect(state.apply(report({ status: 'complete', eventId: 'r1', ...overrides }))).toBe(false);
+    expect(state.apply(report({ status: 'complete', eventId: 'r2', ...overrides }))).toBe(false);
+    expect(state.memo).toMatchObject({ order: { status: 'created' }, sequence: 1, integrityAlert: 'report_refused', refusedReports: 2 });
+    expect(effects.attributes()).toEqual([[{ key: expect.objectContaining({ name: 'IntegrityAlert' }), value: 'report_refused' }]]);
+    expect(effects.kinds().filter((k) => k === 'memo')).toHaveLength(1);
+    expect(state.outbox).toHaveLength(1);
+  });
+
+  test('a refused report does not take its event id: the genuine event with that id still moves the order', () => {
+    const { state } = orderIn('created');
+    state.apply(report({ status: 'complete', eventId: 'same', providerCode: 'moonpay' }));
+    expect(state.apply(report({ status: 'complete', eventId: 'same' }))).toBe(true);
+  });
+
+  test('event ids are per provider', () => {
+    const { state } = orderIn('created');
+    expect(state.seenEventIds).not.toContain('sandbox:x');
+    state.apply(report({ status: 'pending', eventId: 'x' }));
+    expect(state.seenEventIds).toContain('sandbox:x');
+  });
+
+  test('a provider order made within the clock skew, or not dated, is accepted', () => {
+    const { state } = orderIn('created');
+    expect(
+      state.apply(report({ status: 'pending', providerOrderCreatedAt: new Date(START - PROVIDER_CLOCK_SKEW_MS + 1000).toISOString() })),
+    ).toBe(true);
+    expect(state.apply(report({ status: 'processing' }))).toBe(true);
+  });
+
+  test(`only the last ${SEEN_EVENT_IDS_KEPT} event ids are kept`, () => {
+    const { state } = orderIn('created');
+    for (let i = 0; i <= SEEN_EVENT_IDS_KEPT; i++) state.apply(report({ status: 'created', providerStatus: 'CREATED', eventId: `e${i}` }));
+    expect(state.seenEventIds).toHaveLength(SEEN_EVENT_IDS_KEPT);
+    expect(state.seenEventIds[0]).toBe('sandbox:e1');
+  });
+});
+
+describe('pinning', () => {
+  test('the first provider order id is pinned; polls ask for it; another is refused', () => {
+    const { state } = orderState({ created: { providerOrderId: undefined } });
+    expect(state.pollTarget()).toBeUndefined();
+    expect(state.apply(report({ status: 'pending', providerOrderId: 'p-1' }))).toBe(true);
+    expect(state.memo!.providerOrderId).toBe('p-1');
+    expect(state.memo!.order.extras.provider_order_id).toBe('p-1');
+    expect(state.pollTarget()).toBe('p-1');
+    expect(state.apply(report({ status: 'complete', providerOrderId: 'p-2' }))).toBe(false);
+    expect(state.apply(report({ status: 'complete', providerOrderId: undefined }))).toBe(true);
+  });
+
+  test('a pin learned without a status change is kept', () => {
+    const { state } = orderState({ created: { providerOrderId: undefined } });
+    expect(state.apply(report({ status: 'created', providerStatus: 'CREATED', providerOrderId: 'p-1' }))).toBe(false);
+    expect(state.memo!.providerOrderId).toBe('p-1');
+  });
+
+  test('a run continued from before the checks polls the id in extras; an unchecked order always does', () => {
+    const checked = orderState({ created: { providerOrderId: undefined } });
+    checked.state.memo = { ...checked.state.memo!, order: { ...checked.state.memo!.order, extras: { provider_order_id: 'legacy' } } };
+    expect(checked.state.pollTarget()).toBe('legacy');
+    const unchecked = orderState({ checksIntegrity: false });
+    expect(unchecked.state.pollTarget()).toBe('sb-1');
+  });
+});
+
+describe('payment differences', () => {
+  test('another amount moves the order with the provider figure, listed, and flags it once', () => {
+    const { state, effects } = orderIn('created');
+    expect(state.apply(report({ status: 'processing', reported: { fiatAmount: '10.00' } }))).toBe(true);
+    expect(state.memo!.order).toMatchObject({
+      status: 'processing',
+      from_amount: '10.00',
+      discrepancies: [{ field: 'from_amount', ordered: '100.00', reported: '10.00' }],
+    });
+    expect(state.memo!.integrityAlert).toBe('payment_differs');
+    expect(effects.kinds()).toEqual(['warn', 'attributes', 'memo', 'attributes']);
+    expect(state.outbox.at(-1)!.order.discrepancies).toHaveLength(1);
+  });
+
+  test('another fiat currency takes its ID', () => {
+    const { state } = orderIn('created');
+    state.apply(report({ status: 'complete', reported: { fiatCurrency: EUR } }));
+    expect(state.memo!.order).toMatchObject({
+      from_currency: EUR,
+      discrepancies: [{ field: 'from_currency', ordered: '1', reported: '2' }],
+    });
+  });
+
+  test('a difference without a status change is stored at once, with no webhook', () => {
+    const { state, effects } = orderIn('pending');
+    expect(state.apply(report({ status: 'pending', providerStatus: 'AWAITING_PAYMENT', reported: { fiatAmount: '99.00' } }))).toBe(false);
+    expect(state.memo!.order.from_amount).toBe('99.00');
+    expect(effects.kinds()).toEqual(['warn', 'attributes', 'memo']);
+    expect(state.outbox.map((n) => n.order.status)).toEqual(['created', 'pending']);
+  });
+
+  test('a later report of the ordered amount clears the difference; the alert stays', () => {
+    const { state } = orderIn('created');
+    state.apply(report({ status: 'processing', reported: { fiatAmount: '10.00' } }));
+    state.apply(report({ status: 'complete', reported: { fiatAmount: '100' } }));
+    expect(state.memo!.order.from_amount).toBe('100.00');
+    expect(state.memo!.order.discrepancies).toBeUndefined();
+    expect(state.memo!.integrityAlert).toBe('payment_differs');
+  });
+
+  test('terms reported as ordered change nothing but the status', () => {
+    const { state, effects } = orderIn('created');
+    state.apply(report({ reported: { walletAddress: WALLET.toUpperCase(), cryptoCurrency: BTC, fiatCurrency: USD, fiatAmount: '100' } }));
+    expect(state.memo!.order.discrepancies).toBeUndefined();
+    expect(effects.kinds()).toEqual(['memo', 'attributes']);
+  });
+});
+
+describe('expiry', () => {
+  test.each(ORDER_STATUSES)('an order %s at the end of its payment window expires only when unpaid', (status) => {
+    const { state, effects } = orderIn(status);
+    effects.setNow(START + DAY - 1);
+    state.expireIfUnpaid();
+    expect(state.memo!.order.status).toBe(status);
+    effects.setNow(START + DAY);
+    state.expireIfUnpaid();
+    expect(state.memo!.order.status).toBe(status === 'created' || status === 'pending' ? 'expired' : status);
+  });
+});
+
+describe('review', () => {
+  test.each(ORDER_STATUSES)('an order %s is due for review after 5 days only while hold or processing', (status) => {
+    const { state } = orderIn(status);
+    const due = state.reviewDue();
+    expect(due).toBe(status === 'hold' || status === 'processing' ? START + 5 * DAY : Infinity);
+  });
+
+  test('flagged once: memo, ReviewReason and a warning; then no longer due', () => {
+    const { state, effects } = orderIn('processing');
+    state.flagForReview();
+    expect(state.memo).toMatchObject({ reviewReason: 'open_too_long', order: { status: 'processing' } });
+    expect(effects.kinds()).toEqual(['warn', 'memo', 'attributes']);
+    expect(effects.attributes()).toEqual([[{ key: expect.objectContaining({ name: 'ReviewReason' }), value: 'open_too_long' }]]);
+    expect(state.reviewDue()).toBe(Infinity);
+  });
+
+  test('orders from before the checks are never flagged', () => {
+    expect(orderIn('hold', { checksIntegrity: false }).state.reviewDue()).toBe(Infinity);
+  });
+});
+
+test('the resume state carries the memo, seen ids, settled time and outbox into the next run', () => {
+  const { state } = orderIn('failed');
+  const resume = state.resumeState(60_000);
+  expect(resume).toEqual({
+    memo: state.memo,
+    seenEventIds: state.seenEventIds,
+    pollDelayMs: 60_000,
+    settledAtMs: START,
+    outbox: state.outbox,
+  });
+  const next = new OrderState({ input, resume, notifiesIntegrator: true, checksIntegrity: true, effects: recorder().effects });
+  expect(next.apply(report({ status: 'refunded' }))).toBe(true);
+  expect(next.outbox.map((n) => n.sequence)).toEqual([1, 2, 3]);
+});

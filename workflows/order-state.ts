@@ -1,0 +1,349 @@
+/**
+ * The order's state and every rule that changes it, as a plain class: what a provider report does
+ * to the order (checks, pinning, payment, status), expiry and the review flag. No Temporal calls:
+ * the workflow (workflows/order.ts) hands it the effects to run (memo, search attributes, logs,
+ * clock) and wires handlers, timers and activities around it, so the rules are unit-tested without
+ * a server (test/unit/workflows/order-state.test.ts). Pure: no Node built-ins, no I/O.
+ */
+import type { SearchAttributeUpdatePair } from '@temporalio/common';
+import type { OrderActivities } from '../activities';
+import { checkReportedTerms, mergeDifferences, type OrderedTerms, type PaymentDiscrepancy } from '../src/domain/integrity';
+import { integratorExtras, type Order } from '../src/domain/order';
+import { canTransition, type OrderStatus } from '../src/domain/order-status';
+import {
+  DEFAULT_ORDER_TIMINGS,
+  INTEGRITY_ALERT_KEY,
+  integratorWebhookId,
+  ORDER_STATUS_KEY,
+  REVIEW_REASON_KEY,
+  type IntegratorNotification,
+  type OrderMemo,
+  type OrderRequest,
+  type OrderWorkflowInput,
+  type ProviderEvent,
+} from '../src/temporal/shared';
+
+/** State carried across continue-as-new. */
+export interface OrderResumeState {
+  memo: OrderMemo;
+  seenEventIds: string[];
+  pollDelayMs: number;
+  settledAtMs?: number;
+  /** Integrator webhooks not yet delivered, oldest first. */
+  outbox?: IntegratorNotification[];
+}
+
+/** What the state may do outside itself; the workflow passes Temporal's, tests pass recorders. */
+export interface OrderEffects {
+  /** The current time (the workflow's deterministic clock). */
+  now(): number;
+  upsertMemo(memo: OrderMemo): void;
+  upsertSearchAttributes(attributes: SearchAttributeUpdatePair[]): void;
+  log: {
+    info(message: string, attributes?: Record<string, unknown>): void;
+    warn(message: string, attributes?: Record<string, unknown>): void;
+  };
+}
+
+export interface OrderStateOptions {
+  input: OrderWorkflowInput;
+  resume?: OrderResumeState;
+  /** Orders started before integrator webhooks existed keep no outbox. */
+  notifiesIntegrator: boolean;
+  /** Orders started before the integrity checks apply reports unchecked (their histories replay so). */
+  checksIntegrity: boolean;
+  effects: OrderEffects;
+}
+
+/** The provider order as the create activity returns it. */
+export type CreatedProviderOrder = Awaited<ReturnType<OrderActivities['createProviderOrder']>>;
+
+export const UNPAID: readonly OrderStatus[] = ['created', 'pending'];
+/** Statuses in which the customer has paid and the order waits on the provider: flagged when they last too long. */
+const AWAITING_PROVIDER: readonly OrderStatus[] = ['hold', 'processing'];
+/** How far a provider's clock may be behind the workflow's when it dates a provider order. */
+export const PROVIDER_CLOCK_SKEW_MS = 10 * 60_000;
+export const SEEN_EVENT_IDS_KEPT = 200;
+
+export class OrderState {
+  memo: OrderMemo | null;
+  settledAtMs: number | undefined;
+  readonly seenEventIds: string[];
+  /** Integrator webhooks not yet delivered, oldest first (the workflow's delivery loop takes them). */
+  readonly outbox: IntegratorNotification[];
+  private readonly input: OrderWorkflowInput;
+  private readonly ordered: OrderedTerms;
+  private readonly options: OrderStateOptions;
+
+  constructor(options: OrderStateOptions) {
+    this.options = options;
+    this.input = options.input;
+    this.ordered = orderedTerms(options.input.request);
+    this.memo = options.resume?.memo ?? null;
+    this.seenEventIds = options.resume?.seenEventIds ?? [];
+    this.settledAtMs = options.resume?.settledAtMs;
+    this.outbox = options.resume?.outbox ?? [];
+  }
+
+  /** The order as the provider order was created: published, then the create answer applied as a report. */
+  created(created: CreatedProviderOrder): void {
+    const { input } = this;
+    const { request } = input;
+    const checks = this.options.checksIntegrity;
+    const now = new Date(this.options.effects.now()).toISOString();
+    this.memo = {
+      order: {
+        id: input.orderId,
+        status: 'created',
+        redirect_url: created.redirectUrl,
+        from_currency: request.from_currency,
+        from_amount: request.from_amount,
+        to_currency: request.to_currency,
+        to_amount: created.cryptoAmount ?? request.to_amount,
+        wallet_address: request.wallet_address,
+        payment_method: request.payment_method,
+        country_code: request.country_code,
+        external_user_id: request.external_user_id,
+        external_order_id: request.external_order_id,
+        created_at: now,
+        updated_at: now,
+        extras: {
+          ...(checks ? integratorExtras(request.extras) : request.extras),
+          ...(created.providerOrderId ? { provider_order_id: created.providerOrderId } : {}),
+          provider_status: created.providerStatus,
+        },
+      },
+      integratorId: input.integratorId,
+      providerCode: input.providerCode,
+      requestHash: input.requestHash,
+      sequence: 1,
+      ...(checks && created.providerOrderId ? { providerOrderId: created.providerOrderId } : {}),
+    };
+    this.publish(this.memo);
+    this.apply({ ...created, eventId: undefined, providerCode: input.providerCode });
+  }
+
+  /** Applies a provider report; returns true when the order's status changed. */
+  apply(event: ProviderEvent): boolean {
+    const { memo } = this;
+    if (!memo) return false;
+    if (!this.options.checksIntegrity) {
+      if (event.eventId !== undefined && !this.firstSight(event.eventId)) return false;
+      return this.applyUnchecked(memo, event);
+    }
+    // Refused first, so that a refused report cannot take the id of a genuine one that comes later.
+    const refusal = this.refusalOf(memo, event);
+    if (refusal) {
+      this.refuse(memo, refusal);
+      return false;
+    }
+    if (event.eventId !== undefined && !this.firstSight(`${event.providerCode}:${event.eventId}`)) return false;
+    return this.applyChecked(memo, event);
+  }
+
+  /** Expires an order still unpaid at the end of its payment window; the broker's own decision, not a provider's report. */
+  expireIfUnpaid(): void {
+    const memo = this.memo;
+    if (!memo || !UNPAID.includes(memo.order.status)) return;
+    if (this.options.effects.now() < this.createdAtMs() + this.input.timings.paymentWindowMs) return;
+    const providerStatus = memo.order.extras.provider_status;
+    this.apply({
+      status: 'expired',
+      providerStatus: typeof providerStatus === 'string' ? providerStatus : 'unknown',
+      providerCode: this.input.providerCode,
+    });
+  }
+
+  /** When an order waiting on the provider is flagged for review; Infinity when it is not to be. */
+  reviewDue(): number {
+    const memo = this.memo;
+    if (!memo || !this.options.checksIntegrity || memo.reviewReason !== undefined || !AWAITING_PROVIDER.includes(memo.order.status)) {
+      return Infinity;
+    }
+    return this.createdAtMs() + (this.input.timings.reviewAfterMs ?? DEFAULT_ORDER_TIMINGS.reviewAfterMs!);
+  }
+
+  /** The order stays as it is and goes on polling; an operator finds it by ReviewReason. */
+  flagForReview(): void {
+    const memo = this.memo;
+    if (!memo) return;
+    const { effects } = this.options;
+    effects.log.warn('order open too long: flagged for review', { status: memo.order.status, createdAt: memo.order.created_at });
+    this.memo = { ...memo, reviewReason: 'open_too_long' };
+    effects.upsertMemo({ ...this.memo });
+    effects.upsertSearchAttributes([{ key: REVIEW_REASON_KEY, value: 'open_too_long' }]);
+  }
+
+  /** The provider order a poll asks about: the pinned one (runs continued from before the checks: the one in extras). */
+  pollTarget(): string | undefined {
+    const extrasId = this.memo?.order.extras.provider_order_id;
+    if (!this.options.checksIntegrity) return extrasId as string | undefined;
+    return this.memo?.providerOrderId ?? (typeof extrasId === 'string' ? extrasId : undefined);
+  }
+
+  createdAtMs(): number {
+    return this.memo ? Date.parse(this.memo.order.created_at) : NaN;
+  }
+
+  /** What the next run starts from. */
+  resumeState(pollDelayMs: number): OrderResumeState {
+    return { memo: this.memo!, seenEventIds: this.seenEventIds, pollDelayMs, settledAtMs: this.settledAtMs, outbox: this.outbox };
+  }
+
+  private publish(current: OrderMemo): void {
+    const { effects } = this.options;
+    effects.upsertMemo({ ...current });
+    effects.upsertSearchAttributes([{ key: ORDER_STATUS_KEY, value: current.order.status }]);
+    if (this.options.notifiesIntegrator) {
+      this.outbox.push({
+        webhookId: integratorWebhookId(current.order.id, current.sequence),
+        integratorId: current.integratorId,
+        occurredAt: current.order.updated_at,
+        order: current.order,
+        sequence: current.sequence,
+      });
+    }
+  }
+
+  /** Records an event id; false when it was seen already. */
+  private firstSight(id: string): boolean {
+    if (this.seenEventIds.includes(id)) return false;
+    this.seenEventIds.push(id);
+    if (this.seenEventIds.length > SEEN_EVENT_IDS_KEPT) this.seenEventIds.shift();
+    return true;
+  }
+
+  /** Why a report is not about this order, or undefined when it is. */
+  private refusalOf(current: OrderMemo, event: ProviderEvent): string | undefined {
+    const { providerCode } = this.input;
+    if (event.providerCode !== providerCode) return `from provider ${event.providerCode ?? '(unnamed)'}, not ${providerCode}`;
+    if (current.providerOrderId !== undefined && event.providerOrderId !== undefined && event.providerOrderId !== current.providerOrderId) {
+      return `about provider order ${event.providerOrderId}, not ${current.providerOrderId}`;
+    }
+    // A provider order made before this order cannot be its payment (a body kept from an older purchase).
+    const providerOrderMadeAt = event.providerOrderCreatedAt === undefined ? NaN : Date.parse(event.providerOrderCreatedAt);
+    if (providerOrderMadeAt < Date.parse(current.order.created_at) - PROVIDER_CLOCK_SKEW_MS) {
+      return `about provider order ${event.providerOrderId ?? '(unnamed)'} made at ${event.providerOrderCreatedAt}, before this order`;
+    }
+    const { refused } = checkReportedTerms(this.ordered, event.reported);
+    if (refused.length > 0) return refused.map((d) => `${d.field} ${d.reported}, not ${d.ordered}`).join('; ');
+    return undefined;
+  }
+
+  /** Counts and logs a refused report; the first one flags the order (one command, however many follow). */
+  private refuse(current: OrderMemo, reason: string): void {
+    const { effects } = this.options;
+    effects.log.warn('provider report refused: not about this order', { reason, providerCode: this.input.providerCode });
+    this.memo = { ...current, refusedReports: (current.refusedReports ?? 0) + 1 };
+    if (current.integrityAlert === undefined) {
+      this.memo = { ...this.memo, integrityAlert: 'report_refused' };
+      effects.upsertMemo({ ...this.memo });
+      effects.upsertSearchAttributes([{ key: INTEGRITY_ALERT_KEY, value: 'report_refused' }]);
+    }
+  }
+
+  /** The provider's report, once it is known to be about this order, and the payment it says was taken. */
+  private applyChecked(current: OrderMemo, event: ProviderEvent): boolean {
+    const { effects } = this.options;
+    let next = current;
+    if (next.providerOrderId === undefined && event.providerOrderId !== undefined)
+      next = { ...next, providerOrderId: event.providerOrderId };
+    const previous = next.order.discrepancies ?? [];
+    const discrepancies = mergeDifferences(previous, checkReportedTerms(this.ordered, event.reported), event.reported);
+    const paymentChanged = JSON.stringify(previous) !== JSON.stringify(discrepancies);
+    if (paymentChanged) {
+      next = { ...next, order: withPayment(next.order, this.input.request, discrepancies) };
+      if (discrepancies.length > 0) {
+        effects.log.warn('provider reports a different payment than ordered', { discrepancies });
+        next = { ...next, integrityAlert: 'payment_differs' };
+        effects.upsertSearchAttributes([{ key: INTEGRITY_ALERT_KEY, value: 'payment_differs' }]);
+      }
+    }
+    const order = next.order;
+    const statusChanges = event.status !== order.status && canTransition(order.status, event.status);
+    if (!statusChanges) {
+      if (event.status !== order.status) {
+        effects.log.info('ignoring provider status that would move the order back', { from: order.status, to: event.status });
+      }
+      this.memo = next;
+      if (paymentChanged) effects.upsertMemo({ ...next });
+      return false;
+    }
+    const changed: Order = {
+      ...order,
+      status: event.status,
+      to_amount: event.cryptoAmount ?? order.to_amount,
+      updated_at: new Date(effects.now()).toISOString(),
+      extras: {
+        ...order.extras,
+        provider_status: event.providerStatus,
+        ...(next.providerOrderId === undefined ? {} : { provider_order_id: next.providerOrderId }),
+        ...(event.transactionHash ? { transaction_hash: event.transactionHash } : {}),
+      },
+    };
+    this.settle(changed, event);
+    this.memo = { ...next, order: changed, sequence: next.sequence + 1 };
+    this.publish(this.memo);
+    return true;
+  }
+
+  /** The report as orders before the integrity checks applied it (their histories replay through this). */
+  private applyUnchecked(current: OrderMemo, event: ProviderEvent): boolean {
+    const { effects } = this.options;
+    const order = current.order;
+    const extras = {
+      ...order.extras,
+      provider_status: event.providerStatus,
+      ...(event.providerOrderId ? { provider_order_id: event.providerOrderId } : {}),
+      ...(event.transactionHash ? { transaction_hash: event.transactionHash } : {}),
+    };
+    if (event.status === order.status || !canTransition(order.status, event.status)) {
+      if (event.status !== order.status) {
+        effects.log.info('ignoring provider status that would move the order back', { from: order.status, to: event.status });
+      }
+      return false;
+    }
+    const next: Order = {
+      ...order,
+      status: event.status,
+      to_amount: event.cryptoAmount ?? order.to_amount,
+      updated_at: new Date(effects.now()).toISOString(),
+      extras,
+    };
+    this.settle(next, event);
+    this.memo = { ...current, order: next, sequence: current.sequence + 1 };
+    this.publish(this.memo);
+    return true;
+  }
+
+  /** A failure's reason, and when a failed or expired order starts its settled grace. */
+  private settle(order: Order, event: ProviderEvent): void {
+    if (event.status === 'failed') order.failure_reason = event.failureReason ?? 'failed_at_provider';
+    else delete order.failure_reason;
+    if (event.status === 'failed' || event.status === 'expired') this.settledAtMs = this.options.effects.now();
+  }
+}
+
+/** The order's terms as the integrator requested them: what every provider report is checked against. */
+function orderedTerms(request: OrderRequest): OrderedTerms {
+  return {
+    walletAddress: request.wallet_address,
+    cryptoCurrency: request.to_currency,
+    fiatCurrency: request.from_currency,
+    fiatAmount: request.from_amount,
+  };
+}
+
+/** The order with the provider-verified payment: its amount and currency, and what differs from the request. */
+function withPayment(order: Order, request: OrderRequest, discrepancies: PaymentDiscrepancy[]): Order {
+  const reported = (field: PaymentDiscrepancy['field']) => discrepancies.find((d) => d.field === field)?.reported;
+  const currency = reported('from_currency');
+  const next: Order = {
+    ...order,
+    from_amount: reported('from_amount') ?? request.from_amount,
+    from_currency: currency === undefined ? request.from_currency : Number(currency),
+  };
+  if (discrepancies.length > 0) next.discrepancies = discrepancies;
+  else delete next.discrepancies;
+  return next;
+}
