@@ -1,12 +1,13 @@
-import type { SandboxCredentials } from '../config/sandbox-credentials';
 import { banxaSimulatorCredentials } from '../providers/banxa/config';
+import type { ProviderCode } from '../providers/manifest';
 import { mercuryoSimulatorCredentials } from '../providers/mercuryo/config';
 import { moonpaySimulatorCredentials } from '../providers/moonpay/config';
 import { rampSimulatorCredentials } from '../providers/ramp/config';
+import type { SandboxCredentials } from '../providers/sandbox/config';
 import { transakSimulatorCredentials } from '../providers/transak/config';
 import { createBanxaSimulator } from './banxa/server';
 import type { SimulatorFaults } from './kit/faults';
-import { SimulatorHost } from './kit/host';
+import { SimulatorHost, type ProviderSimulator } from './kit/host';
 import { createMercuryoSimulator } from './mercuryo/server';
 import { createMoonpaySimulator } from './moonpay/server';
 import { createRampSimulator } from './ramp/server';
@@ -33,29 +34,44 @@ export interface SimulatorsOptions {
   log?: (message: string) => void;
 }
 
+/** Where one simulated provider lives on the host, and where its webhooks go. */
+interface SimulatorSite {
+  publicUrl: string;
+  brokerWebhookUrl: string;
+}
+
+const common = ({ faults, settleDelayMs, log }: SimulatorsOptions) => ({ faults, stepDelayMs: settleDelayMs, log });
+
+/**
+ * Each provider's simulator, by its code in the provider manifest (src/providers/manifest.ts): a
+ * provider without one does not compile. Keyed by the codes' type only, so that the host loads no
+ * adapter code.
+ */
+const SIMULATORS: { [C in ProviderCode]: (site: SimulatorSite, options: SimulatorsOptions) => ProviderSimulator } = {
+  sandbox: (site, { sandbox, faults, settleDelayMs, log }) =>
+    new SandboxSimulator({ ...sandbox, publicUrl: site.publicUrl, webhookUrl: site.brokerWebhookUrl, faults, settleDelayMs, log }),
+  banxa: (site, options) => createBanxaSimulator({ ...site, credentials: banxaSimulatorCredentials(options.secret), ...common(options) }),
+  mercuryo: (site, options) =>
+    createMercuryoSimulator({ ...site, credentials: mercuryoSimulatorCredentials(options.secret), ...common(options) }),
+  moonpay: (site, options) =>
+    createMoonpaySimulator({ ...site, credentials: moonpaySimulatorCredentials(options.secret), ...common(options) }),
+  ramp: (site, options) =>
+    createRampSimulator({
+      ...site,
+      credentials: rampSimulatorCredentials(options.secret),
+      signingKey: rampSimulatorSigningKey(options.secret),
+      ...common(options),
+    }),
+  transak: (site, options) =>
+    createTransakSimulator({ ...site, credentials: transakSimulatorCredentials(options.secret), ...common(options) }),
+};
+
 /** Every simulated provider, on one host: the generic sandbox and the simulators of the real providers. */
 export function createSimulatorHost(options: SimulatorsOptions): SimulatorHost {
-  const { brokerUrl, publicUrl, secret, faults, log } = options;
-  const at = (code: string) => ({ publicUrl: `${publicUrl}/${code}`, brokerWebhookUrl: `${brokerUrl}/api/webhooks/${code}` });
-  const shared = { faults, stepDelayMs: options.settleDelayMs, log };
-  return new SimulatorHost([
-    new SandboxSimulator({
-      ...options.sandbox,
-      publicUrl: `${publicUrl}/sandbox`,
-      webhookUrl: `${brokerUrl}/api/webhooks/sandbox`,
-      faults,
-      settleDelayMs: options.settleDelayMs,
-      log,
-    }),
-    createBanxaSimulator({ ...at('banxa'), credentials: banxaSimulatorCredentials(secret), ...shared }),
-    createMercuryoSimulator({ ...at('mercuryo'), credentials: mercuryoSimulatorCredentials(secret), ...shared }),
-    createMoonpaySimulator({ ...at('moonpay'), credentials: moonpaySimulatorCredentials(secret), ...shared }),
-    createRampSimulator({
-      ...at('ramp'),
-      credentials: rampSimulatorCredentials(secret),
-      signingKey: rampSimulatorSigningKey(secret),
-      ...shared,
-    }),
-    createTransakSimulator({ ...at('transak'), credentials: transakSimulatorCredentials(secret), ...shared }),
-  ]);
+  const { brokerUrl, publicUrl } = options;
+  return new SimulatorHost(
+    Object.entries(SIMULATORS).map(([code, create]) =>
+      create({ publicUrl: `${publicUrl}/${code}`, brokerWebhookUrl: `${brokerUrl}/api/webhooks/${code}` }, options),
+    ),
+  );
 }

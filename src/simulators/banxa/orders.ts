@@ -39,10 +39,6 @@ export interface BanxaSimOrder {
   updatedAt: Date;
   /** Where a held order was, so that `pay` resumes from there. */
   heldFrom?: BanxaSimStatus;
-  /** Bumped by every action: a status walk started by an earlier action stops. */
-  generation: number;
-  /** A `pay` walk is under way. */
-  walking: boolean;
 }
 
 /** What `pay` walks through, one status per step, from the order's current status on. */
@@ -56,12 +52,13 @@ export function payStepsFrom(from: BanxaSimStatus): BanxaSimStatus[] {
   return index < 0 ? [] : PAY_SEQUENCE.slice(index + 1);
 }
 
-export function allowedActions(order: BanxaSimOrder): CheckoutAction[] {
+/** What the customer may do now; `walking`: a `pay` walk is under way. */
+export function allowedActions(order: BanxaSimOrder, walking: boolean): CheckoutAction[] {
   switch (order.status) {
     case 'pendingPayment':
       return ['pay', 'hold', 'fail', 'expire'];
     case 'waitingPayment':
-      return order.walking ? ['hold', 'fail'] : ['pay', 'hold', 'fail', 'expire'];
+      return walking ? ['hold', 'fail'] : ['pay', 'hold', 'fail', 'expire'];
     case 'paymentReceived':
       return ['hold', 'fail', 'refund'];
     case 'inProgress':

@@ -1,6 +1,7 @@
 import express, { type Response } from 'express';
 import { faultRoutes, injectFaults, NO_FAULTS, type SimulatorFaults } from './faults';
 import type { ProviderSimulator } from './host';
+import { DEFAULT_STEP_DELAY_MS, StatusWalks } from './status-walk';
 import { SimulatorTimers } from './timers';
 import { WebhookSender } from './webhook-sender';
 
@@ -8,13 +9,24 @@ export interface SimulatorBaseOptions {
   /** Where the provider's webhooks go by default: the broker's POST /api/webhooks/<code>. */
   webhookUrl: string;
   faults?: Partial<SimulatorFaults>;
+  /** Between the automatic steps of a status walk; DEFAULT_STEP_DELAY_MS when absent. */
+  stepDelayMs?: number;
   random?: () => number;
+  log?: (message: string) => void;
+}
+
+/** What a simulator's lifecycle moves orders with: the fault switches, the webhook sender, the status walks, the log. */
+export interface SimulatorParts {
+  faults: SimulatorFaults;
+  webhooks: WebhookSender;
+  walks: StatusWalks;
   log?: (message: string) => void;
 }
 
 /**
  * What every simulated provider has: its Express app with the fault switches mounted, a webhook
- * sender subject to them, and timers that stop with it. Subclasses add the provider's protocol.
+ * sender subject to them, status walks, and timers that stop with it. Subclasses mount the
+ * provider's checkout and API on the app.
  */
 export abstract class SimulatorBase implements ProviderSimulator {
   abstract readonly code: string;
@@ -22,12 +34,15 @@ export abstract class SimulatorBase implements ProviderSimulator {
   readonly faults: SimulatorFaults;
   readonly webhooks: WebhookSender;
   protected readonly timers = new SimulatorTimers();
+  protected readonly parts: SimulatorParts;
   protected readonly random: () => number;
 
   constructor(options: SimulatorBaseOptions) {
     this.faults = { ...NO_FAULTS, ...options.faults };
     this.random = options.random ?? Math.random;
     this.webhooks = new WebhookSender({ url: options.webhookUrl, faults: this.faults, timers: this.timers, log: options.log });
+    const walks = new StatusWalks(this.timers, options.stepDelayMs ?? DEFAULT_STEP_DELAY_MS);
+    this.parts = { faults: this.faults, webhooks: this.webhooks, walks, log: options.log };
     this.app.disable('x-powered-by');
     // Providers' APIs answer fresh data: no ETag to compute for every answer.
     this.app.set('etag', false);

@@ -42,6 +42,15 @@ export const NO_FAULTS: SimulatorFaults = {
   paidWalletAddress: '',
 };
 
+/** What the customer pays instead of the order's terms: each `paid*` switch that is set, by the term it replaces. */
+export function paidTerms(faults: SimulatorFaults): { fiatAmount?: string; fiatCurrency?: string; walletAddress?: string } {
+  return {
+    ...(faults.paidFiatAmount ? { fiatAmount: faults.paidFiatAmount } : {}),
+    ...(faults.paidFiatCurrency ? { fiatCurrency: faults.paidFiatCurrency } : {}),
+    ...(faults.paidWalletAddress ? { walletAddress: faults.paidWalletAddress } : {}),
+  };
+}
+
 /** The known switches of a JSON body, each only when it has the right type. */
 export function pickFaults(body: unknown): Partial<SimulatorFaults> {
   const input = (body ?? {}) as Record<string, unknown>;

@@ -29,8 +29,6 @@ export interface SimPurchase {
   userUuid: string;
   payment: SimOperation;
   withdraw?: SimOperation & { hash?: string };
-  /** Bumped by every customer action; steps scheduled by an older action are dropped. */
-  generation: number;
 }
 
 /** One step of an action: the legs' new statuses, applied together (one callback each). */
@@ -55,9 +53,7 @@ export function paymentTypeOf(method: string): PaymentType {
 /** Mercuryo's operation and transaction ids are 17 hex digits. */
 export const mercuryoId = () => randomBytes(9).toString('hex').slice(0, 17);
 
-export function newPurchase(
-  fields: Omit<SimPurchase, 'transactionId' | 'userUuid' | 'payment' | 'generation' | 'paymentType'>,
-): SimPurchase {
+export function newPurchase(fields: Omit<SimPurchase, 'transactionId' | 'userUuid' | 'payment' | 'paymentType'>): SimPurchase {
   const now = new Date();
   return {
     ...fields,
@@ -65,7 +61,6 @@ export function newPurchase(
     paymentType: paymentTypeOf(fields.paymentMethod),
     userUuid: randomUUID(),
     payment: { id: mercuryoId(), status: 'new', createdAt: now, updatedAt: now },
-    generation: 0,
   };
 }
 

@@ -10,8 +10,6 @@ export interface SimTransaction {
   id: string;
   /** The signed widget query that opened it: the same URL opens the same transaction. */
   session: string;
-  /** Bumped by every action, so the timed steps of an earlier action stop. */
-  run: number;
   createdAt: string;
   updatedAt: string;
   status: MoonpaySimStatus;

@@ -1,70 +1,59 @@
-import type { RAMP_WEBHOOK_TYPES } from '../../providers/ramp/schemas';
+import { randomUUID, type KeyObject } from 'node:crypto';
+import BigNumber from 'bignumber.js';
+import type { SimulatorParts } from '../kit/base';
+import { paidTerms } from '../kit/faults';
+import { simulatedTransactionHash } from '../kit/transaction-hash';
+import { isFinal, webhookType, type PurchaseRecord, type SimPurchase, type SimRampStatus } from './purchase';
+import { signRampBody } from './signing';
 
-/** The purchase statuses the simulated Ramp moves through (Ramp's own names). */
-export type SimRampStatus =
-  | 'INITIALIZED'
-  | 'PAYMENT_STARTED'
-  | 'PAYMENT_IN_PROGRESS'
-  | 'PAYMENT_FAILED'
-  | 'PAYMENT_EXECUTED'
-  | 'RELEASING'
-  | 'RELEASED'
-  | 'EXPIRED'
-  | 'CANCELLED'
-  | 'RETURNED';
+/** The simulated Ramp's purchases over time: the status steps of the customer's actions, one signed webhook per status. */
+export class RampLifecycle {
+  constructor(
+    private readonly parts: SimulatorParts,
+    private readonly signingKey: KeyObject,
+  ) {}
 
-/** A card purchase from the first payment step to the crypto on its way and confirmed. */
-const PAY_PATH: readonly SimRampStatus[] = ['PAYMENT_STARTED', 'PAYMENT_IN_PROGRESS', 'PAYMENT_EXECUTED', 'RELEASING', 'RELEASED'];
+  /** A purchase created in the widget: its first webhook. */
+  created(record: PurchaseRecord): void {
+    this.emit(record);
+  }
 
-/** Where a status stands on PAY_PATH; before it (-1) for a purchase not paid yet or whose payment failed. */
-function position(status: SimRampStatus): number | undefined {
-  if (status === 'INITIALIZED' || status === 'PAYMENT_FAILED') return -1;
-  const index = PAY_PATH.indexOf(status);
-  return index === -1 ? undefined : index;
-}
+  /** Plays an action's steps, superseding the purchase's walk under way; `pay` first applies the paid terms. */
+  act(record: PurchaseRecord, action: string, steps: readonly SimRampStatus[]): void {
+    if (action === 'pay') this.payAsSwitched(record.purchase);
+    this.parts.walks.start(record, steps, (status) => this.transition(record, status));
+  }
 
-/** The PAY_PATH steps from `status` up to `until`, or undefined when there are none. */
-function along(status: SimRampStatus, until: SimRampStatus): SimRampStatus[] | undefined {
-  const from = position(status);
-  if (from === undefined) return undefined;
-  const steps = PAY_PATH.slice(from + 1, PAY_PATH.indexOf(until) + 1);
-  return steps.length > 0 ? steps : undefined;
-}
+  /** The fault switches' paid amount, fiat currency and wallet replace the purchase's. */
+  private payAsSwitched(purchase: SimPurchase): void {
+    const paid = paidTerms(this.parts.faults);
+    if (paid.fiatAmount) purchase.fiatValue = new BigNumber(paid.fiatAmount).toNumber();
+    if (paid.fiatCurrency) purchase.fiatCurrency = paid.fiatCurrency;
+    if (paid.walletAddress) purchase.receiverAddress = paid.walletAddress;
+  }
 
-const among = (status: SimRampStatus, ...statuses: SimRampStatus[]) => statuses.includes(status);
+  private transition(record: PurchaseRecord, status: SimRampStatus): void {
+    const { purchase } = record;
+    const now = new Date().toISOString();
+    purchase.status = status;
+    purchase.updatedAt = now;
+    if (status === 'RELEASED') purchase.finalTxHash = simulatedTransactionHash();
+    if (isFinal(status)) purchase.endTime = now;
+    this.parts.log?.(`ramp purchase ${purchase.id} -> ${status}`);
+    this.emit(record);
+  }
 
-function failedPayment(status: SimRampStatus): SimRampStatus[] | undefined {
-  if (status === 'INITIALIZED') return ['PAYMENT_STARTED', 'PAYMENT_FAILED'];
-  return among(status, 'PAYMENT_STARTED', 'PAYMENT_IN_PROGRESS') ? ['PAYMENT_FAILED'] : undefined;
-}
-
-/**
- * What each checkout action plays, from a given status. `hold` stops at PAYMENT_IN_PROGRESS (the
- * payment is in, Ramp's checks are not done): Ramp documents no separate review status. `decline`
- * fails one payment, which the customer may retry with `pay`; `fail` also cancels the purchase.
- */
-const PLANS: Readonly<Record<string, (status: SimRampStatus) => SimRampStatus[] | undefined>> = {
-  pay: (status) => along(status, 'RELEASED'),
-  hold: (status) => along(status, 'PAYMENT_IN_PROGRESS'),
-  decline: failedPayment,
-  fail: (status) => (status === 'PAYMENT_FAILED' ? ['CANCELLED'] : failedPayment(status)?.concat('CANCELLED')),
-  expire: (status) => (among(status, 'INITIALIZED', 'PAYMENT_STARTED', 'PAYMENT_FAILED') ? ['EXPIRED'] : undefined),
-  refund: (status) => (among(status, 'PAYMENT_IN_PROGRESS', 'PAYMENT_EXECUTED') ? ['RETURNED'] : undefined),
-};
-
-export const RAMP_ACTIONS = Object.keys(PLANS);
-
-export function planFor(action: string, status: SimRampStatus): SimRampStatus[] | undefined {
-  return Object.hasOwn(PLANS, action) ? PLANS[action]!(status) : undefined;
-}
-
-export function allowedActions(status: SimRampStatus): string[] {
-  return RAMP_ACTIONS.filter((action) => planFor(action, status) !== undefined);
-}
-
-export const isFinal = (status: SimRampStatus) => among(status, 'RELEASED', 'EXPIRED', 'CANCELLED', 'RETURNED');
-
-/** The documented webhook type that goes with a status: the purchase's last major event. */
-export function webhookType(status: SimRampStatus): (typeof RAMP_WEBHOOK_TYPES)[number] {
-  return status === 'RELEASED' || status === 'RETURNED' ? status : 'CREATED';
+  /** One signed webhook per status change, to the purchase's own webhookStatusUrl (none without one, as at Ramp). */
+  private emit(record: PurchaseRecord): void {
+    if (!record.webhookStatusUrl) return;
+    const body = { type: webhookType(record.purchase.status), purchase: record.purchase };
+    this.parts.webhooks.send({
+      orderKey: record.purchase.id,
+      status: record.purchase.status,
+      eventId: randomUUID(),
+      body: JSON.stringify(body),
+      headers: { 'x-body-signature': signRampBody(body, this.signingKey) },
+      url: record.webhookStatusUrl,
+    });
+  }
 }

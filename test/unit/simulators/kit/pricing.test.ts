@@ -1,6 +1,6 @@
-import { quote, type QuoteInput, type QuoteResult } from '../../src/simulators/kit/pricing';
-import type { SimulatorProfile } from '../../src/simulators/kit/profile';
-import { SANDBOX_PROFILE } from '../../src/simulators/sandbox/profile';
+import { quote, type QuoteInput, type QuoteResult } from '../../../../src/simulators/kit/pricing';
+import type { SimulatorProfile } from '../../../../src/simulators/kit/profile';
+import { SANDBOX_PROFILE } from '../../../../src/simulators/sandbox/profile';
 
 const CARD = SANDBOX_PROFILE.paymentMethods.find((m) => m.code === 'card')!;
 const SEPA = SANDBOX_PROFILE.paymentMethods.find((m) => m.code === 'sepa')!;

@@ -1,0 +1,157 @@
+import { randomBytes } from 'node:crypto';
+import BigNumber from 'bignumber.js';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { iso31661Alpha2ToAlpha3 } from 'iso-3166';
+import { FIAT_PER_USD, USD_PRICE } from '../kit/market';
+import { methodLimits, quote } from '../kit/pricing';
+import type { MercuryoSimulatorCredentials } from './options';
+import { MERCURYO_PROFILE } from './profile';
+import type { SimPurchase } from './purchase';
+import { transactionItem } from './views';
+
+/** Mercuryo's error body. */
+export const apiError = (res: Response, status: number, message: string, code = status * 100) =>
+  void res.status(status).json({ status, code, message, data: null });
+
+/** Mercuryo-style codes of the simulator's refusals (its own numbering). */
+const REFUSAL_CODES: Readonly<Record<string, number>> = {
+  unsupported_fiat: 40010,
+  unsupported_asset: 40011,
+  unsupported_payment_method: 40012,
+  amount_out_of_range: 40020,
+};
+
+/** The Widget Partner API v1.6: public catalogue, limits and rate (`widget_id`), and the transaction lookup (`Sdk-Partner-Token`). */
+export class MercuryoApi {
+  readonly router = express.Router();
+  private readonly profile = MERCURYO_PROFILE;
+
+  constructor(
+    private readonly purchases: ReadonlyMap<string, SimPurchase>,
+    private readonly credentials: MercuryoSimulatorCredentials,
+  ) {
+    const router = this.router;
+    router.get('/v1.6/lib/currencies', this.widget(false), (_req, res) => this.currencies(res));
+    router.get('/v1.6/public/card-countries', this.widget(false), (req, res) => this.countries(req, res));
+    router.get('/v1.6/public/currency-limits', this.widget(true), (req, res) => this.limits(req, res));
+    router.get('/v1.6/widget/buy/rate', this.widget(true), (req, res) => this.rate(req, res));
+    router.get('/v1.6/sdk-partner/transactions', (req, res) => this.transactions(req, res));
+  }
+
+  /** Public calls name the partner's widget; an unknown one is refused. */
+  private widget(required: boolean) {
+    return (req: Request, res: Response, next: NextFunction) => {
+      const id = req.query.widget_id;
+      if (id === undefined && !required) return next();
+      if (id !== this.credentials.widgetId) return apiError(res, 403, 'Widget not found');
+      next();
+    };
+  }
+
+  private currencies(res: Response): void {
+    const assets = this.profile.assets.map((a) => a.split('/') as [string, string]);
+    const methods = (fiat: string) =>
+      this.profile.paymentMethods
+        .filter((m) => !m.fiat || m.fiat.includes(fiat))
+        .flatMap((m) =>
+          m.code === 'card'
+            ? [
+                { code: 'card', name: 'Visa' },
+                { code: 'card', name: 'Mastercard' },
+              ]
+            : [{ code: m.code, name: m.name }],
+        );
+    const card = this.profile.paymentMethods[0]!;
+    res.json({
+      status: 200,
+      data: {
+        fiat: this.profile.fiat,
+        crypto: [...new Set(assets.map(([ticker]) => ticker))],
+        config: {
+          crypto_currencies: assets.map(([currency, network]) => ({ currency, network, network_label: network, contract: '' })),
+        },
+        fiat_payment_methods: Object.fromEntries(
+          this.profile.fiat.map((fiat) => {
+            const { min, max } = methodLimits(card, fiat);
+            return [fiat, { payment_methods: methods(fiat), limits: { min: min.toFixed(), max: max.toFixed() } }];
+          }),
+        ),
+      },
+    });
+  }
+
+  private countries(req: Request, res: Response): void {
+    const alpha2 = req.query.type === 'alpha2';
+    res.json({
+      status: 200,
+      data: this.profile.countries.map((c) => (alpha2 ? c : (iso31661Alpha2ToAlpha3[c] ?? c)).toLowerCase()),
+    });
+  }
+
+  private limits(req: Request, res: Response): void {
+    const { from = '', to = '' } = req.query as Record<string, string | undefined>;
+    const price = USD_PRICE[to];
+    if (req.query.type !== 'buy') return apiError(res, 400, 'Only type=buy is simulated');
+    if (!this.profile.fiat.includes(from) || price === undefined || !this.profile.assets.some((a) => a.startsWith(`${to}/`))) {
+      return apiError(res, 400, `Currency pair ${from}/${to} is not supported`, REFUSAL_CODES.unsupported_asset);
+    }
+    const { min, max } = methodLimits(this.profile.paymentMethods[0]!, from);
+    const unit = new BigNumber(price).times(FIAT_PER_USD[from] ?? '1');
+    res.json({
+      status: 200,
+      code: 0,
+      message: '',
+      data: {
+        [to]: {
+          min: min.div(unit).decimalPlaces(8, BigNumber.ROUND_UP).toFixed(),
+          max: max.div(unit).decimalPlaces(8, BigNumber.ROUND_DOWN).toFixed(),
+        },
+        [from]: { min: min.toFixed(), max: max.toFixed() },
+      },
+    });
+  }
+
+  private rate(req: Request, res: Response): void {
+    const q = req.query as Record<string, string | undefined>;
+    const { from = '', to = '', amount = '' } = q;
+    if (!/^\d+(\.\d+)?$/.test(amount)) return apiError(res, 400, 'amount must be a number');
+    const network = q.network ?? this.profile.assets.find((a) => a.startsWith(`${to}/`))?.split('/')[1] ?? '';
+    // Mercuryo's rate does not depend on the payment method: the card's terms are everyone's.
+    const priced = quote(this.profile, { fiat: from, crypto: to, network, fiatAmount: amount, paymentMethod: 'card' });
+    if (!priced.ok) return apiError(res, 400, priced.message, REFUSAL_CODES[priced.code]);
+    const fee = new BigNumber(priced.processingFee).plus(priced.networkFee).toFixed(2);
+    const feeCrypto = new BigNumber(fee).div(priced.price).decimalPlaces(8, BigNumber.ROUND_UP).toFixed();
+    res.json({
+      status: 200,
+      data: {
+        buy_token: randomBytes(24).toString('hex'),
+        currency: to,
+        amount: priced.cryptoAmount,
+        fiat_currency: from,
+        fiat_amount: amount,
+        rate: priced.price,
+        fee: { [to]: feeCrypto, [from]: fee },
+        subtotal: { [to]: priced.cryptoAmount, [from]: new BigNumber(amount).minus(fee).toFixed(2) },
+        total: { [to]: new BigNumber(priced.cryptoAmount).plus(feeCrypto).toFixed(), [from]: amount },
+        kyc_limit_exceeded: false,
+      },
+    });
+  }
+
+  private transactions(req: Request, res: Response): void {
+    const { credentials } = this;
+    if (req.header('sdk-partner-token') !== credentials.sdkPartnerToken) return apiError(res, 401, 'wrong partner');
+    if (req.query.widget_id !== undefined && req.query.widget_id !== credentials.widgetId) return apiError(res, 403, 'Widget not found');
+    const id = req.query.merchant_transaction_id;
+    const found = typeof id === 'string' ? [this.purchases.get(id)].filter((p) => p !== undefined) : [...this.purchases.values()];
+    const limit = Math.min(Number(req.query.limit ?? 50) || 50, 50);
+    const offset = Number(req.query.offset ?? 0) || 0;
+    res.json({
+      status: 200,
+      total: found.length,
+      next: null,
+      prev: null,
+      data: found.slice(offset, offset + limit).map((p) => transactionItem(p, credentials.widgetId)),
+    });
+  }
+}
