@@ -1,13 +1,9 @@
 import { z } from 'zod';
-import { BanxaEnvSchema } from '../providers/banxa';
-import { MercuryoEnvSchema } from '../providers/mercuryo';
-import { MoonpayEnvSchema } from '../providers/moonpay';
-import { RampEnvSchema } from '../providers/ramp';
-import { TransakEnvSchema } from '../providers/transak';
-import { ConfigError } from './config-error';
+import { ConfigError } from '../providers/kit/config';
+import { PROVIDERS_ENV_SHAPE } from '../providers/manifest';
 import { simulatedProvidersProblems, SIMULATOR_SECRET_MIN_LENGTH } from './simulated-providers';
 
-export { ConfigError } from './config-error';
+export { ConfigError } from '../providers/kit/config';
 
 /** Whole numbers written as plain digits: "0x10" or "1e3" are refused rather than read as 16 or 1000. */
 const digits = z.string().trim().regex(/^\d+$/, 'expected a whole number').transform(Number);
@@ -92,23 +88,11 @@ const BrokerEnvSchema = z.object({
   SANDBOX_IN_PRODUCTION: z.stringbool().default(false),
 });
 
-/** The secret every simulated provider's credentials derive from (src/config/simulator-secret.ts). */
+/** The secret every simulated provider's credentials derive from (src/providers/kit/simulator-secret.ts). */
 export const SimulatorSecretSchema = optionalString.pipe(z.string().min(SIMULATOR_SECRET_MIN_LENGTH).optional());
 
-/** What decides which providers run, and how: the generic sandbox's variables and each adapter's own. */
-const ProvidersEnvSchema = z
-  .object({
-    SANDBOX_API_KEY: optionalString,
-    SANDBOX_WEBHOOK_SECRET: optionalString,
-    /** The generic `sandbox` provider runs wherever there is a simulator host; `false` leaves it out. */
-    SANDBOX_ENABLED: z.stringbool().default(true),
-    SIMULATOR_SECRET: SimulatorSecretSchema,
-  })
-  .extend(MoonpayEnvSchema.shape)
-  .extend(TransakEnvSchema.shape)
-  .extend(BanxaEnvSchema.shape)
-  .extend(MercuryoEnvSchema.shape)
-  .extend(RampEnvSchema.shape);
+/** What decides which providers run, and how: the simulators' shared secret and each provider's own variables (the manifest). */
+const ProvidersEnvSchema = z.object({ SIMULATOR_SECRET: SimulatorSecretSchema }).extend(PROVIDERS_ENV_SHAPE);
 
 export type ProvidersEnv = z.infer<typeof ProvidersEnvSchema>;
 

@@ -3,12 +3,13 @@ import type { OrderTimings } from '../temporal/shared';
 import { checkWebhookUrl, WebhookUrlRefusedError } from '../webhooks/ssrf';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
 import { readIntegratorsFile, sha256Hex, type Integrator } from './integrators';
-import { resolveProviders, type ProviderResolutions } from './providers';
+import type { ProviderResolutions } from '../providers/manifest';
+import { resolveProviders } from './providers';
 
 export { ConfigError, parseEnv } from './env';
 export type { Env, ProvidersEnv } from './env';
-export { type ProviderResolution, type ProviderResolutions, type SandboxProviderConfig } from './providers';
-export { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET, sandboxCredentials } from './sandbox-credentials';
+export type { ProviderResolutions } from '../providers/manifest';
+export { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET, sandboxCredentials } from '../providers/sandbox/config';
 
 export const DEFAULT_SANDBOX_PORT = 4010;
 

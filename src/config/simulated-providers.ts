@@ -1,27 +1,9 @@
-import { BANXA_SIMULATOR_CREDENTIALS } from '../providers/banxa/config';
-import { MERCURYO_SIMULATOR_CREDENTIALS } from '../providers/mercuryo/config';
-import { MOONPAY_SIMULATOR_CREDENTIALS } from '../providers/moonpay/config';
-import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../providers/ramp/config';
-import { TRANSAK_SIMULATOR_CREDENTIALS } from '../providers/transak/config';
-import { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET } from './sandbox-credentials';
+import { PROVIDERS } from '../providers/manifest';
 
 export const SIMULATOR_SECRET_MIN_LENGTH = 32;
 
-const stringsOf = (credentials: object) => Object.values(credentials).filter((value): value is string => typeof value === 'string');
-
 /** The simulators' development credentials, published in this repository: anyone can sign with them. */
-const PUBLISHED_VALUES: ReadonlySet<string> = new Set([
-  DEV_SANDBOX_API_KEY,
-  DEV_SANDBOX_WEBHOOK_SECRET,
-  ...[
-    BANXA_SIMULATOR_CREDENTIALS,
-    MERCURYO_SIMULATOR_CREDENTIALS,
-    MOONPAY_SIMULATOR_CREDENTIALS,
-    RAMP_SIMULATOR_CREDENTIALS,
-    TRANSAK_SIMULATOR_CREDENTIALS,
-  ].flatMap(stringsOf),
-  RAMP_SIMULATOR_WEBHOOK_URL_SECRET,
-]);
+const PUBLISHED_VALUES: ReadonlySet<string> = new Set(PROVIDERS.flatMap((provider) => provider.publishedValues));
 
 export interface SimulatorSecrets {
   SIMULATOR_SECRET?: string;

@@ -1,14 +1,9 @@
-import type { AppConfig, ProviderResolution } from '../config';
-import type { CurrencyDictionary } from '../domain/currency';
 import { currencyDictionary } from '../domain/currencies';
 import type { Logger } from '../logging';
-import { createBanxaAdapter } from './banxa';
-import { createMercuryoAdapter } from './mercuryo';
-import { createMoonpayAdapter } from './moonpay';
-import { createRampAdapter } from './ramp';
-import { createSandboxAdapter, SANDBOX_INFO } from './sandbox';
+import type { ProviderDescriptor } from './descriptor';
+import type { ProviderResolution } from './kit/config';
+import { PROVIDERS, type ProviderResolutions } from './manifest';
 import type { SharedValues } from './shared-values';
-import { createTransakAdapter } from './transak';
 import type { ProviderAdapter } from './types';
 
 export class ProviderRegistry {
@@ -31,31 +26,30 @@ export class ProviderRegistry {
   }
 }
 
-function enabled<C>(
-  resolution: ProviderResolution<C>,
-  create: (config: C, currencies: CurrencyDictionary) => ProviderAdapter,
-): ProviderAdapter[] {
-  return resolution.mode === 'disabled' ? [] : [create(resolution.config, currencyDictionary)];
+/** What the registry reads of the broker's configuration (AppConfig). */
+export interface ProvidersConfig {
+  providers: ProviderResolutions;
 }
 
 /**
- * The adapters this configuration enables. `shared` (Redis, when REDIS_URL is set) holds what the
- * broker's processes must agree on, such as Transak's access token.
+ * The adapters this configuration enables, by code. `shared` (Redis, when REDIS_URL is set) holds
+ * what the broker's processes must agree on, such as Transak's access token.
  */
-export function createProviderRegistry(config: AppConfig, shared?: SharedValues): ProviderRegistry {
-  const { banxa, mercuryo, moonpay, ramp, sandbox, transak } = config.providers;
-  return new ProviderRegistry([
-    ...enabled(banxa, createBanxaAdapter),
-    ...enabled(mercuryo, createMercuryoAdapter),
-    ...enabled(moonpay, createMoonpayAdapter),
-    ...enabled(ramp, createRampAdapter),
-    ...enabled(sandbox, (sandboxConfig, currencies) => createSandboxAdapter(sandboxConfig, SANDBOX_INFO, currencies)),
-    ...enabled(transak, (transakConfig, currencies) => createTransakAdapter(transakConfig, currencies, shared)),
-  ]);
+export function createProviderRegistry(config: ProvidersConfig, shared?: SharedValues): ProviderRegistry {
+  const resolutions: Record<string, ProviderResolution<unknown>> = config.providers;
+  const descriptors: readonly ProviderDescriptor[] = PROVIDERS;
+  const adapters = descriptors.flatMap((provider) => {
+    // Each resolution was made by the descriptor of its code, so its config is the one createAdapter takes.
+    const resolution = resolutions[provider.info.code];
+    return resolution === undefined || resolution.mode === 'disabled'
+      ? []
+      : [provider.createAdapter(resolution.config, { currencies: currencyDictionary, shared })];
+  });
+  return new ProviderRegistry(adapters.sort((a, b) => a.info.code.localeCompare(b.info.code)));
 }
 
 /** One start-up line per provider the configuration leaves out, naming it and the reason. */
-export function logDisabledProviders(config: AppConfig, logger: Logger): void {
+export function logDisabledProviders(config: ProvidersConfig, logger: Logger): void {
   for (const [code, resolution] of Object.entries(config.providers)) {
     if (resolution.mode === 'disabled')
       logger.info({ provider: code, reason: resolution.reason }, `provider ${code} disabled: ${resolution.reason}`);

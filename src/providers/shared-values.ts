@@ -1,4 +1,4 @@
-import type { RedisClient } from '../offers/redis-store';
+import type { RedisClient } from '../redis/connection';
 
 /**
  * Small values an adapter shares between the broker's processes (the API and the workers), such as

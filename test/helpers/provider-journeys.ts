@@ -17,14 +17,19 @@ export interface ProviderJourney {
   paymentMethod: string;
 }
 
-/** One purchase per real provider, spread over the markets and the payment methods they take. */
-export const JOURNEYS: readonly ProviderJourney[] = [
-  { code: 'moonpay', market: 'US-CA', paymentMethod: 'card' },
-  { code: 'transak', market: 'GB', paymentMethod: 'bank_transfer' },
-  { code: 'banxa', market: 'DE', paymentMethod: 'sepa' },
-  { code: 'mercuryo', market: 'GB', paymentMethod: 'card' },
-  { code: 'ramp', market: 'US-TX', paymentMethod: 'card' },
-];
+/** One purchase per real provider of the manifest, spread over the markets and the payment methods they take. */
+const PURCHASES: { [C in RealProviderCode]: Omit<ProviderJourney, 'code'> } = {
+  moonpay: { market: 'US-CA', paymentMethod: 'card' },
+  transak: { market: 'GB', paymentMethod: 'bank_transfer' },
+  banxa: { market: 'DE', paymentMethod: 'sepa' },
+  mercuryo: { market: 'GB', paymentMethod: 'card' },
+  ramp: { market: 'US-TX', paymentMethod: 'card' },
+};
+
+export const JOURNEYS: readonly ProviderJourney[] = Object.entries(PURCHASES).map(([code, purchase]) => ({
+  code: code as RealProviderCode,
+  ...purchase,
+}));
 
 /**
  * The order a customer on this machine places: `ip` is the address the customer's browser reaches

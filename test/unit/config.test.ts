@@ -16,6 +16,7 @@ import {
 } from '../../src/config';
 import { parseSimulatorEnv } from '../../src/config/simulator-env';
 import { BANXA_SIMULATOR_CREDENTIALS } from '../../src/providers/banxa/config';
+import { PROVIDER_CODES } from '../../src/providers/manifest';
 import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay/config';
 import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../src/providers/ramp/config';
 import { rampSimulatorSigningKey } from '../../src/simulators/ramp/signing';
@@ -37,6 +38,7 @@ const PROD_KEY = 'prod-key-0123456789abcdef';
 const SIMULATOR_SECRET = 'a-private-simulator-secret-0123456789abcdef';
 
 const modes = (config: AppConfig) => Object.fromEntries(Object.entries(config.providers).map(([code, r]) => [code, r.mode]));
+const everyProvider = (mode: string) => Object.fromEntries(PROVIDER_CODES.map((code) => [code, mode]));
 
 describe('parseEnv defaults (development)', () => {
   const env = parseEnv({});
@@ -221,14 +223,7 @@ describe('production', () => {
   test('without SANDBOX_URL there is no simulator host, so every provider without credentials is disabled', () => {
     const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY });
     expect(config.simulatorUrl).toBeUndefined();
-    expect(modes(config)).toEqual({
-      sandbox: 'disabled',
-      banxa: 'disabled',
-      mercuryo: 'disabled',
-      moonpay: 'disabled',
-      ramp: 'disabled',
-      transak: 'disabled',
-    });
+    expect(modes(config)).toEqual(everyProvider('disabled'));
     expect(config.providers.sandbox).toEqual({ mode: 'disabled', reason: 'no simulator host (SANDBOX_URL is not set)' });
     expect(config.providers.moonpay).toEqual({ mode: 'disabled', reason: expect.stringContaining('no MoonPay credentials') });
     expect(config.env).toBe('production');
@@ -256,14 +251,7 @@ describe('production', () => {
       mode: 'simulator',
       config: { baseUrl: 'https://sandbox.example.com', apiKey: 'sk_live_sandbox', webhookSecret: 'sandbox-secret' },
     });
-    expect(modes(config)).toEqual({
-      sandbox: 'simulator',
-      banxa: 'simulator',
-      mercuryo: 'simulator',
-      moonpay: 'simulator',
-      ramp: 'simulator',
-      transak: 'simulator',
-    });
+    expect(modes(config)).toEqual(everyProvider('simulator'));
     expect(config.providers.banxa).toMatchObject({
       config: { baseUrl: 'https://sandbox.example.com/banxa', brokerPublicUrl: 'https://broker.example.com' },
     });
@@ -377,14 +365,7 @@ describe('buildConfig in development', () => {
         },
       },
     });
-    expect(modes(config)).toEqual({
-      sandbox: 'simulator',
-      banxa: 'simulator',
-      mercuryo: 'simulator',
-      moonpay: 'simulator',
-      ramp: 'simulator',
-      transak: 'simulator',
-    });
+    expect(modes(config)).toEqual(everyProvider('simulator'));
   });
 
   test('publicBaseUrl follows PORT and drops trailing slashes', () => {

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { providerRequest, type ProviderRequestOptions } from '../http';
+import type { ProviderRequestOptions } from '../kit/http';
+import { callJson } from '../kit/json-call';
 import { ProviderRejectedError, ProviderUnavailableError } from '../types';
 import type { BanxaConfig } from './config';
 import {
@@ -63,28 +64,24 @@ export class BanxaClient {
     return this.call(`/v2/orders?${query.toString()}`, BanxaOrderListSchema, {});
   }
 
-  private async call<T extends z.ZodType>(
-    path: string,
-    schema: T,
-    options: Omit<ProviderRequestOptions, 'timeoutMs'>,
-  ): Promise<z.infer<T>> {
-    const { status, body } = await providerRequest(`${this.config.baseUrl}${path}`, {
+  private call<T extends z.ZodType>(path: string, schema: T, options: Omit<ProviderRequestOptions, 'timeoutMs'>): Promise<z.output<T>> {
+    return callJson(`${this.config.baseUrl}${path}`, {
       ...options,
       timeoutMs: this.timeoutMs,
       headers: { 'x-api-key': this.config.apiKey },
+      route: path.split('?')[0]!,
+      schema,
+      refusal,
     });
-    const route = path.split('?')[0];
-    if (status >= 200 && status < 300) {
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) throw new ProviderUnavailableError(`${route}: unexpected answer shape`);
-      return parsed.data;
-    }
-    if (status === 401 || status === 403) throw new ProviderUnavailableError(`${route}: Banxa refused the API key (HTTP ${status})`);
-    if (status === 429) throw new ProviderUnavailableError(`${route}: Banxa rate limit reached`);
-    const error = BanxaErrorSchema.safeParse(body);
-    const detail = error.success ? error.data : {};
-    const code = String(detail.code ?? detail.errors?.[0]?.code ?? '');
-    const message = detail.message ?? detail.errors?.[0]?.title ?? `HTTP ${status}`;
-    throw new ProviderRejectedError(status === 404 ? 'not_found' : (REJECTION_BY_CODE[code] ?? 'rejected'), `Banxa: ${message}`);
   }
+}
+
+function refusal(route: string, status: number, body: unknown): Error {
+  if (status === 401 || status === 403) return new ProviderUnavailableError(`${route}: Banxa refused the API key (HTTP ${status})`);
+  if (status === 429) return new ProviderUnavailableError(`${route}: Banxa rate limit reached`);
+  const error = BanxaErrorSchema.safeParse(body);
+  const detail = error.success ? error.data : {};
+  const code = String(detail.code ?? detail.errors?.[0]?.code ?? '');
+  const message = detail.message ?? detail.errors?.[0]?.title ?? `HTTP ${status}`;
+  return new ProviderRejectedError(status === 404 ? 'not_found' : (REJECTION_BY_CODE[code] ?? 'rejected'), `Banxa: ${message}`);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ConfigError } from '../../config/config-error';
-import { deriveSimulatorValue } from '../../config/simulator-secret';
+import { ConfigError, type ProviderResolution } from '../kit/config';
+import { trimSlash } from '../kit/url';
+import { deriveSimulatorValue } from '../kit/simulator-secret';
 import type { SimulatorEndpoints } from '../simulator-endpoints';
 
 const unsetIfBlank = z
@@ -37,9 +38,6 @@ export interface BanxaConfig extends BanxaCredentials {
   webhookPath: string;
 }
 
-export type BanxaConfigResult =
-  { mode: 'live'; config: BanxaConfig } | { mode: 'simulator'; config: BanxaConfig } | { mode: 'disabled'; reason: string };
-
 /** Fixed development credentials; the local Banxa simulator accepts exactly these when there is no SIMULATOR_SECRET. */
 export const BANXA_SIMULATOR_CREDENTIALS: BanxaCredentials = {
   apiKey: 'banxa_sim_api_key_0000000000000000',
@@ -56,10 +54,8 @@ export const BANXA_WEBHOOK_ROUTE = '/api/webhooks/banxa';
 
 const VARIABLES = ['BANXA_API_KEY', 'BANXA_API_SECRET', 'BANXA_BASE_URL'] as const;
 
-const withoutTrailingSlash = (url: string) => url.replace(/\/+$/, '');
-
 function brokerUrls(brokerPublicUrl: string): Pick<BanxaConfig, 'brokerPublicUrl' | 'webhookPath'> {
-  const base = withoutTrailingSlash(brokerPublicUrl);
+  const base = trimSlash(brokerPublicUrl);
   return { brokerPublicUrl: base, webhookPath: new URL(`${base}${BANXA_WEBHOOK_ROUTE}`).pathname };
 }
 
@@ -68,7 +64,7 @@ function brokerUrls(brokerPublicUrl: string): Pick<BanxaConfig, 'brokerPublicUrl
  * `<simulatorUrl>/banxa` when none is set and a simulator runs; disabled otherwise.
  * Setting only some of the three is a configuration error naming the missing ones.
  */
-export function banxaConfig(env: BanxaEnv, options: SimulatorEndpoints): BanxaConfigResult {
+export function banxaConfig(env: BanxaEnv, options: SimulatorEndpoints): ProviderResolution<BanxaConfig> {
   const missing = VARIABLES.filter((name) => env[name] === undefined);
   if (missing.length === 0) {
     const baseUrl = env.BANXA_BASE_URL as string;
@@ -80,7 +76,7 @@ export function banxaConfig(env: BanxaEnv, options: SimulatorEndpoints): BanxaCo
       config: {
         apiKey: env.BANXA_API_KEY as string,
         apiSecret: env.BANXA_API_SECRET as string,
-        baseUrl: withoutTrailingSlash(baseUrl),
+        baseUrl: trimSlash(baseUrl),
         ...brokerUrls(options.brokerPublicUrl),
       },
     };
@@ -96,7 +92,7 @@ export function banxaConfig(env: BanxaEnv, options: SimulatorEndpoints): BanxaCo
     mode: 'simulator',
     config: {
       ...banxaSimulatorCredentials(options.simulatorSecret),
-      baseUrl: `${withoutTrailingSlash(options.simulatorUrl)}/banxa`,
+      baseUrl: `${trimSlash(options.simulatorUrl)}/banxa`,
       ...brokerUrls(options.brokerPublicUrl),
     },
   };

@@ -1,4 +1,5 @@
 import type { CurrencyDictionary } from '../../domain/currency';
+import { webhookReport } from '../kit/webhook';
 import {
   ProviderRejectedError,
   ProviderUnavailableError,
@@ -6,8 +7,9 @@ import {
   type ProviderAdapter,
   type ProviderInfo,
 } from '../types';
+import { defineProvider } from '../descriptor';
 import { BanxaClient } from './client';
-import type { BanxaConfig } from './config';
+import { banxaConfig, BanxaEnvSchema, BANXA_SIMULATOR_CREDENTIALS, type BanxaConfig } from './config';
 import type { BanxaOrder } from './schemas';
 import {
   externalOrderIdOf,
@@ -24,13 +26,13 @@ import { banxaEventId, parseBanxaWebhookBody, verifyBanxaWebhook } from './webho
 
 export { banxaConfig, BanxaEnvSchema, BANXA_SIMULATOR_CREDENTIALS, type BanxaConfig, type BanxaCredentials } from './config';
 
-export const BANXA_INFO: ProviderInfo = {
+export const BANXA_INFO = {
   code: 'banxa',
   name: 'Banxa',
   description:
     'Licensed fiat-to-crypto on-ramp with a hosted checkout: cards, Apple Pay, Google Pay and local bank transfers in many countries.',
   icon_url: 'https://cdn.jsdelivr.net/gh/spothq/cryptocurrency-icons@master/svg/color/generic.svg',
-};
+} as const satisfies ProviderInfo;
 
 /**
  * Banxa documents no lookup by the partner's order id, and does not say whether it refuses a
@@ -119,9 +121,18 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
       const body = parseBanxaWebhookBody(webhook.rawBody);
       // Always read the order: a v2 body never names the wallet, which every report is checked against.
       const order = await client.getOrder(body.order_id);
-      const event = fromWebhook(body, order, currencies);
+      const event = webhookReport(() => fromWebhook(body, order, currencies));
       if (!event) throw new ProviderRejectedError('not_found', `Banxa order ${body.order_id} carries no external order id`);
       return { ...event, eventId: banxaEventId(webhook.rawBody) };
     },
   };
 }
+
+/** Banxa in the provider manifest (src/providers/manifest.ts). */
+export const banxaProvider = defineProvider({
+  info: BANXA_INFO,
+  env: BanxaEnvSchema,
+  resolve: banxaConfig,
+  createAdapter: (config, { currencies }) => createBanxaAdapter(config, currencies),
+  publishedValues: [BANXA_SIMULATOR_CREDENTIALS.apiKey, BANXA_SIMULATOR_CREDENTIALS.apiSecret],
+});

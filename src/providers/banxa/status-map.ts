@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../../domain/order-status';
+import { statusMapper } from '../kit/status-map';
 
 /**
  * Every order status Banxa documents (Hosted Checkout "Order Statuses", the Node SDK's list) and the
@@ -39,14 +40,4 @@ const FAILURE_REASONS: Partial<Record<BanxaStatus, string>> = {
   declined: 'payment_declined',
 };
 
-const isKnown = (status: string): status is BanxaStatus => Object.hasOwn(BANXA_STATUS_MAP, status);
-
-/**
- * A status Banxa may add later maps to `created`, which never moves an order forward: the broker
- * keeps the order where it is and polling picks up the next known status.
- */
-export function mapBanxaStatus(status: string): { status: OrderStatus; failureReason?: string } {
-  if (!isKnown(status)) return { status: 'created' };
-  const failureReason = FAILURE_REASONS[status];
-  return failureReason ? { status: BANXA_STATUS_MAP[status], failureReason } : { status: BANXA_STATUS_MAP[status] };
-}
+export const mapBanxaStatus = statusMapper('Banxa', BANXA_STATUS_MAP, FAILURE_REASONS);

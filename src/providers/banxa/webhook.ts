@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { eventDigest, parseSignedJson } from '../kit/webhook';
 import { WebhookVerificationError, type IncomingWebhook } from '../types';
 import type { BanxaCredentials } from './config';
 import { BanxaWebhookSchema, type BanxaWebhook } from './schemas';
@@ -53,18 +54,10 @@ export function verifyBanxaWebhook(
 
 /** The signed body as an order webhook; a body that is not one is refused like a bad signature. */
 export function parseBanxaWebhookBody(rawBody: Buffer): BanxaWebhook {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw new WebhookVerificationError('signed body is not JSON');
-  }
-  const parsed = BanxaWebhookSchema.safeParse(json);
-  if (!parsed.success) throw new WebhookVerificationError('signed body is not a Banxa order webhook');
-  return parsed.data;
+  return parseSignedJson(rawBody, BanxaWebhookSchema, 'signed body is not a Banxa order webhook');
 }
 
 /** Banxa's webhooks carry no event id; retries repeat the same payload, so its digest serves as one. */
 export function banxaEventId(rawBody: Buffer): string {
-  return `banxa_${createHash('sha256').update(rawBody).digest('hex').slice(0, 32)}`;
+  return `banxa_${eventDigest(rawBody).slice(0, 32)}`;
 }

@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { ProviderUnavailableError } from './types';
+import { ProviderUnavailableError } from '../types';
 
 export interface ProviderResponse {
   status: number;
@@ -14,7 +14,8 @@ export interface ProviderRequestOptions {
   signal?: AbortSignal;
 }
 
-const pathOf = (url: string) => new URL(url).pathname;
+/** A URL as errors name it: its path, without host or query (where credentials may ride). */
+export const pathOf = (url: string): string => new URL(url).pathname;
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 /**

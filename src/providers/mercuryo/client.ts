@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { providerRequest, type ProviderRequestOptions } from '../http';
+import type { ProviderRequestOptions } from '../kit/http';
+import { callJson } from '../kit/json-call';
 import { ProviderRejectedError, ProviderUnavailableError } from '../types';
 import type { MercuryoConfig } from './config';
 import {
@@ -41,24 +42,25 @@ export class MercuryoClient {
     });
   }
 
-  private async call<T extends z.ZodType>(
+  private call<T extends z.ZodType>(
     path: string,
     query: Record<string, string>,
     schema: T,
     options: Omit<ProviderRequestOptions, 'timeoutMs'>,
-  ): Promise<z.infer<T>> {
+  ): Promise<z.output<T>> {
     const search = new URLSearchParams({ widget_id: this.config.widgetId, ...query });
-    const { status, body } = await providerRequest(`${this.config.apiUrl}${path}?${search.toString()}`, {
+    return callJson(`${this.config.apiUrl}${path}?${search.toString()}`, {
       ...options,
       timeoutMs: this.config.timeoutMs ?? 10_000,
+      route: path,
+      schema,
+      refusal,
     });
-    if (status >= 200 && status < 300) {
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) throw new ProviderUnavailableError(`${path}: unexpected answer shape`);
-      return parsed.data;
-    }
-    if (status === 401 || status === 403) throw new ProviderUnavailableError(`${path}: credentials refused (HTTP ${status})`);
-    const error = MercuryoErrorSchema.safeParse(body);
-    throw new ProviderRejectedError('rejected', `Mercuryo: ${(error.success && error.data.message) || `HTTP ${status}`}`);
   }
+}
+
+function refusal(route: string, status: number, body: unknown): Error {
+  if (status === 401 || status === 403) return new ProviderUnavailableError(`${route}: credentials refused (HTTP ${status})`);
+  const error = MercuryoErrorSchema.safeParse(body);
+  return new ProviderRejectedError('rejected', `Mercuryo: ${(error.success && error.data.message) || `HTTP ${status}`}`);
 }

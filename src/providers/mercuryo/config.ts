@@ -1,7 +1,8 @@
 import type { SimulatorEndpoints } from '../simulator-endpoints';
 import { z } from 'zod';
-import { ConfigError } from '../../config/config-error';
-import { deriveSimulatorValue } from '../../config/simulator-secret';
+import { ConfigError, type ProviderResolution } from '../kit/config';
+import { trimSlash } from '../kit/url';
+import { deriveSimulatorValue } from '../kit/simulator-secret';
 
 export const MERCURYO_LIVE_API_URL = 'https://api.mercuryo.io/v1.6';
 export const MERCURYO_LIVE_WIDGET_URL = 'https://exchange.mercuryo.io';
@@ -66,9 +67,6 @@ export function mercuryoSimulatorCredentials(secret: string | undefined): Mercur
   };
 }
 
-export type MercuryoMode =
-  { mode: 'live'; config: MercuryoConfig } | { mode: 'simulator'; config: MercuryoConfig } | { mode: 'disabled'; reason: string };
-
 const CREDENTIAL_VARIABLES = {
   widgetId: 'MERCURYO_WIDGET_ID',
   secret: 'MERCURYO_SECRET',
@@ -76,26 +74,24 @@ const CREDENTIAL_VARIABLES = {
   signKey: 'MERCURYO_SIGN_KEY',
 } as const satisfies Record<keyof MercuryoCredentials, keyof MercuryoEnv>;
 
-const trimSlashes = (url: string) => url.replace(/\/+$/, '');
-
 /**
  * Live when every credential is set (Mercuryo's hosts, or the override URLs), the local simulator
  * when none is set and a simulator URL is given, disabled otherwise. Some but not all credentials
  * set is a configuration error naming the missing variables.
  */
-export function mercuryoConfig(env: MercuryoEnv, options: SimulatorEndpoints): MercuryoMode {
+export function mercuryoConfig(env: MercuryoEnv, options: SimulatorEndpoints): ProviderResolution<MercuryoConfig> {
   const entries = Object.entries(CREDENTIAL_VARIABLES) as [keyof MercuryoCredentials, keyof MercuryoEnv][];
   const value = (name: keyof MercuryoEnv) => (env[name] === '' ? undefined : env[name]);
   const missing = entries.filter(([, name]) => value(name) === undefined).map(([, name]) => name);
-  const brokerPublicUrl = trimSlashes(options.brokerPublicUrl);
+  const brokerPublicUrl = trimSlash(options.brokerPublicUrl);
   if (missing.length === 0) {
     const credentials = Object.fromEntries(entries.map(([key, name]) => [key, value(name)])) as unknown as MercuryoCredentials;
     return {
       mode: 'live',
       config: {
         ...credentials,
-        apiUrl: trimSlashes(env.MERCURYO_API_URL ?? MERCURYO_LIVE_API_URL),
-        widgetUrl: trimSlashes(env.MERCURYO_WIDGET_URL ?? MERCURYO_LIVE_WIDGET_URL),
+        apiUrl: trimSlash(env.MERCURYO_API_URL ?? MERCURYO_LIVE_API_URL),
+        widgetUrl: trimSlash(env.MERCURYO_WIDGET_URL ?? MERCURYO_LIVE_WIDGET_URL),
         brokerPublicUrl,
       },
     };
@@ -106,8 +102,8 @@ export function mercuryoConfig(env: MercuryoEnv, options: SimulatorEndpoints): M
   if (options.simulatorUrl === undefined) {
     return { mode: 'disabled', reason: 'no Mercuryo credentials (MERCURYO_WIDGET_ID, ...) and no simulator' };
   }
-  const base = `${trimSlashes(options.simulatorUrl)}/mercuryo`;
-  const widgetBase = `${trimSlashes(options.simulatorPublicUrl ?? options.simulatorUrl)}/mercuryo`;
+  const base = `${trimSlash(options.simulatorUrl)}/mercuryo`;
+  const widgetBase = `${trimSlash(options.simulatorPublicUrl ?? options.simulatorUrl)}/mercuryo`;
   return {
     mode: 'simulator',
     config: { ...mercuryoSimulatorCredentials(options.simulatorSecret), apiUrl: `${base}/v1.6`, widgetUrl: widgetBase, brokerPublicUrl },

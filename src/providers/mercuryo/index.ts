@@ -1,8 +1,9 @@
 import type { CurrencyDictionary } from '../../domain/currency';
 import { decimal } from '../../domain/money';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderInfo, type QuoteRequest } from '../types';
+import { defineProvider } from '../descriptor';
 import { MercuryoClient } from './client';
-import type { MercuryoConfig } from './config';
+import { mercuryoConfig, MercuryoEnvSchema, MERCURYO_SIMULATOR_CREDENTIALS, type MercuryoConfig } from './config';
 import { mercuryoCurrencyIds } from './reported';
 import { fromCatalogue, fromRate, fromTransactions, MERCURYO_WIDGET_NOT_OPENED, toRateQuery, toWidgetParams } from './transformers';
 import { parseMercuryoWebhook } from './webhook';
@@ -13,16 +14,15 @@ export {
   MERCURYO_SIMULATOR_CREDENTIALS,
   mercuryoConfig,
   type MercuryoConfig,
-  type MercuryoMode,
   type MercuryoSimulatorCredentials,
 } from './config';
 
-export const MERCURYO_INFO: ProviderInfo = {
+export const MERCURYO_INFO = {
   code: 'mercuryo',
   name: 'Mercuryo',
   description: 'Buy crypto by card, Apple Pay, Google Pay and local methods in Mercuryo’s widget; crypto is sent straight to the wallet.',
   icon_url: 'https://mercuryo.io/favicon.ico',
-};
+} as const satisfies ProviderInfo;
 
 export function createMercuryoAdapter(config: MercuryoConfig, currencies: CurrencyDictionary): ProviderAdapter {
   const client = new MercuryoClient(config);
@@ -74,3 +74,12 @@ export function createMercuryoAdapter(config: MercuryoConfig, currencies: Curren
     },
   };
 }
+
+/** Mercuryo in the provider manifest (src/providers/manifest.ts). */
+export const mercuryoProvider = defineProvider({
+  info: MERCURYO_INFO,
+  env: MercuryoEnvSchema,
+  resolve: mercuryoConfig,
+  createAdapter: (config, { currencies }) => createMercuryoAdapter(config, currencies),
+  publishedValues: Object.values(MERCURYO_SIMULATOR_CREDENTIALS),
+});

@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../../domain/order-status';
+import { lookupStatus, UnknownProviderStatusError, type StatusMapping } from '../kit/status-map';
 
 /**
  * One Mercuryo purchase is several linked operations, each with its own status: the payment leg
@@ -65,24 +66,29 @@ export const MERCURYO_STATUS_MAP = {
   },
 } as const satisfies Record<MercuryoLeg, Record<string, OrderStatus>>;
 
-const FAILURE_REASONS: Readonly<Record<string, string>> = {
-  'payment:order_failed': 'payment_declined',
-  'payment:cancelled': 'cancelled_by_provider',
-  'withdraw:failed': 'crypto_delivery_failed',
-  'deposit:failed': 'deposit_failed',
+const FAILURE_REASONS: Readonly<Partial<Record<MercuryoLeg, Readonly<Record<string, string>>>>> = {
+  payment: { order_failed: 'payment_declined', cancelled: 'cancelled_by_provider' },
+  withdraw: { failed: 'crypto_delivery_failed' },
+  deposit: { failed: 'deposit_failed' },
 };
 
 /**
  * The broker status of one operation's status; undefined for a type or status Mercuryo does not
- * document, which the adapter never turns into a broker status (docs/providers/mercuryo.md).
+ * document: in a lookup of a purchase's legs, a leg in such a status says nothing and another leg may.
  */
-export function mapOperationStatus(type: string, status: string): { status: OrderStatus; failureReason?: string } | undefined {
+export function lookupMercuryoStatus(type: string, status: string): StatusMapping | undefined {
   const leg = legOf(type);
   if (leg === undefined) return undefined;
   const table: Readonly<Record<string, OrderStatus>> = MERCURYO_STATUS_MAP[leg];
-  if (!Object.hasOwn(table, status)) return undefined;
-  const mapped = table[status]!;
-  return mapped === 'failed'
-    ? { status: mapped, failureReason: FAILURE_REASONS[`${leg}:${status}`] ?? 'failed_at_provider' }
-    : { status: mapped };
+  return lookupStatus(table, status, FAILURE_REASONS[leg]);
+}
+
+/**
+ * The broker status of one operation's status; UnknownProviderStatusError, naming it as
+ * `<type>:<status>`, for a type or status Mercuryo does not document.
+ */
+export function mapMercuryoStatus(type: string, status: string): StatusMapping {
+  const mapped = lookupMercuryoStatus(type, status);
+  if (!mapped) throw new UnknownProviderStatusError('Mercuryo', `${type}:${status}`);
+  return mapped;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { CurrencyDictionary } from '../../domain/currency';
+import { UnknownProviderStatusError } from '../kit/status-map';
 import {
   ProviderRejectedError,
   ProviderUnavailableError,
@@ -19,7 +20,7 @@ import type {
   MercuryoOperation,
   MercuryoTransactions,
 } from './schemas';
-import { legOf, mapOperationStatus } from './status-map';
+import { legOf, lookupMercuryoStatus, mapMercuryoStatus } from './status-map';
 import { reportedTerms, type MercuryoCurrencyIds } from './reported';
 import type { WidgetParams } from './widget';
 
@@ -162,25 +163,24 @@ export function fromTransactions(orderId: string, response: MercuryoTransactions
   if (withdraw && payment?.status === 'cancelled') {
     return { ...common, providerStatus: `${payment.type}:cancelled`, status: 'refunded' };
   }
-  for (const leg of [withdraw, payment]) {
-    const mapped = leg && mapOperationStatus(leg.type, leg.status);
-    if (leg && mapped) return { ...common, providerStatus: `${leg.type}:${leg.status}`, ...mapped };
+  const legs = [withdraw, payment].filter((leg) => leg !== undefined);
+  for (const leg of legs) {
+    const mapped = lookupMercuryoStatus(leg.type, leg.status);
+    if (mapped) return { ...common, providerStatus: `${leg.type}:${leg.status}`, ...mapped };
   }
-  const unknown = [withdraw, payment].flatMap((leg) => (leg ? [`${leg.type}:${leg.status}`] : [])).join(', ');
-  throw new ProviderUnavailableError(`/sdk-partner/transactions: no status Mercuryo documents (${unknown})`);
+  throw new UnknownProviderStatusError('Mercuryo', legs.map((leg) => `${leg.type}:${leg.status}`).join(', '));
 }
 
 /** Callbacks name every payment leg `buy`; the lookup's names tell them apart by payment method. */
 const POLLING_TYPE_BY_PAYMENT_METHOD: Readonly<Record<string, string>> = { card: 'buy', mobile_pay: 'mobile_pay', invoice: 'buy_acquirer' };
 
 /**
- * One callback reports one operation; its snapshot says what that operation's status means, or
- * undefined for a type or status Mercuryo does not document.
+ * One callback reports one operation; its snapshot says what that operation's status means
+ * (UnknownProviderStatusError for a type or status Mercuryo does not document).
  */
-export function fromCallback(data: MercuryoCallbackData, ids: MercuryoCurrencyIds): ProviderOrderSnapshot | undefined {
+export function fromCallback(data: MercuryoCallbackData, ids: MercuryoCurrencyIds): ProviderOrderSnapshot {
   const type = data.type === 'buy' ? (POLLING_TYPE_BY_PAYMENT_METHOD[data.payment_method ?? 'card'] ?? 'buy') : data.type;
-  const mapped = mapOperationStatus(type, data.status);
-  if (!mapped) return undefined;
+  const mapped = mapMercuryoStatus(type, data.status);
   return {
     orderId: data.merchant_transaction_id ?? '',
     providerStatus: `${type}:${data.status}`,

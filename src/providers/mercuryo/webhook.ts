@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { parseSignedJson, webhookReport } from '../kit/webhook';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import type { MercuryoCurrencyIds } from './reported';
 import { MercuryoCallbackSchema } from './schemas';
@@ -29,18 +30,9 @@ export function parseMercuryoWebhook(webhook: IncomingWebhook, signKey: string, 
   const text = signedText(webhook.rawBody);
   const expected = createHmac('sha256', signKey).update(text).digest();
   if (!timingSafeEqual(expected, Buffer.from(header.trim(), 'hex'))) throw new WebhookVerificationError('signature does not match');
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new WebhookVerificationError('signed body is not JSON');
-  }
-  const callback = MercuryoCallbackSchema.safeParse(json);
-  if (!callback.success) throw new WebhookVerificationError('signed body is not a Mercuryo transaction callback');
-  const data = 'data' in callback.data ? callback.data.data : callback.data.payload.data;
-  const snapshot = fromCallback(data, ids);
-  if (!snapshot)
-    throw new WebhookVerificationError(`signed callback has a type or status Mercuryo does not document (${data.type}:${data.status})`);
+  const callback = parseSignedJson(text, MercuryoCallbackSchema, 'signed body is not a Mercuryo transaction callback');
+  const data = 'data' in callback ? callback.data : callback.payload.data;
+  const snapshot = webhookReport(() => fromCallback(data, ids));
   // One operation has one id through all its statuses; its update time tells two reports of one status apart.
   return { ...snapshot, eventId: [data.type, data.id, data.status, data.updated_at_ts ?? data.updated_at ?? ''].join(':') };
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { providerRequest } from '../http';
+import { callJson } from '../kit/json-call';
 import { ProviderRejectedError, ProviderUnavailableError } from '../types';
 import type { MoonpayConfig } from './config';
 import {
@@ -45,7 +45,7 @@ export class MoonpayClient {
     }
   }
 
-  private async get<T extends z.ZodType>(
+  private get<T extends z.ZodType>(
     path: string,
     params: Record<string, string>,
     schema: T,
@@ -53,19 +53,19 @@ export class MoonpayClient {
     signal?: AbortSignal,
   ): Promise<z.output<T>> {
     const query = new URLSearchParams(auth === 'publishable' ? { ...params, apiKey: this.config.publishableKey } : params).toString();
-    const { status, body } = await providerRequest(`${this.config.apiUrl}${path}${query === '' ? '' : `?${query}`}`, {
+    return callJson(`${this.config.apiUrl}${path}${query === '' ? '' : `?${query}`}`, {
       timeoutMs: this.timeoutMs,
       signal,
       headers: auth === 'secret' ? { authorization: `Api-Key ${this.config.secretKey}` } : {},
+      route: path,
+      schema,
+      refusal: (route, status, body) => {
+        if (status === 401 || status === 403)
+          return new ProviderUnavailableError(`${route}: MoonPay refused the ${auth} key (HTTP ${status})`);
+        const error = MoonpayErrorSchema.safeParse(body);
+        const message = error.success ? error.data.message : `HTTP ${status}`;
+        return new ProviderRejectedError(status === 404 ? 'not_found' : 'rejected', `MoonPay: ${message}`);
+      },
     });
-    if (status >= 200 && status < 300) {
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) throw new ProviderUnavailableError(`${path}: unexpected answer shape`);
-      return parsed.data;
-    }
-    if (status === 401 || status === 403) throw new ProviderUnavailableError(`${path}: MoonPay refused the ${auth} key (HTTP ${status})`);
-    const error = MoonpayErrorSchema.safeParse(body);
-    const message = error.success ? error.data.message : `HTTP ${status}`;
-    throw new ProviderRejectedError(status === 404 ? 'not_found' : 'rejected', `MoonPay: ${message}`);
   }
 }

@@ -1,7 +1,8 @@
 import type { SimulatorEndpoints } from '../simulator-endpoints';
 import { z } from 'zod';
-import { ConfigError } from '../../config/config-error';
-import { deriveSimulatorValue } from '../../config/simulator-secret';
+import { ConfigError, type ProviderResolution } from '../kit/config';
+import { trimSlash } from '../kit/url';
+import { deriveSimulatorValue } from '../kit/simulator-secret';
 
 const optional = z.string().trim().optional();
 
@@ -35,9 +36,6 @@ export interface MoonpayConfig extends MoonpayCredentials {
   brokerPublicUrl: string;
 }
 
-export type MoonpayConfigResult =
-  { mode: 'live'; config: MoonpayConfig } | { mode: 'simulator'; config: MoonpayConfig } | { mode: 'disabled'; reason: string };
-
 /** Fixed development credentials: the local simulator accepts exactly these when there is no SIMULATOR_SECRET. */
 export const MOONPAY_SIMULATOR_CREDENTIALS: MoonpayCredentials = {
   publishableKey: 'pk_test_moonpay_simulator_publishable',
@@ -61,8 +59,6 @@ const WIDGET_URLS = { test: 'https://buy-sandbox.moonpay.com', live: 'https://bu
 const CREDENTIAL_VARIABLES = ['MOONPAY_PUBLISHABLE_KEY', 'MOONPAY_SECRET_KEY', 'MOONPAY_WEBHOOK_KEY'] as const;
 const URL_VARIABLES = ['MOONPAY_API_URL', 'MOONPAY_WIDGET_URL'] as const;
 
-const trimSlash = (url: string) => url.replace(/\/+$/, '');
-
 /** Test mode is chosen by the key, not by the host: `pk_test_` / `sk_test_` keys act on MoonPay's sandbox. */
 export function isTestKey(key: string): boolean {
   return /^[ps]k_test_/.test(key);
@@ -84,7 +80,7 @@ function checkUrl(variable: string, value: string | undefined): string | undefin
  * Live with credentials (MoonPay's hosts, or the override URLs), the local simulator without them
  * when one runs, disabled otherwise. Some credentials without the others is a configuration error.
  */
-export function moonpayConfig(env: MoonpayEnv, options: SimulatorEndpoints): MoonpayConfigResult {
+export function moonpayConfig(env: MoonpayEnv, options: SimulatorEndpoints): ProviderResolution<MoonpayConfig> {
   const value = (name: keyof MoonpayEnv) => (env[name] === undefined || env[name] === '' ? undefined : env[name]);
   const present = CREDENTIAL_VARIABLES.filter((name) => value(name) !== undefined);
   const brokerPublicUrl = trimSlash(options.brokerPublicUrl);

@@ -8,8 +8,9 @@ import {
   type ProviderInfo,
 } from '../types';
 import { indexCurrencies, type MoonpayAssetIndex } from './assets';
+import { defineProvider } from '../descriptor';
 import { MoonpayClient } from './client';
-import { isTestKey, type MoonpayConfig } from './config';
+import { isTestKey, moonpayConfig, MoonpayEnvSchema, MOONPAY_SIMULATOR_CREDENTIALS, type MoonpayConfig } from './config';
 import { MOONPAY_METHODS, type MoonpayMethod } from './payment-methods';
 import {
   feeText,
@@ -27,13 +28,13 @@ import { parseMoonpayWebhook } from './webhook';
 
 export { MoonpayEnvSchema, moonpayConfig, MOONPAY_SIMULATOR_CREDENTIALS, type MoonpayConfig, type MoonpayCredentials } from './config';
 
-export const MOONPAY_INFO: ProviderInfo = {
+export const MOONPAY_INFO = {
   code: 'moonpay',
   name: 'MoonPay',
   description:
     'Buy crypto with cards, Apple Pay, Google Pay, PayPal and bank transfers (SEPA, Faster Payments, ACH, PIX) in the MoonPay widget.',
   icon_url: 'https://www.moonpay.com/favicon.ico',
-};
+} as const satisfies ProviderInfo;
 
 /** How long MoonPay's currency list is reused for quotes and orders between catalogue fetches. */
 const ASSET_INDEX_TTL_MS = 10 * 60 * 1000;
@@ -141,3 +142,16 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
     },
   };
 }
+
+/** MoonPay in the provider manifest (src/providers/manifest.ts). */
+export const moonpayProvider = defineProvider({
+  info: MOONPAY_INFO,
+  env: MoonpayEnvSchema,
+  resolve: moonpayConfig,
+  createAdapter: (config, { currencies }) => createMoonpayAdapter(config, currencies),
+  publishedValues: [
+    MOONPAY_SIMULATOR_CREDENTIALS.publishableKey,
+    MOONPAY_SIMULATOR_CREDENTIALS.secretKey,
+    MOONPAY_SIMULATOR_CREDENTIALS.webhookKey,
+  ],
+});

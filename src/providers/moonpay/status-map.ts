@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../../domain/order-status';
+import { statusMapper, type StatusMapping } from '../kit/status-map';
 
 /** Every documented buy transaction status onto the broker's status set. */
 export const MOONPAY_STATUS_MAP = {
@@ -21,9 +22,6 @@ export const MOONPAY_STATUSES = Object.keys(MOONPAY_STATUS_MAP) as MoonpayStatus
  * so until then a lookup by our id finds nothing and the order is reported under this name.
  */
 export const MOONPAY_NO_TRANSACTION = 'noTransactionYet';
-
-/** A status MoonPay adds later is read as this: open, and never a step backwards for a paid order. */
-export const MOONPAY_UNKNOWN_STATUS_FALLBACK: OrderStatus = 'pending';
 
 /**
  * Failure reasons (the failed stage's snake_case code) that mean more than "failed": the customer
@@ -52,13 +50,17 @@ export const MOONPAY_FAILED_REASONS = [
   'error',
 ] as const;
 
-export function isMoonpayStatus(status: string): status is MoonpayStatus {
-  return Object.hasOwn(MOONPAY_STATUS_MAP, status);
-}
+const mapListedStatus = statusMapper('MoonPay', MOONPAY_STATUS_MAP);
 
-export function toBrokerStatus(status: string, failureCode?: string): OrderStatus {
-  if (status === MOONPAY_NO_TRANSACTION) return 'created';
-  if (!isMoonpayStatus(status)) return MOONPAY_UNKNOWN_STATUS_FALLBACK;
-  if (status === 'failed' && failureCode !== undefined) return MOONPAY_FAILURE_OUTCOMES[failureCode] ?? 'failed';
-  return MOONPAY_STATUS_MAP[status];
+/**
+ * A transaction's status, refined for `failed` by its failure code (failureCode in transformers.ts),
+ * which is also the failure reason when it stays `failed`.
+ */
+export function mapMoonpayStatus(status: string, failureCode?: string): StatusMapping {
+  if (status === MOONPAY_NO_TRANSACTION) return { status: 'created' };
+  const mapped = mapListedStatus(status);
+  if (mapped.status !== 'failed') return mapped;
+  const outcome =
+    failureCode !== undefined && Object.hasOwn(MOONPAY_FAILURE_OUTCOMES, failureCode) ? MOONPAY_FAILURE_OUTCOMES[failureCode] : undefined;
+  return outcome ? { status: outcome } : { status: 'failed', failureReason: failureCode ?? 'failed_at_moonpay' };
 }

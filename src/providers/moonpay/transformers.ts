@@ -13,7 +13,7 @@ import type { MoonpayAssetIndex } from './assets';
 import { methodByCode, methodTakes, type MoonpayMethod } from './payment-methods';
 import { reportedTerms } from './reported';
 import type { MoonpayBuyQuote, MoonpayCountry, MoonpayCurrency, MoonpayTransaction } from './schemas';
-import { MOONPAY_NO_TRANSACTION, toBrokerStatus } from './status-map';
+import { MOONPAY_NO_TRANSACTION, mapMoonpayStatus } from './status-map';
 
 /** What a quote or an order needs in MoonPay's terms, once the request has passed MoonPay's own rules. */
 export interface MoonpayTerms {
@@ -147,15 +147,13 @@ export function failureCode(transaction: MoonpayTransaction): string | undefined
 }
 
 export function fromTransaction(transaction: MoonpayTransaction, dictionary: CurrencyDictionary): ProviderOrderSnapshot {
-  const reason = failureCode(transaction);
-  const status = toBrokerStatus(transaction.status, reason);
+  const mapped = mapMoonpayStatus(transaction.status, failureCode(transaction));
   const reported = reportedTerms(dictionary, transaction);
   return {
     orderId: transaction.externalTransactionId ?? '',
     providerOrderId: transaction.id,
     providerStatus: transaction.status,
-    status,
-    ...(status === 'failed' ? { failureReason: reason ?? 'failed_at_moonpay' } : {}),
+    ...mapped,
     ...(transaction.quoteCurrencyAmount ? { cryptoAmount: transaction.quoteCurrencyAmount } : {}),
     ...(transaction.cryptoTransactionId ? { transactionHash: transaction.cryptoTransactionId } : {}),
     ...(reported ? { reported } : {}),

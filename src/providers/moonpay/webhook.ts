@@ -1,5 +1,6 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { CurrencyDictionary } from '../../domain/currency';
+import { eventDigest, parseSignedJson, webhookReport } from '../kit/webhook';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { MoonpayWebhookSchema } from './schemas';
 import { fromTransaction } from './transformers';
@@ -46,13 +47,6 @@ export function parseMoonpayWebhook(
   nowSeconds = Math.floor(Date.now() / 1000),
 ): ProviderWebhookEvent {
   verifyMoonpaySignature(webhook, webhookKey, nowSeconds);
-  let body: unknown;
-  try {
-    body = JSON.parse(webhook.rawBody.toString('utf8'));
-  } catch {
-    throw new WebhookVerificationError('signed body is not JSON');
-  }
-  const event = MoonpayWebhookSchema.safeParse(body);
-  if (!event.success) throw new WebhookVerificationError('signed body is not a MoonPay buy transaction event');
-  return { ...fromTransaction(event.data.data, dictionary), eventId: createHash('sha256').update(webhook.rawBody).digest('hex') };
+  const event = parseSignedJson(webhook.rawBody, MoonpayWebhookSchema, 'signed body is not a MoonPay buy transaction event');
+  return { ...webhookReport(() => fromTransaction(event.data, dictionary)), eventId: eventDigest(webhook.rawBody) };
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { providerRequest, type ProviderRequestOptions } from '../http';
+import type { ProviderRequestOptions } from '../kit/http';
+import { callJson, type Refusal } from '../kit/json-call';
 import { ProviderRejectedError, ProviderUnavailableError } from '../types';
 import type { RampConfig } from './config';
 import {
@@ -57,32 +58,35 @@ export class RampClient {
     return this.call(`/host-api/purchase/${encodeURIComponent(id)}`, { secret }, RampPurchaseSchema, {}, false);
   }
 
-  private async call<T extends z.ZodType>(
+  private call<T extends z.ZodType>(
     path: string,
     query: Record<string, string>,
     schema: T,
     options: Omit<ProviderRequestOptions, 'timeoutMs'>,
     withHostKey = true,
-  ): Promise<z.infer<T>> {
+  ): Promise<z.output<T>> {
     const params = new URLSearchParams(withHostKey ? { ...query, hostApiKey: this.config.hostApiKey } : query);
-    const { status, body } = await providerRequest(`${this.config.apiUrl}${path}?${params.toString()}`, {
+    return callJson(`${this.config.apiUrl}${path}?${params.toString()}`, {
       ...options,
       timeoutMs: this.timeoutMs,
+      route: path,
+      schema,
+      refusal: refusal(withHostKey),
     });
-    if (status >= 200 && status < 300) {
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) throw new ProviderUnavailableError(`${path}: unexpected answer shape`);
-      return parsed.data;
-    }
+  }
+}
+
+function refusal(withHostKey: boolean): Refusal {
+  return (route, status, body) => {
     if (status === 401 || status === 403) {
       // Without the host key this is a purchase read: its secret does not open that purchase.
-      if (!withHostKey) throw new ProviderRejectedError('not_found', `${path}: the purchase secret was refused (HTTP ${status})`);
-      throw new ProviderUnavailableError(`${path}: hostApiKey refused (HTTP ${status})`);
+      if (!withHostKey) return new ProviderRejectedError('not_found', `${route}: the purchase secret was refused (HTTP ${status})`);
+      return new ProviderUnavailableError(`${route}: hostApiKey refused (HTTP ${status})`);
     }
-    if (status === 429) throw new ProviderUnavailableError(`${path}: rate limited (HTTP 429)`);
+    if (status === 429) return new ProviderUnavailableError(`${route}: rate limited (HTTP 429)`);
     const error = RampErrorSchema.safeParse(body);
-    if (status === 404) throw new ProviderRejectedError('not_found', `${path}: ${error.success ? error.data.code : 'not found'}`);
-    if (!error.success) throw new ProviderUnavailableError(`${path}: HTTP ${status}`);
-    throw new ProviderRejectedError(rejectionCode(error.data.code), error.data.message ?? error.data.code);
-  }
+    if (status === 404) return new ProviderRejectedError('not_found', `${route}: ${error.success ? error.data.code : 'not found'}`);
+    if (!error.success) return new ProviderUnavailableError(`${route}: HTTP ${status}`);
+    return new ProviderRejectedError(rejectionCode(error.data.code), error.data.message ?? error.data.code);
+  };
 }

@@ -1,8 +1,9 @@
 import type { SimulatorEndpoints } from '../simulator-endpoints';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 import { z } from 'zod';
-import { ConfigError } from '../../config/config-error';
-import { deriveSecp256k1Key, deriveSimulatorValue } from '../../config/simulator-secret';
+import { ConfigError, type ProviderResolution } from '../kit/config';
+import { trimSlash } from '../kit/url';
+import { deriveSecp256k1Key, deriveSimulatorValue } from '../kit/simulator-secret';
 
 export const RAMP_API_URL = 'https://api.ramp.network/api';
 export const RAMP_DEMO_API_URL = 'https://api.demo.ramp.network/api';
@@ -85,13 +86,8 @@ export function rampSimulatorCredentials(secret: string | undefined): RampSimula
   return { hostApiKey: RAMP_SIMULATOR_CREDENTIALS.hostApiKey, webhookPublicKey };
 }
 
-export type RampConfigResult =
-  { mode: 'live'; config: RampConfig } | { mode: 'simulator'; config: RampConfig } | { mode: 'disabled'; reason: string };
-
-const trimSlash = (url: string) => url.replace(/\/+$/, '');
-
 /** Live with a host API key, else the local simulator when there is one, else disabled. */
-export function rampConfig(env: z.infer<typeof RampEnvSchema>, options: SimulatorEndpoints): RampConfigResult {
+export function rampConfig(env: z.infer<typeof RampEnvSchema>, options: SimulatorEndpoints): ProviderResolution<RampConfig> {
   const brokerPublicUrl = trimSlash(options.brokerPublicUrl);
   if (env.RAMP_HOST_API_KEY) {
     const apiUrl = trimSlash(env.RAMP_API_URL ?? RAMP_API_URL);

@@ -1,9 +1,10 @@
 import { createPublicKey } from 'node:crypto';
 import type { CryptoCurrency, CurrencyDictionary, FiatCurrency } from '../../domain/currency';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderInfo } from '../types';
+import { defineProvider } from '../descriptor';
 import { RampClient } from './client';
 import { isBrokerMethod, type RampBrokerMethod } from './codes';
-import type { RampConfig } from './config';
+import { rampConfig, RampEnvSchema, RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET, type RampConfig } from './config';
 import {
   checkLimits,
   findRampAsset,
@@ -21,12 +22,12 @@ import { parseRampWebhook } from './webhook';
 
 export { RampEnvSchema, rampConfig, RAMP_SIMULATOR_CREDENTIALS, type RampConfig, type RampSimulatorCredentials } from './config';
 
-export const RAMP_INFO: ProviderInfo = {
+export const RAMP_INFO = {
   code: 'ramp',
   name: 'Ramp Network',
   description: 'Buy crypto by card, Apple Pay, Google Pay and bank transfer in Europe, the UK, the US and beyond, in Ramp’s own checkout.',
   icon_url: 'https://ramp.network/favicon.ico',
-};
+} as const satisfies ProviderInfo;
 
 function brokerMethod(code: string): RampBrokerMethod {
   if (!isBrokerMethod(code)) throw new ProviderRejectedError('payment_method', `Ramp does not offer ${code}`);
@@ -87,3 +88,12 @@ export function createRampAdapter(config: RampConfig, currencies: CurrencyDictio
     },
   };
 }
+
+/** Ramp in the provider manifest (src/providers/manifest.ts). */
+export const rampProvider = defineProvider({
+  info: RAMP_INFO,
+  env: RampEnvSchema,
+  resolve: rampConfig,
+  createAdapter: (config, { currencies }) => createRampAdapter(config, currencies),
+  publishedValues: [RAMP_SIMULATOR_CREDENTIALS.hostApiKey, RAMP_SIMULATOR_CREDENTIALS.webhookPublicKey, RAMP_SIMULATOR_WEBHOOK_URL_SECRET],
+});

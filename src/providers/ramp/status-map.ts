@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../../domain/order-status';
+import { statusMapper } from '../kit/status-map';
 
 /**
  * Every purchase status Ramp documents (REST API and SDK `PurchaseStatus`), plus those seen in
@@ -29,18 +30,9 @@ export const RAMP_STATUS_MAP = {
 export type RampStatus = keyof typeof RAMP_STATUS_MAP;
 export const RAMP_STATUSES = Object.keys(RAMP_STATUS_MAP) as [RampStatus, ...RampStatus[]];
 
-/** A status Ramp has not documented is not final: the order waits for one it knows. */
-export const RAMP_UNKNOWN_STATUS: OrderStatus = 'pending';
-
 const FAILURE_REASONS: Partial<Record<RampStatus, string>> = {
   CANCELLED: 'cancelled_at_provider',
   REVIEW_REJECTED: 'rejected_in_review',
 };
 
-export function rampOrderStatus(status: string): OrderStatus {
-  return Object.hasOwn(RAMP_STATUS_MAP, status) ? RAMP_STATUS_MAP[status as RampStatus] : RAMP_UNKNOWN_STATUS;
-}
-
-export function rampFailureReason(status: string): string | undefined {
-  return Object.hasOwn(FAILURE_REASONS, status) ? FAILURE_REASONS[status as RampStatus] : undefined;
-}
+export const mapRampStatus = statusMapper('Ramp', RAMP_STATUS_MAP, FAILURE_REASONS);

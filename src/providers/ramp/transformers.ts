@@ -25,7 +25,7 @@ import {
   type RampQuoteRequest,
 } from './schemas';
 import { reportedTerms } from './reported';
-import { rampFailureReason, rampOrderStatus } from './status-map';
+import { mapRampStatus } from './status-map';
 
 /** What the broker reports for an order that so far exists only as a widget URL. */
 export const RAMP_NO_PURCHASE_STATUS = 'NO_PURCHASE_YET';
@@ -203,15 +203,14 @@ export function fromPurchase(
   viewToken: string | undefined,
   eventType?: string,
 ): ProviderOrderSnapshot {
-  const status = eventType === 'RETURNED' ? 'refunded' : rampOrderStatus(purchase.status);
+  const mapped = eventType === 'RETURNED' ? { status: 'refunded' as const } : mapRampStatus(purchase.status);
   const token = purchase.purchaseViewToken ?? viewToken;
   return {
     orderId,
     // Without its view token the purchase cannot be polled, but it is still named: an order pins it.
     providerOrderId: token ? toProviderOrderId(purchase.id, token) : purchase.id,
     providerStatus: purchase.status,
-    status,
-    ...(status === 'failed' ? { failureReason: rampFailureReason(purchase.status) ?? 'failed_at_provider' } : {}),
+    ...mapped,
     cryptoAmount: decimal(purchase.cryptoAmount).shiftedBy(-purchase.asset.decimals).toFixed(),
     ...(purchase.finalTxHash ? { transactionHash: purchase.finalTxHash } : {}),
     reported: reportedTerms(dictionary, purchase),

@@ -1,6 +1,7 @@
-import { createHash, verify, type KeyObject } from 'node:crypto';
+import { verify, type KeyObject } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
 import type { CurrencyDictionary } from '../../domain/currency';
+import { eventDigest, parseJson, parseSigned, webhookReport } from '../kit/webhook';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { RampWebhookSchema } from './schemas';
 import { fromPurchase } from './transformers';
@@ -16,12 +17,7 @@ export function verifyRampBody(rawBody: Buffer, signature: string | undefined, p
   if (signature === undefined || !/^[A-Za-z0-9+/]+={0,2}$/.test(signature)) {
     throw new WebhookVerificationError(`missing or malformed ${RAMP_SIGNATURE_HEADER} header`);
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw new WebhookVerificationError('body is not JSON');
-  }
+  const json = parseJson(rawBody, 'body is not JSON');
   let valid = false;
   try {
     valid = verify('sha256', Buffer.from(stableStringify(json)), publicKey, Buffer.from(signature, 'base64'));
@@ -41,12 +37,11 @@ export function parseRampWebhook(
 ): ProviderWebhookEvent {
   const header = webhook.headers[RAMP_SIGNATURE_HEADER];
   const json = verifyRampBody(webhook.rawBody, Array.isArray(header) ? header[0] : header, publicKey);
-  const event = RampWebhookSchema.safeParse(json);
-  if (!event.success) throw new WebhookVerificationError('signed body is not a Ramp purchase event');
+  const event = parseSigned(json, RampWebhookSchema, 'signed body is not a Ramp purchase event');
   const orderId = webhook.query[RAMP_ORDER_ID_PARAM];
   if (!orderId) throw new WebhookVerificationError(`webhook URL has no ${RAMP_ORDER_ID_PARAM} parameter`);
   checkOrderMac(urlSecret, orderId, webhook.query[RAMP_ORDER_MAC_PARAM]);
   // Ramp's purchase events carry no event id: a digest of the signed content stands in for one.
-  const eventId = createHash('sha256').update(stableStringify(json)).digest('hex');
-  return { ...fromPurchase(orderId, event.data.purchase, dictionary, undefined, event.data.type), eventId };
+  const eventId = eventDigest(stableStringify(json));
+  return { ...webhookReport(() => fromPurchase(orderId, event.purchase, dictionary, undefined, event.type)), eventId };
 }

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
-import type { SandboxProviderConfig } from '../../config';
-import { providerRequest, type ProviderRequestOptions } from '../http';
+import type { SandboxProviderConfig } from './config';
+import type { ProviderRequestOptions } from '../kit/http';
+import { callJson } from '../kit/json-call';
 import { ProviderRejectedError, ProviderUnavailableError } from '../types';
 import {
   SandboxCountriesSchema,
@@ -57,28 +58,25 @@ export class SandboxClient {
     return this.call(`/v1/orders/${encodeURIComponent(id)}`, SandboxOrderSchema, {});
   }
 
-  private async call<T extends z.ZodType>(
-    path: string,
-    schema: T,
-    options: Omit<ProviderRequestOptions, 'timeoutMs'>,
-  ): Promise<z.infer<T>> {
-    const { status, body } = await providerRequest(`${this.config.baseUrl}${path}`, {
+  private call<T extends z.ZodType>(path: string, schema: T, options: Omit<ProviderRequestOptions, 'timeoutMs'>): Promise<z.output<T>> {
+    return callJson(`${this.config.baseUrl}${path}`, {
       ...options,
       timeoutMs: this.timeoutMs,
       headers: { authorization: `Bearer ${this.config.apiKey}` },
-    });
-    if (status >= 200 && status < 300) {
-      const parsed = schema.safeParse(body);
-      if (!parsed.success) throw new ProviderUnavailableError(`${path}: unexpected answer shape`);
-      return parsed.data;
-    }
-    if (status === 401 || status === 403) throw new ProviderUnavailableError(`${path}: credentials refused (HTTP ${status})`);
-    const error = SandboxErrorSchema.safeParse(body);
-    if (!error.success) throw new ProviderUnavailableError(`${path}: HTTP ${status}`);
-    const { code, message, min_amount, max_amount } = error.data.error;
-    throw new ProviderRejectedError(REJECTION_CODES[code] ?? 'rejected', message, {
-      minAmount: min_amount,
-      maxAmount: max_amount,
+      route: path,
+      schema,
+      refusal,
     });
   }
+}
+
+function refusal(route: string, status: number, body: unknown): Error {
+  if (status === 401 || status === 403) return new ProviderUnavailableError(`${route}: credentials refused (HTTP ${status})`);
+  const error = SandboxErrorSchema.safeParse(body);
+  if (!error.success) return new ProviderUnavailableError(`${route}: HTTP ${status}`);
+  const { code, message, min_amount, max_amount } = error.data.error;
+  return new ProviderRejectedError(REJECTION_CODES[code] ?? 'rejected', message, {
+    minAmount: min_amount,
+    maxAmount: max_amount,
+  });
 }

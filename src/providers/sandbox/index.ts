@@ -1,19 +1,20 @@
-import type { SandboxProviderConfig } from '../../config';
 import type { CurrencyDictionary } from '../../domain/currency';
 import type { ProviderAdapter, ProviderInfo } from '../types';
+import { defineProvider } from '../descriptor';
 import { SandboxClient } from './client';
+import { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET, sandboxConfig, SandboxEnvSchema, type SandboxProviderConfig } from './config';
 import { fromCatalogue, fromOrder, fromQuote, toOrderBody, toQuoteParams } from './transformers';
 import { parseSandboxWebhook } from './webhook';
 
 const ICON = 'https://cdn.jsdelivr.net/gh/spothq/cryptocurrency-icons@master/svg/color/generic.svg';
 
 /** The generic simulated provider (the simulator host's `sandbox` profile). */
-export const SANDBOX_INFO: ProviderInfo = {
+export const SANDBOX_INFO = {
   code: 'sandbox',
   name: 'Sandbox Pay',
   description: 'Simulated card and bank-transfer provider in North America, Europe, Australia and Brazil. No real money moves.',
   icon_url: ICON,
-};
+} as const satisfies ProviderInfo;
 
 export function createSandboxAdapter(config: SandboxProviderConfig, info: ProviderInfo, currencies: CurrencyDictionary): ProviderAdapter {
   // A simulated provider lives under its own path of the simulator host.
@@ -44,3 +45,12 @@ export function createSandboxAdapter(config: SandboxProviderConfig, info: Provid
     },
   };
 }
+
+/** The sandbox in the provider manifest (src/providers/manifest.ts). */
+export const sandboxProvider = defineProvider({
+  info: SANDBOX_INFO,
+  env: SandboxEnvSchema,
+  resolve: sandboxConfig,
+  createAdapter: (config, { currencies }) => createSandboxAdapter(config, SANDBOX_INFO, currencies),
+  publishedValues: [DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET],
+});

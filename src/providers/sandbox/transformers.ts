@@ -10,7 +10,7 @@ import type {
   SandboxQuoteSchema,
 } from './schemas';
 import { reportedTerms } from './reported';
-import { SANDBOX_STATUS_MAP } from './status-map';
+import { mapSandboxStatus } from './status-map';
 
 /** The sandbox provider names assets by ticker and network exactly as the broker's dictionary does. */
 export function toQuoteParams(request: QuoteRequest): Record<string, string> {
@@ -91,7 +91,7 @@ export function fromOrder(order: SandboxOrder, dictionary: CurrencyDictionary): 
     orderId: order.partner_order_id,
     providerOrderId: order.id,
     providerStatus: order.status,
-    status: SANDBOX_STATUS_MAP[order.status],
+    status: mapSandboxStatus(order.status).status,
     failureReason: order.status === 'FAILED' ? (order.failure_reason ?? 'failed_at_provider') : undefined,
     cryptoAmount: order.crypto_amount,
     transactionHash: order.tx_hash,

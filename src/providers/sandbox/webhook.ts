@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { CurrencyDictionary } from '../../domain/currency';
+import { parseSignedJson, webhookReport } from '../kit/webhook';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { SandboxWebhookSchema } from './schemas';
 import { fromOrder } from './transformers';
@@ -34,13 +35,6 @@ export function parseSandboxWebhook(
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) {
     throw new WebhookVerificationError('signature does not match');
   }
-  let json: unknown;
-  try {
-    json = JSON.parse(webhook.rawBody.toString('utf8'));
-  } catch {
-    throw new WebhookVerificationError('signed body is not JSON');
-  }
-  const event = SandboxWebhookSchema.safeParse(json);
-  if (!event.success) throw new WebhookVerificationError('signed body is not a sandbox order event');
-  return { ...fromOrder(event.data.order, dictionary), eventId: event.data.event_id };
+  const event = parseSignedJson(webhook.rawBody, SandboxWebhookSchema, 'signed body is not a sandbox order event');
+  return { ...webhookReport(() => fromOrder(event.order, dictionary)), eventId: event.event_id };
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { providerRequest, type ProviderRequestOptions } from '../http';
+import { pathOf, providerRequest, type ProviderRequestOptions, type ProviderResponse } from '../kit/http';
+import { parseAnswer, readAnswer } from '../kit/json-call';
 import { ProviderUnavailableError } from '../types';
 import type { SharedValues } from '../shared-values';
 import { TransakAccessTokens } from './access-token';
@@ -86,10 +87,10 @@ export class TransakClient {
       timeoutMs: this.timeoutMs,
     });
     if (status !== 200) throw new ProviderUnavailableError(`${pathOf(url)}: credentials refused (HTTP ${status})`);
-    return parse(url, TransakAccessTokenSchema, body).data;
+    return parseAnswer(pathOf(url), TransakAccessTokenSchema, body).data;
   }
 
-  private async partnerCall<T extends z.ZodType>(url: string, schema: T, options: CallOptions): Promise<z.infer<T>> {
+  private async partnerCall<T extends z.ZodType>(url: string, schema: T, options: CallOptions): Promise<z.output<T>> {
     const token = await this.tokens.get();
     const first = await this.send(url, { ...options, headers: { 'access-token': token } });
     if (first.status !== 401) return this.result(url, schema, first);
@@ -100,7 +101,7 @@ export class TransakClient {
     return this.result(url, schema, retried);
   }
 
-  private async publicCall<T extends z.ZodType>(url: string, schema: T, options: CallOptions): Promise<z.infer<T>> {
+  private async publicCall<T extends z.ZodType>(url: string, schema: T, options: CallOptions): Promise<z.output<T>> {
     const response = await this.send(url, options);
     if (response.status === 401) throw new ProviderUnavailableError(`${pathOf(url)}: API key refused (HTTP 401)`);
     return this.result(url, schema, response);
@@ -110,16 +111,7 @@ export class TransakClient {
     return providerRequest(url, { ...options, timeoutMs: this.timeoutMs });
   }
 
-  private result<T extends z.ZodType>(url: string, schema: T, response: { status: number; body: unknown }): z.infer<T> {
-    if (response.status >= 200 && response.status < 300) return parse(url, schema, response.body);
-    throw refusalError(pathOf(url), response.status, response.body);
+  private result<T extends z.ZodType>(url: string, schema: T, response: ProviderResponse): z.output<T> {
+    return readAnswer(response, { route: pathOf(url), schema, refusal: refusalError });
   }
-}
-
-const pathOf = (url: string) => new URL(url).pathname;
-
-function parse<T extends z.ZodType>(url: string, schema: T, body: unknown): z.infer<T> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ProviderUnavailableError(`${pathOf(url)}: unexpected answer shape`);
-  return parsed.data;
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { ConfigError } from '../../config/config-error';
-import { deriveSimulatorValue } from '../../config/simulator-secret';
+import { ConfigError, type ProviderResolution } from '../kit/config';
+import { trimSlash } from '../kit/url';
+import { deriveSimulatorValue } from '../kit/simulator-secret';
 import type { SimulatorEndpoints } from '../simulator-endpoints';
 
 /** Transak's production hosts (docs.transak.com, "Environments"). */
@@ -49,16 +50,11 @@ export function transakSimulatorCredentials(secret: string | undefined): Transak
   return { apiKey: TRANSAK_SIMULATOR_CREDENTIALS.apiKey, apiSecret: deriveSimulatorValue(secret, 'transak', 'api-secret') };
 }
 
-export type TransakMode =
-  { mode: 'live'; config: TransakConfig } | { mode: 'simulator'; config: TransakConfig } | { mode: 'disabled'; reason: string };
-
-const trimSlash = (url: string) => url.replace(/\/+$/, '');
-
 /**
  * Live with credentials (Transak's hosts or the overrides), the local simulator without them when
  * one is running, disabled otherwise. One credential without the other is a configuration error.
  */
-export function transakConfig(env: TransakEnv, options: SimulatorEndpoints): TransakMode {
+export function transakConfig(env: TransakEnv, options: SimulatorEndpoints): ProviderResolution<TransakConfig> {
   const apiKey = env.TRANSAK_API_KEY || undefined;
   const apiSecret = env.TRANSAK_API_SECRET || undefined;
   if ((apiKey === undefined) !== (apiSecret === undefined)) {

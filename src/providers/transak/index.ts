@@ -1,8 +1,9 @@
 import type { SharedValues } from '../shared-values';
 import type { CurrencyDictionary } from '../../domain/currency';
 import type { ProviderAdapter, ProviderInfo, ProviderOrderSnapshot } from '../types';
+import { defineProvider } from '../descriptor';
 import { TransakClient } from './client';
-import type { TransakConfig } from './config';
+import { transakConfig, TransakEnvSchema, TRANSAK_SIMULATOR_CREDENTIALS, type TransakConfig } from './config';
 import { fromCatalogue, fromOrder, fromQuote, toQuoteParams, toWidgetParams } from './transformers';
 import { parseTransakWebhook } from './webhook';
 
@@ -14,12 +15,12 @@ export { TransakEnvSchema, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig, type Tr
  */
 export const NO_ORDER_YET = 'NO_ORDER_YET';
 
-export const TRANSAK_INFO: ProviderInfo = {
+export const TRANSAK_INFO = {
   code: 'transak',
   name: 'Transak',
   description: 'Buy crypto with cards, Apple Pay, Google Pay and local bank transfers through the Transak widget.',
   icon_url: 'https://assets.transak.com/images/website/transak-logo.svg',
-};
+} as const satisfies ProviderInfo;
 
 const notPlacedYet = (orderId: string): ProviderOrderSnapshot => ({ orderId, providerStatus: NO_ORDER_YET, status: 'created' });
 
@@ -75,3 +76,12 @@ export function createTransakAdapter(config: TransakConfig, currencies: Currency
     },
   };
 }
+
+/** Transak in the provider manifest (src/providers/manifest.ts). */
+export const transakProvider = defineProvider({
+  info: TRANSAK_INFO,
+  env: TransakEnvSchema,
+  resolve: transakConfig,
+  createAdapter: (config, { currencies, shared }) => createTransakAdapter(config, currencies, shared),
+  publishedValues: Object.values(TRANSAK_SIMULATOR_CREDENTIALS),
+});

@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../../domain/order-status';
+import { statusMapper } from '../kit/status-map';
 
 /**
  * Every order status Transak documents (guides/track-order-status), plus `ORDER_PAYMENT_VERIFYING`,
@@ -26,22 +27,10 @@ export const TRANSAK_STATUS_MAP = {
 export type TransakStatus = keyof typeof TRANSAK_STATUS_MAP;
 export const TRANSAK_STATUSES = Object.keys(TRANSAK_STATUS_MAP) as [TransakStatus, ...TransakStatus[]];
 
-/**
- * A status Transak has not documented maps to `created`: no transition leads to it, so it can never
- * move an order, and the next documented status (or a poll) decides.
- */
-export const UNKNOWN_STATUS_FALLBACK: OrderStatus = 'created';
-
-export function brokerStatus(status: string): OrderStatus {
-  return Object.hasOwn(TRANSAK_STATUS_MAP, status) ? TRANSAK_STATUS_MAP[status as TransakStatus] : UNKNOWN_STATUS_FALLBACK;
-}
-
+/** Transak documents no failure-reason field; the status itself says which kind of failure it was. */
 const FAILURE_REASONS: Partial<Record<TransakStatus, string>> = {
   FAILED: 'payment_failed',
   CANCELLED: 'cancelled',
 };
 
-/** Transak documents no failure-reason field; the status itself says which kind of failure it was. */
-export function failureReason(status: string): string | undefined {
-  return Object.hasOwn(FAILURE_REASONS, status) ? FAILURE_REASONS[status as TransakStatus] : undefined;
-}
+export const mapTransakStatus = statusMapper('Transak', TRANSAK_STATUS_MAP, FAILURE_REASONS);

@@ -21,7 +21,7 @@ import type {
   TransakQuote,
   TransakWidgetParams,
 } from './schemas';
-import { brokerStatus, failureReason } from './status-map';
+import { mapTransakStatus } from './status-map';
 
 const NETWORK_FEE_ID = 'network_fee';
 
@@ -141,16 +141,14 @@ export function toWidgetParams(request: CreateProviderOrderRequest, config: Tran
  * Transak's id stands in: it names no broker order, so the report is refused rather than taken for ours.
  */
 export function fromOrder(order: TransakOrder, dictionary: CurrencyDictionary): ProviderOrderSnapshot {
-  const status = brokerStatus(order.status);
-  const reason = status === 'failed' ? failureReason(order.status) : undefined;
+  const mapped = mapTransakStatus(order.status);
   const transakId = order.id ?? order._id;
   const reported = reportedTerms(dictionary, order);
   return {
     orderId: order.partnerOrderId ?? transakId ?? '',
     providerOrderId: transakId,
     providerStatus: order.status,
-    status,
-    ...(reason === undefined ? {} : { failureReason: reason }),
+    ...mapped,
     ...(order.cryptoAmount != null && decimal(order.cryptoAmount).gt(0) ? { cryptoAmount: order.cryptoAmount } : {}),
     ...(order.transactionHash ? { transactionHash: order.transactionHash } : {}),
     ...(reported ? { reported } : {}),

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
 import type { CurrencyDictionary } from '../../domain/currency';
+import { eventDigest, parseJson, parseSigned, webhookReport } from '../kit/webhook';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { TransakWebhookBodySchema, TransakWebhookClaimsSchema } from './schemas';
 import { fromOrder } from './transformers';
@@ -22,27 +22,16 @@ export async function parseTransakWebhook(
 ): Promise<ProviderWebhookEvent> {
   const token = jwtOf(webhook.rawBody);
   const payload = await verifyWithAny(token, accessTokens, now);
-  const claims = TransakWebhookClaimsSchema.safeParse(payload);
-  if (!claims.success) throw new WebhookVerificationError('signed payload is not a Transak order event');
-  const order = claims.data.webhookData;
-  const snapshot = fromOrder(order, dictionary);
+  const claims = parseSigned(payload, TransakWebhookClaimsSchema, 'signed payload is not a Transak order event');
+  const order = claims.webhookData;
+  const snapshot = webhookReport(() => fromOrder(order, dictionary));
   // No event id is documented; the same event delivered again digests the same.
-  const eventId = createHash('sha256')
-    .update(JSON.stringify([snapshot.providerOrderId, claims.data.eventID, order.status, order.updatedAt ?? '']))
-    .digest('hex');
+  const eventId = eventDigest(JSON.stringify([snapshot.providerOrderId, claims.eventID, order.status, order.updatedAt ?? '']));
   return { ...snapshot, eventId };
 }
 
 function jwtOf(rawBody: Buffer): string {
-  let json: unknown;
-  try {
-    json = JSON.parse(rawBody.toString('utf8'));
-  } catch {
-    throw new WebhookVerificationError('body is not JSON');
-  }
-  const body = TransakWebhookBodySchema.safeParse(json);
-  if (!body.success) throw new WebhookVerificationError('body carries no "data" token');
-  return body.data.data;
+  return parseSigned(parseJson(rawBody, 'body is not JSON'), TransakWebhookBodySchema, 'body carries no "data" token').data;
 }
 
 async function verifyWithAny(token: string, keys: readonly string[], now: Date): Promise<JWTPayload> {

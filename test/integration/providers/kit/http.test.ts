@@ -4,9 +4,9 @@
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { providerRequest } from '../../src/providers/http';
-import { ProviderUnavailableError } from '../../src/providers/types';
-import { rejectionOf } from '../helpers/rejection';
+import { providerRequest } from '../../../../src/providers/kit/http';
+import { ProviderUnavailableError } from '../../../../src/providers/types';
+import { rejectionOf } from '../../../helpers/rejection';
 
 let server: Server;
 let base: string;

@@ -1,4 +1,5 @@
 import { isOrderStatus } from '../../../../src/domain/order-status';
+import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
 import { BANXA_STATUS_MAP, BANXA_STATUSES, mapBanxaStatus } from '../../../../src/providers/banxa/status-map';
 
 /** Every status Banxa documents or integrations have seen, with the broker status it must become. */
@@ -29,9 +30,9 @@ describe('Banxa status map', () => {
     for (const status of BANXA_STATUSES) expect(isOrderStatus(BANXA_STATUS_MAP[status])).toBe(true);
   });
 
-  test('an unknown status becomes created, which never moves an order forward', () => {
-    expect(mapBanxaStatus('awaitingSomethingNew')).toEqual({ status: 'created' });
-    expect(mapBanxaStatus('toString')).toEqual({ status: 'created' });
-    expect(mapBanxaStatus('')).toEqual({ status: 'created' });
+  test('an unknown status is refused, never mapped (docs/decisions.md, Unknown provider statuses)', () => {
+    expect(() => mapBanxaStatus('awaitingSomethingNew')).toThrow(UnknownProviderStatusError);
+    expect(() => mapBanxaStatus('toString')).toThrow(UnknownProviderStatusError);
+    expect(() => mapBanxaStatus('')).toThrow(UnknownProviderStatusError);
   });
 });

@@ -1,5 +1,6 @@
 import { isOrderStatus, type OrderStatus } from '../../../../src/domain/order-status';
-import { legOf, mapOperationStatus, MERCURYO_STATUS_MAP } from '../../../../src/providers/mercuryo/status-map';
+import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
+import { legOf, lookupMercuryoStatus, mapMercuryoStatus, MERCURYO_STATUS_MAP } from '../../../../src/providers/mercuryo/status-map';
 
 /** Every status Mercuryo documents per operation type (and `completed` on invoice payments, seen in code). */
 const DOCUMENTED: [type: string, status: string, expected: OrderStatus][] = [
@@ -37,7 +38,7 @@ const DOCUMENTED: [type: string, status: string, expected: OrderStatus][] = [
 
 describe('Mercuryo status map', () => {
   test.each(DOCUMENTED)('%s %s -> %s', (type, status, expected) => {
-    expect(mapOperationStatus(type, status)?.status).toBe(expected);
+    expect(lookupMercuryoStatus(type, status)?.status).toBe(expected);
   });
 
   test('the table test covers every entry of the map, and each maps to a broker status', () => {
@@ -51,16 +52,23 @@ describe('Mercuryo status map', () => {
   });
 
   test('failed statuses carry a reason', () => {
-    expect(mapOperationStatus('buy', 'order_failed')).toEqual({ status: 'failed', failureReason: 'payment_declined' });
-    expect(mapOperationStatus('mobile_pay', 'cancelled')).toEqual({ status: 'failed', failureReason: 'cancelled_by_provider' });
-    expect(mapOperationStatus('withdraw', 'failed')).toEqual({ status: 'failed', failureReason: 'crypto_delivery_failed' });
-    expect(mapOperationStatus('withdraw', 'completed')).toEqual({ status: 'complete' });
+    expect(lookupMercuryoStatus('buy', 'order_failed')).toEqual({ status: 'failed', failureReason: 'payment_declined' });
+    expect(lookupMercuryoStatus('mobile_pay', 'cancelled')).toEqual({ status: 'failed', failureReason: 'cancelled_by_provider' });
+    expect(lookupMercuryoStatus('withdraw', 'failed')).toEqual({ status: 'failed', failureReason: 'crypto_delivery_failed' });
+    expect(lookupMercuryoStatus('withdraw', 'completed')).toEqual({ status: 'complete' });
   });
 
   test('an unknown status or type maps to no broker status at all, and does not throw', () => {
-    expect(mapOperationStatus('buy', 'brand_new_status')).toBeUndefined();
-    expect(mapOperationStatus('withdraw', 'brand_new_status')).toBeUndefined();
-    expect(mapOperationStatus('spend_card', 'active')).toBeUndefined();
-    expect(mapOperationStatus('buy', 'toString')).toBeUndefined();
+    expect(lookupMercuryoStatus('buy', 'brand_new_status')).toBeUndefined();
+    expect(lookupMercuryoStatus('withdraw', 'brand_new_status')).toBeUndefined();
+    expect(lookupMercuryoStatus('spend_card', 'active')).toBeUndefined();
+    expect(lookupMercuryoStatus('buy', 'toString')).toBeUndefined();
+  });
+
+  test('the mapper refuses an unknown status or type, naming it as <type>:<status>', () => {
+    expect(mapMercuryoStatus('withdraw', 'completed')).toEqual({ status: 'complete' });
+    expect(() => mapMercuryoStatus('buy', 'brand_new_status')).toThrow(UnknownProviderStatusError);
+    expect(() => mapMercuryoStatus('spend_card', 'active')).toThrow('(spend_card:active)');
+    expect(() => mapMercuryoStatus('buy', 'toString')).toThrow(UnknownProviderStatusError);
   });
 });

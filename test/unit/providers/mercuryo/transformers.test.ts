@@ -1,4 +1,5 @@
 import { currencyDictionary } from '../../../../src/domain/currencies';
+import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
 import type { CryptoCurrency, FiatCurrency } from '../../../../src/domain/currency';
 import {
   MercuryoBuyRateSchema,
@@ -322,7 +323,7 @@ describe('fromCallback', () => {
   });
 
   test('an undocumented status or type is no snapshot', () => {
-    expect(fromCallback({ ...data(callbackBuyPaid), status: 'brand_new_status' }, ids)).toBeUndefined();
-    expect(fromCallback({ ...data(callbackBuyPaid), type: 'spend_card' }, ids)).toBeUndefined();
+    expect(() => fromCallback({ ...data(callbackBuyPaid), status: 'brand_new_status' }, ids)).toThrow(UnknownProviderStatusError);
+    expect(() => fromCallback({ ...data(callbackBuyPaid), type: 'spend_card' }, ids)).toThrow(UnknownProviderStatusError);
   });
 });

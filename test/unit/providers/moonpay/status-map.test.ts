@@ -1,11 +1,12 @@
 import { ORDER_STATUSES } from '../../../../src/domain/order-status';
+import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
 import {
   MOONPAY_FAILED_REASONS,
   MOONPAY_FAILURE_OUTCOMES,
   MOONPAY_NO_TRANSACTION,
   MOONPAY_STATUS_MAP,
   MOONPAY_STATUSES,
-  toBrokerStatus,
+  mapMoonpayStatus,
 } from '../../../../src/providers/moonpay/status-map';
 
 describe('MoonPay status map', () => {
@@ -16,7 +17,7 @@ describe('MoonPay status map', () => {
     ['completed', 'complete'],
     ['failed', 'failed'],
   ])('%s -> %s', (status, expected) => {
-    expect(toBrokerStatus(status)).toBe(expected);
+    expect(mapMoonpayStatus(status).status).toBe(expected);
   });
 
   test('the table above is every documented buy status, each onto a broker status', () => {
@@ -32,7 +33,7 @@ describe('MoonPay status map', () => {
     ['bank_transfer_timeout', 'expired'],
     ['refund', 'refunded'],
   ])('failed because of %s -> %s', (reason, expected) => {
-    expect(toBrokerStatus('failed', reason)).toBe(expected);
+    expect(mapMoonpayStatus('failed', reason).status).toBe(expected);
   });
 
   test('the expiry and refund table is exactly the one tested above', () => {
@@ -47,20 +48,26 @@ describe('MoonPay status map', () => {
   });
 
   test.each(MOONPAY_FAILED_REASONS.map((r) => [r]))('failed because of %s stays failed', (reason) => {
-    expect(toBrokerStatus('failed', reason)).toBe('failed');
+    expect(mapMoonpayStatus('failed', reason).status).toBe('failed');
   });
 
   test('a failure reason only refines failed', () => {
-    expect(toBrokerStatus('pending', 'refund')).toBe('processing');
-    expect(toBrokerStatus('completed', 'timeout_bank_transfer')).toBe('complete');
+    expect(mapMoonpayStatus('pending', 'refund').status).toBe('processing');
+    expect(mapMoonpayStatus('completed', 'timeout_bank_transfer').status).toBe('complete');
   });
 
   test('no transaction yet is created', () => {
-    expect(toBrokerStatus(MOONPAY_NO_TRANSACTION)).toBe('created');
+    expect(mapMoonpayStatus(MOONPAY_NO_TRANSACTION).status).toBe('created');
   });
 
-  test('an unknown status is a safe open status, not an error', () => {
-    expect(toBrokerStatus('someFutureStatus')).toBe('pending');
-    expect(toBrokerStatus('toString')).toBe('pending');
+  test('an unknown status is refused, never mapped (docs/decisions.md, Unknown provider statuses)', () => {
+    expect(() => mapMoonpayStatus('someFutureStatus')).toThrow(UnknownProviderStatusError);
+    expect(() => mapMoonpayStatus('toString')).toThrow(UnknownProviderStatusError);
+  });
+
+  test('a failed status carries its failure code as the reason, else failed_at_moonpay', () => {
+    expect(mapMoonpayStatus('failed', 'rejected_kyc')).toEqual({ status: 'failed', failureReason: 'rejected_kyc' });
+    expect(mapMoonpayStatus('failed')).toEqual({ status: 'failed', failureReason: 'failed_at_moonpay' });
+    expect(mapMoonpayStatus('failed', 'refund')).toEqual({ status: 'refunded' });
   });
 });

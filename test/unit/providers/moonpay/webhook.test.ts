@@ -154,4 +154,11 @@ describe('parseMoonpayWebhook', () => {
     expect(refused(webhook(body))).toMatch(/not a MoonPay buy transaction event/);
     expect(refused(webhook('not json', header('not json')))).toMatch(/not JSON/);
   });
+
+  test('refuses a genuinely signed event in a status MoonPay does not document (docs/decisions.md, Unknown provider statuses)', () => {
+    const json = JSON.parse(fixture('webhook-transaction-updated.json')) as { data: { status: string } };
+    json.data.status = 'someFutureStatus';
+    const body = JSON.stringify(json);
+    expect(refused(webhook(body))).toBe('signed body reports a status MoonPay does not document (someFutureStatus)');
+  });
 });

@@ -1,5 +1,6 @@
 import { ORDER_STATUSES } from '../../../../src/domain/order-status';
-import { RAMP_STATUS_MAP, RAMP_STATUSES, rampFailureReason, rampOrderStatus } from '../../../../src/providers/ramp/status-map';
+import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
+import { mapRampStatus, RAMP_STATUS_MAP, RAMP_STATUSES } from '../../../../src/providers/ramp/status-map';
 
 describe('Ramp status map', () => {
   // Every status Ramp documents (REST API reference, SDK PurchaseStatus) and those seen in code.
@@ -21,7 +22,7 @@ describe('Ramp status map', () => {
     ['REVIEW_REJECTED', 'failed'],
     ['FIAT_RETURNED', 'refunded'],
   ])('%s -> %s', (ramp, broker) => {
-    expect(rampOrderStatus(ramp)).toBe(broker);
+    expect(mapRampStatus(ramp).status).toBe(broker);
   });
 
   it('maps exactly the documented and seen statuses, each onto a broker status', () => {
@@ -48,14 +49,14 @@ describe('Ramp status map', () => {
     for (const status of Object.values(RAMP_STATUS_MAP)) expect(ORDER_STATUSES).toContain(status);
   });
 
-  it('keeps an unknown status open instead of failing', () => {
-    expect(rampOrderStatus('SOMETHING_NEW')).toBe('pending');
-    expect(rampOrderStatus('toString')).toBe('pending');
+  it('refuses an unknown status instead of mapping it (docs/decisions.md, Unknown provider statuses)', () => {
+    expect(() => mapRampStatus('SOMETHING_NEW')).toThrow(UnknownProviderStatusError);
+    expect(() => mapRampStatus('toString')).toThrow(UnknownProviderStatusError);
   });
 
   it('says why a purchase failed', () => {
-    expect(rampFailureReason('CANCELLED')).toBe('cancelled_at_provider');
-    expect(rampFailureReason('REVIEW_REJECTED')).toBe('rejected_in_review');
-    expect(rampFailureReason('RELEASED')).toBeUndefined();
+    expect(mapRampStatus('CANCELLED').failureReason).toBe('cancelled_at_provider');
+    expect(mapRampStatus('REVIEW_REJECTED').failureReason).toBe('rejected_in_review');
+    expect(mapRampStatus('RELEASED').failureReason).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
 import { ORDER_STATUSES } from '../../../../src/domain/order-status';
-import { brokerStatus, TRANSAK_STATUS_MAP, TRANSAK_STATUSES } from '../../../../src/providers/transak/status-map';
+import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
+import { mapTransakStatus, TRANSAK_STATUS_MAP, TRANSAK_STATUSES } from '../../../../src/providers/transak/status-map';
 
 describe('Transak status map', () => {
   it.each([
@@ -15,7 +16,7 @@ describe('Transak status map', () => {
     ['REFUNDED', 'refunded'],
     ['EXPIRED', 'expired'],
   ])('%s -> %s', (transak, broker) => {
-    expect(brokerStatus(transak)).toBe(broker);
+    expect(mapTransakStatus(transak).status).toBe(broker);
   });
 
   it('covers exactly the table above, each onto a broker status', () => {
@@ -23,8 +24,8 @@ describe('Transak status map', () => {
     for (const status of Object.values(TRANSAK_STATUS_MAP)) expect(ORDER_STATUSES).toContain(status);
   });
 
-  it('maps an unknown status to created, which can never move an order', () => {
-    expect(brokerStatus('SOMETHING_NEW')).toBe('created');
-    expect(brokerStatus('toString')).toBe('created');
+  it('refuses an unknown status instead of mapping it (docs/decisions.md, Unknown provider statuses)', () => {
+    expect(() => mapTransakStatus('SOMETHING_NEW')).toThrow(UnknownProviderStatusError);
+    expect(() => mapTransakStatus('toString')).toThrow(UnknownProviderStatusError);
   });
 });

@@ -25,6 +25,12 @@ const incoming = (body: unknown) => ({
 const refusal = (promise: Promise<unknown>) => rejectionOf(promise, WebhookVerificationError);
 
 describe('Transak webhook verification', () => {
+  it('refuses a genuinely signed order in a status Transak does not document (docs/decisions.md, Unknown provider statuses)', async () => {
+    const unknown = { ...claims, webhookData: { ...claims.webhookData, status: 'SOMETHING_NEW' } };
+    const error = await refusal(parseTransakWebhook(incoming({ data: await sign(unknown) }), [ACCESS_TOKEN], currencyDictionary, NOW));
+    expect(error.message).toBe('signed body reports a status Transak does not document (SOMETHING_NEW)');
+  });
+
   it('accepts the documented payload signed with the access token and parses the order', async () => {
     const event = await parseTransakWebhook(incoming({ data: await sign(claims) }), [ACCESS_TOKEN], currencyDictionary, NOW);
     expect(event).toEqual({

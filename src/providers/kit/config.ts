@@ -5,3 +5,6 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** How one provider runs: against its real API (live), against the simulator host, or not at all. */
+export type ProviderResolution<C> = { mode: 'live'; config: C } | { mode: 'simulator'; config: C } | { mode: 'disabled'; reason: string };
