@@ -1,6 +1,6 @@
 /**
  * The zod schemas of every request and response of the API: the one source of the OpenAPI document
- * (src/api/openapi.ts). Where a route parses its input with a zod schema, that schema is reused
+ * (src/api/openapi/document.ts). Where a route parses its input with a zod schema, that schema is reused
  * here (extended only where the route checks a field by hand, such as currency IDs), and so are the
  * schemas whose `z.infer` types the routes answer with (Currency, Country, ProviderInfo, Offer,
  * Order, Problem).

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import request from 'supertest';
 import packageJson from '../../package.json';
-import { openApiDocument } from '../../src/api/openapi';
+import { openApiDocument } from '../../src/api/openapi/document';
 import { PROBLEM_CODES } from '../../src/api/problem';
 import { buildApi } from '../../src/api/server';
 import { DEV_SANDBOX_WEBHOOK_SECRET, sandboxCredentials, withEndpoints } from '../../src/config';

@@ -1,11 +1,11 @@
 /**
- * Checks answers of the API against the OpenAPI document (src/api/openapi.ts): the body of a
+ * Checks answers of the API against the OpenAPI document (src/api/openapi/document.ts): the body of a
  * response must conform to the schema the document gives for its operation, status and media type.
  * Schemas are validated as JSON Schema 2020-12 (OpenAPI 3.1's dialect), formats included.
  */
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { openApiDocument } from '../../src/api/openapi';
+import { openApiDocument } from '../../src/api/openapi/document';
 
 /** The `$id` the document has in openApiAjv(): `${OPENAPI_OPENAPI_DOCUMENT_ID}#/components/schemas/Order` names a schema. */
 export const OPENAPI_DOCUMENT_ID = 'urn:onramp-broker:openapi';

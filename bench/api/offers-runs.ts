@@ -1,0 +1,211 @@
+/** The offers benchmark: GET /api/on_ramp/offers with five providers at 100 ms and a sixth at 10 s, against a bare fan-out. */
+import { toQuoteParams } from '../../src/providers/sandbox/transformers';
+import { startServer, type RunningServer } from '../lib/children';
+import { percentile, type LoadOptions, type LoadResult } from '../lib/load';
+import { median } from '../lib/table';
+import { BENCH_PROVIDER_CODES, SLOW_PROVIDER } from '../providers';
+import { get, load, log } from './measure';
+import {
+  BTC,
+  GBP,
+  OFFERS_AMOUNT,
+  OFFERS_FEW_CONNECTIONS,
+  OFFERS_FEW_SECONDS,
+  OFFERS_PAIRS,
+  OFFERS_PATH,
+  OFFERS_SECONDS,
+  OFFERS_SETTLE_SECONDS,
+  OFFERS_SLOW_WARMUP_SECONDS,
+  OFFERS_USERS,
+  OFFERS_WARMUP_SECONDS,
+  offersPath,
+  PROVIDER_LATENCY_MS,
+  SLOW_LATENCY_MS,
+} from './settings';
+
+export interface OffersSample {
+  when: string;
+  ms: number;
+  offers: string[];
+  slow: string;
+}
+
+/** One broker run and one floor run, back to back under the same load. */
+export interface OffersPair {
+  api: LoadResult;
+  floor: LoadResult;
+  apiFirst: boolean;
+}
+
+export interface OffersFigures {
+  allFast: LoadResult;
+  slowWarmup: LoadResult;
+  floorWarmup: LoadResult;
+  /**
+   * The measured runs: the broker API and the bare fan-out to bench_1..5 (bench/lib/bare-fanout.ts,
+   * this machine's floor) in pairs, alternating which goes first.
+   */
+  pairs: OffersPair[];
+  /** The figures of `pairs` (offersMedians). */
+  medians: OffersMedians;
+  few: LoadResult;
+  samples: OffersSample[];
+  correct: boolean;
+}
+
+async function setLatency(sim: RunningServer, code: string, latencyMs: number): Promise<void> {
+  const response = await fetch(`${sim.url}/${code}/_simulator/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ latencyMs }),
+    signal: AbortSignal.timeout(5000),
+  });
+  const faults = (await response.json()) as { latencyMs?: number };
+  if (faults.latencyMs !== latencyMs) throw new Error(`could not set ${code}'s latency`);
+}
+
+async function sample(api: RunningServer, when: string): Promise<OffersSample> {
+  const answer = await get(`${api.url}${OFFERS_PATH}&include_errors=true`);
+  if (answer.status !== 200) throw new Error(`offers sample (${when}): HTTP ${answer.status}: ${answer.body.toString()}`);
+  const json = JSON.parse(answer.body.toString()) as Record<string, { error?: { code: string } }>;
+  const offers = Object.keys(json)
+    .filter((code) => !json[code]?.error)
+    .sort();
+  const slowEntry = json[SLOW_PROVIDER];
+  const slow = slowEntry === undefined ? 'absent' : slowEntry.error ? `error ${slowEntry.error.code}` : 'offer';
+  return { when, ms: answer.ms, offers, slow };
+}
+
+/** The quote every offers request asks each provider for, worded by the sandbox adapter's own transformer. */
+const FLOOR_QUOTE_QUERY = new URLSearchParams(
+  toQuoteParams({ fiat: GBP, crypto: BTC, fiatAmount: OFFERS_AMOUNT, paymentMethod: 'card', country: 'GB', externalUserId: 'bench' }),
+).toString();
+
+async function startFloor(sim: RunningServer): Promise<RunningServer> {
+  log('starting the bare fan-out (floor)');
+  const fast = BENCH_PROVIDER_CODES.filter((c) => c !== SLOW_PROVIDER);
+  const floor = await startServer({ role: 'fanout', simUrl: sim.url, codes: [...fast], query: FLOOR_QUOTE_QUERY }, 'fanout');
+  const check = await get(floor.url + '/');
+  const answers = JSON.parse(check.body.toString()) as Record<string, { crypto_amount?: unknown }>;
+  const quoted = Object.keys(answers).filter((code) => typeof answers[code]?.crypto_amount === 'string');
+  if (check.status !== 200 || quoted.join(',') !== fast.join(',')) {
+    await floor.stop();
+    throw new Error(`bare fan-out: HTTP ${check.status}: ${check.body.toString().slice(0, 300)}`);
+  }
+  return floor;
+}
+
+async function benchOffers(api: RunningServer, floor: RunningServer, sim: RunningServer): Promise<OffersFigures> {
+  const url = api.url + OFFERS_PATH;
+  const watch = { api: api.pid, simulators: sim.pid };
+  const floorWatch = { fanout: floor.pid, simulators: sim.pid };
+  let users = 0;
+  const extra: Partial<LoadOptions> = {
+    timeoutSec: 30,
+    ...(OFFERS_USERS === 'per-connection'
+      ? {
+          pathFor: (connection: Record<string, unknown>) => {
+            if (typeof connection.user !== 'string') connection.user = `bench_${++users}`;
+            return offersPath(connection.user as string);
+          },
+        }
+      : {}),
+  };
+
+  const samples = [await sample(api, 'catalogues loading, all six at 100 ms')];
+  if (samples[0]!.offers.length !== BENCH_PROVIDER_CODES.length) {
+    throw new Error(`expected offers from all six providers while warming, got ${samples[0]!.offers.join(', ')}`);
+  }
+  const allFast = await load('offers warm-up, all six at 100 ms', url, OFFERS_WARMUP_SECONDS, watch, extra);
+
+  await setLatency(sim, SLOW_PROVIDER, SLOW_LATENCY_MS);
+  const slowWarmup = await load(`offers warm-up, ${SLOW_PROVIDER} at 10 s`, url, OFFERS_SLOW_WARMUP_SECONDS, watch, extra);
+  const floorWarmup = await load('floor warm-up (bare fan-out)', floor.url + '/', OFFERS_WARMUP_SECONDS, floorWatch);
+
+  const runApi = async (pair: number) => {
+    const label = `offers ${pair}/${OFFERS_PAIRS}, ${SLOW_PROVIDER} at 10 s`;
+    const measured = { ...extra, settleSec: OFFERS_SETTLE_SECONDS };
+    if (pair > 1) return load(label, url, OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, watch, measured);
+    const running = load(label, url, OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, watch, measured);
+    await new Promise((resolve) => setTimeout(resolve, (OFFERS_SETTLE_SECONDS + OFFERS_SECONDS / 2) * 1000));
+    samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, under load`));
+    return running;
+  };
+  const runFloor = (pair: number) =>
+    load(`floor ${pair}/${OFFERS_PAIRS} (bare fan-out)`, floor.url + '/', OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, floorWatch, {
+      settleSec: OFFERS_SETTLE_SECONDS,
+    });
+  const pairs: OffersPair[] = [];
+  for (let pair = 1; pair <= OFFERS_PAIRS; pair++) {
+    const apiFirst = pair % 2 === 1;
+    if (apiFirst) {
+      const apiRun = await runApi(pair);
+      pairs.push({ api: apiRun, floor: await runFloor(pair), apiFirst });
+    } else {
+      const floorRun = await runFloor(pair);
+      pairs.push({ api: await runApi(pair), floor: floorRun, apiFirst });
+    }
+  }
+
+  const few = await load(`offers, ${SLOW_PROVIDER} at 10 s, few connections`, url, OFFERS_FEW_SECONDS, watch, {
+    ...extra,
+    connections: OFFERS_FEW_CONNECTIONS,
+  });
+  samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, unloaded`));
+
+  const expected = BENCH_PROVIDER_CODES.filter((c) => c !== SLOW_PROVIDER).join(',');
+  const correct = samples.slice(1).every((s) => s.offers.join(',') === expected);
+  return { allFast, slowWarmup, floorWarmup, pairs, medians: offersMedians(pairs), few, samples, correct };
+}
+
+/** The figures of the measured runs: medians over the pairs, and every response of a side pooled. */
+export type OffersMedians = ReturnType<typeof offersMedians>;
+
+function offersMedians(pairs: OffersPair[]) {
+  const pooledP99 = (runs: LoadResult[]) =>
+    percentile(
+      runs.flatMap((r) => r.latenciesMs).sort((a, b) => a - b),
+      99,
+    );
+  const apiRuns = pairs.map((p) => p.api);
+  const floorRuns = pairs.map((p) => p.floor);
+  return {
+    p50: median(apiRuns.map((r) => r.latency.p50)),
+    p99: median(apiRuns.map((r) => r.latency.p99)),
+    floorP50: median(floorRuns.map((r) => r.latency.p50)),
+    floorP99: median(floorRuns.map((r) => r.latency.p99)),
+    overFloorP50: median(pairs.map((p) => p.api.latency.p50 / p.floor.latency.p50)),
+    overFloorP99: median(pairs.map((p) => p.api.latency.p99 / p.floor.latency.p99)),
+    pooledP99: pooledP99(apiRuns),
+    floorPooledP99: pooledP99(floorRuns),
+    rps: median(apiRuns.map((r) => r.rps)),
+    floorRps: median(floorRuns.map((r) => r.rps)),
+    meanMs: median(apiRuns.map((r) => r.latency.mean)),
+    apiCpuUs: median(apiRuns.map((r) => r.cpuPerRequestUs.api ?? NaN)),
+    simCpuUs: median(apiRuns.map((r) => r.cpuPerRequestUs.simulators ?? NaN)),
+    floorCpuUs: median(floorRuns.map((r) => r.cpuPerRequestUs.fanout ?? NaN)),
+    stealPct: median(apiRuns.map((r) => r.stealPct)),
+    floorStealPct: median(floorRuns.map((r) => r.stealPct)),
+  };
+}
+
+export async function runOffers(): Promise<OffersFigures> {
+  log('starting the simulator host and the offers API');
+  const latencies = Object.fromEntries(BENCH_PROVIDER_CODES.map((code) => [code, PROVIDER_LATENCY_MS]));
+  const sim = await startServer({ role: 'sim', latencyMs: latencies }, 'simulators');
+  try {
+    const api = await startServer({ role: 'api', simUrl: sim.url }, 'api-offers');
+    try {
+      const floor = await startFloor(sim);
+      try {
+        return await benchOffers(api, floor, sim);
+      } finally {
+        await floor.stop();
+      }
+    } finally {
+      await api.stop();
+    }
+  } finally {
+    await sim.stop();
+  }
+}

@@ -1,0 +1,248 @@
+/** The human-readable report of the API benchmark: every run, the profile, and the figures against their targets. */
+import os from 'node:os';
+import type { LoadResult } from '../lib/load';
+import { renderTable, round } from '../lib/table';
+import { SLOW_PROVIDER } from '../providers';
+import type { DictFigures } from './dict-runs';
+import type { DictProfile } from './dict-profile';
+import { cpuText } from './measure';
+import type { OffersFigures } from './offers-runs';
+import { headlineRatios, type ApiBenchResults } from './results';
+import {
+  BTC,
+  CONNECTIONS,
+  DICT_PAIRS,
+  DICT_PATH,
+  DICT_SECONDS,
+  DICT_SETTLE_SECONDS,
+  DICT_TARGET,
+  GBP,
+  OFFERS_AMOUNT,
+  OFFERS_FEW_CONNECTIONS,
+  OFFERS_P50_TARGET,
+  OFFERS_P99_TARGET,
+  OFFERS_PAIRS,
+  OFFERS_SECONDS,
+  OFFERS_SETTLE_SECONDS,
+  OFFERS_USERS,
+  PROFILE_ROUNDS,
+  PROFILE_SECONDS,
+  PROFILE_WARMUP_SECONDS,
+  PROVIDER_DEADLINE_MS,
+  PROVIDER_LATENCY_MS,
+} from './settings';
+
+function loadRow(label: string, r: LoadResult): (string | number)[] {
+  return [
+    label,
+    r.connections,
+    round(r.durationSec, 1),
+    round(r.rps, 1),
+    r.requests,
+    r.latency.p50,
+    r.latency.p90,
+    r.latency.p99,
+    r.latency.max,
+    r.non2xx,
+    r.errors,
+    cpuText(r),
+    Object.entries(r.cpuPerRequestUs)
+      .filter(([name]) => name !== 'load tool')
+      .map(([name, us]) => `${name} ${round(us / 1000, 1)}`)
+      .join(', '),
+    round(r.stealPct, 1),
+  ];
+}
+
+const verdict = (ok: boolean) => (ok ? 'ok' : 'MISSED');
+
+/** Above this share of stolen CPU time, a run measured a machine slowed by its neighbours. */
+const STEAL_WARNING_PCT = 5;
+
+function stealWarning(out: string[], what: string, stealPct: number): void {
+  if (stealPct > STEAL_WARNING_PCT) {
+    out.push(
+      `WARNING: during ${what} the hypervisor gave ${round(stealPct, 1)} % of this machine's CPU time to other guests: ` +
+        'the figures describe a slower machine than usual; compare them with a run that had little steal.',
+    );
+  }
+}
+
+function reportDict(out: string[], dict: DictFigures, profile: DictProfile | undefined): void {
+  out.push(
+    `GET ${DICT_PATH} (${dict.bytes} bytes, ${dict.contentType}), ${CONNECTIONS} connections, ${DICT_PAIRS} pairs of ` +
+      `${DICT_SECONDS} s runs (after ${DICT_SETTLE_SECONDS} s each that is not counted)`,
+  );
+  out.push(
+    renderTable(
+      ['pair', 'target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'server cpu us/req', 'cpu', 'steal %', 'api/bare req/s', 'bare/api cpu'],
+      dict.runs.map((r, i) => {
+        const pair = dict.pairs[Math.floor(i / 2)]!;
+        const last = i % 2 === 1;
+        return [
+          Math.floor(i / 2) + 1,
+          r.target,
+          round(r.result.rps, 0),
+          r.result.latency.p50,
+          r.result.latency.p99,
+          r.result.non2xx,
+          round(r.result.cpuPerRequestUs[r.target] ?? NaN, 0),
+          cpuText(r.result),
+          round(r.result.stealPct, 1),
+          last ? round(pair.rpsRatio, 3) : '',
+          last ? round(pair.cpuRatio, 3) : '',
+        ];
+      }),
+    ),
+  );
+  if (dict.non2xx > 0)
+    out.push(`WARNING: the dictionary runs had ${dict.non2xx} non-2xx answers or errors (rate limit?): the ratio is not valid.`);
+  stealWarning(out, 'the dictionary runs', dict.stealPct);
+  out.push(
+    `dict_rps_ratio = median of the pairs' api/bare req/s = ${round(dict.ratio, 3)} ` +
+      `(median api req/s over median bare req/s: ${round(dict.ratioOfMedians, 3)}).`,
+  );
+  out.push(
+    `CPU per request: api ${round(dict.apiUs, 0)} us, bare ${round(dict.bareUs, 0)} us (medians); bare/api = ${round(dict.cpuRatio, 3)} ` +
+      "(median of the pairs': the same comparison by CPU time, less disturbed by the rest of the machine)",
+  );
+  out.push('');
+  if (!profile) return;
+  out.push(
+    `Profile of ${DICT_PATH}: the same API process with middleware left out in turn, ${PROFILE_ROUNDS} interleaved rounds ` +
+      `of ${PROFILE_SECONDS} s runs (after ${PROFILE_WARMUP_SECONDS} s of warm-up each); cpu = event-loop thread per request (median, and each round); cost = full api minus the variant`,
+  );
+  out.push(`Layers of the app, in order: ${dict.apiLayers.join(' > ')}`);
+  const gap = profile.full.us - profile.bareUs;
+  out.push(
+    renderTable(
+      ['server', 'req/s', 'cpu us/req', 'rounds', 'cost us/req', 'share of api-bare gap'],
+      [
+        ['bare express (first and last run)', round(profile.bareRps, 0), round(profile.bareUs, 0), '', '-', '-'],
+        ...[profile.full, ...profile.variants].map((v) => [
+          v.name,
+          round(v.rps, 0),
+          round(v.us, 0),
+          v.usRuns.map((u) => round(u, 0)).join(' '),
+          v === profile.full ? '-' : round(profile.full.us - v.us, 0),
+          v === profile.full ? '-' : `${round(((profile.full.us - v.us) / gap) * 100, 0)} %`,
+        ]),
+      ],
+    ),
+  );
+  out.push('');
+}
+
+function reportOffers(out: string[], offers: OffersFigures): void {
+  const m = offers.medians;
+  out.push(
+    `GET /api/on_ramp/offers (GBP ${GBP.id} -> BTC ${BTC.id}, ${OFFERS_AMOUNT}, GB; external_user_id ${OFFERS_USERS === 'fixed' ? 'bench on every request' : 'one per connection'}): ` +
+      `bench_1..5 answer in ${PROVIDER_LATENCY_MS} ms; default configuration (testConfig(): provider deadline ${PROVIDER_DEADLINE_MS} ms). ` +
+      `Measured: ${OFFERS_PAIRS} pairs of ${OFFERS_SECONDS} s runs, the broker and the floor (a bare node:http fan-out asking bench_1..5 ` +
+      'for the same quote and answering their five bodies, nothing else) back to back, alternating which goes first; ' +
+      `each run's latencies are those of the requests sent after its first ${OFFERS_SETTLE_SECONDS} s, which opens the connections.`,
+  );
+  const measured = offers.pairs.flatMap((p, i) => {
+    const api = loadRow(`pair ${i + 1}: broker`, p.api);
+    const floor = loadRow(`pair ${i + 1}: floor`, p.floor);
+    return p.apiFirst ? [api, floor] : [floor, api];
+  });
+  out.push(
+    renderTable(
+      [
+        'run',
+        'conns',
+        's',
+        'req/s',
+        'requests',
+        'p50 ms',
+        'p90 ms',
+        'p99 ms',
+        'max ms',
+        'non-2xx',
+        'errors',
+        'cpu',
+        'cpu ms/req',
+        'steal %',
+      ],
+      [
+        loadRow(`warm-up, ${SLOW_PROVIDER} at 100 ms too`, offers.allFast),
+        loadRow(`warm-up, ${SLOW_PROVIDER} just turned 10 s`, offers.slowWarmup),
+        loadRow('warm-up, floor', offers.floorWarmup),
+        ...measured,
+        loadRow(`${SLOW_PROVIDER} at 10 s, few connections`, offers.few),
+      ],
+    ),
+  );
+  stealWarning(out, 'the measured broker runs', m.stealPct);
+  out.push('Per second of each measured run (responses over 1 s in brackets when any): p99 ms / steal %');
+  for (const [i, p] of offers.pairs.entries()) {
+    for (const [who, run] of [
+      ['broker', p.api],
+      ['floor', p.floor],
+    ] as const) {
+      const over = run.perSecond.some((b) => b.over1s > 0) ? ` [over 1 s: ${run.perSecond.map((b) => b.over1s).join(' ')}]` : '';
+      out.push(`  pair ${i + 1} ${who.padEnd(6)} ${run.perSecond.map((b) => `${b.p99}/${b.stealPct}`).join(' ')}${over}`);
+    }
+  }
+  out.push(
+    `Medians of the ${OFFERS_PAIRS} pairs: broker p50 ${m.p50} ms, p99 ${m.p99} ms; floor p50 ${m.floorP50} ms (${round(m.floorP50 / PROVIDER_LATENCY_MS, 3)}), ` +
+      `p99 ${m.floorP99} ms (${round(m.floorP99 / PROVIDER_LATENCY_MS, 3)}); the broker over the floor (median of the pairs' ratios): ` +
+      `p50 ${round(m.overFloorP50, 3)}, p99 ${round(m.overFloorP99, 3)}. ` +
+      `Every response of the ${OFFERS_PAIRS} runs pooled: broker p99 ${round(m.pooledP99, 0)} ms, floor p99 ${round(m.floorPooledP99, 0)} ms.`,
+  );
+  out.push('Sample answers (include_errors=true):');
+  out.push(
+    renderTable(
+      ['when', 'ms', 'offers from', SLOW_PROVIDER],
+      offers.samples.map((s) => [s.when, round(s.ms, 0), s.offers.join(',') || '-', s.slow]),
+    ),
+  );
+  out.push(`Correct (offers from bench_1..5 and none from ${SLOW_PROVIDER} while it is slow): ${offers.correct ? 'yes' : 'NO'}`);
+  out.push(
+    `At ${CONNECTIONS} connections a closed loop holds mean latency = ${CONNECTIONS} / req/s: ` +
+      `${round((CONNECTIONS / (OFFERS_P50_TARGET * PROVIDER_LATENCY_MS)) * 1000, 0)} req/s are needed for a mean of ${round(OFFERS_P50_TARGET * PROVIDER_LATENCY_MS, 0)} ms; ` +
+      `measured ${round(m.rps, 1)} req/s, mean ${round(m.meanMs, 0)} ms (medians of the broker runs).`,
+  );
+  out.push('');
+}
+
+function figuresTable(results: ApiBenchResults): string {
+  const { dict, offers } = results;
+  const { dictRatio, p50Ratio, p99Ratio } = headlineRatios(results);
+  const rows: (string | number)[][] = [];
+  if (dict && dictRatio !== undefined) {
+    rows.push(
+      ['dict api req/s (median)', round(dict.dict.apiRps, 0), '', ''],
+      ['dict bare req/s (median)', round(dict.dict.bareRps, 0), '', ''],
+      ['dict_rps_ratio', round(dictRatio, 3), `>= ${DICT_TARGET}`, verdict(dictRatio >= DICT_TARGET)],
+    );
+  }
+  if (offers && p50Ratio !== undefined && p99Ratio !== undefined) {
+    rows.push(
+      [`offers p50 ms (median of ${OFFERS_PAIRS} runs)`, offers.medians.p50, '', ''],
+      [`offers p99 ms (median of ${OFFERS_PAIRS} runs)`, offers.medians.p99, '', ''],
+      ['offers_p50_ratio', round(p50Ratio, 3), `<= ${OFFERS_P50_TARGET}`, verdict(p50Ratio <= OFFERS_P50_TARGET)],
+      ['offers_p99_ratio', round(p99Ratio, 3), `<= ${OFFERS_P99_TARGET}`, verdict(p99Ratio <= OFFERS_P99_TARGET)],
+      [`offers p50 / p99 ms at ${OFFERS_FEW_CONNECTIONS} connections`, `${offers.few.latency.p50} / ${offers.few.latency.p99}`, '', ''],
+    );
+  }
+  return renderTable(['figure', 'value', 'target', ''], rows);
+}
+
+/** The report's lines, ending with the total time so far. */
+export function renderReport(results: ApiBenchResults): string[] {
+  const out: string[] = [];
+  out.push(`API benchmark: node ${process.version}, ${os.cpus().length} cores, load average at start ${results.load1.toFixed(2)}`);
+  out.push(
+    'Load tool: autocannon in the parent process; each server in its own child process. cpu = cores used by each process ' +
+      'during the run; us/req and ms/req = CPU time of its event-loop thread per request; steal % = share of the ' +
+      "machine's CPU time the hypervisor gave to other guests during the run.",
+  );
+  out.push('');
+  if (results.dict) reportDict(out, results.dict.dict, results.dict.profile);
+  if (results.offers) reportOffers(out, results.offers);
+  out.push(figuresTable(results));
+  out.push(`Total time ${round((Date.now() - results.started) / 1000, 1)} s`);
+  return out;
+}

@@ -1,0 +1,70 @@
+/**
+ * The settings of the API benchmark (bench/api.ts): fixed durations and targets, and what the
+ * environment may change.
+ *
+ * Environment (all optional): BENCH_DICT_SECONDS (2.5), BENCH_DICT_PAIRS (8), BENCH_OFFERS_SECONDS (10),
+ * BENCH_OFFERS_PAIRS (3), BENCH_CONNECTIONS (50),
+ * BENCH_PROFILE = auto (profile the dictionary route's middleware when its ratio is below 0.8) | 1 | 0,
+ * BENCH_PROFILE_ROUNDS (3) = interleaved rounds of the profile (more rounds, steadier medians),
+ * BENCH_OFFERS_USERS = fixed (every request external_user_id=bench) | per-connection (bench_<n>),
+ * BENCH_ONLY = all | dict | offers (the JSON then has null for the ratios not measured),
+ * BENCH_CHILD_NODE_ARGS = extra node flags for the server children (e.g. --cpu-prof --cpu-prof-dir=DIR).
+ */
+import { TEST_API_KEY, testConfig } from '../../test/helpers/config';
+import { cryptoOf, fiatOf } from '../../test/helpers/currencies';
+
+function numberFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  const value = raw === undefined || raw.trim() === '' ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+}
+
+function choiceFromEnv<T extends string>(name: string, choices: readonly T[]): T {
+  const raw = (process.env[name] ?? '').trim() || choices[0]!;
+  if (!choices.includes(raw as T)) throw new Error(`${name} must be one of ${choices.join(', ')}`);
+  return raw as T;
+}
+
+export const CONNECTIONS = numberFromEnv('BENCH_CONNECTIONS', 50);
+export const DICT_SECONDS = numberFromEnv('BENCH_DICT_SECONDS', 2.5);
+export const DICT_PAIRS = Math.round(numberFromEnv('BENCH_DICT_PAIRS', 8));
+// Each dictionary run's first half-second opens the connections and is left out of its req/s.
+export const DICT_SETTLE_SECONDS = 0.5;
+// Long enough for the JIT to settle on the API's larger code: the runs measure the steady state.
+export const DICT_WARMUP_SECONDS = 3;
+export const OFFERS_SECONDS = numberFromEnv('BENCH_OFFERS_SECONDS', 10);
+export const OFFERS_PAIRS = Math.round(numberFromEnv('BENCH_OFFERS_PAIRS', 3));
+// Each measured offers run's first second opens the connections and sends every connection's first
+// request at once; its requests are left out of the run's latencies (the per-second lines show it).
+export const OFFERS_SETTLE_SECONDS = 1;
+export const OFFERS_WARMUP_SECONDS = 3;
+// After bench_6 turns slow: the provider deadline (default configuration) and 2 s more, so that
+// whatever the service does once a provider has timed out is in place before the measured run.
+export const PROVIDER_DEADLINE_MS = testConfig().offersProviderTimeoutMs;
+export const OFFERS_SLOW_WARMUP_SECONDS = Math.ceil(PROVIDER_DEADLINE_MS / 1000) + 2;
+export const OFFERS_FEW_CONNECTIONS = 5;
+export const OFFERS_FEW_SECONDS = 6;
+export const PROFILE_SECONDS = 1.2;
+export const PROFILE_WARMUP_SECONDS = 0.4;
+export const PROFILE_ROUNDS = numberFromEnv('BENCH_PROFILE_ROUNDS', 3);
+export const PROFILE = choiceFromEnv('BENCH_PROFILE', ['auto', '1', '0']);
+export const OFFERS_USERS = choiceFromEnv('BENCH_OFFERS_USERS', ['fixed', 'per-connection']);
+export const ONLY = choiceFromEnv('BENCH_ONLY', ['all', 'dict', 'offers']);
+
+export const DICT_TARGET = 0.8;
+export const OFFERS_P50_TARGET = 1.15;
+export const OFFERS_P99_TARGET = 1.5;
+
+export const PROVIDER_LATENCY_MS = 100;
+export const SLOW_LATENCY_MS = 10_000;
+
+export const HEADERS = { 'x-api-key': TEST_API_KEY };
+export const DICT_PATH = '/api/dict/currencies';
+
+export const GBP = fiatOf('GBP');
+export const BTC = cryptoOf('BTC', 'bitcoin');
+export const OFFERS_AMOUNT = '100';
+export const offersPath = (user: string) =>
+  `/api/on_ramp/offers?external_user_id=${user}&currency_from=${GBP.id}&currency_to=${BTC.id}&amount_from=${OFFERS_AMOUNT}&country=GB`;
+export const OFFERS_PATH = offersPath('bench');

@@ -1,0 +1,104 @@
+/** The JSON line of the API benchmark: the headline ratios first, then every figure behind them. */
+import os from 'node:os';
+import type { LoadResult } from '../lib/load';
+import { round } from '../lib/table';
+import type { DictFigures } from './dict-runs';
+import type { DictProfile, Variant } from './dict-profile';
+import type { OffersFigures } from './offers-runs';
+import { headlineRatios, type ApiBenchResults } from './results';
+import { CONNECTIONS, OFFERS_FEW_CONNECTIONS, OFFERS_PAIRS, OFFERS_SECONDS, OFFERS_USERS, PROVIDER_LATENCY_MS } from './settings';
+
+/** without_<layer>, or without_all for the variant without every middleware. */
+const variantKey = (v: Variant) => `without_${v.removed.length > 1 ? 'all' : (v.removed[0] ?? 'nothing')}`;
+
+function dictSummary(dict: DictFigures, profile: DictProfile | undefined) {
+  return {
+    dict_api_rps: round(dict.apiRps, 0),
+    dict_bare_rps: round(dict.bareRps, 0),
+    dict_rps_ratio_of_medians: round(dict.ratioOfMedians, 3),
+    dict_pair_ratios: dict.pairs.map((p) => round(p.rpsRatio, 2)).join(','),
+    dict_runs_rps: dict.runs.map((r) => `${r.target}:${round(r.result.rps, 0)}`).join(','),
+    dict_api_us_per_req: round(dict.apiUs, 0),
+    dict_bare_us_per_req: round(dict.bareUs, 0),
+    dict_cpu_ratio: round(dict.cpuRatio, 3),
+    dict_non2xx: dict.non2xx,
+    dict_steal_pct: round(dict.stealPct, 1),
+    dict_bytes: dict.bytes,
+    ...(profile
+      ? {
+          dict_profile_us_per_req: {
+            bare: round(profile.bareUs, 0),
+            full: round(profile.full.us, 0),
+            ...Object.fromEntries(profile.variants.map((v) => [variantKey(v), round(v.us, 0)])),
+          },
+          dict_profile_rps: {
+            bare: round(profile.bareRps, 0),
+            full: round(profile.full.rps, 0),
+            ...Object.fromEntries(profile.variants.map((v) => [variantKey(v), round(v.rps, 0)])),
+          },
+        }
+      : {}),
+  };
+}
+
+function offersSummary(offers: OffersFigures) {
+  const m = offers.medians;
+  const apiRuns = offers.pairs.map((p) => p.api);
+  const each = (runs: LoadResult[], figure: (r: LoadResult) => number) => runs.map((r) => round(figure(r), 1)).join(',');
+  const sum = (figure: (r: LoadResult) => number) => apiRuns.reduce((total, r) => total + figure(r), 0);
+  return {
+    offers_p50_ms: m.p50,
+    offers_p99_ms: m.p99,
+    offers_runs_p50_ms: each(apiRuns, (r) => r.latency.p50),
+    offers_runs_p99_ms: each(apiRuns, (r) => r.latency.p99),
+    offers_pooled_p99_ms: round(m.pooledP99, 0),
+    offers_max_ms: Math.max(...apiRuns.map((r) => r.latency.max)),
+    offers_mean_ms: round(m.meanMs, 1),
+    offers_rps: round(m.rps, 1),
+    offers_requests: sum((r) => r.requests),
+    offers_non2xx: sum((r) => r.non2xx),
+    offers_errors: sum((r) => r.errors),
+    offers_correct: offers.correct,
+    offers_api_cpu_ms_per_req: round(m.apiCpuUs / 1000, 2),
+    offers_sim_cpu_ms_per_req: round(m.simCpuUs / 1000, 2),
+    offers_steal_pct: round(m.stealPct, 1),
+    offers_runs_steal_pct: each(apiRuns, (r) => r.stealPct),
+    offers_users: OFFERS_USERS,
+    offers_all_fast_p50_ms: offers.allFast.latency.p50,
+    offers_all_fast_p99_ms: offers.allFast.latency.p99,
+    offers_all_fast_rps: round(offers.allFast.rps, 1),
+    offers_slow_warmup_p99_ms: offers.slowWarmup.latency.p99,
+    [`offers_c${OFFERS_FEW_CONNECTIONS}_p50_ms`]: offers.few.latency.p50,
+    [`offers_c${OFFERS_FEW_CONNECTIONS}_p99_ms`]: offers.few.latency.p99,
+    [`offers_c${OFFERS_FEW_CONNECTIONS}_rps`]: round(offers.few.rps, 1),
+    offers_floor_p50_ratio: round(m.floorP50 / PROVIDER_LATENCY_MS, 3),
+    offers_floor_p99_ratio: round(m.floorP99 / PROVIDER_LATENCY_MS, 3),
+    offers_floor_runs_p99_ms: each(
+      offers.pairs.map((p) => p.floor),
+      (r) => r.latency.p99,
+    ),
+    offers_floor_pooled_p99_ms: round(m.floorPooledP99, 0),
+    offers_floor_rps: round(m.floorRps, 1),
+    offers_floor_cpu_ms_per_req: round(m.floorCpuUs / 1000, 2),
+    offers_floor_steal_pct: round(m.floorStealPct, 1),
+    offers_over_floor_p50: round(m.overFloorP50, 3),
+    offers_over_floor_p99: round(m.overFloorP99, 3),
+    offers_pairs: OFFERS_PAIRS,
+    offers_run_seconds: OFFERS_SECONDS,
+  };
+}
+
+export function summarize(results: ApiBenchResults) {
+  const { dictRatio, p50Ratio, p99Ratio } = headlineRatios(results);
+  return {
+    dict_rps_ratio: dictRatio === undefined ? null : round(dictRatio, 3),
+    offers_p50_ratio: p50Ratio === undefined ? null : round(p50Ratio, 3),
+    offers_p99_ratio: p99Ratio === undefined ? null : round(p99Ratio, 3),
+    ...(results.dict ? dictSummary(results.dict.dict, results.dict.profile) : {}),
+    ...(results.offers ? offersSummary(results.offers) : {}),
+    connections: CONNECTIONS,
+    cores: os.cpus().length,
+    load_avg_start: round(results.load1, 2),
+    seconds: round((Date.now() - results.started) / 1000, 1),
+  };
+}

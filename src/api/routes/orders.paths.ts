@@ -1,0 +1,56 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { AUTHENTICATED, BAD_QUERY, BODY_ERRORS, ok, problem } from '../openapi/responses';
+import * as S from '../schemas';
+
+/** The OpenAPI paths of the order routes (./orders.ts). */
+export function registerOrderPaths(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/api/on_ramp/orders',
+    operationId: 'createOrder',
+    tags: ['Orders'],
+    summary: 'Creates the order with the chosen provider',
+    description:
+      'Accepted only while a matching offer is live (same API key, external_user_id, provider, currencies, amount, country, state and ' +
+      'payment method). Idempotent on external_order_id: repeating the request returns the same order; the same external_order_id ' +
+      'with another body is `409`. Send the customer to `redirect_url`.',
+    request: { body: { required: true, content: { 'application/json': { schema: S.CreateOrderRequest } } } },
+    responses: {
+      200: ok('The order (new, or the one this external_order_id created before).', S.Order),
+      400: BAD_QUERY(
+        'a field is missing or malformed (`errors` names each), the body is not JSON, a currency is a ticker or unknown, or the country needs a state.',
+      ),
+      409: problem(409, '`idempotency_conflict`: this external_order_id was used before with another body.'),
+      ...BODY_ERRORS,
+      422: problem(
+        422,
+        '`unsupported_pair` (a crypto currency where a fiat one belongs, or the reverse), `offer_expired` (no live offer matches), ' +
+          '`invalid_wallet_address` or `provider_rejected`.',
+      ),
+      503: problem(
+        503,
+        '`service_unavailable` (Temporal cannot be reached, or the order is not created yet: repeat the request after Retry-After) ' +
+          'or `provider_unavailable`.',
+        ['Retry-After'],
+      ),
+      ...AUTHENTICATED,
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/on_ramp/orders/{provider_code}',
+    operationId: 'getOrder',
+    tags: ['Orders'],
+    summary: "An order's current state",
+    description: "Answered from the order's workflow, also after the order has finished.",
+    request: { params: S.OrderPathSchema, query: S.OrderStatusQuerySchema },
+    responses: {
+      200: ok('The order.', S.Order),
+      400: problem(400, '`validation_error`: code is missing or not an order id.'),
+      404: problem(404, "`not_found`: no such order at this provider for this API key's integrator."),
+      503: problem(503, '`service_unavailable`: Temporal cannot be reached.', ['Retry-After']),
+      ...AUTHENTICATED,
+    },
+  });
+}
