@@ -6,6 +6,42 @@ import prettier from 'eslint-config-prettier';
 
 const nodeBuiltins = [...builtinModules, ...builtinModules.map((m) => `node:${m}`)];
 
+// The folders of src/ (a file directly in src/ counts as a folder), workflows/ and activities/, in
+// layers, lowest first. A folder imports only from layers below its own. Folders of one layer do not
+// constrain each other here; scripts/check-layers.ts (npm run lint) resolves every import and fails
+// on any cycle, so between them too one direction holds.
+const LAYERS = [
+  ['src/domain', 'src/logging'],
+  ['src/addresses', 'src/webhooks', 'src/redis'],
+  ['src/temporal'],
+  ['src/config', 'src/providers'],
+  ['src/process', 'src/catalogue'],
+  ['src/offers', 'activities'],
+  ['workflows'],
+  ['src/orders', 'src/worker'],
+  ['src/api', 'src/simulators'],
+  ['src/dev'],
+];
+
+/** The no-restricted-imports pattern refusing every folder in a layer above `folder`'s. */
+function importsAbove(folder) {
+  const above = LAYERS.slice(LAYERS.findIndex((layer) => layer.includes(folder)) + 1)
+    .flat()
+    .map((path) => path.replace(/^src\//, ''));
+  // Relative imports only climb to reach another folder: `../api`, `../../api/problem`, `../src/api`.
+  const regex = `^(\\.\\./)+(src/)?(${above.join('|')})(/|$)`;
+  return { regex, message: `${folder} imports only from the layers below it (LAYERS in eslint.config.mjs).` };
+}
+
+/** One block per folder below the top; workflows/ adds its patterns to its own block below. */
+const layerRules = LAYERS.slice(0, -1)
+  .flat()
+  .filter((folder) => folder !== 'workflows')
+  .map((folder) => ({
+    files: [`${folder}.ts`, `${folder}/**/*.ts`],
+    rules: { 'no-restricted-imports': ['error', { patterns: [importsAbove(folder)] }] },
+  }));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.tools/**', '.data/**', 'reports/**'] },
   eslint.configs.recommended,
@@ -40,11 +76,13 @@ export default tseslint.config(
               group: ['**/src/api/**', '**/src/providers/**', '**/src/config/**', '**/src/temporal/client*'],
               message: 'Workflow code may import only pure modules (domain, messages).',
             },
+            importsAbove('workflows'),
           ],
         },
       ],
     },
   },
+  ...layerRules,
   {
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,

@@ -2,7 +2,7 @@ import { loadConfig } from '../config';
 import { createLogger } from '../logging';
 import { createTemporalClient } from '../temporal/connection';
 import { runMain } from '../process';
-import { connectRedis } from '../offers/store-factory';
+import { connectRedis } from '../redis/connection';
 import { logDisabledProviders } from '../providers/registry';
 import { buildApi } from './server';
 

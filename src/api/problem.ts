@@ -1,5 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { z } from 'zod';
+import { StoreUnavailableError } from '../offers/redis-store';
+import { OrderRejectedError, OrderUnavailableError } from '../orders/errors';
 
 /** Stable error codes of the API (docs/api.md, "Errors"). */
 export const PROBLEM_CODES = {
@@ -145,9 +147,25 @@ function isJsonScalar(raw: unknown): boolean {
   }
 }
 
+/**
+ * The problem the API answers a known error with: its own problems as they are, and the errors of
+ * the folders below it (orders, offers), which know nothing of HTTP. Undefined for any other error.
+ */
+export function problemOf(err: unknown): ProblemError | undefined {
+  if (err instanceof ProblemError) return err;
+  if (err instanceof OrderRejectedError) return new ProblemError(err.reason, err.message);
+  if (err instanceof OrderUnavailableError) {
+    const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
+    return new ProblemError('service_unavailable', err.message, undefined, headers);
+  }
+  if (err instanceof StoreUnavailableError) return new ProblemError('service_unavailable', err.message);
+  return undefined;
+}
+
 /** Last handler: everything becomes problem+json; unexpected errors are logged, never shown. */
 export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
-  if (err instanceof ProblemError) return sendProblem(res, err);
+  const problem = problemOf(err);
+  if (problem) return sendProblem(res, problem);
   const httpError = err as HttpError;
   if (httpError.type === 'entity.parse.failed') {
     const detail = isJsonScalar(httpError.body) ? 'The request body must be a JSON object.' : 'The request body is not valid JSON.';

@@ -3,7 +3,8 @@ import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, MemoryStore, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Logger } from '../logging';
-import { DEFAULT_REDIS_CALL_TIMEOUT_MS, withRedisDeadline, type RedisClient } from '../offers/redis-store';
+import type { RedisClient } from '../redis/connection';
+import { DEFAULT_REDIS_CALL_TIMEOUT_MS, withRedisDeadline } from '../redis/deadline';
 import { ProblemError, sendProblem } from './problem';
 
 export const DEFAULT_RATE_LIMIT_KEY_PREFIX = 'onramp:rl:';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { withRedisDeadline, type RedisClient } from '../offers/redis-store';
+import type { RedisClient } from '../redis/connection';
+import { withRedisDeadline } from '../redis/deadline';
 
 /** One provider event, as the webhook route signals it to its order's workflow. */
 export interface SignalledEvent {

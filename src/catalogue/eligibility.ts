@@ -5,10 +5,15 @@
 import type { FiatCurrency } from '../domain/currency';
 import { amountLimits, decimal, type Decimal } from '../domain/money';
 import { methodWorksIn } from '../domain/payment-methods';
-import type { OfferErrorBody } from '../offers/calculate';
 import type { CataloguePaymentMethod, ProviderCatalogue } from '../providers/types';
 
-export type Ineligible = OfferErrorBody & { code: 'country' | 'state' | 'currency' | 'payment_method' | 'limits' };
+/** Why the catalogue rules a provider out: the offers show it as that provider's `include_errors` entry. */
+export interface Ineligible {
+  code: 'country' | 'state' | 'currency' | 'payment_method' | 'limits';
+  message: string;
+  min_amount?: string;
+  max_amount?: string;
+}
 
 export function servesRegion(catalogue: ProviderCatalogue, country: string, state?: string): Ineligible | undefined {
   const entry = catalogue.countries.find((c) => c.code === country);

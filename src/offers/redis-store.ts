@@ -1,24 +1,19 @@
 import { createHash } from 'node:crypto';
-import type { RedisClientType } from 'redis';
-import { ProblemError } from '../api/problem';
 import type { Logger } from '../logging';
+import type { RedisClient } from '../redis/connection';
+import { DEFAULT_REDIS_CALL_TIMEOUT_MS, withRedisDeadline } from '../redis/deadline';
 import { matches, MAX_OFFERS_PER_KEY, offerKey, type OfferStore, type OfferTerms } from './store';
-
-/** The node-redis client the Redis-backed stores share (see connectRedis in ./store-factory). */
-export type RedisClient = RedisClientType;
 
 export const DEFAULT_OFFER_KEY_PREFIX = 'onramp:offer:';
 
 /**
- * The offer store could not be reached. The API answers 503 `service_unavailable`: an offer that
- * cannot be remembered could not be ordered, and an order cannot be checked against its offer.
- * It is a ProblemError, so the API's error handler maps it without special handling.
+ * The offer store could not be reached. The API answers 503 `service_unavailable` (src/api/problem.ts):
+ * an offer that cannot be remembered could not be ordered, and an order cannot be checked against its offer.
  */
-export class StoreUnavailableError extends ProblemError {
+export class StoreUnavailableError extends Error {
   constructor(cause: unknown) {
-    super('service_unavailable', 'The offer store is unavailable; try again in a few seconds.');
+    super('The offer store is unavailable; try again in a few seconds.', { cause });
     this.name = 'StoreUnavailableError';
-    this.cause = cause;
   }
 }
 
@@ -31,22 +26,6 @@ export interface RedisOfferStoreOptions {
   logger?: Logger;
   /** How long one call may wait for Redis before the store counts as unavailable (ms); 2000 by default. */
   timeoutMs?: number;
-}
-
-export const DEFAULT_REDIS_CALL_TIMEOUT_MS = 2000;
-
-/**
- * Fails a Redis call that has not settled within `ms`. node-redis's own command timeout covers only
- * the wait before a command is written; a server that stops answering (overloaded, paused, a
- * half-open connection) would otherwise hold the HTTP request until the socket dies.
- */
-export function withRedisDeadline<T>(call: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
-  });
-  call.catch(() => undefined); // a late failure after the deadline is not an unhandled rejection
-  return Promise.race([call, expired]).finally(() => clearTimeout(timer));
 }
 
 /**

@@ -10,7 +10,6 @@ import {
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
 import { LRUCache } from 'lru-cache';
-import { ProblemError } from '../api/problem';
 import type { Order } from '../domain/order';
 import type { ProviderWebhookEvent } from '../providers/types';
 import {
@@ -18,22 +17,18 @@ import {
   EXTERNAL_ORDER_ID_KEY,
   EXTERNAL_USER_ID_KEY,
   INTEGRATOR_ID_KEY,
+  ORDER_REJECTION_TYPES,
   orderWorkflowId,
   PROVIDER_CODE_KEY,
   providerEventSignal,
   providerOrderClaimId,
   type ProviderOrderClaim,
   type OrderMemo,
+  type OrderRejectionType,
   type OrderWorkflowInput,
 } from '../temporal/shared';
 import type { orderWorkflow, providerOrderClaim } from '../../workflows';
-
-const REJECTION_TO_PROBLEM = {
-  invalid_wallet_address: 'invalid_wallet_address',
-  idempotency_conflict: 'idempotency_conflict',
-  provider_rejected: 'provider_rejected',
-  provider_unavailable: 'provider_unavailable',
-} as const;
+import { OrderRejectedError, OrderUnavailableError } from './errors';
 
 export interface OrderServiceOptions {
   client: Client;
@@ -90,8 +85,8 @@ export class OrderService {
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return this.existing(input);
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-        const code = REJECTION_TO_PROBLEM[err.cause.type as keyof typeof REJECTION_TO_PROBLEM];
-        if (code) throw new ProblemError(code, err.cause.message);
+        const type = err.cause.type;
+        if (isOrderRejection(type)) throw new OrderRejectedError(type, err.cause.message);
       }
       throw unavailable(err);
     }
@@ -205,27 +200,27 @@ export class OrderService {
   private async existing(input: OrderWorkflowInput): Promise<Order> {
     const memo = await this.get(input.orderId);
     if (!memo || memo.integratorId !== input.integratorId) {
-      throw new ProblemError('service_unavailable', 'The order exists but could not be read; try again.');
+      throw new OrderUnavailableError('The order exists but could not be read; try again.');
     }
     if (memo.requestHash !== input.requestHash) {
-      throw new ProblemError('idempotency_conflict', 'this external_order_id was already used with a different request');
+      throw new OrderRejectedError('idempotency_conflict', 'this external_order_id was already used with a different request');
     }
     return memo.order;
   }
 }
 
+function isOrderRejection(type: string | undefined | null): type is OrderRejectionType {
+  return (ORDER_REJECTION_TYPES as readonly unknown[]).includes(type);
+}
+
 function unavailable(err: unknown): unknown {
-  if (err instanceof ProblemError) return err;
+  if (err instanceof OrderRejectedError || err instanceof OrderUnavailableError) return err;
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
     // The workflow exists and keeps going; the same request later returns the order.
-    return new ProblemError('service_unavailable', 'The order is not created yet; repeat the same request shortly.', undefined, {
-      'Retry-After': '5',
-    });
+    return new OrderUnavailableError('The order is not created yet; repeat the same request shortly.', 5);
   }
   if (isGrpcServiceError(err) || err instanceof ServiceError || (err as Error).name === 'TransportError') {
-    return new ProblemError('service_unavailable', 'The order engine cannot be reached; try again shortly.', undefined, {
-      'Retry-After': '5',
-    });
+    return new OrderUnavailableError('The order engine cannot be reached; try again shortly.', 5);
   }
   return err;
 }

@@ -8,6 +8,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ReportedTerms } from '../domain/integrity';
 import type { Order } from '../domain/order';
 import type { OrderStatus } from '../domain/order-status';
+import type { OrderStatusChange } from '../webhooks/event';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
 
 export const DEFAULT_TASK_QUEUE = 'onramp-orders';
@@ -158,14 +159,10 @@ export interface OrderMemo {
 }
 
 /** One status change to tell the integrator about (a Standard Webhooks message). */
-export interface IntegratorNotification {
+export interface IntegratorNotification extends OrderStatusChange {
   /** The Standard Webhooks `webhook-id`: the same on every attempt, unique per order and sequence. */
   webhookId: string;
   integratorId: string;
-  /** When the status changed (the body's `timestamp`). */
-  occurredAt: string;
-  order: Order;
-  sequence: number;
   /** Delivery attempts made so far (the workflow schedules each; absent before it did). */
   attempts?: number;
   /** When the next attempt is due (epoch ms); absent: now. */

@@ -1,5 +1,5 @@
 import type { Logger } from '../logging';
-import { connectRedis } from '../offers/store-factory';
+import { connectRedis } from '../redis/connection';
 import { RedisSharedValues } from '../providers/shared-values';
 import { readFileSync } from 'node:fs';
 import { NativeConnection, Worker } from '@temporalio/worker';

@@ -10,7 +10,7 @@ import { errorHandler, notFoundHandler } from '../../src/api/problem';
 import { createRateLimiter, policyName, rateLimitKey, type RateLimiterOptions } from '../../src/api/rate-limit';
 import { IntegratorDirectory, sha256Hex } from '../../src/config/integrators';
 import { createLogger } from '../../src/logging';
-import { connectRedis, type RedisConnection } from '../../src/offers/store-factory';
+import { connectRedis, type RedisConnection } from '../../src/redis/connection';
 import { startRedis, type RedisServer } from '../helpers/redis';
 
 const logger = createLogger('silent', 'test');

@@ -5,7 +5,7 @@
  */
 import { RedisSignalledEvents, SIGNALLED_EVENT_TTL_MS, type SignalledEvent } from '../../src/api/signalled-events';
 import { createLogger } from '../../src/logging';
-import { connectRedis, type RedisConnection } from '../../src/offers/store-factory';
+import { connectRedis, type RedisConnection } from '../../src/redis/connection';
 import { startRedis, type RedisServer } from '../helpers/redis';
 
 const logger = createLogger('silent', 'test');

@@ -7,7 +7,7 @@
  */
 import { currencyDictionary } from '../../src/domain/currencies';
 import { createLogger } from '../../src/logging';
-import { connectRedis, type RedisConnection } from '../../src/offers/store-factory';
+import { connectRedis, type RedisConnection } from '../../src/redis/connection';
 import { RedisSharedValues } from '../../src/providers/shared-values';
 import { createTransakAdapter, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig } from '../../src/providers/transak';
 import type { ProviderAdapter } from '../../src/providers/types';

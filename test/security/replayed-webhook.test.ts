@@ -13,7 +13,7 @@ import { buildApi } from '../../src/api/server';
 import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/config';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { createLogger } from '../../src/logging';
-import { connectRedis, type RedisConnection } from '../../src/offers/store-factory';
+import { connectRedis, type RedisConnection } from '../../src/redis/connection';
 import { orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
 import { FAST_TIMINGS } from '../helpers/config';
 import { draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
