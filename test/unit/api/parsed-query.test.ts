@@ -1,7 +1,7 @@
 import { parse } from 'node:querystring';
 import express from 'express';
 import request from 'supertest';
-import { parseQueryOnce } from '../../src/api/parsed-query';
+import { parseQueryOnce } from '../../../src/api/parsed-query';
 
 function countingApp() {
   const app = express();

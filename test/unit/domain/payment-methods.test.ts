@@ -1,5 +1,5 @@
-import { country } from '../../src/domain/countries';
-import { methodWorksIn, PAYMENT_METHOD_NAMES, PAYMENT_METHOD_REGIONS, paymentMethodName } from '../../src/domain/payment-methods';
+import { country } from '../../../src/domain/countries';
+import { methodWorksIn, PAYMENT_METHOD_NAMES, PAYMENT_METHOD_REGIONS, paymentMethodName } from '../../../src/domain/payment-methods';
 
 test('every broker code has a display name; other codes keep the provider name', () => {
   expect(Object.keys(PAYMENT_METHOD_NAMES).sort()).toEqual([

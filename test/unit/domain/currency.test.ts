@@ -1,7 +1,7 @@
-import data from '../../src/domain/data/currencies.json';
-import { currencyDictionary } from '../../src/domain/currencies';
-import { CurrencyDictionary, CurrencyFileSchema, CurrencySchema, NETWORK_PATTERN, type Currency } from '../../src/domain/currency';
-import { FIXTURE_BTC, FIXTURE_USD } from '../helpers/fixtures';
+import data from '../../../src/domain/data/currencies.json';
+import { currencyDictionary } from '../../../src/domain/currencies';
+import { CurrencyDictionary, CurrencyFileSchema, CurrencySchema, NETWORK_PATTERN, type Currency } from '../../../src/domain/currency';
+import { FIXTURE_BTC, FIXTURE_USD } from '../../helpers/fixtures';
 
 const USD: Currency = FIXTURE_USD;
 const BTC: Currency = FIXTURE_BTC;

@@ -1,5 +1,5 @@
-import { matches, MemoryOfferStore, offerKey, type OfferTerms } from '../../src/offers/store';
-import { query, T0, terms, TTL_MS } from '../helpers/offer-terms';
+import { matches, MemoryOfferStore, offerKey, type OfferTerms } from '../../../src/offers/store';
+import { query, T0, terms, TTL_MS } from '../../helpers/offer-terms';
 
 /** A store whose clock the test moves. */
 function storeAt(start = T0): { store: MemoryOfferStore; clock: { now: number } } {

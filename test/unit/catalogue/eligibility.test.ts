@@ -6,11 +6,11 @@ import {
   servesRegion,
   supportsPair,
   type OfferRequestTerms,
-} from '../../src/catalogue/eligibility';
-import { currencyDictionary } from '../../src/domain/currencies';
-import type { FiatCurrency } from '../../src/domain/currency';
-import { decimal } from '../../src/domain/money';
-import type { CataloguePaymentMethod, ProviderCatalogue } from '../../src/providers/types';
+} from '../../../src/catalogue/eligibility';
+import { currencyDictionary } from '../../../src/domain/currencies';
+import type { FiatCurrency } from '../../../src/domain/currency';
+import { decimal } from '../../../src/domain/money';
+import type { CataloguePaymentMethod, ProviderCatalogue } from '../../../src/providers/types';
 
 const USD = 1;
 const EUR = 2;

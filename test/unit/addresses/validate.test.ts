@@ -1,7 +1,7 @@
 import { address as bitcoinAddress } from 'bitcoinjs-lib';
 import express from 'express';
 import request from 'supertest';
-import { decodeCashAddr } from '../../src/addresses/cashaddr';
+import { decodeCashAddr } from '../../../src/addresses/cashaddr';
 import {
   ADDRESS_NETWORKS,
   MEMO_NETWORKS,
@@ -9,13 +9,13 @@ import {
   validateWalletAddress,
   type AddressValidation,
   type ProviderAddressRule,
-} from '../../src/addresses/validate';
-import { errorHandler } from '../../src/api/problem';
-import { validateAddressRoutes } from '../../src/api/routes/validate-address';
-import { currencyDictionary } from '../../src/domain/currencies';
-import { CurrencyDictionary, type Currency } from '../../src/domain/currency';
-import { ProviderRegistry } from '../../src/providers/registry';
-import type { ProviderAdapter } from '../../src/providers/types';
+} from '../../../src/addresses/validate';
+import { errorHandler } from '../../../src/api/problem';
+import { validateAddressRoutes } from '../../../src/api/routes/validate-address';
+import { currencyDictionary } from '../../../src/domain/currencies';
+import { CurrencyDictionary, type Currency } from '../../../src/domain/currency';
+import { ProviderRegistry } from '../../../src/providers/registry';
+import type { ProviderAdapter } from '../../../src/providers/types';
 import { ACCOUNT, ACCOUNT_INVALID, ACCOUNT_VALID, EIP55, EVM_NETWORKS } from './address-vectors/accounts';
 import { deriveUtxoVectors } from './address-vectors/derive-utxo';
 import { LONG_TAIL, LONG_TAIL_INVALID, LONG_TAIL_VALID } from './address-vectors/long-tail';

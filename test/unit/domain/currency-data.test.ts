@@ -6,9 +6,9 @@
 import { coins } from '@bitgo/statics';
 import * as dinero from 'dinero.js';
 import { isAddress } from 'viem';
-import publishedIds from '../fixtures/currency-ids.json';
-import { currencyDictionary } from '../../src/domain/currencies';
-import { CurrencySchema, type Currency } from '../../src/domain/currency';
+import publishedIds from '../../fixtures/currency-ids.json';
+import { currencyDictionary } from '../../../src/domain/currencies';
+import { CurrencySchema, type Currency } from '../../../src/domain/currency';
 
 interface PublishedId {
   id: number;

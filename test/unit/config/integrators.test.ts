@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../../src/config/env';
-import { IntegratorDirectory, IntegratorSchema, readIntegratorsFile, sha256Hex, type Integrator } from '../../src/config/integrators';
+import { ConfigError } from '../../../src/config/env';
+import { IntegratorDirectory, IntegratorSchema, readIntegratorsFile, sha256Hex, type Integrator } from '../../../src/config/integrators';
 
 const ACME_KEY_OLD = 'acme-key-old-0123456789';
 const ACME_KEY_NEW = 'acme-key-new-9876543210';

@@ -1,10 +1,10 @@
 import { getMaxListeners } from 'node:events';
-import { CatalogueService } from '../../src/catalogue/service';
-import { currencyDictionary } from '../../src/domain/currencies';
-import type { CryptoCurrency, FiatCurrency } from '../../src/domain/currency';
-import { OffersService } from '../../src/offers/service';
-import { MemoryOfferStore } from '../../src/offers/store';
-import { ProviderRegistry } from '../../src/providers/registry';
+import { CatalogueService } from '../../../src/catalogue/service';
+import { currencyDictionary } from '../../../src/domain/currencies';
+import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
+import { OffersService } from '../../../src/offers/service';
+import { MemoryOfferStore } from '../../../src/offers/store';
+import { ProviderRegistry } from '../../../src/providers/registry';
 import {
   ProviderRejectedError,
   ProviderUnavailableError,
@@ -12,7 +12,7 @@ import {
   type ProviderCatalogue,
   type ProviderQuote,
   type QuoteRequest,
-} from '../../src/providers/types';
+} from '../../../src/providers/types';
 
 const USD = currencyDictionary.fiat(1) as FiatCurrency;
 const BTC = currencyDictionary.crypto(13) as CryptoCurrency;

@@ -2,7 +2,7 @@
 import express from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { requestLogging } from '../../src/api/request-log';
+import { requestLogging } from '../../../src/api/request-log';
 
 function appLoggingTo(lines: Record<string, unknown>[], level = 'info') {
   const logger = pino({ level }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });

@@ -12,7 +12,7 @@ import {
   roundedUp,
   roundHalfEven,
   roundUp,
-} from '../../src/domain/money';
+} from '../../../src/domain/money';
 
 describe('decimal', () => {
   test('0.1 + 0.2 is exactly 0.3 (strings and numbers alike)', () => {

@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import pino from 'pino';
-import { loadConfig } from '../../src/config';
-import { PROVIDER_CODES } from '../../src/providers/manifest';
-import { createProviderRegistry, logDisabledProviders } from '../../src/providers/registry';
+import { loadConfig } from '../../../src/config';
+import { PROVIDER_CODES } from '../../../src/providers/manifest';
+import { createProviderRegistry, logDisabledProviders } from '../../../src/providers/registry';
 
 const PROD = { NODE_ENV: 'production', ONRAMP_API_KEY: 'prod-key-0123456789abcdef' };
 

@@ -1,11 +1,11 @@
 import { Webhook } from 'standardwebhooks';
-import { buildConfig, ConfigError, parseEnv } from '../../src/config';
-import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
-import { orderWebhookBody } from '../../src/webhooks/event';
-import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, MAX_RETRY_AFTER_MS, nextRetryDelayMs, parseRetryAfter } from '../../src/webhooks/retry';
-import { signStandardWebhook, webhookSecretKey } from '../../src/webhooks/signature';
-import { checkWebhookUrl, isPublicAddress, WebhookUrlRefusedError } from '../../src/webhooks/ssrf';
-import { integratorWebhookId, type IntegratorNotification } from '../../src/temporal/shared';
+import { buildConfig, ConfigError, parseEnv } from '../../../src/config';
+import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../../src/config/env';
+import { orderWebhookBody } from '../../../src/webhooks/event';
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, MAX_RETRY_AFTER_MS, nextRetryDelayMs, parseRetryAfter } from '../../../src/webhooks/retry';
+import { signStandardWebhook, webhookSecretKey } from '../../../src/webhooks/signature';
+import { checkWebhookUrl, isPublicAddress, WebhookUrlRefusedError } from '../../../src/webhooks/ssrf';
+import { integratorWebhookId, type IntegratorNotification } from '../../../src/temporal/shared';
 
 const SECRET = DEFAULT_DEV_WEBHOOK_SECRET;
 const NOW = 1_790_000_000;

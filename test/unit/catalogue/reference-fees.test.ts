@@ -4,15 +4,15 @@ import {
   referenceQuotes,
   withReferenceFees,
   type QuoteFn,
-} from '../../src/catalogue/reference-fees';
-import { currencyDictionary } from '../../src/domain/currencies';
+} from '../../../src/catalogue/reference-fees';
+import { currencyDictionary } from '../../../src/domain/currencies';
 import {
   ProviderRejectedError,
   ProviderUnavailableError,
   type CataloguePaymentMethod,
   type ProviderCatalogue,
   type QuoteRequest,
-} from '../../src/providers/types';
+} from '../../../src/providers/types';
 
 const USD = 1;
 const EUR = 2;

@@ -7,15 +7,15 @@ import { randomUUID } from 'node:crypto';
 import express, { Router } from 'express';
 import pino from 'pino';
 import request from 'supertest';
-import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/config';
-import { errorHandler, ProblemError } from '../../src/api/problem';
-import { requestLogging } from '../../src/api/request-log';
-import { webhookRoutes } from '../../src/api/routes/webhooks';
-import { MemorySignalledEvents, type SignalledEvent, type SignalledEvents } from '../../src/api/signalled-events';
-import type { OrderService } from '../../src/orders/service';
-import { createProviderRegistry } from '../../src/providers/registry';
-import { testConfig } from '../helpers/config';
-import { signedSandboxWebhook } from '../helpers/webhooks';
+import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../../src/config';
+import { errorHandler, ProblemError } from '../../../src/api/problem';
+import { requestLogging } from '../../../src/api/request-log';
+import { webhookRoutes } from '../../../src/api/routes/webhooks';
+import { MemorySignalledEvents, type SignalledEvent, type SignalledEvents } from '../../../src/api/signalled-events';
+import type { OrderService } from '../../../src/orders/service';
+import { createProviderRegistry } from '../../../src/providers/registry';
+import { testConfig } from '../../helpers/config';
+import { signedSandboxWebhook } from '../../helpers/webhooks';
 
 const event = (overrides: Partial<SignalledEvent> = {}): SignalledEvent => ({
   provider: 'sandbox',

@@ -1,9 +1,9 @@
-import { bodyFields, currencyParam, FieldProblems, fiatAmountParam, providerCodesParam } from '../../src/api/params';
-import { ProviderRegistry } from '../../src/providers/registry';
-import type { ProviderAdapter } from '../../src/providers/types';
-import { PROBLEM_CODES, ProblemError, SchemaProblem } from '../../src/api/problem';
-import { CurrencyDictionary, type Currency } from '../../src/domain/currency';
-import { FIXTURE_BTC, FIXTURE_USD } from '../helpers/fixtures';
+import { bodyFields, currencyParam, FieldProblems, fiatAmountParam, providerCodesParam } from '../../../src/api/params';
+import { ProviderRegistry } from '../../../src/providers/registry';
+import type { ProviderAdapter } from '../../../src/providers/types';
+import { PROBLEM_CODES, ProblemError, SchemaProblem } from '../../../src/api/problem';
+import { CurrencyDictionary, type Currency } from '../../../src/domain/currency';
+import { FIXTURE_BTC, FIXTURE_USD } from '../../helpers/fixtures';
 
 const USD: Currency = FIXTURE_USD;
 const BTC: Currency = FIXTURE_BTC;

@@ -6,7 +6,7 @@ import {
   isTerminal,
   ORDER_STATUSES,
   type OrderStatus,
-} from '../../src/domain/order-status';
+} from '../../../src/domain/order-status';
 
 /**
  * The expected transition table, written out from design.md ("Order status values"):

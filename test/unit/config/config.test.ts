@@ -13,16 +13,16 @@ import {
   sandboxCredentials,
   withEndpoints,
   type AppConfig,
-} from '../../src/config';
-import { parseSimulatorEnv } from '../../src/config/simulator-env';
-import { BANXA_SIMULATOR_CREDENTIALS } from '../../src/providers/banxa/config';
-import { PROVIDER_CODES } from '../../src/providers/manifest';
-import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay/config';
-import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../src/providers/ramp/config';
-import { rampSimulatorSigningKey } from '../../src/simulators/ramp/signing';
-import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
-import { sha256Hex } from '../../src/config/integrators';
-import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../../src/webhooks/retry';
+} from '../../../src/config';
+import { parseSimulatorEnv } from '../../../src/config/simulator-env';
+import { BANXA_SIMULATOR_CREDENTIALS } from '../../../src/providers/banxa/config';
+import { PROVIDER_CODES } from '../../../src/providers/manifest';
+import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../../src/providers/moonpay/config';
+import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../../src/providers/ramp/config';
+import { rampSimulatorSigningKey } from '../../../src/simulators/ramp/signing';
+import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from '../../../src/config/env';
+import { sha256Hex } from '../../../src/config/integrators';
+import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../../../src/webhooks/retry';
 
 function configError(fn: () => unknown): ConfigError {
   try {

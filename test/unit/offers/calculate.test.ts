@@ -1,8 +1,8 @@
 import BigNumber from 'bignumber.js';
-import type { CryptoCurrency, FiatCurrency } from '../../src/domain/currency';
-import { toOffer, type Offer } from '../../src/offers/calculate';
-import type { ProviderQuote } from '../../src/providers/types';
-import { FIXTURE_BTC, FIXTURE_USD } from '../helpers/fixtures';
+import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
+import { toOffer, type Offer } from '../../../src/offers/calculate';
+import type { ProviderQuote } from '../../../src/providers/types';
+import { FIXTURE_BTC, FIXTURE_USD } from '../../helpers/fixtures';
 
 const USD = FIXTURE_USD;
 const JPY: FiatCurrency = { ...USD, id: 7, ticker: 'JPY', precision: 0, name: 'Japanese Yen' };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { validate as uuidValidate, version as uuidVersion } from 'uuid';
-import { CreateOrderBodySchema, orderIdFor, requestHash } from '../../src/orders/request';
+import { CreateOrderBodySchema, orderIdFor, requestHash } from '../../../src/orders/request';
 
 /** RFC 9562 UUIDv5, written out with node:crypto so the test does not trust the uuid package. */
 function uuidV5(namespace: string, name: string): string {

@@ -1,7 +1,7 @@
-import { CatalogueService } from '../../src/catalogue/service';
-import { currencyDictionary } from '../../src/domain/currencies';
-import { ProviderRegistry } from '../../src/providers/registry';
-import { ProviderUnavailableError, type ProviderAdapter, type ProviderCatalogue, type QuoteRequest } from '../../src/providers/types';
+import { CatalogueService } from '../../../src/catalogue/service';
+import { currencyDictionary } from '../../../src/domain/currencies';
+import { ProviderRegistry } from '../../../src/providers/registry';
+import { ProviderUnavailableError, type ProviderAdapter, type ProviderCatalogue, type QuoteRequest } from '../../../src/providers/types';
 
 const catalogue = (fiat: number): ProviderCatalogue => ({ fiat: [fiat], crypto: [13], countries: [{ code: 'GB' }], paymentMethods: [] });
 

@@ -5,7 +5,7 @@ import {
   sameWalletAddress,
   type OrderedTerms,
   type ReportedTerms,
-} from '../../src/domain/integrity';
+} from '../../../src/domain/integrity';
 
 const ETH_CHECKSUM = '0x52908400098527886E0F7030069857D2E4169EE7';
 const BTC_BECH32 = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
