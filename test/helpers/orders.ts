@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { DEFAULT_ORDER_TIMINGS, type OrderWorkflowInput } from '../../src/temporal/shared';
 import { callApi, eventually } from './http';
 
 export const USD = 1;
@@ -77,4 +78,28 @@ export async function checkout(redirectUrl: string, action: string) {
     body: JSON.stringify({ action }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** An order workflow's input as the API would start it: a sandbox card purchase of 100.00 USD in BTC, default timings. */
+export function workflowInput(orderId: string, overrides: Partial<OrderWorkflowInput> = {}): OrderWorkflowInput {
+  return {
+    orderId,
+    integratorId: 'dev',
+    providerCode: 'sandbox',
+    requestHash: 'h',
+    timings: DEFAULT_ORDER_TIMINGS,
+    request: {
+      from_currency: USD,
+      from_amount: '100.00',
+      to_currency: BTC,
+      to_amount: '0.001',
+      wallet_address: BTC_ADDRESS,
+      payment_method: 'card',
+      country_code: 'GB',
+      external_user_id: 'user-1',
+      external_order_id: orderId,
+      extras: {},
+    },
+    ...overrides,
+  };
 }

@@ -10,7 +10,7 @@ import { DEFAULT_ORDER_TIMINGS, getOrderQuery, integratorWebhookId, orderWorkflo
 import type { orderWorkflow } from '../../workflows';
 import { eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
-import { BTC, BTC_ADDRESS, checkout, USD } from '../helpers/orders';
+import { checkout, workflowInput } from '../helpers/orders';
 import { startTimeSkipping, type TimeSkippingStack } from '../helpers/time-skipping';
 
 const TASK_QUEUE = 'integrator-endpoint-down';
@@ -43,27 +43,9 @@ test('webhooks failing for hours hold up neither the order nor its continue-as-n
     workflowId: orderWorkflowId(ORDER_ID),
     taskQueue: TASK_QUEUE,
     args: [
-      {
-        orderId: ORDER_ID,
-        integratorId: 'dev',
-        providerCode: 'sandbox',
-        requestHash: 'h',
-        // Default polling and webhook schedule (5 s, 5 min, 30 min, 2 h, ...); a history limit low
-        // enough that the run continues as new within the first minutes, while the first webhook is retried.
-        timings: { ...DEFAULT_ORDER_TIMINGS, historyEventsBeforeContinue: 40 },
-        request: {
-          from_currency: USD,
-          from_amount: '100.00',
-          to_currency: BTC,
-          to_amount: '0.001',
-          wallet_address: BTC_ADDRESS,
-          payment_method: 'card',
-          country_code: 'GB',
-          external_user_id: 'user-1',
-          external_order_id: ORDER_ID,
-          extras: {},
-        },
-      },
+      // Default polling and webhook schedule (5 s, 5 min, 30 min, 2 h, ...); a history limit low
+      // enough that the run continues as new within the first minutes, while the first webhook is retried.
+      workflowInput(ORDER_ID, { timings: { ...DEFAULT_ORDER_TIMINGS, historyEventsBeforeContinue: 40 } }),
     ],
   });
   const created = await eventually(async () => (await handle.query(getOrderQuery)) ?? undefined, 'order created');

@@ -6,16 +6,9 @@
  */
 import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import {
-  DEFAULT_ORDER_TIMINGS,
-  getOrderQuery,
-  orderWorkflowId,
-  providerEventSignal,
-  type OrderMemo,
-  type OrderWorkflowInput,
-} from '../../src/temporal/shared';
+import { getOrderQuery, orderWorkflowId, providerEventSignal, type OrderMemo } from '../../src/temporal/shared';
 import type { orderWorkflow } from '../../workflows';
-import { BTC, BTC_ADDRESS, checkout, USD } from '../helpers/orders';
+import { checkout, workflowInput } from '../helpers/orders';
 import { eventually } from '../helpers/http';
 import { startTimeSkipping, type TimeSkippingStack } from '../helpers/time-skipping';
 
@@ -46,33 +39,11 @@ afterAll(async () => {
   await stack?.stop();
 });
 
-function input(id: string): OrderWorkflowInput {
-  return {
-    orderId: id,
-    integratorId: 'dev',
-    providerCode: 'sandbox',
-    requestHash: 'h',
-    timings: DEFAULT_ORDER_TIMINGS,
-    request: {
-      from_currency: USD,
-      from_amount: '100.00',
-      to_currency: BTC,
-      to_amount: '0.001',
-      wallet_address: BTC_ADDRESS,
-      payment_method: 'card',
-      country_code: 'GB',
-      external_user_id: 'user-1',
-      external_order_id: id,
-      extras: {},
-    },
-  };
-}
-
 async function startOrder(id: string) {
   const handle = await env.client.workflow.start<typeof orderWorkflow>('orderWorkflow', {
     workflowId: orderWorkflowId(id),
     taskQueue: TASK_QUEUE,
-    args: [input(id)],
+    args: [workflowInput(id)],
   });
   const created = await eventually(async () => (await handle.query(getOrderQuery)) ?? undefined, `order ${id} created`);
   return { handle, created };

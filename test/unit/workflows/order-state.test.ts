@@ -1,5 +1,6 @@
 import { canTransition, ORDER_STATUSES, type OrderStatus } from '../../../src/domain/order-status';
-import { DEFAULT_ORDER_TIMINGS, type OrderMemo, type OrderWorkflowInput, type ProviderEvent } from '../../../src/temporal/shared';
+import type { OrderMemo, OrderWorkflowInput, ProviderEvent } from '../../../src/temporal/shared';
+import { workflowInput } from '../../helpers/orders';
 import { OrderState, PROVIDER_CLOCK_SKEW_MS, SEEN_EVENT_IDS_KEPT, type CreatedProviderOrder } from '../../../workflows/order-state';
 
 const BTC = 13;
@@ -10,25 +11,13 @@ const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const START = Date.parse('2026-11-25T10:00:00.000Z');
 const DAY = 24 * 3_600_000;
 
-const input: OrderWorkflowInput = {
-  orderId: '00000000-0000-5000-8000-000000000001',
-  integratorId: 'dev',
-  providerCode: 'sandbox',
-  requestHash: 'h',
-  timings: DEFAULT_ORDER_TIMINGS,
+const input: OrderWorkflowInput = workflowInput('00000000-0000-5000-8000-000000000001', {
   request: {
-    from_currency: USD,
-    from_amount: '100.00',
-    to_currency: BTC,
-    to_amount: '0.001',
-    wallet_address: WALLET,
-    payment_method: 'card',
-    country_code: 'GB',
-    external_user_id: 'user-1',
+    ...workflowInput('x').request,
     external_order_id: 'order-1',
     extras: { note: 'kept', provider_order_id: 'from-the-integrator' },
   },
-};
+});
 
 const createdAtProvider: CreatedProviderOrder = {
   orderId: input.orderId,
