@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Express, Request } from 'express';
 import type { Logger } from '../logging';
+import { loggedUrl } from './logged-url';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -40,7 +41,7 @@ export function requestLogging(app: Express, logger: Logger): void {
         logger[level](
           {
             reqId: id,
-            req: { method: req.method, url: req.originalUrl },
+            req: { method: req.method, ...loggedUrl(req.originalUrl) },
             res: { statusCode: status },
             responseTime: Number(process.hrtime.bigint() - started) / 1e6,
           },

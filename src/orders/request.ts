@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ExternalIdSchema } from '../domain/external-id';
 import { BROKER_EXTRAS_KEYS } from '../domain/order';
 import { DECIMAL_AMOUNT_PATTERN } from '../domain/money';
+import { extrasLimitBroken } from './extras-limits';
 
 /** Namespace of the broker's order ids (UUIDv5 over integrator and external_order_id). */
 const ORDER_ID_NAMESPACE = '6f1f2a7e-3c1e-5b7a-9d2a-8f0c4b1e2d3a';
@@ -41,6 +42,8 @@ export const CreateOrderBodySchema = z.strictObject({
           });
         }
       }
+      const broken = extrasLimitBroken(extras);
+      if (broken) ctx.addIssue({ code: 'custom', path: [], message: broken });
     })
     .optional(),
 });

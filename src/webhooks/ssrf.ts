@@ -2,8 +2,11 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Addresses a webhook must not reach unless configuration allows it: loopback, private, link-local,
- * carrier-grade NAT, multicast, documentation and other special-purpose ranges (IANA registries).
+ * Addresses a webhook must not reach unless configuration allows it: every range of the IANA IPv4
+ * and IPv6 special-purpose registries, and multicast. That includes the few the registries call
+ * globally reachable (PCP and TURN anycast, AS112, AMT, ORCHIDv2 and DRIP inside 2001::/23, NAT64's 64:ff9b::/96):
+ * each is infrastructure, never an integrator's HTTPS endpoint. IPv4-mapped addresses are judged by
+ * the IPv4 address inside (BlockList maps them).
  */
 const SPECIAL = new BlockList();
 for (const [net, prefix] of [
@@ -15,8 +18,11 @@ for (const [net, prefix] of [
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
   ['192.0.2.0', 24],
+  ['192.31.196.0', 24],
+  ['192.52.193.0', 24],
   ['192.88.99.0', 24],
   ['192.168.0.0', 16],
+  ['192.175.48.0', 24],
   ['198.18.0.0', 15],
   ['198.51.100.0', 24],
   ['203.0.113.0', 24],
@@ -26,16 +32,22 @@ for (const [net, prefix] of [
   SPECIAL.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // IPv4-compatible (deprecated; :: and ::1 included) and SIIT forms: the guard does not look inside them.
+  ['::', 96],
+  ['::ffff:0:0:0', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],
   ['2001::', 23],
   ['2001:db8::', 32],
   ['2002::', 16],
+  ['2620:4f:8000::', 48],
+  ['3fff::', 20],
+  ['5f00::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Deprecated site-local (RFC 3879): not in the registry, but still local wherever it is used.
+  ['fec0::', 10],
   ['ff00::', 8],
 ] as const) {
   SPECIAL.addSubnet(net, prefix, 'ipv6');

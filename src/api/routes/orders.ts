@@ -6,9 +6,11 @@ import { decimal } from '../../domain/money';
 import type { OfferStore } from '../../offers/store';
 import { CreateOrderBodySchema, orderIdFor, requestHash } from '../../orders/request';
 import type { OrderService } from '../../orders/service';
+import type { CustomerUrlRule } from '../../providers/kit/url';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { OrderTimings } from '../../temporal/shared';
 import { integratorOf } from '../auth';
+import { customerUrlsParam } from '../customer-urls';
 import { jsonBody } from '../json-body';
 import { bodyFields, countryParam, currencyParam, FieldProblems, fiatAmountParam, providerParam, stateParam } from '../params';
 import { methodNotAllowed, ProblemError, REQUEST_PARSE, validationProblem } from '../problem';
@@ -20,11 +22,15 @@ export interface OrderRouteDeps {
   offers: OfferStore;
   orders: OrderService;
   timings: OrderTimings;
+  customerUrls: CustomerUrlRule;
 }
 
 export const StatusQuerySchema = z.object({ code: z.uuid('code must be the order id returned at creation') });
 
-export function orderRoutes(router: Router, { currencies, catalogue, providers, offers, orders, timings }: OrderRouteDeps): void {
+export function orderRoutes(
+  router: Router,
+  { currencies, catalogue, providers, offers, orders, timings, customerUrls }: OrderRouteDeps,
+): void {
   router
     .route('/on_ramp/orders')
     .post(jsonBody, async (req, res) => {
@@ -36,13 +42,14 @@ export function orderRoutes(router: Router, { currencies, catalogue, providers, 
       const problems = new FieldProblems();
       const parsed = CreateOrderBodySchema.safeParse(req.body ?? {}, REQUEST_PARSE);
       if (!parsed.success) problems.add(validationProblem(parsed.error, 'order'));
+      problems.take(() => customerUrlsParam(raw.extras, customerUrls), 'extras');
       const fiat = problems.take(() => currencyParam(currencies, 'from_currency', raw.from_currency, 'fiat', 'body'));
       const crypto = problems.take(() => currencyParam(currencies, 'to_currency', raw.to_currency, 'crypto', 'body'));
       const country = problems.take(() => countryParam('country_code', raw.country_code), 'country_code');
       const stateCode =
         country === undefined ? undefined : problems.take(() => stateParam('state_code', raw.state_code, country, true), 'state_code');
       const amount = raw.from_amount;
-      if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('from_amount', amount, fiat, false), 'from_amount');
+      if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('from_amount', amount, fiat, true), 'from_amount');
       const providerCode = raw.provider_code;
       const provider =
         typeof providerCode === 'string'

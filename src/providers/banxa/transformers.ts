@@ -23,6 +23,7 @@ import type {
   BanxaWebhook,
 } from './schemas';
 import { mapBanxaStatus } from './status-map';
+import { customerUrl } from '../kit/url';
 
 /** Banxa's code for the asset: its ticker and blockchain, or a refusal the caller can show. */
 export function banxaAsset(crypto: CryptoCurrency): { crypto: string; blockchain: string } {
@@ -117,12 +118,6 @@ export function fromCatalogue(
   };
 }
 
-/** Where the customer lands after Banxa's checkout: the integrator's `extras.return_url`, else the broker. */
-function returnUrl(request: CreateProviderOrderRequest, brokerPublicUrl: string): string {
-  const candidate = request.extras.return_url;
-  return typeof candidate === 'string' && URL.canParse(candidate) ? candidate : brokerPublicUrl;
-}
-
 export function toBuyOrderRequest(request: CreateProviderOrderRequest, brokerPublicUrl: string): BanxaBuyOrderRequest {
   return {
     paymentMethodId: banxaPaymentMethod(request.paymentMethod),
@@ -130,7 +125,8 @@ export function toBuyOrderRequest(request: CreateProviderOrderRequest, brokerPub
     fiat: request.fiat.ticker,
     fiatAmount: request.fiatAmount,
     walletAddress: request.walletAddress,
-    redirectUrl: returnUrl(request, brokerPublicUrl),
+    // Where the customer lands after Banxa's checkout: the integrator's `extras.return_url`, else the broker.
+    redirectUrl: customerUrl(request.extras, 'return_url') ?? brokerPublicUrl,
     externalCustomerId: request.externalUserId,
     externalOrderId: request.orderId,
   };

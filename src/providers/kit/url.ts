@@ -1,2 +1,44 @@
+import { isIP } from 'node:net';
+
 /** A base URL without its trailing slashes, so that paths are appended to it as `${base}/path`. */
 export const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
+/** The `extras` keys whose URL a provider sends the customer's browser to when the checkout ends. */
+export const CUSTOMER_URL_KEYS = ['return_url', 'redirect_url'] as const;
+
+export interface CustomerUrlRule {
+  /** Also `http:` to this machine (localhost, 127.0.0.0/8, ::1): development only. */
+  loopbackHttp: boolean;
+}
+
+/**
+ * Whether an integrator's URL may be handed to a provider as where the customer returns: `https:`
+ * only (so never `javascript:`, `data:` or `file:`, which a checkout page would follow), without
+ * credentials, and `http:` only to a loopback host when the rule allows it.
+ */
+export function isCustomerUrl(value: unknown, rule: CustomerUrlRule): value is string {
+  if (typeof value !== 'string' || !URL.canParse(value)) return false;
+  const url = new URL(value);
+  if (url.username !== '' || url.password !== '') return false;
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && rule.loopbackHttp && isLoopbackHost(url.hostname);
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1';
+}
+
+/**
+ * The rule in an adapter, which cannot tell production from development: the API has already refused
+ * loopback `http:` in production (src/api/customer-urls.ts), so here it only keeps every other scheme out.
+ */
+export const ADAPTER_URL_RULE: CustomerUrlRule = { loopbackHttp: true };
+
+/** `extras[key]` when it passes the adapters' rule, else undefined. */
+export function customerUrl(extras: Record<string, unknown>, key: (typeof CUSTOMER_URL_KEYS)[number]): string | undefined {
+  const value = extras[key];
+  return isCustomerUrl(value, ADAPTER_URL_RULE) ? value : undefined;
+}

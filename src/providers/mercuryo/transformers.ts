@@ -23,6 +23,7 @@ import type {
 import { legOf, lookupMercuryoStatus, mapMercuryoStatus } from './status-map';
 import { reportedTerms, type MercuryoCurrencyIds } from './reported';
 import type { WidgetParams } from './widget';
+import { customerUrl } from '../kit/url';
 
 /**
  * Before the customer opens the widget Mercuryo has no transaction for the order: the adapter
@@ -109,7 +110,6 @@ export function toWidgetParams(request: CreateProviderOrderRequest, credentials:
   if (paymentMethod === undefined) {
     throw new ProviderRejectedError('payment_method', `Mercuryo does not offer ${request.paymentMethod}`);
   }
-  const returnUrl = request.extras.return_url;
   return {
     widgetId: credentials.widgetId,
     secret: credentials.secret,
@@ -121,7 +121,7 @@ export function toWidgetParams(request: CreateProviderOrderRequest, credentials:
     fiatCurrency: request.fiat.ticker,
     fiatAmount: request.fiatAmount,
     paymentMethod,
-    returnUrl: typeof returnUrl === 'string' && /^https?:\/\//.test(returnUrl) ? returnUrl : undefined,
+    returnUrl: customerUrl(request.extras, 'return_url'),
   };
 }
 

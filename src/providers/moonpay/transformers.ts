@@ -14,6 +14,7 @@ import { methodByCode, methodTakes, type MoonpayMethod } from './payment-methods
 import { reportedTerms } from './reported';
 import type { MoonpayBuyQuote, MoonpayCountry, MoonpayCurrency, MoonpayTransaction } from './schemas';
 import { MOONPAY_NO_TRANSACTION, mapMoonpayStatus } from './status-map';
+import { customerUrl } from '../kit/url';
 
 /** What a quote or an order needs in MoonPay's terms, once the request has passed MoonPay's own rules. */
 export interface MoonpayTerms {
@@ -120,7 +121,7 @@ export function fromCryptoRestrictions(index: MoonpayAssetIndex): NonNullable<Pr
 
 /** The widget parameters of an order: our order id rides along as `externalTransactionId`. */
 export function toWidgetParams(publishableKey: string, terms: MoonpayTerms, request: CreateProviderOrderRequest): Record<string, string> {
-  const redirect = request.extras.redirect_url;
+  const redirect = customerUrl(request.extras, 'redirect_url');
   return {
     apiKey: publishableKey,
     currencyCode: terms.crypto.code,
@@ -130,7 +131,7 @@ export function toWidgetParams(publishableKey: string, terms: MoonpayTerms, requ
     paymentMethod: terms.method.id,
     externalTransactionId: request.orderId,
     externalCustomerId: request.externalUserId,
-    ...(typeof redirect === 'string' && /^https?:\/\//.test(redirect) ? { redirectURL: redirect } : {}),
+    ...(redirect === undefined ? {} : { redirectURL: redirect }),
   };
 }
 

@@ -26,6 +26,7 @@ import {
 } from './schemas';
 import { reportedTerms } from './reported';
 import { mapRampStatus } from './status-map';
+import { customerUrl } from '../kit/url';
 
 /** What the broker reports for an order that so far exists only as a widget URL. */
 export const RAMP_NO_PURCHASE_STATUS = 'NO_PURCHASE_YET';
@@ -148,12 +149,6 @@ export function webhookStatusUrl(config: RampConfig, orderId: string): string {
   return `${config.brokerPublicUrl}/api/webhooks/ramp?${new URLSearchParams(rampWebhookQuery(config.webhookUrlSecret, orderId)).toString()}`;
 }
 
-function returnUrl(extras: Record<string, unknown>): string | undefined {
-  const value = extras.return_url;
-  if (typeof value !== 'string' || !URL.canParse(value)) return undefined;
-  return ['http:', 'https:'].includes(new URL(value).protocol) ? value : undefined;
-}
-
 /** The widget URL the customer opens; Ramp creates the purchase there. */
 export function toWidgetUrl(
   config: RampConfig,
@@ -162,7 +157,7 @@ export function toWidgetUrl(
 ): string {
   const url = new URL(config.widgetUrl);
   const widgetType = BROKER_METHOD_CODES[request.paymentMethod].widgetType;
-  const finalUrl = returnUrl(request.extras);
+  const finalUrl = customerUrl(request.extras, 'return_url');
   const params: Record<string, string | undefined> = {
     hostApiKey: config.hostApiKey,
     hostAppName: config.hostAppName,

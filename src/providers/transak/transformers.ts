@@ -22,6 +22,7 @@ import type {
   TransakWidgetParams,
 } from './schemas';
 import { mapTransakStatus } from './status-map';
+import { customerUrl } from '../kit/url';
 
 const NETWORK_FEE_ID = 'network_fee';
 
@@ -118,7 +119,7 @@ export function fromCatalogue(
 /** `widgetParams` of the widget session: the order fixed in advance, our order id as `partnerOrderId`. */
 export function toWidgetParams(request: CreateProviderOrderRequest, config: TransakConfig): TransakWidgetParams {
   const asset = transakAsset(request.crypto);
-  const redirect = request.extras.redirect_url;
+  const redirect = customerUrl(request.extras, 'redirect_url');
   return {
     apiKey: config.apiKey,
     referrerDomain: config.referrerDomain,
@@ -132,7 +133,7 @@ export function toWidgetParams(request: CreateProviderOrderRequest, config: Tran
     paymentMethod: transakMethod(request.paymentMethod),
     partnerOrderId: request.orderId,
     partnerCustomerId: request.externalUserId,
-    ...(typeof redirect === 'string' && /^https?:\/\//.test(redirect) ? { redirectURL: redirect } : {}),
+    ...(redirect === undefined ? {} : { redirectURL: redirect }),
   };
 }
 

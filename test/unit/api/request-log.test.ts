@@ -49,15 +49,20 @@ describe('requestLogging', () => {
     expect(res.body.id).toBe(res.headers['x-request-id']);
   });
 
-  test('the access log line has the id, method, url and status, at info for 2xx and warn for 4xx', async () => {
+  test('the access log line has the id, method, path, redacted query and status, at info for 2xx and warn for 4xx', async () => {
     const lines: Record<string, unknown>[] = [];
     const app = appLoggingTo(lines);
     await request(app).get('/quiet?x=1').set('X-Request-Id', 'ok-1');
     await request(app).get('/missing').set('X-Request-Id', 'nf-1');
     const access = lines.filter((l) => l.msg === 'request completed');
     expect(access).toEqual([
-      expect.objectContaining({ level: 30, reqId: 'ok-1', req: { method: 'GET', url: '/quiet?x=1' }, res: { statusCode: 200 } }),
-      expect.objectContaining({ level: 40, reqId: 'nf-1', req: { method: 'GET', url: '/missing' }, res: { statusCode: 404 } }),
+      expect.objectContaining({
+        level: 30,
+        reqId: 'ok-1',
+        req: { method: 'GET', path: '/quiet', query: 'x=[redacted]' },
+        res: { statusCode: 200 },
+      }),
+      expect.objectContaining({ level: 40, reqId: 'nf-1', req: { method: 'GET', path: '/missing' }, res: { statusCode: 404 } }),
     ]);
     expect(access.every((l) => typeof l.responseTime === 'number')).toBe(true);
   });

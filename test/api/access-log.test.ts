@@ -1,0 +1,64 @@
+/**
+ * The API's access log, captured from its pino output over real requests: the path and a query
+ * whose values are shown only for known harmless parameters, so no capability token (Ramp's
+ * `order_mac`), customer IP or external user id is written at info level, or at any level.
+ */
+import type { Express } from 'express';
+import pino from 'pino';
+import request from 'supertest';
+import { buildApi } from '../../src/api/server';
+import { createTemporalClient } from '../../src/temporal/connection';
+import { TEST_API_KEY, testConfig } from '../helpers/config';
+import { BTC, USD } from '../helpers/orders';
+
+const lines: Record<string, unknown>[] = [];
+let app: Express;
+
+beforeAll(() => {
+  const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+  const config = testConfig({ offersProviderTimeoutMs: 200 });
+  app = buildApi(config, createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' }), logger);
+});
+
+beforeEach(() => {
+  lines.length = 0;
+});
+
+const SECRETS = { external_user_id: 'customer-4242', ip: '203.0.113.77', order_mac: 'a'.repeat(64) };
+
+const accessLines = () => lines.filter((l) => l.msg === 'request completed');
+
+test('an offers request is logged with its path and currencies; the user id and IP are redacted', async () => {
+  const query = new URLSearchParams({
+    external_user_id: SECRETS.external_user_id,
+    currency_from: String(USD),
+    currency_to: String(BTC),
+    amount_from: '100',
+    country: 'GB',
+    ip: SECRETS.ip,
+  });
+  await request(app).get(`/api/on_ramp/offers?${query.toString()}`).set('X-Api-Key', TEST_API_KEY);
+  expect(accessLines()).toEqual([
+    expect.objectContaining({
+      req: {
+        method: 'GET',
+        path: '/api/on_ramp/offers',
+        query: `external_user_id=[redacted]&currency_from=${USD}&currency_to=${BTC}&amount_from=100&country=GB&ip=[redacted]`,
+      },
+    }),
+  ]);
+  expect(JSON.stringify(lines)).not.toContain(SECRETS.external_user_id);
+  expect(JSON.stringify(lines)).not.toContain(SECRETS.ip);
+});
+
+test("a Ramp webhook's order_mac never reaches the log", async () => {
+  const orderId = '8d3f6f8e-1b2c-4d5e-9f00-112233445566';
+  await request(app)
+    .post(`/api/webhooks/ramp?order_id=${orderId}&order_mac=${SECRETS.order_mac}`)
+    .set('Content-Type', 'application/json')
+    .send('{}');
+  expect(accessLines()).toEqual([
+    expect.objectContaining({ req: { method: 'POST', path: '/api/webhooks/ramp', query: 'order_id=[redacted]&order_mac=[redacted]' } }),
+  ]);
+  expect(JSON.stringify(lines)).not.toContain(SECRETS.order_mac);
+});
