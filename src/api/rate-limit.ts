@@ -21,12 +21,21 @@ export interface RateLimiterOptions {
   logger?: Logger;
   /** How long one Redis call may take before the request is let through uncounted (ms); 2000 by default. */
   redisTimeoutMs?: number;
+  /** Whom a request is counted against; rateLimitKey by default. */
+  keyOf?: (req: Request) => string;
+  /** Whose budget the 429 names: `this API key` by default. */
+  subject?: string;
+}
+
+/** The client's IP address (IPv6 by /56): req.ip, which is the socket's unless `trust proxy` believes a forwarder. */
+export function clientIpKey(req: Request): string {
+  return `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
 }
 
 /** Whom a request is counted against: the authenticated integrator, else its IP address (IPv6 by /56). */
 export function rateLimitKey(req: Request): string {
   if (req.integrator) return `integrator:${req.integrator.id}`;
-  return `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+  return clientIpKey(req);
 }
 
 /**
@@ -99,6 +108,8 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
     prefix = DEFAULT_RATE_LIMIT_KEY_PREFIX,
     logger,
     redisTimeoutMs = DEFAULT_REDIS_CALL_TIMEOUT_MS,
+    keyOf = rateLimitKey,
+    subject = 'this API key',
   } = options;
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError('the rate limit must be a whole number of requests, at least 1');
   if (!(windowMs >= 1000)) throw new RangeError('the rate-limit window must be at least one second');
@@ -129,7 +140,7 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
   const count = async (key: string): Promise<ClientRateLimitInfo> => store.increment(key);
 
   return function rateLimit(req, res, next) {
-    const key = rateLimitKey(req);
+    const key = keyOf(req);
     count(key).then(
       ({ totalHits, resetTime }) => {
         const remaining = Math.max(limit - totalHits, 0);
@@ -147,7 +158,7 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
           res,
           new ProblemError(
             'rate_limited',
-            `More than ${limit} requests in ${windowSeconds} s for this API key. Retry after ${resetSeconds} s.`,
+            `More than ${limit} requests in ${windowSeconds} s for ${subject}. Retry after ${resetSeconds} s.`,
           ),
         );
       },

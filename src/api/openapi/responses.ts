@@ -26,10 +26,19 @@ export const NOT_MODIFIED: ResponseConfig = {
   headers: headers('ETag', 'Cache-Control'),
 };
 
+/** Over the per-client-address limit, which every /api route has, authenticated or not. */
+export const ADDRESS_RATE_LIMITED = problem(429, '`rate_limited`: more requests than the client address may make in the window.', [
+  'Retry-After',
+  ...RATE_LIMIT_HEADERS,
+]);
+
 /** Answers every authenticated /api route can give. */
 export const AUTHENTICATED: Responses = {
   401: problem(401, '`unauthorized`: missing or invalid API key.', ['WWW-Authenticate']),
-  429: problem(429, '`rate_limited`: more requests than the API key may make in the window.', ['Retry-After', ...RATE_LIMIT_HEADERS]),
+  429: problem(429, '`rate_limited`: more requests than the API key, or the client address, may make in the window.', [
+    'Retry-After',
+    ...RATE_LIMIT_HEADERS,
+  ]),
   500: problem(500, '`internal_error`: an unexpected error; `request_id` identifies it in the logs.'),
 };
 

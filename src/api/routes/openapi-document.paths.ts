@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { headers } from '../openapi/headers';
-import { json } from '../openapi/responses';
+import { ADDRESS_RATE_LIMITED, json } from '../openapi/responses';
 import * as S from '../schemas';
 
 /** The OpenAPI path of the route serving the document itself (./openapi-document.ts). */
@@ -15,6 +15,7 @@ export function registerOpenApiDocumentPaths(registry: OpenAPIRegistry): void {
     security: [],
     responses: {
       200: { description: 'The OpenAPI 3.1 document.', headers: headers(), content: json(S.OpenApiDocumentSchema) },
+      429: ADDRESS_RATE_LIMITED,
     },
   });
 }

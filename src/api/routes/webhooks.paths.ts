@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { AUTHENTICATED, ok, problem } from '../openapi/responses';
+import { ADDRESS_RATE_LIMITED, AUTHENTICATED, ok, problem } from '../openapi/responses';
 import * as S from '../schemas';
 
 /** The OpenAPI path of the provider webhook route (./webhooks.ts), which takes no API key. */
@@ -28,6 +28,7 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
       413: problem(413, '`payload_too_large`: the body is over 256 KiB.'),
       415: problem(415, '`unsupported_media_type`: unsupported Content-Encoding.'),
       422: problem(422, '`provider_rejected`: the event names only an id, and the provider does not know that order (Banxa).'),
+      429: ADDRESS_RATE_LIMITED,
       500: AUTHENTICATED[500]!,
       503: problem(
         503,

@@ -1,5 +1,8 @@
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { ProviderUnavailableError } from '../types';
+
+/** What a provider answer may weigh unless the call says otherwise: far above any real answer. */
+export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 export interface ProviderResponse {
   status: number;
@@ -12,16 +15,40 @@ export interface ProviderRequestOptions {
   json?: unknown;
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Bytes of the answer's body read at most; a longer answer fails the call. DEFAULT_MAX_BODY_BYTES by default. */
+  maxBodyBytes?: number;
 }
 
 /** A URL as errors name it: its path, without host or query (where credentials may ride). */
 export const pathOf = (url: string): string => new URL(url).pathname;
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
+class BodyOverCapError extends Error {}
+
+/** The body as text, read no further than `cap` bytes (a declared Content-Length over it is not read at all). */
+async function readCapped(response: Dispatcher.ResponseData, cap: number): Promise<string> {
+  const declared = Number(response.headers['content-length']);
+  const chunks: Buffer[] = [];
+  let length = 0;
+  try {
+    if (declared > cap) throw new BodyOverCapError();
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      length += chunk.length;
+      if (length > cap) throw new BodyOverCapError();
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    response.body.destroy();
+    throw err;
+  }
+  return Buffer.concat(chunks, length).toString('utf8');
+}
+
 /**
  * One HTTP call to a provider (undici, keep-alive connections). Network errors, timeouts and 5xx
  * answers become ProviderUnavailableError (worth retrying); any other answer is returned with its
- * parsed body.
+ * parsed body. The body is read up to `maxBodyBytes`: a provider answering without end fails the
+ * call instead of filling the process's memory.
  *
  * `timeoutMs` bounds the wait for the answer's headers and each wait for more of its body, with
  * undici's own timers. (An AbortSignal.timeout per call, combined with the caller's signal, kept
@@ -30,6 +57,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
  */
 export async function providerRequest(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
   const method = options.method ?? 'GET';
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let status: number;
   let text: string;
   try {
@@ -46,13 +74,15 @@ export async function providerRequest(url: string, options: ProviderRequestOptio
       bodyTimeout: options.timeoutMs,
     });
     status = response.statusCode;
-    text = await response.body.text();
+    text = await readCapped(response, maxBodyBytes);
   } catch (err) {
     const reason = TIMEOUT_CODES.has((err as { code?: string }).code ?? '')
       ? `timed out after ${options.timeoutMs} ms`
-      : options.signal?.aborted
-        ? 'aborted'
-        : (err as Error).message;
+      : err instanceof BodyOverCapError
+        ? `answer is over the ${maxBodyBytes}-byte cap`
+        : options.signal?.aborted
+          ? 'aborted'
+          : (err as Error).message;
     throw new ProviderUnavailableError(`${method} ${pathOf(url)}: ${reason}`);
   }
   if (status >= 500) throw new ProviderUnavailableError(`${method} ${pathOf(url)}: HTTP ${status}`);

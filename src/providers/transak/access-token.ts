@@ -1,4 +1,5 @@
 import type { SharedValues } from '../shared-values';
+import { ProviderUnavailableError } from '../types';
 
 /**
  * Transak's partner access token: obtained from the refresh-token endpoint, valid for days, and
@@ -24,6 +25,9 @@ const SHARED_KEY = 'transak:access-token';
 /** Refresh this long before expiry: five minutes, or a tenth of a shorter lifetime. */
 const MAX_REFRESH_MARGIN_MS = 5 * 60_000;
 
+/** Webhooks (anyone can POST one) make a process holding no token refresh at most once in this long. */
+export const WEBHOOK_REFRESH_INTERVAL_MS = 60_000;
+
 export class TransakAccessTokens {
   private current?: CachedToken;
   /** The token this one replaced: webhooks signed just before a refresh still verify with it. */
@@ -31,6 +35,8 @@ export class TransakAccessTokens {
   private inflight?: Promise<CachedToken>;
   /** The last token Transak refused: never taken from the shared values again. */
   private refused?: string;
+  /** When a webhook last made this process refresh. */
+  private webhookRefreshAtMs?: number;
 
   constructor(
     private readonly issue: () => Promise<IssuedToken>,
@@ -53,12 +59,29 @@ export class TransakAccessTokens {
     this.current = undefined;
   }
 
-  /** The tokens webhooks may be signed with, newest first: the shared one, then this process's. */
+  /**
+   * The tokens webhooks may be signed with, newest first: the shared one, then this process's. A
+   * process holding none refreshes, but at most once per WEBHOOK_REFRESH_INTERVAL_MS (a refresh
+   * revokes the token the workers use, and failed ones are calls to Transak); until then the
+   * webhook is answered as a provider outage, which Transak retries.
+   */
   async candidates(): Promise<string[]> {
     const shared = await this.loadShared();
     if (shared && shared.value !== this.current?.value) this.adopt(shared);
     const tokens = [this.current, this.previous].filter((t): t is CachedToken => t !== undefined).map((t) => t.value);
-    return tokens.length > 0 ? tokens : [await this.get()];
+    return tokens.length > 0 ? tokens : [(await this.refreshForWebhook()).value];
+  }
+
+  private refreshForWebhook(): Promise<CachedToken> {
+    if (this.inflight) return this.inflight;
+    const now = this.now();
+    if (this.webhookRefreshAtMs !== undefined && now - this.webhookRefreshAtMs < WEBHOOK_REFRESH_INTERVAL_MS) {
+      throw new ProviderUnavailableError(
+        `no Transak access token to verify the webhook with, and one was requested under ${WEBHOOK_REFRESH_INTERVAL_MS / 1000} s ago`,
+      );
+    }
+    this.webhookRefreshAtMs = now;
+    return this.refresh();
   }
 
   private refresh(): Promise<CachedToken> {

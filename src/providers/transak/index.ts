@@ -72,7 +72,7 @@ export function createTransakAdapter(config: TransakConfig, currencies: Currency
     },
 
     async parseWebhook(webhook) {
-      return parseTransakWebhook(webhook, await client.tokens.candidates(), currencies);
+      return parseTransakWebhook(webhook, () => client.tokens.candidates(), currencies);
     },
   };
 }

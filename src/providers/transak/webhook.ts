@@ -1,4 +1,4 @@
-import { decodeJwt, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
+import { decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload, type ProtectedHeaderParameters } from 'jose';
 import type { CurrencyDictionary } from '../../domain/currency';
 import { eventDigest, parseJson, parseSigned, webhookReport } from '../kit/webhook';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
@@ -9,19 +9,26 @@ import { fromOrder } from './transformers';
 export const TRANSAK_WEBHOOK_MAX_AGE_SECONDS = 24 * 60 * 60;
 const CLOCK_TOLERANCE_SECONDS = 60;
 
+/** The tokens a webhook may be signed with, newest first; may refresh the access token to get one. */
+export type AccessTokenSource = readonly string[] | (() => Promise<readonly string[]>);
+
 /**
  * Verifies a Transak webhook: the body is `{"data": "<JWT>"}`, HS256-signed with the partner access
  * token (guides/how-to-decrypt-webhook-payload). Only HS256 is accepted; `exp` and `iat` are
- * enforced when present. `accessTokens` are the tokens the sender may have used, newest first.
+ * enforced when present. The token's shape (an HS256 JWT carrying an order event) is checked before
+ * `accessTokens` is asked for the tokens the sender may have used, since asking may refresh the
+ * access token, and anyone can POST a webhook.
  */
 export async function parseTransakWebhook(
   webhook: IncomingWebhook,
-  accessTokens: readonly string[],
+  accessTokens: AccessTokenSource,
   dictionary: CurrencyDictionary,
   now: Date = new Date(),
 ): Promise<ProviderWebhookEvent> {
   const token = jwtOf(webhook.rawBody);
-  const payload = await verifyWithAny(token, accessTokens, now);
+  const unverified = checkShape(token);
+  const keys = typeof accessTokens === 'function' ? await accessTokens() : accessTokens;
+  const payload = await verifyWithAny(token, unverified, keys, now);
   const claims = parseSigned(payload, TransakWebhookClaimsSchema, 'signed payload is not a Transak order event');
   const order = claims.webhookData;
   const snapshot = webhookReport(() => fromOrder(order, dictionary));
@@ -30,17 +37,26 @@ export async function parseTransakWebhook(
   return { ...snapshot, eventId };
 }
 
+/** An HS256 JWT whose (unverified) claims are a Transak order event; its claims. */
+function checkShape(token: string): JWTPayload {
+  let header: ProtectedHeaderParameters;
+  let claims: JWTPayload;
+  try {
+    header = decodeProtectedHeader(token);
+    claims = decodeJwt(token);
+  } catch {
+    throw new WebhookVerificationError('"data" is not a JWT');
+  }
+  if (header.alg !== 'HS256') throw new WebhookVerificationError('webhook token is not signed with HS256');
+  parseSigned(claims, TransakWebhookClaimsSchema, 'webhook token does not carry a Transak order event');
+  return claims;
+}
+
 function jwtOf(rawBody: Buffer): string {
   return parseSigned(parseJson(rawBody, 'body is not JSON'), TransakWebhookBodySchema, 'body carries no "data" token').data;
 }
 
-async function verifyWithAny(token: string, keys: readonly string[], now: Date): Promise<JWTPayload> {
-  let unverified: JWTPayload;
-  try {
-    unverified = decodeJwt(token);
-  } catch {
-    throw new WebhookVerificationError('"data" is not a JWT');
-  }
+async function verifyWithAny(token: string, unverified: JWTPayload, keys: readonly string[], now: Date): Promise<JWTPayload> {
   const options = {
     algorithms: ['HS256'],
     currentDate: now,

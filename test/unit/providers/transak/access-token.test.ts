@@ -1,5 +1,6 @@
 import type { SharedValues } from '../../../../src/providers/shared-values';
-import { TransakAccessTokens, type IssuedToken } from '../../../../src/providers/transak/access-token';
+import { ProviderUnavailableError } from '../../../../src/providers/types';
+import { TransakAccessTokens, WEBHOOK_REFRESH_INTERVAL_MS, type IssuedToken } from '../../../../src/providers/transak/access-token';
 
 /** Issues token-1, token-2, ... each valid `lifetimeSeconds` from the clock's now, after a tick. */
 function issuer(lifetimeSeconds: number, clock: { now: number }) {
@@ -50,6 +51,32 @@ describe('Transak access tokens', () => {
     expect(await tokens.get()).toBe('token-2');
     expect(issue).toHaveBeenCalledTimes(2);
     expect(await tokens.candidates()).toEqual(['token-2', 'token-1']);
+  });
+
+  it('webhooks make a process holding no token refresh once per interval; concurrent ones share it; calls of its own are not held back', async () => {
+    const clock = { now: 1_700_000_000_000 };
+    let fail = true;
+    const issue = jest.fn(async (): Promise<IssuedToken> => {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (fail) throw new Error('down');
+      return { accessToken: 'token-1', expiresAt: Math.floor(clock.now / 1000) + 3600 };
+    });
+    const tokens = new TransakAccessTokens(issue, () => clock.now);
+    const concurrent = await Promise.allSettled([tokens.candidates(), tokens.candidates()]);
+    expect(concurrent.map((r) => r.status === 'rejected' && (r.reason as Error).message)).toEqual(['down', 'down']);
+    fail = false;
+    clock.now += WEBHOOK_REFRESH_INTERVAL_MS - 1;
+    await expect(tokens.candidates()).rejects.toThrow(ProviderUnavailableError);
+    expect(issue).toHaveBeenCalledTimes(1);
+    clock.now += 1;
+    expect(await tokens.candidates()).toEqual(['token-1']);
+    expect(issue).toHaveBeenCalledTimes(2);
+
+    const other = new TransakAccessTokens(issue, () => clock.now);
+    fail = true;
+    await expect(other.candidates()).rejects.toThrow('down');
+    fail = false;
+    expect(await other.get()).toBe('token-1');
   });
 
   it('lets a failed refresh be retried', async () => {

@@ -162,6 +162,18 @@ describe('Transak webhook verification', () => {
     });
   });
 
+  it('asks for the access tokens only once the token has the expected shape', async () => {
+    const tokens = jest.fn(() => Promise.resolve([ACCESS_TOKEN]));
+    const none = `${Buffer.from(JSON.stringify({ alg: 'none' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}.`;
+    for (const data of ['a.b.c', none, await sign(claims, ACCESS_TOKEN, { alg: 'HS512' }), await sign({ eventID: 'ORDER_COMPLETED' })])
+      await refusal(parseTransakWebhook(incoming({ data }), tokens, currencyDictionary, NOW));
+    expect(tokens).not.toHaveBeenCalled();
+    await expect(parseTransakWebhook(incoming({ data: await sign(claims) }), tokens, currencyDictionary, NOW)).resolves.toMatchObject({
+      status: 'complete',
+    });
+    expect(tokens).toHaveBeenCalledTimes(1);
+  });
+
   it('refuses bodies that are not the documented envelope', async () => {
     await refusal(parseTransakWebhook(incoming('not json'), [ACCESS_TOKEN], currencyDictionary, NOW));
     await refusal(parseTransakWebhook(incoming(claims), [ACCESS_TOKEN], currencyDictionary, NOW));
