@@ -1,14 +1,14 @@
-import { Client, Connection } from '@temporalio/client';
+import { Client, Connection, type DataConverter } from '@temporalio/client';
+import { connectionOptions, type TemporalEndpoint } from './connection-options';
 
-export interface TemporalTarget {
-  address: string;
+export interface TemporalTarget extends TemporalEndpoint {
   namespace: string;
 }
 
 /** A client whose connection is opened on first use, so the API starts even while Temporal is down. */
-export function createTemporalClient(target: TemporalTarget): Client {
-  const connection = Connection.lazy({ address: target.address });
-  return new Client({ connection, namespace: target.namespace });
+export function createTemporalClient(target: TemporalTarget, dataConverter?: DataConverter): Client {
+  const connection = Connection.lazy(connectionOptions(target));
+  return new Client({ connection, namespace: target.namespace, dataConverter });
 }
 
 /** True when the Temporal frontend answers within the deadline. */

@@ -3,12 +3,15 @@ import { connectRedis } from '../redis/connection';
 import { RedisSharedValues } from '../providers/shared-values';
 import { readFileSync } from 'node:fs';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../../activities';
 import { ConfigError, type AppConfig } from '../config';
 import { IntegratorDirectory } from '../config/integrators';
 import { WebhookDeliverer } from '../webhooks/delivery';
 import { currencyDictionary } from '../domain/currencies';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
+import { connectionOptions } from '../temporal/connection-options';
+import { encryptingDataConverter } from '../temporal/codec';
 
 export interface OrderWorkerOptions {
   connection: NativeConnection;
@@ -19,6 +22,8 @@ export interface OrderWorkerOptions {
   webhooks: WebhookDeliverer;
   /** A prebuilt workflow bundle (tests bundle once per file); otherwise the workflows are bundled now. */
   workflowBundle?: { code: string };
+  /** Payload encryption (src/temporal/codec.ts); the SDK's default, in clear, when absent. */
+  dataConverter?: DataConverter;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
@@ -28,6 +33,7 @@ export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> 
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
+    dataConverter: options.dataConverter,
     ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
     activities: createActivities({
       providers: options.providers,
@@ -44,7 +50,7 @@ export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> 
  */
 export async function connectWorker(config: AppConfig, logger: Logger): Promise<{ worker: Worker; close: () => Promise<void> }> {
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
-  const connection = await NativeConnection.connect({ address: config.temporal.address });
+  const connection = await NativeConnection.connect(connectionOptions(config.temporal));
   const worker = await createOrderWorker({
     connection,
     namespace: config.temporal.namespace,
@@ -52,6 +58,7 @@ export async function connectWorker(config: AppConfig, logger: Logger): Promise<
     providers: createProviderRegistry(config, redis ? new RedisSharedValues(redis.client) : undefined),
     integrators: new IntegratorDirectory(config.integrators),
     webhooks: new WebhookDeliverer(config.webhooks),
+    dataConverter: encryptingDataConverter(config.encryption.keys),
     ...(config.temporal.workflowBundlePath ? { workflowBundle: readBundle(config.temporal.workflowBundlePath) } : {}),
   });
   return {
