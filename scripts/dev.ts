@@ -77,6 +77,8 @@ async function main(): Promise<void> {
         String(TEMPORAL_UI_PORT),
         '--log-level',
         'error',
+        // The UI decodes the encrypted payloads through the API's codec endpoint (docs/operations.md).
+        ...(config.encryption.codecEndpoint ? ['--ui-codec-endpoint', `http://localhost:${config.port}/codec`] : []),
       ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );

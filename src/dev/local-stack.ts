@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Client } from '@temporalio/client';
+import { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { buildApi } from '../api/server';
 import { sandboxCredentials, withEndpoints, type AppConfig } from '../config';
@@ -12,6 +12,7 @@ import type { SandboxSimulator } from '../simulators/sandbox/server';
 import { IntegratorDirectory } from '../config/integrators';
 import { WebhookDeliverer } from '../webhooks/delivery';
 import { createOrderWorker } from '../worker/build';
+import { encryptingDataConverter } from '../temporal/codec';
 
 export interface LocalStackOptions {
   config: AppConfig;
@@ -77,7 +78,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // One set of adapters for the API and the worker, as one process shares them: provider sessions
   // (Transak's access token, which each new one revokes) and cached lists are not fetched twice.
   const providers = createProviderRegistry(config);
-  apiServer.on('request', buildApi(config, options.client, options.logger, { providers }));
+  // The API and the worker encrypt with this configuration's keys, whatever the given client does.
+  const dataConverter = encryptingDataConverter(config.encryption.keys);
+  const client = new Client({ connection: options.client.connection, namespace: config.temporal.namespace, dataConverter });
+  apiServer.on('request', buildApi(config, client, options.logger, { providers }));
 
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
@@ -91,6 +95,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       integrators: new IntegratorDirectory(config.integrators),
       webhooks,
       workflowBundle: options.workflowBundle,
+      dataConverter,
     });
     running = worker.run();
   }

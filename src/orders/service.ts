@@ -27,6 +27,7 @@ import {
   type OrderRejectionType,
   type OrderWorkflowInput,
 } from '../temporal/shared';
+import { searchableHash, type EncryptionKey } from '../temporal/codec';
 import type { orderWorkflow, providerOrderClaim } from '../../workflows';
 import { OrderRejectedError, OrderUnavailableError } from './errors';
 
@@ -37,6 +38,8 @@ export interface OrderServiceOptions {
   createTimeoutMs: number;
   /** Deadline of a read or a signal (default 5 s): the caller gets a 503 rather than a hang. */
   rpcTimeoutMs?: number;
+  /** Stores the ExternalUserId search attribute as a keyed hash under this key (src/temporal/codec.ts); in clear without one. */
+  searchHashKey?: EncryptionKey;
 }
 
 /**
@@ -70,7 +73,7 @@ export class OrderService {
         { key: PROVIDER_CODE_KEY, value: input.providerCode },
         { key: INTEGRATOR_ID_KEY, value: input.integratorId },
         { key: EXTERNAL_ORDER_ID_KEY, value: input.request.external_order_id },
-        { key: EXTERNAL_USER_ID_KEY, value: input.request.external_user_id },
+        { key: EXTERNAL_USER_ID_KEY, value: this.searchableUserId(input.request.external_user_id) },
       ],
       staticSummary: `${input.providerCode} order ${input.request.external_order_id} (${input.integratorId})`,
     });
@@ -90,6 +93,11 @@ export class OrderService {
       }
       throw unavailable(err);
     }
+  }
+
+  private searchableUserId(externalUserId: string): string {
+    const key = this.options.searchHashKey;
+    return key ? searchableHash(key, externalUserId) : externalUserId;
   }
 
   /** The order as its workflow memo records it; works with no worker running and after the workflow closed. */

@@ -6,7 +6,9 @@ import type { AppConfig } from '../../src/config';
 import { testConfig } from './config';
 import { startTemporal, workflowBundle } from './temporal';
 
-export interface TestStackOptions extends Partial<Pick<LocalStackOptions, 'settleDelayMs' | 'faults' | 'worker' | 'simulatorPort'>> {
+export interface TestStackOptions extends Partial<
+  Pick<LocalStackOptions, 'settleDelayMs' | 'faults' | 'worker' | 'simulatorPort' | 'apiPort'>
+> {
   config?: Partial<AppConfig>;
   /** Environment variables the configuration is built from (e.g. ONRAMP_WEBHOOK_URL). */
   env?: NodeJS.ProcessEnv;
@@ -28,6 +30,7 @@ export async function startTestStack(env: TestWorkflowEnvironment, options: Test
     faults: options.faults,
     worker: options.worker,
     simulatorPort: options.simulatorPort,
+    apiPort: options.apiPort,
     workflowBundle: await workflowBundle(),
   });
 }
