@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm run test:schemathesis`: schemathesis (checks not_a_server_error and
 # response_schema_conformance) against the OpenAPI document served by a full local stack
-# (scripts/schemathesis.ts). Exits non-zero on any failure; JUnit report in reports/schemathesis/.
+# (scripts/schemathesis.ts), its stateful phase following the document's links (offers → createOrder
+# → getOrder). Exits non-zero on any failure; JUnit report in reports/schemathesis/.
 #
 # Installs schemathesis 4 with pip when python3 lacks it (into a virtual environment in
 # .tools/schemathesis when pip may not install into python3 itself). PYTHON picks the interpreter,

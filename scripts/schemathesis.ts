@@ -1,7 +1,8 @@
 /**
  * Schemathesis against a full local stack: a fresh in-memory Temporal dev server, the API on
  * 127.0.0.1 with the simulated providers and an order worker (so orders really run), then
- * `schemathesis run` on the served /api/openapi.json. Exits with schemathesis's code and stops
+ * `schemathesis run` on the served /api/openapi.json, every phase including the stateful one (the
+ * document's links chain offers → orders → status). Exits with schemathesis's code and stops
  * everything it started, on success, failure or a signal.
  *
  * Run it through scripts/schemathesis.sh (`npm run test:schemathesis`), which finds schemathesis and
@@ -74,6 +75,7 @@ async function main(): Promise<number> {
     LOG_LEVEL: 'silent',
     // Schemathesis sends a few thousand requests a minute; rate limiting is tested elsewhere.
     RATE_LIMIT_REQUESTS: '1000000',
+    RATE_LIMIT_IP_REQUESTS: '1000000',
   });
   log('starting the API, the simulated providers and an order worker');
   stack = await startLocalStack({
@@ -100,6 +102,10 @@ async function main(): Promise<number> {
     `X-Api-Key: ${DEFAULT_DEV_API_KEY}`,
     '--checks',
     'not_a_server_error,response_schema_conformance',
+    // The stateful phase follows the document's links (offers → createOrder → getOrder), so
+    // sequences are fuzzed too: an order made from a live offer, then its status.
+    '--phases',
+    'examples,coverage,fuzzing,stateful',
     '--max-examples',
     MAX_EXAMPLES,
     '--seed',

@@ -195,6 +195,60 @@ describe('the OpenAPI document', () => {
     expect(conditional.sort()).toEqual(['GET /api/dict/countries', 'GET /api/dict/currencies']);
   });
 
+  test('links chain offers to an order and the order to its status, naming only real operations, parameters and fields', () => {
+    const operations = new Map<string, { path: string; operation: any }>();
+    for (const [path, item] of Object.entries<any>(document.paths))
+      for (const operation of Object.values<any>(item))
+        if (operation.operationId) operations.set(operation.operationId, { path, operation });
+    const links: string[] = [];
+    for (const [sourceId, { operation: source }] of operations) {
+      const sourceQuery = new Set((source.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => p.name));
+      for (const [status, response] of Object.entries<any>(source.responses)) {
+        for (const [name, link] of Object.entries<any>(response.links ?? {})) {
+          links.push(`${sourceId} ${status} ${name} -> ${link.operationId}`);
+          const target = operations.get(link.operationId);
+          expect(target).toBeDefined();
+          const expressions: string[] = [];
+          for (const [parameter, expression] of Object.entries<string>(link.parameters ?? {})) {
+            const [location, paramName] = parameter.split('.');
+            expect(target!.operation.parameters).toEqual(
+              expect.arrayContaining([expect.objectContaining({ in: location, name: paramName })]),
+            );
+            expressions.push(expression);
+          }
+          const bodySchema = target!.operation.requestBody?.content['application/json'].schema;
+          for (const [field, expression] of Object.entries<string>(link.requestBody ?? {})) {
+            expect([field, (resolvePointer(bodySchema.$ref) as any).properties[field]]).toEqual([field, expect.anything()]);
+            expressions.push(expression);
+          }
+          for (const expression of expressions.filter((e) => e.startsWith('$'))) {
+            expect(expression).toMatch(/^\$(request\.query\.\w+|request\.body#\/\w+|response\.body#(\/\w+)+)$/);
+            const query = /^\$request\.query\.(\w+)$/.exec(expression)?.[1];
+            if (query) expect([expression, sourceQuery.has(query)]).toEqual([expression, true]);
+          }
+        }
+      }
+    }
+    expect(links).toEqual(['getOffers 200 CreateOrderFromSandboxOffer -> createOrder', 'createOrder 200 GetOrder -> getOrder']);
+    // The order repeats everything a live offer is matched on.
+    expect(
+      Object.keys(document.paths['/api/on_ramp/offers'].get.responses['200'].links.CreateOrderFromSandboxOffer.requestBody).sort(),
+    ).toEqual([
+      'country_code',
+      'external_user_id',
+      'from_amount',
+      'from_currency',
+      'payment_method',
+      'provider_code',
+      'state_code',
+      'to_currency',
+    ]);
+    expect(document.paths['/api/on_ramp/orders'].post.responses['200'].links.GetOrder.parameters).toEqual({
+      'path.provider_code': '$request.body#/provider_code',
+      'query.code': '$response.body#/id',
+    });
+  });
+
   test('currency parameters are integers', () => {
     const currencyParams = Object.values<any>(document.paths)
       .flatMap((item) => Object.values<any>(item))

@@ -16,7 +16,16 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
       'with another body is `409`. Send the customer to `redirect_url`.',
     request: { body: { required: true, content: { 'application/json': { schema: S.CreateOrderRequest } } } },
     responses: {
-      200: ok('The order (new, or the one this external_order_id created before).', S.Order),
+      200: {
+        ...ok('The order (new, or the one this external_order_id created before).', S.Order),
+        links: {
+          GetOrder: {
+            operationId: 'getOrder',
+            description: "The order's current state: its `id` as `code`, at the provider it was created with.",
+            parameters: { 'path.provider_code': '$request.body#/provider_code', 'query.code': '$response.body#/id' },
+          },
+        },
+      },
       400: BAD_QUERY(
         'a field is missing or malformed (`errors` names each), the body is not JSON, a currency is a ticker or unknown, or the country needs a state.',
       ),
