@@ -189,7 +189,13 @@ async function main(): Promise<void> {
     bundleWorkflowCode({ workflowsPath: require.resolve('./baseline/workflow'), logger: quiet }),
   ]);
   const config = buildConfig(
-    parseEnv({ NODE_ENV: 'development', LOG_LEVEL: 'silent', ONRAMP_WEBHOOK_URL: webhookUrl, RATE_LIMIT_REQUESTS: '0' }),
+    parseEnv({
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'silent',
+      ONRAMP_WEBHOOK_URL: webhookUrl,
+      RATE_LIMIT_REQUESTS: '0',
+      RATE_LIMIT_IP_REQUESTS: '0',
+    }),
   );
   const stack = await startLocalStack({
     config: { ...config, temporal: { ...config.temporal, taskQueue: 'bench-orders' } },

@@ -17,6 +17,7 @@ import { parseQueryOnce } from './parsed-query';
 import { apiSecurityHeaders } from './security-headers';
 import type { SignalledEvents } from './signalled-events';
 import { catalogueRoutes } from './routes/catalogue';
+import { codecRoutes, type CodecEndpointOptions } from './routes/codec';
 import { dictionaryRoutes } from './routes/dictionaries';
 import { healthRoutes } from './routes/health';
 import { offerRoutes } from './routes/offers';
@@ -30,6 +31,10 @@ export interface AppDependencies {
   catalogues: CatalogueService;
   /** Per-API-key rate limiting; absent when turned off. */
   rateLimiter?: RequestHandler;
+  /** Per-client-IP rate limiting before authentication and on provider webhooks; absent when turned off. */
+  ipRateLimiter?: RequestHandler;
+  /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed (none when empty or absent). */
+  trustProxy?: string[];
   integrators: IntegratorDirectory;
   currencies: CurrencyDictionary;
   providers: ProviderRegistry;
@@ -39,17 +44,22 @@ export interface AppDependencies {
   /** Provider events already signalled, so a replayed webhook is not signalled again. */
   signalledEvents: SignalledEvents;
   timings: OrderTimings;
+  /** Order `extras` URLs may also be `http:` to loopback (development); otherwise `https:` only. */
+  loopbackHttpUrls?: boolean;
+  /** The Temporal Web UI's codec server (/codec/encode, /codec/decode); absent: not served. */
+  codecEndpoint?: CodecEndpointOptions;
   ready: () => Promise<Record<string, boolean>>;
 }
 
 /**
  * The /api routes in one router, mounted first so that an API request passes few layers: the
- * OpenAPI document and provider webhooks (authenticated by their signatures), which need no API
- * key, then the API key and the rate limit, then the routes, each registered straight on this
- * router rather than on a router of its own.
+ * per-client-IP rate limit, the OpenAPI document and provider webhooks (authenticated by their
+ * signatures), which need no API key, then the API key and its rate limit, then the routes, each
+ * registered straight on this router rather than on a router of its own.
  */
 function apiRouter(deps: AppDependencies): Router {
   const api = Router();
+  if (deps.ipRateLimiter) api.use(deps.ipRateLimiter);
   openApiDocumentRoute(api);
   webhookRoutes(api, deps.providers, deps.orders, deps.signalledEvents);
   api.use(requireApiKey(deps.integrators));
@@ -65,6 +75,7 @@ function apiRouter(deps: AppDependencies): Router {
     offers: deps.offerStore,
     orders: deps.orders,
     timings: deps.timings,
+    customerUrls: { loopbackHttp: deps.loopbackHttpUrls ?? false },
   });
   return api;
 }
@@ -72,6 +83,7 @@ function apiRouter(deps: AppDependencies): Router {
 export function createApp(deps: AppDependencies): Express {
   const app = express();
   app.disable('x-powered-by');
+  if (deps.trustProxy?.length) app.set('trust proxy', deps.trustProxy);
   // No automatic weak ETags: the dictionaries set their own, and every other answer is no-store.
   app.set('etag', false);
   freshOnlyWithValidator(app);
@@ -80,6 +92,7 @@ export function createApp(deps: AppDependencies): Express {
   app.use(apiSecurityHeaders());
   app.use('/api', apiRouter(deps));
   healthRoutes(app, deps.ready);
+  if (deps.codecEndpoint) codecRoutes(app, deps.codecEndpoint);
   docsRoutes(app);
   app.use(notFoundHandler);
   app.use(errorHandler);

@@ -1,6 +1,7 @@
 import { loadConfig } from '../config';
 import { createLogger } from '../logging';
 import { createTemporalClient } from '../temporal/connection';
+import { encryptingDataConverter } from '../temporal/codec';
 import { runMain } from '../process';
 import { connectRedis } from '../redis/connection';
 import { logDisabledProviders } from '../providers/registry';
@@ -10,7 +11,7 @@ runMain('api', async (logger) => {
   const config = loadConfig();
   logger.level = config.logLevel;
   logDisabledProviders(config, logger);
-  const client = createTemporalClient(config.temporal);
+  const client = createTemporalClient(config.temporal, encryptingDataConverter(config.encryption.keys));
   const apiLogger = createLogger(config.logLevel, 'api');
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, apiLogger) : undefined;
   const app = buildApi(config, client, apiLogger, { redis: redis?.client });

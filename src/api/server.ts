@@ -11,7 +11,9 @@ import { createProviderRegistry, type ProviderRegistry } from '../providers/regi
 import { RedisSharedValues } from '../providers/shared-values';
 import type { RedisClient } from '../redis/connection';
 import { temporalReachable } from '../temporal/connection';
+import { EncryptionCodec } from '../temporal/codec';
 import { createApp } from './app';
+import { createIpRateLimiter } from './ip-rate-limit';
 import { createRateLimiter } from './rate-limit';
 import { MemorySignalledEvents, RedisSignalledEvents } from './signalled-events';
 
@@ -41,6 +43,11 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       config.rateLimit.limit > 0
         ? createRateLimiter({ limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs, redis, logger })
         : undefined,
+    ipRateLimiter:
+      config.ipRateLimit.limit > 0
+        ? createIpRateLimiter({ limit: config.ipRateLimit.limit, windowMs: config.ipRateLimit.windowMs, redis, logger })
+        : undefined,
+    trustProxy: config.trustProxy,
     logger,
     integrators: new IntegratorDirectory(config.integrators),
     currencies: currencyDictionary,
@@ -58,9 +65,14 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       taskQueue: config.temporal.taskQueue,
       createTimeoutMs: config.orderCreateTimeoutMs,
       rpcTimeoutMs: Math.min(5000, config.orderCreateTimeoutMs),
+      searchHashKey: config.encryption.keys[0],
     }),
     signalledEvents: redis ? new RedisSignalledEvents(redis) : new MemorySignalledEvents(),
     timings: config.orderTimings,
+    ...(config.encryption.codecEndpoint
+      ? { codecEndpoint: { ...config.encryption.codecEndpoint, codec: new EncryptionCodec(config.encryption.keys) } }
+      : {}),
+    loopbackHttpUrls: config.env !== 'production',
     ready: async () => ({ temporal: await temporalReachable(client), ...(redis ? { redis: redis.isReady } : {}) }),
   });
 }

@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { ConfigError } from '../providers/kit/config';
 import { PROVIDERS_ENV_SHAPE } from '../providers/manifest';
 import { simulatedProvidersProblems, SIMULATOR_SECRET_MIN_LENGTH } from './simulated-providers';
+import { TEMPORAL_TLS_ENV_SHAPE } from './temporal-tls';
+import { ENCRYPTION_ENV_SHAPE } from './encryption';
+import { TrustProxySchema } from './trust-proxy';
 
 export { ConfigError } from '../providers/kit/config';
 
@@ -33,6 +36,8 @@ const BrokerEnvSchema = z.object({
   TEMPORAL_TASK_QUEUE: z.string().min(1).default('onramp-orders'),
   /** A prebuilt workflow bundle (`npm run build` writes dist/workflow-bundle.js); bundled at start-up when unset. */
   WORKFLOW_BUNDLE_PATH: optionalString,
+  ...TEMPORAL_TLS_ENV_SHAPE,
+  ...ENCRYPTION_ENV_SHAPE,
 
   ONRAMP_API_KEY: optionalString.pipe(z.string().min(16).optional()),
   ONRAMP_WEBHOOK_URL: optionalString.pipe(z.url().optional()),
@@ -50,6 +55,11 @@ const BrokerEnvSchema = z.object({
   /** Requests per API key per window; 0 turns rate limiting off. */
   RATE_LIMIT_REQUESTS: integer(0, 1_000_000).default(600),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(60),
+  /** Requests per client IP per window, before authentication and on provider webhooks; 0 turns it off. */
+  RATE_LIMIT_IP_REQUESTS: integer(0, 1_000_000_000).default(3000),
+  RATE_LIMIT_IP_WINDOW_SECONDS: integer(1, 86_400).default(60),
+  /** The proxies whose X-Forwarded-For is believed; unset: the socket's address is the client's. */
+  TRUST_PROXY: TrustProxySchema.optional(),
 
   ORDER_CREATE_TIMEOUT_SECONDS: seconds.pipe(z.number().max(300)).default(30),
   ORDER_POLL_INITIAL_SECONDS: seconds.default(30),

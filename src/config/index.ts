@@ -5,6 +5,9 @@ import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
 import { readIntegratorsFile, sha256Hex, type Integrator } from './integrators';
 import type { ProviderResolutions } from '../providers/manifest';
 import { resolveProviders } from './providers';
+import { temporalSecurity } from './temporal-tls';
+import { encryptionConfig, type EncryptionConfig } from './encryption';
+import type { TemporalEndpoint } from '../temporal/connection-options';
 
 export { ConfigError, parseEnv } from './env';
 export type { Env, ProvidersEnv } from './env';
@@ -19,7 +22,7 @@ export interface AppConfig {
   port: number;
   publicBaseUrl: string;
   logLevel: Env['LOG_LEVEL'];
-  temporal: { address: string; namespace: string; taskQueue: string; workflowBundlePath?: string };
+  temporal: TemporalEndpoint & { namespace: string; taskQueue: string; workflowBundlePath?: string };
   integrators: Integrator[];
   offerTtlSeconds: number;
   offersProviderTimeoutMs: number;
@@ -27,11 +30,17 @@ export interface AppConfig {
   catalogueTtlMs: number;
   /** Requests per API key per window; a limit of 0 means no rate limiting. */
   rateLimit: { limit: number; windowMs: number };
+  /** Requests per client IP per window, before authentication and on provider webhooks; a limit of 0 means none. */
+  ipRateLimit: { limit: number; windowMs: number };
+  /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed; empty means the socket's address. */
+  trustProxy: string[];
   orderTimings: OrderTimings;
   /** How long POST /orders waits for the provider order before answering 503. */
   orderCreateTimeoutMs: number;
   /** Integrator webhook delivery: SSRF guard and per-attempt HTTP timeout. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
+  /** Payload encryption in Temporal and the codec endpoint (src/config/encryption.ts). */
+  encryption: EncryptionConfig;
   redisUrl?: string;
   /** The provider simulator host (SANDBOX_URL); absent in production unless SANDBOX_URL is set. */
   simulatorUrl?: string;
@@ -90,6 +99,7 @@ export function buildConfig(env: Env): AppConfig {
       address: env.TEMPORAL_ADDRESS,
       namespace: env.TEMPORAL_NAMESPACE,
       taskQueue: env.TEMPORAL_TASK_QUEUE,
+      ...temporalSecurity(env),
       ...(env.WORKFLOW_BUNDLE_PATH ? { workflowBundlePath: env.WORKFLOW_BUNDLE_PATH } : {}),
     },
     integrators,
@@ -97,6 +107,8 @@ export function buildConfig(env: Env): AppConfig {
     offersProviderTimeoutMs: env.OFFERS_PROVIDER_TIMEOUT_MS,
     catalogueTtlMs: env.CATALOGUE_TTL_SECONDS * 1000,
     rateLimit: { limit: env.RATE_LIMIT_REQUESTS, windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000 },
+    ipRateLimit: { limit: env.RATE_LIMIT_IP_REQUESTS, windowMs: env.RATE_LIMIT_IP_WINDOW_SECONDS * 1000 },
+    trustProxy: env.TRUST_PROXY ?? [],
     orderCreateTimeoutMs: env.ORDER_CREATE_TIMEOUT_SECONDS * 1000,
     orderTimings: {
       pollInitialMs: env.ORDER_POLL_INITIAL_SECONDS * 1000,
@@ -112,6 +124,7 @@ export function buildConfig(env: Env): AppConfig {
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? !production,
       timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000,
     },
+    encryption: encryptionConfig(env),
     redisUrl: env.REDIS_URL,
     simulatorUrl,
     providers: resolveProviders(providerEnv, {

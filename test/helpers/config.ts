@@ -3,6 +3,8 @@ import { DEFAULT_DEV_API_KEY } from '../../src/config/env';
 import type { OrderTimings } from '../../src/temporal/shared';
 
 export const TEST_API_KEY = DEFAULT_DEV_API_KEY;
+/** A payload key for tests that run in production mode, where keys are required (not a secret: tests only). */
+export const TEST_ENCRYPTION_KEYS = `test:${Buffer.alloc(32, 7).toString('base64')}`;
 
 /** Short durations so that polling, expiry and grace periods play out in seconds. */
 export const FAST_TIMINGS: OrderTimings = {
@@ -16,5 +18,12 @@ export const FAST_TIMINGS: OrderTimings = {
 
 export function testConfig(overrides: Partial<AppConfig> = {}, env: NodeJS.ProcessEnv = {}): AppConfig {
   const config = buildConfig(parseEnv({ NODE_ENV: 'test', LOG_LEVEL: 'silent', ...env }));
-  return { ...config, orderTimings: FAST_TIMINGS, rateLimit: { limit: 100_000, windowMs: 60_000 }, ...overrides };
+  return {
+    ...config,
+    orderTimings: FAST_TIMINGS,
+    rateLimit: { limit: 100_000, windowMs: 60_000 },
+    // The tests and benchmarks send everything from one address.
+    ipRateLimit: { limit: 1_000_000_000, windowMs: 60_000 },
+    ...overrides,
+  };
 }

@@ -19,7 +19,7 @@ import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay/confi
 import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../src/providers/ramp/config';
 import { TRANSAK_SIMULATOR_CREDENTIALS } from '../../src/providers/transak/config';
 import { moonpayWebhookSignature } from '../../src/simulators/moonpay/signing';
-import { TEST_API_KEY } from '../helpers/config';
+import { TEST_API_KEY, TEST_ENCRYPTION_KEYS } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { checkout, draftOrder, waitForStatus, type OrderDraft } from '../helpers/orders';
 import { freePort } from '../helpers/ports';
@@ -30,7 +30,7 @@ import { signedSandboxWebhook } from '../helpers/webhooks';
 const ROOT = resolve(__dirname, '..', '..');
 /** Private to this run, as an operator's would be. */
 const SIMULATOR_SECRET = randomBytes(32).toString('hex');
-const PRODUCTION = { NODE_ENV: 'production', LOG_LEVEL: 'silent', ONRAMP_API_KEY: TEST_API_KEY };
+const PRODUCTION = { NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, LOG_LEVEL: 'silent', ONRAMP_API_KEY: TEST_API_KEY };
 const OPTED_IN = { ...PRODUCTION, SANDBOX_URL: 'http://127.0.0.1:4010', SANDBOX_IN_PRODUCTION: 'true' };
 
 /** What signs each simulated provider's webhooks, as published in this repository (Transak's: the secret that gets the signing token). */
@@ -120,7 +120,11 @@ describe('start-up in production', () => {
   });
 
   test('the simulator host refuses to start on the repository credentials, naming the variable', async () => {
-    const simulator = runEntryPoint('src/simulators/main.ts', { NODE_ENV: 'production', SIMULATOR_PORT: '0' });
+    const simulator = runEntryPoint('src/simulators/main.ts', {
+      NODE_ENV: 'production',
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      SIMULATOR_PORT: '0',
+    });
     expect(await simulator.exited).toBe(1);
     expect(simulator.output()).toMatch(/^simulator: Invalid configuration:\n {2}- SIMULATOR_SECRET: required in production/m);
   });
@@ -254,6 +258,7 @@ describe('with SANDBOX_IN_PRODUCTION=true and a private SIMULATOR_SECRET', () =>
     const port = await freePort();
     const simulator = runEntryPoint('src/simulators/main.ts', {
       NODE_ENV: 'production',
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
       SIMULATOR_SECRET,
       SIMULATOR_HOST: '127.0.0.1',
       SIMULATOR_PORT: String(port),

@@ -81,8 +81,15 @@ describe("the API's node flags", () => {
 describe('the compose demo and its simulated providers', () => {
   // What an operator passes: `SIMULATOR_SECRET=$(openssl rand -hex 32) docker compose up`.
   const secret = randomBytes(32).toString('hex');
+  const encryptionKeys = `k1:${randomBytes(32).toString('base64')}`;
+  /** The operator's values for what compose takes from the environment. */
   const resolveSecret = (variables: Record<string, string>) =>
-    Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, value === '*simulator-secret' ? secret : value]));
+    Object.fromEntries(
+      Object.entries(variables).map(([name, value]) => [
+        name,
+        value === '*simulator-secret' ? secret : value.startsWith('${ENCRYPTION_KEYS:?') ? encryptionKeys : value,
+      ]),
+    );
 
   test('opts in explicitly, with one secret for the broker and the simulator host that compose requires from the environment', () => {
     const broker = composeVariables('x-broker-env: &broker-env');
@@ -90,6 +97,8 @@ describe('the compose demo and its simulated providers', () => {
     expect(composeVariables('  sandbox:')).toMatchObject({ SIMULATOR_SECRET: '*simulator-secret' });
     // `${VAR:?message}`: compose stops with the message when it is unset; no default is written down.
     expect(simulatorSecretAnchor()).toMatch(/^\$\{SIMULATOR_SECRET:\?[^}]+\}$/);
+    // The payload keys too: required in production, never written down.
+    expect(broker.ENCRYPTION_KEYS).toMatch(/^\$\{ENCRYPTION_KEYS:\?[^}]+\}$/);
     expect(read('docker-compose.yml')).toMatch(/^# DEMO ONLY: /m);
   });
 

@@ -24,7 +24,8 @@ Bodies and answers are JSON; amounts are decimal strings, never JSON numbers; cu
 GET /api/dict/currencies, never tickers (a ticker is \`400 ticker_not_allowed\`).
 
 Each API key may make a limited number of requests per window: answers carry the \`RateLimit\` and
-\`RateLimit-Policy\` headers, and a request over the limit is \`429 rate_limited\` with \`Retry-After\`.
+\`RateLimit-Policy\` headers, and a request over the limit is \`429 rate_limited\` with \`Retry-After\`. Each client address
+has a budget of its own too, on every /api route (provider webhooks included), counted before the API key is checked.
 
 Errors are \`application/problem+json\` (RFC 9457) with a stable \`code\`. A route called with another method
 answers \`405 method_not_allowed\` with \`Allow\`; an unknown path answers \`404 not_found\`. Every answer carries

@@ -22,6 +22,7 @@ import { rampSimulatorSigningKey } from '../../../src/simulators/ramp/signing';
 import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from '../../../src/config/env';
 import { sha256Hex } from '../../../src/config/integrators';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../../../src/webhooks/retry';
+import { TEST_ENCRYPTION_KEYS } from '../../helpers/config';
 
 function configError(fn: () => unknown): ConfigError {
   try {
@@ -202,27 +203,34 @@ describe('parseEnv refuses bad values, naming the variable', () => {
 
 describe('production', () => {
   test('without ONRAMP_INTEGRATORS_FILE and without ONRAMP_API_KEY is refused', () => {
-    const err = configError(() => parseEnv({ NODE_ENV: 'production' }));
+    const err = configError(() => parseEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS }));
     expect(err.problems).toHaveLength(1);
     expect(err.problems[0]).toMatch(/^ONRAMP_INTEGRATORS_FILE: /);
     expect(err.message).toContain('ONRAMP_API_KEY');
   });
 
   test('empty ONRAMP_INTEGRATORS_FILE and ONRAMP_API_KEY count as unset, so are refused too', () => {
-    const err = configError(() => parseEnv({ NODE_ENV: 'production', ONRAMP_INTEGRATORS_FILE: '', ONRAMP_API_KEY: '  ' }));
+    const err = configError(() =>
+      parseEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_INTEGRATORS_FILE: '', ONRAMP_API_KEY: '  ' }),
+    );
     expect(err.problems[0]).toMatch(/^ONRAMP_INTEGRATORS_FILE: /);
   });
 
   test('ONRAMP_API_KEY alone is enough', () => {
-    expect(parseEnv({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY }).ONRAMP_API_KEY).toBe(PROD_KEY);
+    expect(parseEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: PROD_KEY }).ONRAMP_API_KEY).toBe(
+      PROD_KEY,
+    );
   });
 
   test('ONRAMP_INTEGRATORS_FILE alone passes parseEnv', () => {
-    expect(parseEnv({ NODE_ENV: 'production', ONRAMP_INTEGRATORS_FILE: '/etc/x.json' }).ONRAMP_INTEGRATORS_FILE).toBe('/etc/x.json');
+    expect(
+      parseEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_INTEGRATORS_FILE: '/etc/x.json' })
+        .ONRAMP_INTEGRATORS_FILE,
+    ).toBe('/etc/x.json');
   });
 
   test('without SANDBOX_URL there is no simulator host, so every provider without credentials is disabled', () => {
-    const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY });
+    const config = loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: PROD_KEY });
     expect(config.simulatorUrl).toBeUndefined();
     expect(modes(config)).toEqual(everyProvider('disabled'));
     expect(config.providers.sandbox).toEqual({ mode: 'disabled', reason: 'no simulator host (SANDBOX_URL is not set)' });
@@ -231,7 +239,7 @@ describe('production', () => {
   });
 
   test('an empty SANDBOX_URL still means no simulator host', () => {
-    const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY, SANDBOX_URL: '' });
+    const config = loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: PROD_KEY, SANDBOX_URL: '' });
     expect(config.simulatorUrl).toBeUndefined();
     expect(config.providers.sandbox.mode).toBe('disabled');
   });
@@ -239,6 +247,7 @@ describe('production', () => {
   test('with SANDBOX_URL and the opt-in every provider without credentials runs against the simulator host (trailing slashes dropped)', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
       ONRAMP_API_KEY: PROD_KEY,
       PUBLIC_BASE_URL: 'https://broker.example.com',
       SANDBOX_URL: 'https://sandbox.example.com//',
@@ -273,6 +282,7 @@ describe('production', () => {
   test("a provider's credentials make it live, calling back the broker's public URL", () => {
     const config = loadConfig({
       NODE_ENV: 'production',
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
       ONRAMP_API_KEY: PROD_KEY,
       PUBLIC_BASE_URL: 'https://broker.example.com/',
       RAMP_HOST_API_KEY: 'ramp-host-key',
@@ -291,7 +301,7 @@ describe('production', () => {
   });
 
   test('the single integrator from ONRAMP_API_KEY has no default webhook secret', () => {
-    const config = loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY });
+    const config = loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: PROD_KEY });
     expect(config.integrators).toEqual([
       {
         id: 'dev',
@@ -309,7 +319,12 @@ describe('production', () => {
       const file = join(dir, 'integrators.json');
       const integrators = [{ id: 'acme', name: 'Acme', api_key_sha256: [sha256Hex('acme-key-0123456789')] }];
       writeFileSync(file, JSON.stringify({ integrators }));
-      const config = loadConfig({ NODE_ENV: 'production', ONRAMP_INTEGRATORS_FILE: file, ONRAMP_API_KEY: PROD_KEY });
+      const config = loadConfig({
+        NODE_ENV: 'production',
+        ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+        ONRAMP_INTEGRATORS_FILE: file,
+        ONRAMP_API_KEY: PROD_KEY,
+      });
       expect(config.integrators).toEqual(integrators);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -318,7 +333,11 @@ describe('production', () => {
 
   test('a missing ONRAMP_INTEGRATORS_FILE is a ConfigError naming the variable', () => {
     const err = configError(() =>
-      loadConfig({ NODE_ENV: 'production', ONRAMP_INTEGRATORS_FILE: join(tmpdir(), 'no-such-dir-xyz', 'i.json') }),
+      loadConfig({
+        NODE_ENV: 'production',
+        ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+        ONRAMP_INTEGRATORS_FILE: join(tmpdir(), 'no-such-dir-xyz', 'i.json'),
+      }),
     );
     expect(err.message).toContain('ONRAMP_INTEGRATORS_FILE');
   });
@@ -476,7 +495,12 @@ describe('orderTimings are computed in milliseconds', () => {
 });
 
 describe('simulated providers in production', () => {
-  const PROD_SIMULATED = { NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY, SANDBOX_URL: 'http://sandbox:4010' };
+  const PROD_SIMULATED = {
+    NODE_ENV: 'production',
+    ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    ONRAMP_API_KEY: PROD_KEY,
+    SANDBOX_URL: 'http://sandbox:4010',
+  };
 
   test('SANDBOX_URL without SANDBOX_IN_PRODUCTION=true is refused, naming the opt-in', () => {
     for (const optIn of [undefined, 'false']) {
@@ -508,7 +532,9 @@ describe('simulated providers in production', () => {
   });
 
   test('without SANDBOX_URL nothing is simulated, so no opt-in or secret is needed', () => {
-    expect(modes(loadConfig({ NODE_ENV: 'production', ONRAMP_API_KEY: PROD_KEY })).sandbox).toBe('disabled');
+    expect(modes(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: PROD_KEY })).sandbox).toBe(
+      'disabled',
+    );
   });
 
   test('outside production neither is needed', () => {
@@ -600,17 +626,20 @@ describe('the simulator host environment', () => {
   });
 
   test('in production it refuses to start on the published credentials, naming each variable', () => {
-    const missing = configError(() => parseSimulatorEnv({ NODE_ENV: 'production' }));
+    const missing = configError(() => parseSimulatorEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS }));
     expect(missing.problems).toEqual([expect.stringMatching(/^SIMULATOR_SECRET: required in production/)]);
     const published = configError(() =>
       parseSimulatorEnv({
         NODE_ENV: 'production',
+        ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
         SIMULATOR_SECRET: BANXA_SIMULATOR_CREDENTIALS.apiSecret,
         SANDBOX_WEBHOOK_SECRET: DEV_SANDBOX_WEBHOOK_SECRET,
       }),
     );
     expect(published.problems.map((p) => p.split(':')[0])).toEqual(['SIMULATOR_SECRET', 'SANDBOX_WEBHOOK_SECRET']);
-    expect(parseSimulatorEnv({ NODE_ENV: 'production', SIMULATOR_SECRET }).SIMULATOR_SECRET).toBe(SIMULATOR_SECRET);
+    expect(parseSimulatorEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, SIMULATOR_SECRET }).SIMULATOR_SECRET).toBe(
+      SIMULATOR_SECRET,
+    );
   });
 
   test('bad values are refused by name', () => {

@@ -2,8 +2,9 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { loadConfig } from '../../../src/config';
 import { createProviderRegistry, logDisabledProviders } from '../../../src/providers/registry';
+import { TEST_ENCRYPTION_KEYS } from '../../helpers/config';
 
-const PROD = { NODE_ENV: 'production', ONRAMP_API_KEY: 'prod-key-0123456789abcdef' };
+const PROD = { NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: 'prod-key-0123456789abcdef' };
 
 /** A pino logger writing JSON lines into an array. */
 function capturingLogger() {

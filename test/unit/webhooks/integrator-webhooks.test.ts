@@ -6,6 +6,7 @@ import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, MAX_RETRY_AFTER_MS, nextRetryDelayMs, 
 import { signStandardWebhook, webhookSecretKey } from '../../../src/webhooks/signature';
 import { checkWebhookUrl, isPublicAddress, WebhookUrlRefusedError } from '../../../src/webhooks/ssrf';
 import { integratorWebhookId, type IntegratorNotification } from '../../../src/temporal/shared';
+import { TEST_ENCRYPTION_KEYS } from '../../helpers/config';
 
 const SECRET = DEFAULT_DEV_WEBHOOK_SECRET;
 const NOW = 1_790_000_000;
@@ -159,7 +160,12 @@ describe('SSRF guard', () => {
 });
 
 describe('webhook configuration', () => {
-  const production = { NODE_ENV: 'production', ONRAMP_API_KEY: 'obk_live_0123456789abcdef', ONRAMP_WEBHOOK_SECRET: SECRET };
+  const production = {
+    NODE_ENV: 'production',
+    ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    ONRAMP_API_KEY: 'obk_live_0123456789abcdef',
+    ONRAMP_WEBHOOK_SECRET: SECRET,
+  };
 
   test('production refuses a private webhook URL at start-up unless allowed', () => {
     const env = { ...production, ONRAMP_WEBHOOK_URL: 'http://10.0.0.5/hooks' };
@@ -170,7 +176,12 @@ describe('webhook configuration', () => {
   });
 
   test('a webhook URL needs a secret', () => {
-    const env = { NODE_ENV: 'production', ONRAMP_API_KEY: 'obk_live_0123456789abcdef', ONRAMP_WEBHOOK_URL: 'https://hooks.example.com/x' };
+    const env = {
+      NODE_ENV: 'production',
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      ONRAMP_API_KEY: 'obk_live_0123456789abcdef',
+      ONRAMP_WEBHOOK_URL: 'https://hooks.example.com/x',
+    };
     expect(() => buildConfig(parseEnv(env))).toThrow(/needs a webhook_secret/);
   });
 
