@@ -1,6 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { createLogger } from '../../src/logging';
+import { connectRedis, type RedisConnection } from '../../src/redis/connection';
 import { freePort } from './ports';
 
 export interface RedisServer {
@@ -128,4 +130,24 @@ export async function startRedis(options: { port?: number; timeoutMs?: number } 
     if (options.port !== undefined) await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error('could not start redis-server on a free port');
+}
+
+/**
+ * A redis-server and two connections to it, as two API processes sharing it would hold, for the
+ * tests of a file (or a describe block): started before them, closed after. Fields set by `beforeAll`.
+ */
+export function useSharedRedis(): { server: RedisServer; first: RedisConnection; second: RedisConnection } {
+  const shared = {} as { server: RedisServer; first: RedisConnection; second: RedisConnection };
+  const logger = createLogger('silent', 'test');
+  beforeAll(async () => {
+    shared.server = await startRedis();
+    shared.first = await connectRedis(shared.server.url, logger);
+    shared.second = await connectRedis(shared.server.url, logger);
+  });
+  afterAll(async () => {
+    await shared.first?.close();
+    await shared.second?.close();
+    await shared.server?.stop();
+  });
+  return shared;
 }

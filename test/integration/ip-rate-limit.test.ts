@@ -8,10 +8,10 @@ import request from 'supertest';
 import { buildApi } from '../../src/api/server';
 import type { AppConfig } from '../../src/config';
 import { createLogger } from '../../src/logging';
-import { connectRedis, type RedisConnection } from '../../src/redis/connection';
+import type { RedisConnection } from '../../src/redis/connection';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
-import { startRedis, type RedisServer } from '../helpers/redis';
+import { useSharedRedis } from '../helpers/redis';
 
 const logger = createLogger('silent', 'test');
 const unreachableTemporal = createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' });
@@ -87,29 +87,15 @@ test('TRUST_PROXY accepts addresses, CIDRs and named ranges, and refuses anythin
 });
 
 describe('in Redis', () => {
-  let server: RedisServer;
-  let first: RedisConnection;
-  let second: RedisConnection;
-
-  beforeAll(async () => {
-    server = await startRedis();
-    first = await connectRedis(server.url, logger);
-    second = await connectRedis(server.url, logger);
-  });
-
-  afterAll(async () => {
-    await first?.close();
-    await second?.close();
-    await server?.stop();
-  });
+  const redis = useSharedRedis();
 
   test('two API instances share the counters of one address', async () => {
-    const appA = api(3, {}, first);
-    const appB = api(3, {}, second);
+    const appA = api(3, {}, redis.first);
+    const appB = api(3, {}, redis.second);
     expect((await currencies(appA, WRONG_KEY)).status).toBe(401);
     expect((await currencies(appB, WRONG_KEY)).status).toBe(401);
     expect((await currencies(appA, WRONG_KEY)).status).toBe(401);
     expectIpLimited(await currencies(appB, WRONG_KEY), 3);
-    await expect(first.client.get('onramp:rl-ip:ip:127.0.0.1')).resolves.toBe('4');
+    await expect(redis.first.client.get('onramp:rl-ip:ip:127.0.0.1')).resolves.toBe('4');
   });
 });

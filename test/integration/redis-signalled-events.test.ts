@@ -5,8 +5,8 @@
  */
 import { RedisSignalledEvents, SIGNALLED_EVENT_TTL_MS, type SignalledEvent } from '../../src/api/signalled-events';
 import { createLogger } from '../../src/logging';
-import { connectRedis, type RedisConnection } from '../../src/redis/connection';
-import { startRedis, type RedisServer } from '../helpers/redis';
+import { connectRedis } from '../../src/redis/connection';
+import { startRedis, useSharedRedis } from '../helpers/redis';
 
 const logger = createLogger('silent', 'test');
 const event = (overrides: Partial<SignalledEvent> = {}): SignalledEvent => ({
@@ -16,29 +16,15 @@ const event = (overrides: Partial<SignalledEvent> = {}): SignalledEvent => ({
   ...overrides,
 });
 
-let server: RedisServer;
-let first: RedisConnection;
-let second: RedisConnection;
-
-beforeAll(async () => {
-  server = await startRedis();
-  first = await connectRedis(server.url, logger);
-  second = await connectRedis(server.url, logger);
-});
-
-afterAll(async () => {
-  await first?.close();
-  await second?.close();
-  await server?.stop();
-});
+const redis = useSharedRedis();
 
 beforeEach(async () => {
-  await first.client.flushAll();
+  await redis.first.client.flushAll();
 });
 
 test('an event remembered through one connection is seen through another (two API processes)', async () => {
-  const a = new RedisSignalledEvents(first.client);
-  const b = new RedisSignalledEvents(second.client);
+  const a = new RedisSignalledEvents(redis.first.client);
+  const b = new RedisSignalledEvents(redis.second.client);
   await expect(b.seen(event())).resolves.toBe(false);
   await a.remember(event());
   await expect(b.seen(event())).resolves.toBe(true);
@@ -48,21 +34,21 @@ test('an event remembered through one connection is seen through another (two AP
 });
 
 test('one key per event, under onramp:signalled:, expiring after seven days; remembering again keeps the first expiry', async () => {
-  const store = new RedisSignalledEvents(first.client);
+  const store = new RedisSignalledEvents(redis.first.client);
   await store.remember(event());
-  expect(await first.client.keys('*')).toEqual([store.keyOf(event())]);
+  expect(await redis.first.client.keys('*')).toEqual([store.keyOf(event())]);
   expect(store.keyOf(event())).toMatch(/^onramp:signalled:[A-Za-z0-9_-]{43}$/);
-  const ttl = await first.client.pTTL(store.keyOf(event()));
+  const ttl = await redis.first.client.pTTL(store.keyOf(event()));
   expect(ttl).toBeGreaterThan(SIGNALLED_EVENT_TTL_MS - 5000);
   expect(ttl).toBeLessThanOrEqual(SIGNALLED_EVENT_TTL_MS);
 
-  await first.client.pExpire(store.keyOf(event()), 60_000);
+  await redis.first.client.pExpire(store.keyOf(event()), 60_000);
   await store.remember(event());
-  expect(await first.client.pTTL(store.keyOf(event()))).toBeLessThanOrEqual(60_000);
+  expect(await redis.first.client.pTTL(store.keyOf(event()))).toBeLessThanOrEqual(60_000);
 });
 
 test('Redis forgets an event after the TTL', async () => {
-  const store = new RedisSignalledEvents(first.client, { ttlMs: 50 });
+  const store = new RedisSignalledEvents(redis.first.client, { ttlMs: 50 });
   await store.remember(event());
   await expect(store.seen(event())).resolves.toBe(true);
   await new Promise((resolve) => setTimeout(resolve, 120));
