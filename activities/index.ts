@@ -148,10 +148,7 @@ export function createActivities({ providers, currencies, integrators, webhooks 
 }
 
 /** What a status answer is about when it is not the order asked about; undefined when it is. */
-export function snapshotMismatch(
-  asked: { orderId: string; providerOrderId?: string },
-  snapshot: ProviderOrderSnapshot,
-): string | undefined {
+function snapshotMismatch(asked: { orderId: string; providerOrderId?: string }, snapshot: ProviderOrderSnapshot): string | undefined {
   if (snapshot.orderId !== asked.orderId) return `order ${JSON.stringify(snapshot.orderId)}, not ${asked.orderId}`;
   if (asked.providerOrderId !== undefined && snapshot.providerOrderId !== undefined && snapshot.providerOrderId !== asked.providerOrderId) {
     return `provider order ${snapshot.providerOrderId}, not ${asked.providerOrderId}`;

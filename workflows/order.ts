@@ -207,6 +207,20 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     state.created(created);
   }
 
+  const historyLimit = timings.historyEventsBeforeContinue ?? HISTORY_EVENTS_BEFORE_CONTINUE;
+  const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > historyLimit;
+
+  /**
+   * Ends this run for a new one: a webhook attempt in flight finishes first, undelivered webhooks
+   * move to the next run, and (while the order is open) signals that arrived meanwhile are applied.
+   */
+  async function continueRun(applyInbox: boolean): Promise<never> {
+    closingRun = true;
+    await condition(() => !delivering && allHandlersFinished());
+    if (applyInbox) for (const event of inbox.splice(0)) state.apply(event);
+    return continueAsNew<typeof orderWorkflow>(input, state.resumeState(pollDelayMs));
+  }
+
   const createdAtMs = state.createdAtMs();
   while (!isTerminal(state.memo!.order.status)) {
     const now = Date.now();
@@ -228,15 +242,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       state.expireIfUnpaid();
     }
 
-    const historyLimit = timings.historyEventsBeforeContinue ?? HISTORY_EVENTS_BEFORE_CONTINUE;
-    if (workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > historyLimit) {
-      // A webhook attempt in flight finishes first; undelivered webhooks move to the next run.
-      closingRun = true;
-      await condition(() => !delivering && allHandlersFinished());
-      // Signals that arrived meanwhile are carried over: nothing acknowledged is dropped.
-      for (const event of inbox.splice(0)) state.apply(event);
-      return continueAsNew<typeof orderWorkflow>(input, state.resumeState(pollDelayMs));
-    }
+    // Signals that arrived meanwhile are carried over: nothing acknowledged is dropped.
+    if (historyFull()) return continueRun(true);
   }
 
   if (!checksIntegrity) {
@@ -245,13 +252,9 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   }
   // A final order waits for its webhooks to be delivered; signals that keep arriving meanwhile are
   // ignored, and a history they make long moves the wait to a new run.
-  const historyLimit = timings.historyEventsBeforeContinue ?? HISTORY_EVENTS_BEFORE_CONTINUE;
-  const historyFull = () => workflowInfo().continueAsNewSuggested || workflowInfo().historyLength > historyLimit;
   await condition(() => (outbox.length === 0 && allHandlersFinished()) || historyFull());
   if (outbox.length === 0 && allHandlersFinished()) return state.memo!;
-  closingRun = true;
-  await condition(() => !delivering && allHandlersFinished());
-  return continueAsNew<typeof orderWorkflow>(input, state.resumeState(pollDelayMs));
+  return continueRun(false);
 
   async function poll(): Promise<boolean> {
     try {

@@ -60,12 +60,17 @@ export async function searchAttributes(client: Client, orderId: string): Promise
   return Object.fromEntries(Object.entries(attributes).map(([key, values]) => [key, (values as unknown[])[0]]));
 }
 
-/** Events in the order's workflow histories, all runs together. */
-export async function historyLength(client: Client, orderId: string): Promise<number> {
-  let total = 0;
+/** Every history event of every run of the order's workflow, oldest run first. */
+export async function orderHistory(client: Client, orderId: string) {
+  const events = [];
   for (const runId of await workflowRuns(client, orderId)) {
     const history = await client.workflow.getHandle(orderWorkflowId(orderId), runId).fetchHistory();
-    total += history.events?.length ?? 0;
+    events.push(...(history.events ?? []));
   }
-  return total;
+  return events;
+}
+
+/** Events in the order's workflow histories, all runs together. */
+export async function historyLength(client: Client, orderId: string): Promise<number> {
+  return (await orderHistory(client, orderId)).length;
 }

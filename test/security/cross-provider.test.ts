@@ -11,7 +11,15 @@ import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay';
 import { callApi } from '../helpers/http';
 import { offerThenOrder } from '../helpers/orders';
 import { freePort } from '../helpers/ports';
-import { historyLength, orderMemo, postWebhook, refusedReports, searchAttributes, signedSandboxEvent } from '../helpers/provider-events';
+import {
+  historyLength,
+  orderHistory,
+  orderMemo,
+  postWebhook,
+  refusedReports,
+  searchAttributes,
+  signedSandboxEvent,
+} from '../helpers/provider-events';
 import { getOrderQuery, orderWorkflowId, providerEventSignal } from '../../src/temporal/shared';
 import { journeyOrder } from '../helpers/provider-journeys';
 import { startTestStack } from '../helpers/stack';
@@ -46,8 +54,7 @@ async function expectUnmoved(stack: LocalStack, orderId: string) {
 
 /** Signals in the order's history: none when the API kept the events out. */
 async function signalsIn(orderId: string): Promise<number> {
-  const history = await env.client.workflow.getHandle(orderWorkflowId(orderId)).fetchHistory();
-  return (history.events ?? []).filter((e) => e.workflowExecutionSignaledEventAttributes).length;
+  return (await orderHistory(env.client, orderId)).filter((e) => e.workflowExecutionSignaledEventAttributes).length;
 }
 
 test('sandbox events signed with the public development secret never reach or move a MoonPay order', async () => {

@@ -18,7 +18,7 @@ import { orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
 import { FAST_TIMINGS } from '../helpers/config';
 import { draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { startRedis, type RedisServer } from '../helpers/redis';
-import { workflowRuns } from '../helpers/scenarios';
+import { orderHistory } from '../helpers/provider-events';
 import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
 import { signedSandboxWebhook } from '../helpers/webhooks';
@@ -81,11 +81,7 @@ async function replay(apiUrl: string, webhook: Webhook, count: number): Promise<
 
 /** Every history event of every run of the order's workflow. */
 async function history(orderId: string) {
-  const events = [];
-  for (const runId of await workflowRuns(env.client, orderId)) {
-    const { events: runEvents } = await env.client.workflow.getHandle(orderWorkflowId(orderId), runId).fetchHistory();
-    events.push(...(runEvents ?? []));
-  }
+  const events = await orderHistory(env.client, orderId);
   return { total: events.length, signals: events.filter((e) => e.workflowExecutionSignaledEventAttributes).length };
 }
 
