@@ -6,6 +6,7 @@
  */
 import express, { type Request, type Response } from 'express';
 import { SimulatorBase } from '../kit/base';
+import type { SimulatedOrder } from '../kit/simulated-orders';
 import { BanxaApi, refuse } from './api';
 import { BanxaCheckout } from './checkout';
 import { BanxaLifecycle } from './lifecycle';
@@ -28,6 +29,15 @@ export class BanxaSimulator extends SimulatorBase {
     this.injectFaultsUnder('/v2', (res) => refuse(res, 503, 999, 'System error'));
     this.app.use(api.router);
     this.app.use((_req: Request, res: Response) => refuse(res, 404, 404, 'Not found'));
+  }
+
+  simulatedOrders(): SimulatedOrder[] {
+    return [...this.orders.values()].map((o) => ({
+      id: o.id,
+      reference: o.externalOrderId,
+      status: o.status,
+      created_at: o.createdAt.toISOString(),
+    }));
   }
 }
 

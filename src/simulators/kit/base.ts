@@ -1,6 +1,7 @@
 import express, { type Response } from 'express';
 import { faultRoutes, injectFaults, NO_FAULTS, type SimulatorFaults } from './faults';
 import type { ProviderSimulator } from './host';
+import { simulatedOrderRoutes, type OrderWebhookSwitches, type SimulatedOrder } from './simulated-orders';
 import { DEFAULT_STEP_DELAY_MS, StatusWalks } from './status-walk';
 import { SimulatorTimers } from './timers';
 import { WebhookSender } from './webhook-sender';
@@ -36,23 +37,58 @@ export abstract class SimulatorBase implements ProviderSimulator {
   protected readonly timers = new SimulatorTimers();
   protected readonly parts: SimulatorParts;
   protected readonly random: () => number;
+  /** Per-order webhook switches, by the broker's order id (the orders' reference). */
+  private readonly orderSwitches = new Map<string, OrderWebhookSwitches>();
 
   constructor(options: SimulatorBaseOptions) {
     this.faults = { ...NO_FAULTS, ...options.faults };
     this.random = options.random ?? Math.random;
-    this.webhooks = new WebhookSender({ url: options.webhookUrl, faults: this.faults, timers: this.timers, log: options.log });
+    this.webhooks = new WebhookSender({
+      url: options.webhookUrl,
+      faults: this.faults,
+      timers: this.timers,
+      orderSwitches: (orderKey) => this.switchesOf(orderKey),
+      log: options.log,
+    });
     const walks = new StatusWalks(this.timers, options.stepDelayMs ?? DEFAULT_STEP_DELAY_MS);
     this.parts = { faults: this.faults, webhooks: this.webhooks, walks, log: options.log };
     this.app.disable('x-powered-by');
     // Providers' APIs answer fresh data: no ETag to compute for every answer.
     this.app.set('etag', false);
-    // Turning the reorder switch off sends what it held back.
+    // Turning the reorder switch off sends what it held back (but for orders whose own switch holds them).
     this.app.use(
       '/_simulator',
       faultRoutes(this.faults, () => {
-        if (!this.faults.reorderWebhooks) this.webhooks.releaseHeld();
+        if (!this.faults.reorderWebhooks) this.webhooks.releaseHeld((key) => this.switchesOf(key)?.reorderWebhooks !== true);
       }),
     );
+    this.app.use(
+      '/_simulator',
+      simulatedOrderRoutes({
+        orders: () => this.simulatedOrders(),
+        switches: this.orderSwitches,
+        onChange: (reference) => {
+          const switches = this.orderSwitches.get(reference);
+          const holding = switches?.reorderWebhooks ?? this.faults.reorderWebhooks;
+          if (!holding) this.webhooks.releaseHeld((key) => this.referenceOf(key) === reference);
+        },
+      }),
+    );
+  }
+
+  /** Every order the provider holds, with the broker's order id it was given: `GET /_simulator/orders`. */
+  abstract simulatedOrders(): SimulatedOrder[];
+
+  /** The broker's order id behind a webhook's orderKey (the provider's order id, or the reference itself). */
+  private referenceOf(orderKey: string): string | undefined {
+    const order = this.simulatedOrders().find((o) => o.id === orderKey || o.reference === orderKey);
+    return order?.reference ?? undefined;
+  }
+
+  private switchesOf(orderKey: string): OrderWebhookSwitches | undefined {
+    if (this.orderSwitches.size === 0) return undefined;
+    const reference = this.referenceOf(orderKey);
+    return reference === undefined ? undefined : this.orderSwitches.get(reference);
   }
 
   /** Stops pending timers (status steps, webhook retries); webhooks in flight finish. */

@@ -1,4 +1,5 @@
 import type { SimulatorFaults } from './faults';
+import type { OrderWebhookSwitches } from './simulated-orders';
 import type { SimulatorTimers } from './timers';
 
 /** One attempt to deliver a webhook; httpStatus 0 means the request failed. */
@@ -27,6 +28,8 @@ export interface WebhookSenderOptions {
   timers: SimulatorTimers;
   /** Pauses between attempts; one attempt more than there are pauses. */
   retryDelaysMs?: readonly number[];
+  /** The switches set for one order (by its orderKey), if any: each one set overrides the simulator's for that order's webhooks. */
+  orderSwitches?: (orderKey: string) => OrderWebhookSwitches | undefined;
   log?: (message: string) => void;
 }
 
@@ -43,7 +46,8 @@ export class WebhookSender {
   constructor(private readonly options: WebhookSenderOptions) {}
 
   send(webhook: OutgoingWebhook): void {
-    const { faults } = this.options;
+    const switches = this.options.orderSwitches?.(webhook.orderKey);
+    const faults = switches ? { ...this.options.faults, ...switches } : this.options.faults;
     if (faults.dropWebhooks) {
       this.options.log?.(`webhook ${webhook.eventId} (${webhook.status}) dropped`);
       return;
@@ -58,10 +62,13 @@ export class WebhookSender {
     if (faults.duplicateWebhooks) this.enqueue(webhook);
   }
 
-  /** Sends the webhooks held back by `reorderWebhooks`, newest first. */
-  releaseHeld(): void {
-    for (const batch of this.held.values()) for (const webhook of [...batch].reverse()) this.enqueue(webhook);
-    this.held.clear();
+  /** Sends the webhooks held back by `reorderWebhooks`, each order's newest first; only the orders `which` picks when given. */
+  releaseHeld(which?: (orderKey: string) => boolean): void {
+    for (const [orderKey, batch] of this.held) {
+      if (which && !which(orderKey)) continue;
+      for (const webhook of [...batch].reverse()) this.enqueue(webhook);
+      this.held.delete(orderKey);
+    }
   }
 
   /** Resolves when every queued webhook has been attempted. */

@@ -5,6 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import { SimulatorBase } from '../kit/base';
+import type { SimulatedOrder } from '../kit/simulated-orders';
 import { apiError, MercuryoApi } from './api';
 import { MercuryoCheckout } from './checkout';
 import { MercuryoLifecycle } from './lifecycle';
@@ -26,6 +27,16 @@ export class MercuryoSimulator extends SimulatorBase {
     this.injectFaultsUnder('/v1.6', (res) => apiError(res, 503, 'Service temporarily unavailable'));
     this.app.use(new MercuryoApi(this.purchases, options.credentials).router);
     this.app.use((_req: Request, res: Response) => apiError(res, 404, 'Not found'));
+  }
+
+  /** Each purchase once, by Mercuryo's transaction id; its reference is the merchant_transaction_id the widget URL gave. */
+  simulatedOrders(): SimulatedOrder[] {
+    return [...this.purchases.values()].map((p) => ({
+      id: p.transactionId,
+      reference: p.merchantTransactionId,
+      status: p.withdraw ? `withdraw:${p.withdraw.status}` : `${p.paymentType}:${p.payment.status}`,
+      created_at: p.payment.createdAt.toISOString(),
+    }));
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import { SimulatorBase } from '../kit/base';
+import type { SimulatedOrder } from '../kit/simulated-orders';
 import { MoonpayApi, moonpayError } from './api';
 import { MoonpayCheckout } from './checkout';
 import { MoonpayLifecycle } from './lifecycle';
@@ -26,6 +27,15 @@ export class MoonpaySimulator extends SimulatorBase {
     for (const prefix of ['/v3', '/v1']) this.injectFaultsUnder(prefix, outage);
     this.app.use(new MoonpayApi(this.transactions, options.credentials).router);
     this.app.use((_req: Request, res: Response) => moonpayError(res, 404, 'NotFoundError', '4_SYS_NOT_FOUND', 'Not Found'));
+  }
+
+  simulatedOrders(): SimulatedOrder[] {
+    return [...this.transactions.values()].map((tx) => ({
+      id: tx.id,
+      reference: tx.externalTransactionId,
+      status: tx.status,
+      created_at: tx.createdAt,
+    }));
   }
 }
 

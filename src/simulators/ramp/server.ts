@@ -6,12 +6,14 @@
  */
 import type { Request, Response } from 'express';
 import { SimulatorBase } from '../kit/base';
+import type { SimulatedOrder } from '../kit/simulated-orders';
 import { RampApi, rampError } from './api';
 import { RampCheckout } from './checkout';
 import { RampLifecycle } from './lifecycle';
 import type { RampSimulatorOptions } from './options';
 import type { PurchaseRecord, SimPurchase } from './purchase';
 import { isPublicHalf, rampSimulatorSigningKey } from './signing';
+import { RAMP_ORDER_ID_PARAM } from '../../providers/ramp/webhook-url';
 
 export type { RampSimulatorOptions } from './options';
 
@@ -35,6 +37,16 @@ export class RampSimulator extends SimulatorBase {
       (req: Request, res: Response) =>
         void res.status(404).json({ message: `Cannot ${req.method} ${req.path}`, error: 'Not Found', statusCode: 404 }),
     );
+  }
+
+  /** Ramp echoes no reference: the broker's order id is the one in the purchase's webhookStatusUrl, when it has one. */
+  simulatedOrders(): SimulatedOrder[] {
+    return [...this.purchases.values()].map(({ purchase, webhookStatusUrl }) => ({
+      id: purchase.id,
+      reference: webhookStatusUrl ? new URL(webhookStatusUrl).searchParams.get(RAMP_ORDER_ID_PARAM) : null,
+      status: purchase.status,
+      created_at: purchase.createdAt,
+    }));
   }
 
   /** Every purchase, for tests. */

@@ -5,6 +5,7 @@
  */
 import type { Request, Response } from 'express';
 import { SimulatorBase } from '../kit/base';
+import type { SimulatedOrder } from '../kit/simulated-orders';
 import { SandboxApi } from './api';
 import { SandboxCheckout } from './checkout';
 import { SandboxLifecycle } from './lifecycle';
@@ -34,6 +35,10 @@ export class SandboxSimulator extends SimulatorBase {
     this.injectFaultsUnder('/v1', (res) => void res.status(503).json(sandboxError('unavailable', 'simulated outage')));
     this.app.use(this.api.router);
     this.app.use((_req: Request, res: Response) => void res.status(404).json(sandboxError('not_found', 'no such route')));
+  }
+
+  simulatedOrders(): SimulatedOrder[] {
+    return [...this.orders.values()].map((o) => ({ id: o.id, reference: o.partner_order_id, status: o.status, created_at: o.created_at }));
   }
 
   /** Whether an `Authorization` header carries this provider's API key. */

@@ -6,6 +6,7 @@
  */
 import express, { type Request, type Response } from 'express';
 import { SimulatorBase } from '../kit/base';
+import type { SimulatedOrder } from '../kit/simulated-orders';
 import type { ProviderSimulator } from '../kit/host';
 import { TransakApi, transakError, type WidgetSession } from './api';
 import { TransakCheckout } from './checkout';
@@ -43,6 +44,15 @@ class TransakSimulatorServer extends SimulatorBase implements TransakSimulator {
     );
     this.app.use(new TransakApi(this.orders, sessions, this.tokens, options).router);
     this.app.use((_req: Request, res: Response) => void res.status(404).json(transakError(404, 'Not Found', 'no such route')));
+  }
+
+  simulatedOrders(): SimulatedOrder[] {
+    return [...this.orders.values()].map((o) => ({
+      id: o.id,
+      reference: o.partnerOrderId ?? null,
+      status: o.status,
+      created_at: o.createdAt,
+    }));
   }
 
   get accessTokensIssued(): number {
