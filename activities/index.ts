@@ -1,6 +1,7 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { validateForProvider } from '../src/addresses/validate';
 import type { IntegratorDirectory } from '../src/config/integrators';
+import { integratorWebhookAttempts, integratorWebhookDuration } from '../src/metrics/metrics';
 import type { CurrencyDictionary } from '../src/domain/currency';
 import type { ProviderRegistry } from '../src/providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderOrder, type ProviderOrderSnapshot } from '../src/providers/types';
@@ -42,12 +43,15 @@ export function createActivities({ providers, currencies, integrators, webhooks 
   async function deliverOnce(notification: IntegratorNotification, attempt: number): Promise<WebhookAttemptOutcome> {
     const integrator = integrators.byId(notification.integratorId);
     if (!integrator?.webhook_url || !integrator.webhook_secret) return { outcome: 'no_endpoint' };
+    const started = performance.now();
     const result = await webhooks.attempt({
       url: integrator.webhook_url,
       secret: integrator.webhook_secret,
       id: notification.webhookId,
       body: orderWebhookBody(notification),
     });
+    integratorWebhookAttempts.inc({ integrator: integrator.id, outcome: result.outcome });
+    integratorWebhookDuration.observe({ integrator: integrator.id }, (performance.now() - started) / 1000);
     const fields = { webhookId: notification.webhookId, attempt, orderId: notification.order.id, sequence: notification.sequence };
     const log = Context.current().log;
     if (result.outcome === 'delivered') {

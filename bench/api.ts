@@ -9,13 +9,16 @@
  *   offers_p50_ratio  p50 latency of GET /api/on_ramp/offers over 100 ms, with five simulated
  *   offers_p99_ratio  providers answering in 100 ms and a sixth in 10 s, at 50 connections (p99
  *                     likewise); the median of three 10 s runs, each paired with a run of the floor
+ *   offers_metrics_cpu_overhead_pct  what metrics add to the broker's CPU time per offers request:
+ *                     each pair also has a run of a second broker API child with
+ *                     METRICS_ENABLED=false; the median of the pairs' (on / off - 1) x 100
  * Progress goes to stderr.
  *
  * Processes: this process runs only the orchestration and the load tool (autocannon, in-process).
  * Every server runs in its own forked child (bench/servers.ts): the broker API of the dictionary
  * runs (also profiled, by leaving middleware out in turn), the bare Express app, the simulator host
- * of the six providers, and the broker API of the offers runs. So the load tool, the API and the
- * simulators never share an event loop. They do share the machine's cores: the report gives, per
+ * of the six providers, and the two broker APIs of the offers runs (metrics on, and off). So the
+ * load tool, the API and the simulators never share an event loop. They do share the machine's cores: the report gives, per
  * run, each process's CPU use (cores) and its event-loop thread's CPU time per request.
  * Everything binds 127.0.0.1, every load run is bounded in time, and every child is stopped before exit.
  *

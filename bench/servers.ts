@@ -2,8 +2,9 @@
  * Child-process entry of the API benchmark (bench/api.ts forks it once per server, so that no server
  * shares an event loop with the load tool or with another server).
  *
- *   role "api"   the real broker API (buildApi) on testConfig(), an unreachable Temporal client and a
- *                silent logger; with `simUrl`, six benchmark sandbox providers pointing at that host;
+ *   role "api"   the real broker API (buildApi) on testConfig() (METRICS_ENABLED from the child's
+ *                environment), an unreachable Temporal client and a silent logger; with `simUrl`, six
+ *                benchmark sandbox providers pointing at that host, labelled like the configured ones;
  *                on {type:'strip'}, it leaves some middleware out (profiling only)
  *   role "bare"  a bare Express app whose one GET handler answers `body` with `contentType`
  *   role "sim"   a SimulatorHost with the six benchmark profiles (bench/providers.ts), its quote route
@@ -45,13 +46,17 @@ async function buildHandler(spec: ServerSpec): Promise<{ handler: RequestListene
       ]);
       // Every request is counted as usual, but the budget is out of reach: the runs measure the
       // cost of counting, not of refusing (the dictionary runs alone make some 300,000 requests a minute).
-      const config = { ...testConfig(), rateLimit: { limit: 1_000_000_000, windowMs: 60_000 } };
+      // METRICS_ENABLED as the parent set it for this child (the offers runs measure the API without metrics too).
+      const config = {
+        ...testConfig({}, { METRICS_ENABLED: process.env.METRICS_ENABLED }),
+        rateLimit: { limit: 1_000_000_000, windowMs: 60_000 },
+      };
       const client = createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' });
       const logger = createLogger('silent', 'bench-api');
       let providers;
       if (spec.simUrl) {
         const { benchRegistry } = await import('./providers');
-        providers = benchRegistry(spec.simUrl);
+        providers = benchRegistry(spec.simUrl, config);
       }
       const app = buildApi(config, client, logger, providers ? { providers } : {});
       return { handler: app, layers: new LayerSwitch(app) };

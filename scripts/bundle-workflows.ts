@@ -5,11 +5,11 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { WORKFLOWS_PATH } from '../src/worker/build';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../src/worker/build';
 
 const OUT = resolve(__dirname, '..', process.argv[2] ?? 'dist/workflow-bundle.js');
 
-bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH }).then(
+bundleWorkflowCode(WORKFLOW_BUNDLE_OPTIONS).then(
   ({ code }) => {
     mkdirSync(dirname(OUT), { recursive: true });
     writeFileSync(OUT, code);

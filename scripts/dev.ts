@@ -14,6 +14,9 @@ import { DEFAULT_DEV_API_KEY } from '../src/config/env';
 import { startLocalStack } from '../src/dev/local-stack';
 import { createLogger } from '../src/logging';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
+import { startMetricsServer } from '../src/metrics/server';
+import { startTracing, stopTracing } from '../src/tracing';
+import { installTemporalSdkMetrics } from '../src/worker/telemetry';
 import { ensureTemporalCli } from './lib/temporal-cli';
 
 const TEMPORAL_PORT = 7233;
@@ -54,7 +57,12 @@ async function main(): Promise<void> {
   const externalTemporal = process.env.TEMPORAL_ADDRESS;
   const config = loadConfig({ NODE_ENV: 'development', ...process.env });
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 'broker');
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  // Before any client or server: they look for tracing once (OTEL_*; off when unset).
+  const tracing = startTracing({ serviceName: 'onramp-dev' });
+  const { metrics } = config;
+  const sdkMetricsUrl = metrics.temporalSdkPort
+    ? installTemporalSdkMetrics(metrics.host, metrics.temporalSdkPort, new DefaultLogger('WARN'))
+    : (Runtime.install({ logger: new DefaultLogger('WARN') }), undefined);
 
   let temporalProcess: ChildProcess | undefined;
   if (!externalTemporal) {
@@ -112,6 +120,13 @@ async function main(): Promise<void> {
       simulatorPort: DEFAULT_SANDBOX_PORT,
     });
 
+    // One process: one registry holds the API's and the worker's metrics, served on the API's port
+    // unless API_METRICS_PORT (or WORKER_METRICS_PORT) names a port of its own.
+    const metricsPort = metrics.apiPort ?? metrics.workerPort;
+    const metricsServer = metricsPort
+      ? await startMetricsServer({ host: metrics.host, port: metricsPort, token: metrics.token })
+      : undefined;
+    const metricsUrl = metricsServer ? `${metricsServer.url}/metrics` : metrics.onApiPort ? `${stack.apiUrl}/metrics` : undefined;
     const apiKey = process.env.ONRAMP_API_KEY ?? DEFAULT_DEV_API_KEY;
     const lines = [
       '',
@@ -122,6 +137,9 @@ async function main(): Promise<void> {
       `  Temporal Web UI     ${externalTemporal ? "(your server's UI)" : `http://localhost:${TEMPORAL_UI_PORT}`}`,
       `  Temporal frontend   ${config.temporal.address}`,
       `  Provider simulators ${stack.simulatorUrl}`,
+      `  Metrics             ${metricsUrl ?? 'not served'}${metricsUrl && metrics.token ? ' (Authorization: Bearer $METRICS_TOKEN)' : ''}`,
+      `  SDK metrics         ${sdkMetricsUrl ?? 'off (TEMPORAL_SDK_METRICS_PORT)'}`,
+      `  Traces              ${tracing ? `on (${process.env.OTEL_TRACES_EXPORTER ?? 'otlp'}, OTEL_*)` : 'off (OTEL_EXPORTER_OTLP_ENDPOINT)'}`,
       '  Providers',
       ...providerLines(stack.config.providers, stack.simulatorUrl),
       '',
@@ -137,6 +155,8 @@ async function main(): Promise<void> {
       stopping = true;
       log(`${signal}: stopping`);
       await stack.stop();
+      await metricsServer?.close();
+      await stopTracing();
       await workerConnection.close();
       await connection.close();
       await stopTemporal();

@@ -43,7 +43,26 @@ export interface OrderEffects {
     info(message: string, attributes?: Record<string, unknown>): void;
     warn(message: string, attributes?: Record<string, unknown>): void;
   };
+  /** The worker's order metrics (the workflow's sink, never called on replay); absent in tests that do not count. */
+  metrics?: OrderMetricsSink;
 }
+
+/**
+ * What an order tells the worker's metrics (src/worker/sinks.ts). The workflow passes a Temporal
+ * sink that is not called while a history replays, so each event is counted once. (A type of
+ * function properties, not an interface: a sink must be assignable to a record of functions.)
+ */
+export type OrderMetricsSink = {
+  created: (provider: string) => void;
+  transition: (provider: string, from: OrderStatus, to: OrderStatus) => void;
+  /** An IntegrityAlert or ReviewReason set on the order. */
+  flagged: (provider: string, alert: string) => void;
+  rejected: (provider: string, reason: string) => void;
+  /** An integrator webhook attempt failed; the next is due at `nextAttemptAtMs`. */
+  webhookFailed: (webhookId: string, integratorId: string, occurredAt: string, nextAttemptAtMs: number) => void;
+  /** An integrator webhook is done with: delivered, given_up, refused or no_endpoint. */
+  webhookSettled: (webhookId: string, integratorId: string, outcome: string) => void;
+};
 
 export interface OrderStateOptions {
   input: OrderWorkflowInput;
@@ -120,6 +139,7 @@ export class OrderState {
       ...(checks && created.providerOrderId ? { providerOrderId: created.providerOrderId } : {}),
     };
     this.publish(this.memo);
+    this.options.effects.metrics?.created(input.providerCode);
     this.apply({ ...created, eventId: undefined, providerCode: input.providerCode });
   }
 
@@ -172,6 +192,7 @@ export class OrderState {
     this.memo = { ...memo, reviewReason: 'open_too_long' };
     effects.upsertMemo({ ...this.memo });
     effects.upsertSearchAttributes([{ key: REVIEW_REASON_KEY, value: 'open_too_long' }]);
+    effects.metrics?.flagged(this.input.providerCode, 'open_too_long');
   }
 
   /** The provider order a poll asks about: the pinned one (runs continued from before the checks: the one in extras). */
@@ -239,6 +260,7 @@ export class OrderState {
       this.memo = { ...this.memo, integrityAlert: 'report_refused' };
       effects.upsertMemo({ ...this.memo });
       effects.upsertSearchAttributes([{ key: INTEGRITY_ALERT_KEY, value: 'report_refused' }]);
+      effects.metrics?.flagged(this.input.providerCode, 'report_refused');
     }
   }
 
@@ -255,6 +277,7 @@ export class OrderState {
       next = { ...next, order: withPayment(next.order, this.input.request, discrepancies) };
       if (discrepancies.length > 0) {
         effects.log.warn('provider reports a different payment than ordered', { discrepancies });
+        if (next.integrityAlert !== 'payment_differs') effects.metrics?.flagged(this.input.providerCode, 'payment_differs');
         next = { ...next, integrityAlert: 'payment_differs' };
         effects.upsertSearchAttributes([{ key: INTEGRITY_ALERT_KEY, value: 'payment_differs' }]);
       }
@@ -284,6 +307,7 @@ export class OrderState {
     this.settle(changed, event);
     this.memo = { ...next, order: changed, sequence: next.sequence + 1 };
     this.publish(this.memo);
+    effects.metrics?.transition(this.input.providerCode, order.status, changed.status);
     return true;
   }
 
@@ -313,6 +337,7 @@ export class OrderState {
     this.settle(next, event);
     this.memo = { ...current, order: next, sequence: current.sequence + 1 };
     this.publish(this.memo);
+    effects.metrics?.transition(this.input.providerCode, order.status, next.status);
     return true;
   }
 

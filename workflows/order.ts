@@ -7,11 +7,13 @@ import {
   log,
   patched,
   proxyActivities,
+  proxySinks,
   setHandler,
   upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import type { Sinks } from '@temporalio/workflow';
 import type { OrderActivities, WebhookAttemptOutcome } from '../activities';
 import { isTerminal } from '../src/domain/order-status';
 import {
@@ -25,9 +27,16 @@ import {
   type ProviderEvent,
 } from '../src/temporal/shared';
 import { nextRetryDelayMs } from '../src/webhooks/retry';
-import { OrderState, UNPAID, type OrderResumeState } from './order-state';
+import { OrderState, UNPAID, type OrderMetricsSink, type OrderResumeState } from './order-state';
 
-export type { OrderResumeState } from './order-state';
+export type { OrderMetricsSink, OrderResumeState } from './order-state';
+
+/** The worker's sinks the order workflow calls (src/worker/sinks.ts): its metrics, never called on replay. */
+export interface OrderSinks extends Sinks {
+  orderMetrics: OrderMetricsSink;
+}
+
+const { orderMetrics } = proxySinks<OrderSinks>();
 
 const { validateWalletAddress } = proxyActivities<OrderActivities>({
   startToCloseTimeout: '10 seconds',
@@ -75,7 +84,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     resume,
     notifiesIntegrator,
     checksIntegrity,
-    effects: { now: () => Date.now(), upsertMemo: (memo) => upsertMemo({ ...memo }), upsertSearchAttributes, log },
+    effects: { now: () => Date.now(), upsertMemo: (memo) => upsertMemo({ ...memo }), upsertSearchAttributes, log, metrics: orderMetrics },
   });
   const { outbox } = state;
   let delivering = false;
@@ -121,9 +130,11 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       try {
         const result = await notifyIntegrator({ notification: next, retryDelaysMs });
         if (result.outcome === 'no_endpoint') log.info('integrator has no webhook endpoint', { webhookId: next.webhookId });
+        orderMetrics.webhookSettled(next.webhookId, next.integratorId, result.outcome);
       } catch (err) {
         const cause = err instanceof ActivityFailure ? err.cause : err;
         log.error('integrator webhook not delivered', { webhookId: next.webhookId, error: (cause as Error).message });
+        orderMetrics.webhookSettled(next.webhookId, next.integratorId, 'given_up');
       }
       outbox.shift();
       delivering = false;
@@ -162,6 +173,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
         const delayMs = nextRetryDelayMs(attempt, retryDelaysMs, result.retryAfterMs);
         if (delayMs !== undefined) {
           outbox[0] = { ...next, attempts: attempt, nextAttemptAtMs: Date.now() + delayMs };
+          orderMetrics.webhookFailed(next.webhookId, next.integratorId, next.occurredAt, Date.now() + delayMs);
           continue;
         }
         log.error('integrator webhook not delivered: retries used up', { ...fields, error: result.error });
@@ -170,6 +182,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       } else if (result.outcome === 'no_endpoint') {
         log.info('integrator has no webhook endpoint', fields);
       }
+      orderMetrics.webhookSettled(next.webhookId, next.integratorId, result.outcome === 'failed' ? 'given_up' : result.outcome);
       outbox.shift();
     }
   }
@@ -177,6 +190,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
 
   async function reject(type: OrderRejectionType, message: string): Promise<never> {
     rejection = { type, message };
+    orderMetrics.rejected(input.providerCode, type);
     await condition(allHandlersFinished);
     throw ApplicationFailure.nonRetryable(message, type);
   }

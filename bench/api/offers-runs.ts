@@ -1,4 +1,7 @@
-/** The offers benchmark: GET /api/on_ramp/offers with five providers at 100 ms and a sixth at 10 s, against a bare fan-out. */
+/**
+ * The offers benchmark: GET /api/on_ramp/offers with five providers at 100 ms and a sixth at 10 s,
+ * against a bare fan-out, and against the same broker with METRICS_ENABLED=false (what metrics cost).
+ */
 import { toQuoteParams } from '../../src/providers/sandbox/transformers';
 import { startServer, type RunningServer } from '../lib/children';
 import { percentile, type LoadOptions, type LoadResult } from '../lib/load';
@@ -30,10 +33,16 @@ export interface OffersSample {
   slow: string;
 }
 
-/** One broker run and one floor run, back to back under the same load. */
+/**
+ * One broker run, one floor run and one run of the broker without metrics (METRICS_ENABLED=false),
+ * back to back under the same load: the broker in the middle, next to each of the others, with the
+ * order reversed from one pair to the next (odd: no metrics, broker, floor; even: floor, broker, no metrics).
+ */
 export interface OffersPair {
   api: LoadResult;
   floor: LoadResult;
+  /** The second broker API child, started with METRICS_ENABLED=false. */
+  noMetrics: LoadResult;
   apiFirst: boolean;
 }
 
@@ -41,6 +50,9 @@ export interface OffersFigures {
   allFast: LoadResult;
   slowWarmup: LoadResult;
   floorWarmup: LoadResult;
+  /** The warm-ups of the broker without metrics (the same as the broker's). */
+  noMetricsAllFast: LoadResult;
+  noMetricsSlowWarmup: LoadResult;
   /**
    * The measured runs: the broker API and the bare fan-out to bench_1..5 (bench/lib/bare-fanout.ts,
    * this machine's floor) in pairs, alternating which goes first.
@@ -81,6 +93,18 @@ const FLOOR_QUOTE_QUERY = new URLSearchParams(
   toQuoteParams({ fiat: GBP, crypto: BTC, fiatAmount: OFFERS_AMOUNT, paymentMethod: 'card', country: 'GB', externalUserId: 'bench' }),
 ).toString();
 
+/** The second broker API child, METRICS_ENABLED=false: its /metrics is a 404 where the broker's answers. */
+async function startNoMetrics(sim: RunningServer, api: RunningServer): Promise<RunningServer> {
+  log('starting the offers API without metrics (METRICS_ENABLED=false)');
+  const noMetrics = await startServer({ role: 'api', simUrl: sim.url }, 'api-offers-no-metrics', { METRICS_ENABLED: 'false' });
+  const [on, off] = await Promise.all([get(`${api.url}/metrics`, {}), get(`${noMetrics.url}/metrics`, {})]);
+  if (on.status !== 200 || off.status !== 404) {
+    await noMetrics.stop();
+    throw new Error(`GET /metrics: HTTP ${on.status} with metrics on (200 expected), ${off.status} with them off (404 expected)`);
+  }
+  return noMetrics;
+}
+
 async function startFloor(sim: RunningServer): Promise<RunningServer> {
   log('starting the bare fan-out (floor)');
   const fast = BENCH_PROVIDER_CODES.filter((c) => c !== SLOW_PROVIDER);
@@ -95,9 +119,12 @@ async function startFloor(sim: RunningServer): Promise<RunningServer> {
   return floor;
 }
 
-async function benchOffers(api: RunningServer, floor: RunningServer, sim: RunningServer): Promise<OffersFigures> {
+async function benchOffers(api: RunningServer, noMetrics: RunningServer, floor: RunningServer, sim: RunningServer): Promise<OffersFigures> {
   const url = api.url + OFFERS_PATH;
+  const noMetricsUrl = noMetrics.url + OFFERS_PATH;
   const watch = { api: api.pid, simulators: sim.pid };
+  // Under the same name, so that each run's CPU per request is cpuPerRequestUs.api.
+  const noMetricsWatch = { api: noMetrics.pid, simulators: sim.pid };
   const floorWatch = { fanout: floor.pid, simulators: sim.pid };
   let users = 0;
   const extra: Partial<LoadOptions> = {
@@ -113,13 +140,30 @@ async function benchOffers(api: RunningServer, floor: RunningServer, sim: Runnin
   };
 
   const samples = [await sample(api, 'catalogues loading, all six at 100 ms')];
-  if (samples[0]!.offers.length !== BENCH_PROVIDER_CODES.length) {
-    throw new Error(`expected offers from all six providers while warming, got ${samples[0]!.offers.join(', ')}`);
+  const noMetricsLoading = await sample(noMetrics, 'metrics off: catalogues loading, all six at 100 ms');
+  for (const loading of [samples[0]!, noMetricsLoading]) {
+    if (loading.offers.length !== BENCH_PROVIDER_CODES.length) {
+      throw new Error(`expected offers from all six providers while warming (${loading.when}), got ${loading.offers.join(', ')}`);
+    }
   }
   const allFast = await load('offers warm-up, all six at 100 ms', url, OFFERS_WARMUP_SECONDS, watch, extra);
+  const noMetricsAllFast = await load(
+    'metrics off: offers warm-up, all six at 100 ms',
+    noMetricsUrl,
+    OFFERS_WARMUP_SECONDS,
+    noMetricsWatch,
+    extra,
+  );
 
   await setLatency(sim, SLOW_PROVIDER, SLOW_LATENCY_MS);
   const slowWarmup = await load(`offers warm-up, ${SLOW_PROVIDER} at 10 s`, url, OFFERS_SLOW_WARMUP_SECONDS, watch, extra);
+  const noMetricsSlowWarmup = await load(
+    `metrics off: offers warm-up, ${SLOW_PROVIDER} at 10 s`,
+    noMetricsUrl,
+    OFFERS_SLOW_WARMUP_SECONDS,
+    noMetricsWatch,
+    extra,
+  );
   const floorWarmup = await load('floor warm-up (bare fan-out)', floor.url + '/', OFFERS_WARMUP_SECONDS, floorWatch);
 
   const runApi = async (pair: number) => {
@@ -131,6 +175,17 @@ async function benchOffers(api: RunningServer, floor: RunningServer, sim: Runnin
     samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, under load`));
     return running;
   };
+  const runNoMetrics = (pair: number) =>
+    load(
+      `metrics off ${pair}/${OFFERS_PAIRS}, ${SLOW_PROVIDER} at 10 s`,
+      noMetricsUrl,
+      OFFERS_SETTLE_SECONDS + OFFERS_SECONDS,
+      noMetricsWatch,
+      {
+        ...extra,
+        settleSec: OFFERS_SETTLE_SECONDS,
+      },
+    );
   const runFloor = (pair: number) =>
     load(`floor ${pair}/${OFFERS_PAIRS} (bare fan-out)`, floor.url + '/', OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, floorWatch, {
       settleSec: OFFERS_SETTLE_SECONDS,
@@ -139,11 +194,13 @@ async function benchOffers(api: RunningServer, floor: RunningServer, sim: Runnin
   for (let pair = 1; pair <= OFFERS_PAIRS; pair++) {
     const apiFirst = pair % 2 === 1;
     if (apiFirst) {
+      const noMetricsRun = await runNoMetrics(pair);
       const apiRun = await runApi(pair);
-      pairs.push({ api: apiRun, floor: await runFloor(pair), apiFirst });
+      pairs.push({ api: apiRun, floor: await runFloor(pair), noMetrics: noMetricsRun, apiFirst });
     } else {
       const floorRun = await runFloor(pair);
-      pairs.push({ api: await runApi(pair), floor: floorRun, apiFirst });
+      const apiRun = await runApi(pair);
+      pairs.push({ api: apiRun, floor: floorRun, noMetrics: await runNoMetrics(pair), apiFirst });
     }
   }
 
@@ -152,16 +209,28 @@ async function benchOffers(api: RunningServer, floor: RunningServer, sim: Runnin
     connections: OFFERS_FEW_CONNECTIONS,
   });
   samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, unloaded`));
+  samples.push(await sample(noMetrics, `metrics off: ${SLOW_PROVIDER} at 10 s, unloaded`));
 
   const expected = BENCH_PROVIDER_CODES.filter((c) => c !== SLOW_PROVIDER).join(',');
   const correct = samples.slice(1).every((s) => s.offers.join(',') === expected);
-  return { allFast, slowWarmup, floorWarmup, pairs, medians: offersMedians(pairs), few, samples, correct };
+  return {
+    allFast,
+    slowWarmup,
+    floorWarmup,
+    noMetricsAllFast,
+    noMetricsSlowWarmup,
+    pairs,
+    medians: offersMedians(pairs),
+    few,
+    samples: [samples[0]!, noMetricsLoading, ...samples.slice(1)],
+    correct,
+  };
 }
 
 /** The figures of the measured runs: medians over the pairs, and every response of a side pooled. */
 export type OffersMedians = ReturnType<typeof offersMedians>;
 
-function offersMedians(pairs: OffersPair[]) {
+export function offersMedians(pairs: OffersPair[]) {
   const pooledP99 = (runs: LoadResult[]) =>
     percentile(
       runs.flatMap((r) => r.latenciesMs).sort((a, b) => a - b),
@@ -169,6 +238,10 @@ function offersMedians(pairs: OffersPair[]) {
     );
   const apiRuns = pairs.map((p) => p.api);
   const floorRuns = pairs.map((p) => p.floor);
+  const noMetricsRuns = pairs.map((p) => p.noMetrics);
+  const cpuUs = (r: LoadResult) => r.cpuPerRequestUs.api ?? NaN;
+  // What metrics add to the broker's CPU time per request in each pair: (with / without - 1), in per cent.
+  const metricsOverheadPcts = pairs.map((p) => (cpuUs(p.api) / cpuUs(p.noMetrics) - 1) * 100);
   return {
     p50: median(apiRuns.map((r) => r.latency.p50)),
     p99: median(apiRuns.map((r) => r.latency.p99)),
@@ -181,11 +254,20 @@ function offersMedians(pairs: OffersPair[]) {
     rps: median(apiRuns.map((r) => r.rps)),
     floorRps: median(floorRuns.map((r) => r.rps)),
     meanMs: median(apiRuns.map((r) => r.latency.mean)),
-    apiCpuUs: median(apiRuns.map((r) => r.cpuPerRequestUs.api ?? NaN)),
+    apiCpuUs: median(apiRuns.map(cpuUs)),
     simCpuUs: median(apiRuns.map((r) => r.cpuPerRequestUs.simulators ?? NaN)),
     floorCpuUs: median(floorRuns.map((r) => r.cpuPerRequestUs.fanout ?? NaN)),
     stealPct: median(apiRuns.map((r) => r.stealPct)),
     floorStealPct: median(floorRuns.map((r) => r.stealPct)),
+    // The broker with metrics (the runs above) and without (METRICS_ENABLED=false).
+    metricsOnCpuUs: median(apiRuns.map(cpuUs)),
+    metricsOffCpuUs: median(noMetricsRuns.map(cpuUs)),
+    metricsOverheadPct: median(metricsOverheadPcts),
+    metricsOverheadPcts,
+    noMetricsP50: median(noMetricsRuns.map((r) => r.latency.p50)),
+    noMetricsP99: median(noMetricsRuns.map((r) => r.latency.p99)),
+    noMetricsRps: median(noMetricsRuns.map((r) => r.rps)),
+    noMetricsStealPct: median(noMetricsRuns.map((r) => r.stealPct)),
   };
 }
 
@@ -194,13 +276,18 @@ export async function runOffers(): Promise<OffersFigures> {
   const latencies = Object.fromEntries(BENCH_PROVIDER_CODES.map((code) => [code, PROVIDER_LATENCY_MS]));
   const sim = await startServer({ role: 'sim', latencyMs: latencies }, 'simulators');
   try {
-    const api = await startServer({ role: 'api', simUrl: sim.url }, 'api-offers');
+    const api = await startServer({ role: 'api', simUrl: sim.url }, 'api-offers', { METRICS_ENABLED: 'true' });
     try {
-      const floor = await startFloor(sim);
+      const noMetrics = await startNoMetrics(sim, api);
       try {
-        return await benchOffers(api, floor, sim);
+        const floor = await startFloor(sim);
+        try {
+          return await benchOffers(api, noMetrics, floor, sim);
+        } finally {
+          await floor.stop();
+        }
       } finally {
-        await floor.stop();
+        await noMetrics.stop();
       }
     } finally {
       await api.stop();

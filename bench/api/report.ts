@@ -17,6 +17,7 @@ import {
   DICT_SETTLE_SECONDS,
   DICT_TARGET,
   GBP,
+  METRICS_OVERHEAD_TARGET_PCT,
   OFFERS_AMOUNT,
   OFFERS_FEW_CONNECTIONS,
   OFFERS_P50_TARGET,
@@ -139,13 +140,16 @@ function reportOffers(out: string[], offers: OffersFigures): void {
     `GET /api/on_ramp/offers (GBP ${GBP.id} -> BTC ${BTC.id}, ${OFFERS_AMOUNT}, GB; external_user_id ${OFFERS_USERS === 'fixed' ? 'bench on every request' : 'one per connection'}): ` +
       `bench_1..5 answer in ${PROVIDER_LATENCY_MS} ms; default configuration (testConfig(): provider deadline ${PROVIDER_DEADLINE_MS} ms). ` +
       `Measured: ${OFFERS_PAIRS} pairs of ${OFFERS_SECONDS} s runs, the broker and the floor (a bare node:http fan-out asking bench_1..5 ` +
-      'for the same quote and answering their five bodies, nothing else) back to back, alternating which goes first; ' +
+      'for the same quote and answering their five bodies, nothing else) back to back, alternating which goes first, ' +
+      'and next to the broker a run of the same broker in a second process with METRICS_ENABLED=false ' +
+      '(odd pairs: no metrics, broker, floor; even pairs: floor, broker, no metrics); ' +
       `each run's latencies are those of the requests sent after its first ${OFFERS_SETTLE_SECONDS} s, which opens the connections.`,
   );
   const measured = offers.pairs.flatMap((p, i) => {
     const api = loadRow(`pair ${i + 1}: broker`, p.api);
     const floor = loadRow(`pair ${i + 1}: floor`, p.floor);
-    return p.apiFirst ? [api, floor] : [floor, api];
+    const noMetrics = loadRow(`pair ${i + 1}: broker, metrics off`, p.noMetrics);
+    return p.apiFirst ? [noMetrics, api, floor] : [floor, api, noMetrics];
   });
   out.push(
     renderTable(
@@ -167,7 +171,9 @@ function reportOffers(out: string[], offers: OffersFigures): void {
       ],
       [
         loadRow(`warm-up, ${SLOW_PROVIDER} at 100 ms too`, offers.allFast),
+        loadRow(`warm-up, metrics off, ${SLOW_PROVIDER} at 100 ms too`, offers.noMetricsAllFast),
         loadRow(`warm-up, ${SLOW_PROVIDER} just turned 10 s`, offers.slowWarmup),
+        loadRow(`warm-up, metrics off, ${SLOW_PROVIDER} just turned 10 s`, offers.noMetricsSlowWarmup),
         loadRow('warm-up, floor', offers.floorWarmup),
         ...measured,
         loadRow(`${SLOW_PROVIDER} at 10 s, few connections`, offers.few),
@@ -180,9 +186,10 @@ function reportOffers(out: string[], offers: OffersFigures): void {
     for (const [who, run] of [
       ['broker', p.api],
       ['floor', p.floor],
+      ['no metrics', p.noMetrics],
     ] as const) {
       const over = run.perSecond.some((b) => b.over1s > 0) ? ` [over 1 s: ${run.perSecond.map((b) => b.over1s).join(' ')}]` : '';
-      out.push(`  pair ${i + 1} ${who.padEnd(6)} ${run.perSecond.map((b) => `${b.p99}/${b.stealPct}`).join(' ')}${over}`);
+      out.push(`  pair ${i + 1} ${who.padEnd(10)} ${run.perSecond.map((b) => `${b.p99}/${b.stealPct}`).join(' ')}${over}`);
     }
   }
   out.push(
@@ -190,6 +197,12 @@ function reportOffers(out: string[], offers: OffersFigures): void {
       `p99 ${m.floorP99} ms (${round(m.floorP99 / PROVIDER_LATENCY_MS, 3)}); the broker over the floor (median of the pairs' ratios): ` +
       `p50 ${round(m.overFloorP50, 3)}, p99 ${round(m.overFloorP99, 3)}. ` +
       `Every response of the ${OFFERS_PAIRS} runs pooled: broker p99 ${round(m.pooledP99, 0)} ms, floor p99 ${round(m.floorPooledP99, 0)} ms.`,
+  );
+  out.push(
+    `Metrics: the broker's event-loop CPU time per request ${round(m.metricsOnCpuUs, 0)} us with metrics, ` +
+      `${round(m.metricsOffCpuUs, 0)} us with METRICS_ENABLED=false (medians of the runs); with / without - 1 in each pair: ` +
+      `${m.metricsOverheadPcts.map((pct) => `${round(pct, 1)} %`).join(', ')}; median ${round(m.metricsOverheadPct, 1)} % ` +
+      `(offers_metrics_cpu_overhead_pct). Without metrics: p50 ${m.noMetricsP50} ms, p99 ${m.noMetricsP99} ms, ${round(m.noMetricsRps, 1)} req/s.`,
   );
   out.push('Sample answers (include_errors=true):');
   out.push(
@@ -209,7 +222,7 @@ function reportOffers(out: string[], offers: OffersFigures): void {
 
 function figuresTable(results: ApiBenchResults): string {
   const { dict, offers } = results;
-  const { dictRatio, p50Ratio, p99Ratio } = headlineRatios(results);
+  const { dictRatio, p50Ratio, p99Ratio, metricsOverheadPct } = headlineRatios(results);
   const rows: (string | number)[][] = [];
   if (dict && dictRatio !== undefined) {
     rows.push(
@@ -225,7 +238,17 @@ function figuresTable(results: ApiBenchResults): string {
       ['offers_p50_ratio', round(p50Ratio, 3), `<= ${OFFERS_P50_TARGET}`, verdict(p50Ratio <= OFFERS_P50_TARGET)],
       ['offers_p99_ratio', round(p99Ratio, 3), `<= ${OFFERS_P99_TARGET}`, verdict(p99Ratio <= OFFERS_P99_TARGET)],
       [`offers p50 / p99 ms at ${OFFERS_FEW_CONNECTIONS} connections`, `${offers.few.latency.p50} / ${offers.few.latency.p99}`, '', ''],
+      ['offers_cpu_us_per_request_metrics_on', round(offers.medians.metricsOnCpuUs, 0), '', ''],
+      ['offers_cpu_us_per_request_metrics_off', round(offers.medians.metricsOffCpuUs, 0), '', ''],
     );
+    if (metricsOverheadPct !== undefined) {
+      rows.push([
+        'offers_metrics_cpu_overhead_pct',
+        round(metricsOverheadPct, 1),
+        `< ${METRICS_OVERHEAD_TARGET_PCT}`,
+        verdict(metricsOverheadPct < METRICS_OVERHEAD_TARGET_PCT),
+      ]);
+    }
   }
   return renderTable(['figure', 'value', 'target', ''], rows);
 }

@@ -19,5 +19,6 @@ export function headlineRatios({ dict, offers }: ApiBenchResults) {
     dictRatio: dict?.dict.ratio,
     p50Ratio: medians ? medians.p50 / PROVIDER_LATENCY_MS : undefined,
     p99Ratio: medians ? medians.p99 / PROVIDER_LATENCY_MS : undefined,
+    metricsOverheadPct: medians?.metricsOverheadPct,
   };
 }

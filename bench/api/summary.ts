@@ -60,6 +60,15 @@ function offersSummary(offers: OffersFigures) {
     offers_errors: sum((r) => r.errors),
     offers_correct: offers.correct,
     offers_api_cpu_ms_per_req: round(m.apiCpuUs / 1000, 2),
+    offers_cpu_us_per_request_metrics_on: round(m.metricsOnCpuUs, 0),
+    offers_cpu_us_per_request_metrics_off: round(m.metricsOffCpuUs, 0),
+    offers_metrics_cpu_overhead_runs_pct: m.metricsOverheadPcts.map((pct) => round(pct, 1)).join(','),
+    offers_metrics_on_cpu_us_runs: apiRuns.map((r) => round(r.cpuPerRequestUs.api ?? NaN, 0)).join(','),
+    offers_metrics_off_cpu_us_runs: offers.pairs.map((p) => round(p.noMetrics.cpuPerRequestUs.api ?? NaN, 0)).join(','),
+    offers_metrics_off_p50_ms: m.noMetricsP50,
+    offers_metrics_off_p99_ms: m.noMetricsP99,
+    offers_metrics_off_rps: round(m.noMetricsRps, 1),
+    offers_metrics_off_steal_pct: round(m.noMetricsStealPct, 1),
     offers_sim_cpu_ms_per_req: round(m.simCpuUs / 1000, 2),
     offers_steal_pct: round(m.stealPct, 1),
     offers_runs_steal_pct: each(apiRuns, (r) => r.stealPct),
@@ -89,11 +98,12 @@ function offersSummary(offers: OffersFigures) {
 }
 
 export function summarize(results: ApiBenchResults) {
-  const { dictRatio, p50Ratio, p99Ratio } = headlineRatios(results);
+  const { dictRatio, p50Ratio, p99Ratio, metricsOverheadPct } = headlineRatios(results);
   return {
     dict_rps_ratio: dictRatio === undefined ? null : round(dictRatio, 3),
     offers_p50_ratio: p50Ratio === undefined ? null : round(p50Ratio, 3),
     offers_p99_ratio: p99Ratio === undefined ? null : round(p99Ratio, 3),
+    offers_metrics_cpu_overhead_pct: metricsOverheadPct === undefined ? null : round(metricsOverheadPct, 1),
     ...(results.dict ? dictSummary(results.dict.dict, results.dict.profile) : {}),
     ...(results.offers ? offersSummary(results.offers) : {}),
     connections: CONNECTIONS,

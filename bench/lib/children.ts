@@ -29,10 +29,16 @@ function childExecArgv(spec: ServerSpec): string[] {
   return [...tsx, ...runtime, ...extra];
 }
 
-export function startServer(spec: ServerSpec, label: string, readyTimeoutMs = 60_000): Promise<RunningServer> {
+/** `env`: variables of this child only (the offers runs' second API child has METRICS_ENABLED=false). */
+export function startServer(
+  spec: ServerSpec,
+  label: string,
+  env: Record<string, string> = {},
+  readyTimeoutMs = 60_000,
+): Promise<RunningServer> {
   const child = fork(join(__dirname, '..', 'servers.ts'), [label], {
     execArgv: childExecArgv(spec),
-    env: { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'production' },
+    env: { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
     // Children's output goes to our stderr: our stdout is the report.
     stdio: ['ignore', 2, 2, 'ipc'],
   });

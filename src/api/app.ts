@@ -20,6 +20,10 @@ import { catalogueRoutes } from './routes/catalogue';
 import { codecRoutes, type CodecEndpointOptions } from './routes/codec';
 import { dictionaryRoutes } from './routes/dictionaries';
 import { healthRoutes } from './routes/health';
+import { metricsRoutes } from './routes/metrics';
+import { httpMetrics, routeBase } from './http-metrics';
+import { httpTracing } from './tracing';
+import { activeTracing } from '../tracing';
 import { offerRoutes } from './routes/offers';
 import { openApiDocumentRoute } from './routes/openapi-document';
 import { validateAddressRoutes } from './routes/validate-address';
@@ -48,6 +52,10 @@ export interface AppDependencies {
   loopbackHttpUrls?: boolean;
   /** The Temporal Web UI's codec server (/codec/encode, /codec/decode); absent: not served. */
   codecEndpoint?: CodecEndpointOptions;
+  /** false (METRICS_ENABLED=false): requests are not counted or timed; the middleware is not installed. */
+  recordHttpMetrics?: boolean;
+  /** GET /metrics on this app, with its bearer token if any; absent: not served here. */
+  metricsEndpoint?: { token?: string };
   ready: () => Promise<Record<string, boolean>>;
 }
 
@@ -59,6 +67,7 @@ export interface AppDependencies {
  */
 function apiRouter(deps: AppDependencies): Router {
   const api = Router();
+  api.use(routeBase('/api'));
   if (deps.ipRateLimiter) api.use(deps.ipRateLimiter);
   openApiDocumentRoute(api);
   webhookRoutes(api, deps.providers, deps.orders, deps.signalledEvents);
@@ -88,10 +97,14 @@ export function createApp(deps: AppDependencies): Express {
   app.set('etag', false);
   freshOnlyWithValidator(app);
   parseQueryOnce(app);
+  // First, so that the access log line and everything after it run inside the request's span.
+  if (activeTracing()) httpTracing(app);
   requestLogging(app, deps.logger);
+  if (deps.recordHttpMetrics !== false) httpMetrics(app);
   app.use(apiSecurityHeaders());
   app.use('/api', apiRouter(deps));
   healthRoutes(app, deps.ready);
+  if (deps.metricsEndpoint) metricsRoutes(app, deps.metricsEndpoint);
   if (deps.codecEndpoint) codecRoutes(app, deps.codecEndpoint);
   docsRoutes(app);
   app.use(notFoundHandler);

@@ -22,5 +22,5 @@ export interface IpRateLimiterOptions {
  */
 export function createIpRateLimiter(options: IpRateLimiterOptions): RequestHandler {
   const { prefix = IP_RATE_LIMIT_KEY_PREFIX, ...rest } = options;
-  return createRateLimiter({ ...rest, prefix, keyOf: clientIpKey, subject: 'this client address' });
+  return createRateLimiter({ ...rest, prefix, keyOf: clientIpKey, subject: 'this client address', limiter: 'client_ip' });
 }

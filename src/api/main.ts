@@ -1,16 +1,18 @@
-import { loadConfig } from '../config';
+import { loadConfig, openMetricsWarnings } from '../config';
 import { createLogger } from '../logging';
 import { createTemporalClient } from '../temporal/connection';
 import { encryptingDataConverter } from '../temporal/codec';
 import { runMain } from '../process';
 import { connectRedis } from '../redis/connection';
 import { logDisabledProviders } from '../providers/registry';
+import { startMetricsServer } from '../metrics/server';
 import { buildApi } from './server';
 
 runMain('api', async (logger) => {
   const config = loadConfig();
   logger.level = config.logLevel;
   logDisabledProviders(config, logger);
+  for (const warning of openMetricsWarnings(config, 'api')) logger.warn(warning);
   const client = createTemporalClient(config.temporal, encryptingDataConverter(config.encryption.keys));
   const apiLogger = createLogger(config.logLevel, 'api');
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, apiLogger) : undefined;
@@ -18,7 +20,16 @@ runMain('api', async (logger) => {
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   logger.info({ url: `http://${config.host}:${config.port}`, temporal: config.temporal.address }, 'API listening');
+  const { metrics } = config;
+  const metricsServer = metrics.apiPort
+    ? await startMetricsServer({ host: metrics.host, port: metrics.apiPort, token: metrics.token })
+    : undefined;
+  if (metricsServer) logger.info({ url: `${metricsServer.url}/metrics` }, 'API metrics listening');
+  else if (metrics.onApiPort) logger.info({ url: `http://${config.host}:${config.port}/metrics` }, 'API metrics served on the API port');
+  else if (!metrics.enabled) logger.info('metrics off (METRICS_ENABLED=false): none recorded or served');
+  else logger.warn('metrics not served: in production set METRICS_TOKEN or API_METRICS_PORT');
   return async () => {
+    await metricsServer?.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await redis?.close();
     await client.connection.close();

@@ -3,6 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import { ipKeyGenerator, MemoryStore, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Logger } from '../logging';
+import { rateLimitRefusals } from '../metrics/metrics';
 import type { RedisClient } from '../redis/connection';
 import { DEFAULT_REDIS_CALL_TIMEOUT_MS, withRedisDeadline } from '../redis/deadline';
 import { ProblemError, sendProblem } from './problem';
@@ -25,6 +26,8 @@ export interface RateLimiterOptions {
   keyOf?: (req: Request) => string;
   /** Whose budget the 429 names: `this API key` by default. */
   subject?: string;
+  /** The `limiter` label of onramp_rate_limit_refusals_total: `api_key` by default. */
+  limiter?: string;
 }
 
 /** The client's IP address (IPv6 by /56): req.ip, which is the socket's unless `trust proxy` believes a forwarder. */
@@ -110,6 +113,7 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
     redisTimeoutMs = DEFAULT_REDIS_CALL_TIMEOUT_MS,
     keyOf = rateLimitKey,
     subject = 'this API key',
+    limiter = 'api_key',
   } = options;
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError('the rate limit must be a whole number of requests, at least 1');
   if (!(windowMs >= 1000)) throw new RangeError('the rate-limit window must be at least one second');
@@ -153,6 +157,9 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
           next();
           return;
         }
+        // The key's class (integrator, ip), never the key itself: `other` for a key without one.
+        const colon = key.indexOf(':');
+        rateLimitRefusals.inc({ limiter, key_class: colon > 0 ? key.slice(0, colon) : 'other' });
         res.setHeader('Retry-After', String(resetSeconds));
         sendProblem(
           res,

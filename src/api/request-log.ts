@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { Express, Request } from 'express';
+import type { Express, Request, Response } from 'express';
 import type { Logger } from '../logging';
 import { loggedUrl } from './logged-url';
+import { orderIdOf } from './tracing';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -41,6 +42,7 @@ export function requestLogging(app: Express, logger: Logger): void {
         logger[level](
           {
             reqId: id,
+            ...orderField(res),
             req: { method: req.method, ...loggedUrl(req.originalUrl) },
             res: { statusCode: status },
             responseTime: Number(process.hrtime.bigint() - started) / 1e6,
@@ -51,4 +53,9 @@ export function requestLogging(app: Express, logger: Logger): void {
     }
     next();
   });
+}
+
+function orderField(res: Response): { orderId?: string } {
+  const orderId = orderIdOf(res);
+  return orderId ? { orderId } : {};
 }

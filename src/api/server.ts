@@ -6,7 +6,8 @@ import { currencyDictionary } from '../domain/currencies';
 import type { Logger } from '../logging';
 import { OffersService } from '../offers/service';
 import { createOfferStore } from '../offers/store-factory';
-import { OrderService } from '../orders/service';
+import { OrderService, zeroTemporalClientErrors } from '../orders/service';
+import { setMetricsRecording } from '../metrics/metrics';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
 import { RedisSharedValues } from '../providers/shared-values';
 import type { RedisClient } from '../redis/connection';
@@ -27,6 +28,9 @@ export interface BuildApiOverrides {
 /** Wires the API from configuration: the composition root shared by main, dev and tests. */
 export function buildApi(config: AppConfig, client: Client, logger: Logger, overrides: BuildApiOverrides = {}) {
   const { redis } = overrides;
+  // Process-wide (METRICS_ENABLED): every metric of the API records, or none does.
+  setMetricsRecording(config.metrics.enabled);
+  zeroTemporalClientErrors();
   const providers = overrides.providers ?? createProviderRegistry(config, redis ? new RedisSharedValues(redis) : undefined);
   const offerStore = createOfferStore(redis, { logger });
   const catalogues = new CatalogueService({
@@ -73,6 +77,8 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       ? { codecEndpoint: { ...config.encryption.codecEndpoint, codec: new EncryptionCodec(config.encryption.keys) } }
       : {}),
     loopbackHttpUrls: config.env !== 'production',
+    recordHttpMetrics: config.metrics.enabled,
+    ...(config.metrics.onApiPort ? { metricsEndpoint: { token: config.metrics.token } } : {}),
     ready: async () => ({ temporal: await temporalReachable(client), ...(redis ? { redis: redis.isReady } : {}) }),
   });
 }

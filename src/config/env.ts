@@ -96,6 +96,21 @@ const BrokerEnvSchema = z.object({
   SANDBOX_PUBLIC_URL: optionalString.pipe(z.url().optional()),
   /** In production, SANDBOX_URL runs simulated providers only with this explicit opt-in (demos). */
   SANDBOX_IN_PRODUCTION: z.stringbool().default(false),
+
+  /** false: the API and the worker record no metrics and serve none (no /metrics, no metrics ports). */
+  METRICS_ENABLED: z.stringbool().default(true),
+  /** Bearer token every metrics scrape must send (API /metrics, the worker's metrics ports but the SDK's). */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(16).regex(/^\S+$/, 'no spaces').optional()),
+  /** The address the separate metrics servers bind (API_METRICS_PORT, WORKER_METRICS_PORT, TEMPORAL_SDK_METRICS_PORT). */
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+  /** API: serve /metrics on this port of METRICS_HOST instead of the API's own port. */
+  API_METRICS_PORT: integer(1, 65535).optional(),
+  /** Worker: serve the broker's metrics on this port of METRICS_HOST; unset: not served. */
+  WORKER_METRICS_PORT: integer(1, 65535).optional(),
+  /** Worker: the Temporal SDK's own Prometheus exporter on this port of METRICS_HOST; unset: off. */
+  TEMPORAL_SDK_METRICS_PORT: integer(1, 65535).optional(),
+  /** Worker with WORKER_METRICS_PORT: how often open orders are counted from Temporal visibility; 0 turns it off. */
+  OPEN_ORDERS_METRICS_INTERVAL_SECONDS: integer(0, 86_400).default(60),
 });
 
 /** The secret every simulated provider's credentials derive from (src/providers/kit/simulator-secret.ts). */
@@ -123,7 +138,21 @@ export const EnvSchema = BrokerEnvSchema.extend(ProvidersEnvSchema.shape).superR
     });
   }
   for (const { variable, message } of simulatedProvidersProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
+  for (const { variable, message } of metricsPortProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
 });
+
+/** Ports that would collide: the API's metrics port on the API's own, the worker's two on each other. */
+function metricsPortProblems(env: z.infer<typeof BrokerEnvSchema>): { variable: string; message: string }[] {
+  const problems: { variable: string; message: string }[] = [];
+  if (env.API_METRICS_PORT !== undefined && env.API_METRICS_PORT === env.PORT)
+    problems.push({ variable: 'API_METRICS_PORT', message: `must differ from PORT (${env.PORT})` });
+  if (env.TEMPORAL_SDK_METRICS_PORT !== undefined && env.TEMPORAL_SDK_METRICS_PORT === env.WORKER_METRICS_PORT)
+    problems.push({
+      variable: 'TEMPORAL_SDK_METRICS_PORT',
+      message: 'must differ from WORKER_METRICS_PORT (the SDK serves its own exporter)',
+    });
+  return problems;
+}
 
 export type Env = z.infer<typeof EnvSchema>;
 

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ConfigError, DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET, parseEnv, providersEnv, type Env, type ProvidersEnv } from './env';
 import type { OrderTimings } from '../temporal/shared';
 import { checkWebhookUrl, WebhookUrlRefusedError } from '../webhooks/ssrf';
@@ -48,6 +49,30 @@ export interface AppConfig {
   providers: ProviderResolutions;
   /** The providers' variables, kept so that a stack on other ports can resolve them again (withEndpoints). */
   providerEnv: ProvidersEnv;
+  /** Where the API and the worker serve their metrics (docs/operations.md, "Metrics and alerts"). */
+  metrics: MetricsConfig;
+}
+
+export interface MetricsConfig {
+  /** METRICS_ENABLED: false, nothing is recorded and nothing served (onApiPort false, no ports). */
+  enabled: boolean;
+  /** Bearer token of every broker metrics endpoint (METRICS_TOKEN); open when absent. */
+  token?: string;
+  /** The address separate metrics servers bind. */
+  host: string;
+  /**
+   * Whether the API serves /metrics on its own port: unless API_METRICS_PORT moves it, and in
+   * production only with a token (the API's port is usually public).
+   */
+  onApiPort: boolean;
+  /** The API's separate metrics port (API_METRICS_PORT). */
+  apiPort?: number;
+  /** The worker's metrics port (WORKER_METRICS_PORT); none when absent. */
+  workerPort?: number;
+  /** The Temporal SDK's Prometheus exporter of the worker (TEMPORAL_SDK_METRICS_PORT); off when absent. */
+  temporalSdkPort?: number;
+  /** How often the worker counts open orders from visibility; 0: never. */
+  openOrdersIntervalMs: number;
 }
 
 function integratorsFrom(env: Env): Integrator[] {
@@ -133,7 +158,41 @@ export function buildConfig(env: Env): AppConfig {
       brokerPublicUrl: publicBaseUrl,
     }),
     providerEnv,
+    metrics: {
+      enabled: env.METRICS_ENABLED,
+      ...(env.METRICS_TOKEN ? { token: env.METRICS_TOKEN } : {}),
+      host: env.METRICS_HOST,
+      onApiPort: env.METRICS_ENABLED && env.API_METRICS_PORT === undefined && (env.METRICS_TOKEN !== undefined || !production),
+      ...(env.METRICS_ENABLED && env.API_METRICS_PORT ? { apiPort: env.API_METRICS_PORT } : {}),
+      ...(env.METRICS_ENABLED && env.WORKER_METRICS_PORT ? { workerPort: env.WORKER_METRICS_PORT } : {}),
+      ...(env.METRICS_ENABLED && env.TEMPORAL_SDK_METRICS_PORT ? { temporalSdkPort: env.TEMPORAL_SDK_METRICS_PORT } : {}),
+      openOrdersIntervalMs: env.OPEN_ORDERS_METRICS_INTERVAL_SECONDS * 1000,
+    },
   };
+}
+
+/** Whether `host` is a loopback address (127.0.0.0/8, ::1, localhost): reachable from this machine only. */
+function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  if (bare === 'localhost' || bare === '::1') return true;
+  const v4 = isIP(bare) === 4 ? bare : /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare)?.[1];
+  return v4 !== undefined && isIP(v4) === 4 && v4.startsWith('127.');
+}
+
+/**
+ * What the API's or the worker's start logs as a warning about its metrics: in production, a
+ * metrics port (API_METRICS_PORT, WORKER_METRICS_PORT) on a METRICS_HOST other than loopback with
+ * no METRICS_TOKEN serves the metrics to anyone who can reach it. Not refused: docker-compose binds
+ * 0.0.0.0 without a token on its private network, where that is intended.
+ */
+export function openMetricsWarnings(config: AppConfig, process: 'api' | 'worker'): string[] {
+  const { metrics } = config;
+  const [variable, port] = process === 'api' ? ['API_METRICS_PORT', metrics.apiPort] : ['WORKER_METRICS_PORT', metrics.workerPort];
+  if (config.env !== 'production' || port === undefined || metrics.token !== undefined || isLoopbackHost(metrics.host)) return [];
+  return [
+    `metrics open to the network: ${variable} ${port} on METRICS_HOST ${metrics.host} without METRICS_TOKEN; ` +
+      'set METRICS_TOKEN unless only a private network reaches it',
+  ];
 }
 
 /** The same configuration for a broker and a simulator host at other addresses (a local stack on its own ports). */

@@ -13,6 +13,7 @@ import { IntegratorDirectory } from '../config/integrators';
 import { WebhookDeliverer } from '../webhooks/delivery';
 import { createOrderWorker } from '../worker/build';
 import { encryptingDataConverter } from '../temporal/codec';
+import { tracingClientInterceptors } from '../temporal/tracing';
 
 export interface LocalStackOptions {
   config: AppConfig;
@@ -80,7 +81,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const providers = createProviderRegistry(config);
   // The API and the worker encrypt with this configuration's keys, whatever the given client does.
   const dataConverter = encryptingDataConverter(config.encryption.keys);
-  const client = new Client({ connection: options.client.connection, namespace: config.temporal.namespace, dataConverter });
+  const client = new Client({
+    connection: options.client.connection,
+    namespace: config.temporal.namespace,
+    dataConverter,
+    interceptors: tracingClientInterceptors(),
+  });
   apiServer.on('request', buildApi(config, client, options.logger, { providers }));
 
   let worker: Worker | undefined;

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { CatalogueService } from '../catalogue/service';
 import { eligibleMethods } from '../catalogue/eligibility';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
+import { offerOutcomes, offerProviderSlow, offerQuoteDuration, offersPerRequest } from '../metrics/metrics';
 import { amountLimits, decimal, roundDown, roundUp, type Decimal } from '../domain/money';
 import type { ProviderRegistry } from '../providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote } from '../providers/types';
@@ -71,7 +72,9 @@ export class OffersService {
     for (const outcome of outcomes) {
       if ('offer' in outcome) result.offers[outcome.code] = outcome.offer;
       else result.errors[outcome.code] = { error: outcome.error };
+      offerOutcomes.inc({ provider: outcome.code, reason: 'offer' in outcome ? 'ok' : outcome.error.code });
     }
+    offersPerRequest.observe(Object.keys(result.offers).length);
     await Promise.all(Object.entries(result.offers).map(([code, offer]) => this.remember(query, code, offer)));
     return result;
   }
@@ -106,11 +109,13 @@ export class OffersService {
           const state = allSlow ? 'healthy' : states.get(code);
           if (state === 'probe') this.probe(adapter, query, amount);
           if (state !== 'healthy') return { code, error: { code: 'timeout', message: 'left out: timed out in recent requests' } };
+          const started = performance.now();
           const outcome = await Promise.race([
             this.quoteProvider(adapter, query, amount, calls.signal),
             deadline.then((): Outcome => ({ code, error: { code: 'timeout', message: `no answer within ${ms} ms` } })),
           ]);
           this.recordOutcome(code, outcome);
+          if (outcome.asked !== false) offerQuoteDuration.observe({ provider: code }, (performance.now() - started) / 1000);
           return outcome;
         }),
       );
@@ -161,6 +166,7 @@ export class OffersService {
     if (timedOut && health.nextProbeAt === 0) health.nextProbeAt = this.now() + this.slowProbeIntervalMs;
     if (!timedOut) health.nextProbeAt = 0;
     this.health.set(code, health);
+    offerProviderSlow.set({ provider: code }, health.timeoutsInARow >= this.slowAfterTimeouts ? 1 : 0);
   }
 
   private async quoteProvider(adapter: ProviderAdapter, query: OffersQuery, amount: Decimal, signal: AbortSignal): Promise<Outcome> {

@@ -11,6 +11,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import { LRUCache } from 'lru-cache';
 import type { Order } from '../domain/order';
+import { temporalClientErrors } from '../metrics/metrics';
 import type { ProviderWebhookEvent } from '../providers/types';
 import {
   createOrderUpdate,
@@ -91,7 +92,7 @@ export class OrderService {
         const type = err.cause.type;
         if (isOrderRejection(type)) throw new OrderRejectedError(type, err.cause.message);
       }
-      throw unavailable(err);
+      throw unavailable(err, 'create');
     }
   }
 
@@ -109,7 +110,7 @@ export class OrderService {
       return memo?.order ? (memo as OrderMemo) : undefined;
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return undefined;
-      throw unavailable(err);
+      throw unavailable(err, 'describe');
     }
   }
 
@@ -146,7 +147,7 @@ export class OrderService {
       return 'delivered';
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return 'unknown_order';
-      throw unavailable(err);
+      throw unavailable(err, 'signal');
     }
   }
 
@@ -161,7 +162,7 @@ export class OrderService {
       return code;
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return undefined;
-      throw unavailable(err);
+      throw unavailable(err, 'describe');
     }
   }
 
@@ -188,13 +189,13 @@ export class OrderService {
       );
       holder = claim.orderId;
     } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw unavailable(err);
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw unavailable(err, 'claim');
       try {
         const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe());
         const orderId = (description.memo as { orderId?: unknown } | undefined)?.orderId;
         holder = typeof orderId === 'string' ? orderId : '';
       } catch (describeErr) {
-        throw unavailable(describeErr);
+        throw unavailable(describeErr, 'claim');
       }
     }
     this.claimHolders.set(workflowId, holder);
@@ -221,13 +222,28 @@ function isOrderRejection(type: string | undefined | null): type is OrderRejecti
   return (ORDER_REJECTION_TYPES as readonly unknown[]).includes(type);
 }
 
-function unavailable(err: unknown): unknown {
+/** The `operation` label of onramp_temporal_client_errors_total: the API's Temporal calls. */
+const TEMPORAL_OPERATIONS = ['create', 'describe', 'signal', 'claim'] as const;
+
+/**
+ * Exports onramp_temporal_client_errors_total at 0 for every operation, as the API starts:
+ * prom-client shows a labelled series only from its first inc(), and Prometheus's rate() (the
+ * OnrampTemporalUnreachable rule) does not count a series' first value. Keeps any count so far.
+ */
+export function zeroTemporalClientErrors(): void {
+  for (const operation of TEMPORAL_OPERATIONS) temporalClientErrors.inc({ operation }, 0);
+}
+
+/** The error an API caller gets for a failed Temporal call; one for want of Temporal is counted under `operation`. */
+function unavailable(err: unknown, operation: (typeof TEMPORAL_OPERATIONS)[number]): unknown {
   if (err instanceof OrderRejectedError || err instanceof OrderUnavailableError) return err;
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
+    temporalClientErrors.inc({ operation });
     // The workflow exists and keeps going; the same request later returns the order.
     return new OrderUnavailableError('The order is not created yet; repeat the same request shortly.', 5);
   }
   if (isGrpcServiceError(err) || err instanceof ServiceError || (err as Error).name === 'TransportError') {
+    temporalClientErrors.inc({ operation });
     return new OrderUnavailableError('The order engine cannot be reached; try again shortly.', 5);
   }
   return err;

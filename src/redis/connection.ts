@@ -1,5 +1,6 @@
 import { createClient, type RedisClientType } from 'redis';
 import type { Logger } from '../logging';
+import { redisErrors } from '../metrics/metrics';
 
 /** The node-redis client every Redis-backed store shares. */
 export type RedisClient = RedisClientType;
@@ -65,6 +66,7 @@ export async function connectRedis(url: string, logger: Logger, options: Connect
   // Log the first error of an outage at error level and the retries after it at debug only.
   let healthy = true;
   client.on('error', (err: unknown) => {
+    redisErrors.inc({ kind: 'connection' });
     if (healthy) logger.error({ err, redis: where }, 'redis: connection failed; reconnecting');
     else logger.debug({ err, redis: where }, 'redis: still unreachable');
     healthy = false;

@@ -1,3 +1,5 @@
+import { redisErrors } from '../metrics/metrics';
+
 /** How long one Redis call may wait by default before its store counts Redis as unavailable (ms). */
 export const DEFAULT_REDIS_CALL_TIMEOUT_MS = 2000;
 
@@ -8,9 +10,17 @@ export const DEFAULT_REDIS_CALL_TIMEOUT_MS = 2000;
  */
 export function withRedisDeadline<T>(call: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let late = false;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
+    timer = setTimeout(() => {
+      late = true;
+      redisErrors.inc({ kind: 'timeout' });
+      reject(new Error(`Redis did not answer within ${ms} ms`));
+    }, ms);
   });
-  call.catch(() => undefined); // a late failure after the deadline is not an unhandled rejection
+  // A failure after the deadline was counted as a timeout and is not an unhandled rejection.
+  call.catch(() => {
+    if (!late) redisErrors.inc({ kind: 'command' });
+  });
   return Promise.race([call, expired]).finally(() => clearTimeout(timer));
 }

@@ -9,9 +9,12 @@ import { ConfigError, type AppConfig } from '../config';
 import { IntegratorDirectory } from '../config/integrators';
 import { WebhookDeliverer } from '../webhooks/delivery';
 import { currencyDictionary } from '../domain/currencies';
+import { setMetricsRecording } from '../metrics/metrics';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
 import { connectionOptions } from '../temporal/connection-options';
 import { encryptingDataConverter } from '../temporal/codec';
+import { orderSinks } from './sinks';
+import { tracingWorkerInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from './tracing';
 
 export interface OrderWorkerOptions {
   connection: NativeConnection;
@@ -28,13 +31,20 @@ export interface OrderWorkerOptions {
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
 
+/** What every bundle of the order workflow is built from (`npm run build`, the tests, the worker without a prebuilt bundle). */
+export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES };
+
 export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
     dataConverter: options.dataConverter,
-    ...(options.workflowBundle ? { workflowBundle: options.workflowBundle } : { workflowsPath: WORKFLOWS_PATH }),
+    sinks: orderSinks(),
+    // A prebuilt bundle has the workflow interceptors in it (WORKFLOW_BUNDLE_OPTIONS); otherwise they are bundled now.
+    ...(options.workflowBundle
+      ? { workflowBundle: options.workflowBundle, interceptors: tracingWorkerInterceptors() }
+      : { workflowsPath: WORKFLOWS_PATH, interceptors: { ...tracingWorkerInterceptors(), workflowModules: WORKFLOW_INTERCEPTOR_MODULES } }),
     activities: createActivities({
       providers: options.providers,
       currencies: currencyDictionary,
@@ -49,6 +59,8 @@ export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> 
  * which it shares provider state with the API processes. `close` ends both.
  */
 export async function connectWorker(config: AppConfig, logger: Logger): Promise<{ worker: Worker; close: () => Promise<void> }> {
+  // Process-wide (METRICS_ENABLED): the workflow sink's counts, provider calls, webhook deliveries.
+  setMetricsRecording(config.metrics.enabled);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const connection = await NativeConnection.connect(connectionOptions(config.temporal));
   const worker = await createOrderWorker({

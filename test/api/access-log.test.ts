@@ -3,6 +3,7 @@
  * whose values are shown only for known harmless parameters, so no capability token (Ramp's
  * `order_mac`), customer IP or external user id is written at info level, or at any level.
  */
+import type { Client } from '@temporalio/client';
 import type { Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';
@@ -61,4 +62,37 @@ test("a Ramp webhook's order_mac never reaches the log", async () => {
     expect.objectContaining({ req: { method: 'POST', path: '/api/webhooks/ramp', query: 'order_id=[redacted]&order_mac=[redacted]' } }),
   ]);
   expect(JSON.stringify(lines)).not.toContain(SECRETS.order_mac);
+});
+
+describe('an order status request', () => {
+  const ORDER_ID = '3f1c2b4a-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+  let statusApp: Express;
+  let owner = 'another-integrator';
+
+  beforeAll(() => {
+    const logger = pino({ level: 'debug' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+    const order = { id: ORDER_ID, status: 'created' };
+    // A Temporal client whose every order is a sandbox order of `owner`.
+    const client = {
+      withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn(),
+      workflow: {
+        getHandle: () => ({ describe: () => Promise.resolve({ memo: { order, integratorId: owner, providerCode: 'sandbox' } }) }),
+      },
+    } as unknown as Client;
+    statusApp = buildApi(testConfig({ offersProviderTimeoutMs: 200 }), client, logger);
+  });
+
+  test("a 404 for another integrator's order does not carry that order's id in its access log line", async () => {
+    await request(statusApp).get(`/api/on_ramp/orders/sandbox?code=${ORDER_ID}`).set('X-Api-Key', TEST_API_KEY).expect(404);
+    expect(accessLines()).toEqual([expect.objectContaining({ res: expect.objectContaining({ statusCode: 404 }) })]);
+    expect(accessLines()[0]).not.toHaveProperty('orderId');
+    // The query carries it (redacted or not), the line does not name it as the request's order.
+    expect(JSON.stringify({ ...accessLines()[0], req: undefined })).not.toContain(ORDER_ID);
+  });
+
+  test("the integrator's own order carries its id", async () => {
+    owner = 'dev';
+    await request(statusApp).get(`/api/on_ramp/orders/sandbox?code=${ORDER_ID}`).set('X-Api-Key', TEST_API_KEY).expect(200);
+    expect(accessLines()).toEqual([expect.objectContaining({ orderId: ORDER_ID })]);
+  });
 });

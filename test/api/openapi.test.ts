@@ -86,8 +86,8 @@ function appRoutes(express: Express): Set<string> {
     }
   };
   walk((express as any).router.stack, '');
-  // The docs page is HTML for people, not an operation of the API.
-  return new Set([...routes].filter((route) => !/^GET \/docs\/?$/.test(route)));
+  // The docs page is HTML for people, and /metrics Prometheus's text for operators: not operations of the API.
+  return new Set([...routes].filter((route) => !/^GET \/(docs\/?|metrics)$/.test(route)));
 }
 
 describe('the OpenAPI document', () => {

@@ -1,7 +1,7 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { ORDER_SEARCH_ATTRIBUTES } from '../../src/temporal/shared';
-import { WORKFLOWS_PATH } from '../../src/worker/build';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker/build';
 
 let runtimeInstalled = false;
 
@@ -51,6 +51,6 @@ let bundle: Promise<{ code: string }> | undefined;
 /** The production workflow code, bundled once per test file. */
 export function workflowBundle(): Promise<{ code: string }> {
   quietRuntime();
-  bundle ??= bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: new DefaultLogger('ERROR') });
+  bundle ??= bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: new DefaultLogger('ERROR') });
   return bundle;
 }

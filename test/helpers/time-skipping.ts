@@ -12,6 +12,7 @@ import { SimulatorHost } from '../../src/simulators/kit/host';
 import { SandboxSimulator } from '../../src/simulators/sandbox/server';
 import { addSearchAttributes } from '../../src/temporal/search-attributes';
 import { WebhookDeliverer } from '../../src/webhooks/delivery';
+import { orderSinks } from '../../src/worker/sinks';
 import { workflowBundle } from './temporal';
 
 const API_KEY = 'sk_sandbox_time_skipping';
@@ -70,6 +71,7 @@ export async function startTimeSkipping(options: TimeSkippingOptions): Promise<T
     taskQueue: options.taskQueue,
     workflowBundle: bundle,
     activities: options.activities ? options.activities(activities) : activities,
+    sinks: orderSinks(),
   });
   const running = worker.run();
   return {

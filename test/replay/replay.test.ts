@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { Worker } from '@temporalio/worker';
 import { SCENARIOS, REJECTED_SCENARIO } from '../helpers/scenarios';
 import { workflowBundle } from '../helpers/temporal';
+import { orderSinks } from '../../src/worker/sinks';
 
 const DIR = resolve(__dirname, 'histories');
 const generations = readdirSync(DIR, { withFileTypes: true })
@@ -26,10 +27,10 @@ test('the current generation has every recorded path, and continue-as-new spans 
   const current = files.filter((f) => f.startsWith('current/')).map((f) => f.slice('current/'.length).replace(/(\.run\d+)?\.json$/, ''));
   expect([...new Set(current)].sort()).toEqual([...SCENARIOS.map((s) => s.name), REJECTED_SCENARIO.name].sort());
   expect(files).toEqual(expect.arrayContaining(['current/continue-as-new.run1.json', 'current/continue-as-new.run2.json']));
-  expect(generations).toEqual(expect.arrayContaining(['before-integrator-webhooks', 'before-order-integrity']));
+  expect(generations).toEqual(expect.arrayContaining(['before-integrator-webhooks', 'before-order-integrity', 'before-observability']));
 });
 
 test.each(files)('%s replays without a determinism error', async (file) => {
   const history = JSON.parse(readFileSync(resolve(DIR, file), 'utf8')) as unknown;
-  await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle() }, history)).resolves.toBeUndefined();
+  await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle(), sinks: orderSinks() }, history)).resolves.toBeUndefined();
 });

@@ -77,6 +77,7 @@ export function openApiDocument(): OpenApiDocument {
       { name: 'Addresses', description: 'Wallet address validation.' },
       { name: 'Offers', description: 'Quotes from every eligible provider.' },
       { name: 'Orders', description: 'Order creation and status.' },
+      { name: 'Integrator webhooks', description: 'Tools for your webhook endpoint.' },
       { name: 'Provider webhooks', description: 'Events from the providers.' },
       { name: 'Documentation', description: 'This document.' },
       { name: 'Health', description: 'Liveness and readiness, outside /api.' },

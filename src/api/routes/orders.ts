@@ -14,6 +14,7 @@ import { customerUrlsParam } from '../customer-urls';
 import { jsonBody } from '../json-body';
 import { bodyFields, countryParam, currencyParam, FieldProblems, fiatAmountParam, providerParam, stateParam } from '../params';
 import { methodNotAllowed, ProblemError, REQUEST_PARSE, validationProblem } from '../problem';
+import { forOrder } from '../tracing';
 
 export interface OrderRouteDeps {
   currencies: CurrencyDictionary;
@@ -72,6 +73,7 @@ export function orderRoutes(
       // Amounts are compared and stored at the currency's precision: "100" and "100.00" are one order.
       const fromAmount = decimal(body.from_amount).toFixed(from.precision);
       const orderId = orderIdFor(integrator.id, body.external_order_id);
+      forOrder(res, orderId);
       const hash = requestHash({ ...body, from_amount: fromAmount, from_currency: from.id, to_currency: to.id });
 
       // A repeated request returns the order it created, even once its offer has expired.
@@ -138,6 +140,8 @@ export function orderRoutes(
       if (!memo || memo.integratorId !== integrator.id || memo.providerCode !== req.params.provider_code) {
         throw new ProblemError('not_found', 'No order with this code at this provider.');
       }
+      // Only once the order is known to be this integrator's: another's order id is not logged or traced.
+      forOrder(res, parsed.data.code);
       res.json(memo.order);
     })
     .all(methodNotAllowed(['GET']));

@@ -1,10 +1,18 @@
 import express, { type Router } from 'express';
 import type { Logger } from '../../logging';
+import {
+  providerWebhooksDuplicate,
+  providerWebhooksReceived,
+  providerWebhooksRefused,
+  providerWebhooksSignalled,
+  providerWebhooksVerified,
+} from '../../metrics/metrics';
 import type { OrderService } from '../../orders/service';
 import type { ProviderRegistry } from '../../providers/registry';
 import { ProviderRejectedError, ProviderUnavailableError, WebhookVerificationError } from '../../providers/types';
 import { methodNotAllowed, ProblemError } from '../problem';
 import type { SignalledEvent, SignalledEvents } from '../signalled-events';
+import { forOrder } from '../tracing';
 
 /**
  * Provider webhooks: the raw body is kept for the signature check, and a verified event is signalled
@@ -18,18 +26,22 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
     .post(express.raw({ type: () => true, limit: '256kb' }), async (req, res) => {
       const adapter = providers.get(String(req.params.provider_code));
       if (!adapter) throw new ProblemError('not_found', 'Unknown provider.');
+      const provider = adapter.info.code;
+      providerWebhooksReceived.inc({ provider });
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       let event;
       try {
         event = await adapter.parseWebhook({ headers: req.headers, rawBody, query: stringQuery(req.query) });
       } catch (err) {
         if (err instanceof WebhookVerificationError) {
+          providerWebhooksRefused.inc({ provider, reason: 'invalid_signature' });
           req.log.warn({ provider: adapter.info.code, reason: err.message }, 'provider webhook refused');
           throw new ProblemError('invalid_signature', 'The webhook signature does not verify.');
         }
         // A verified event that names only an id to look up (Banxa), where the lookup fails: the
         // provider retries an outage; an order the provider does not know is refused.
         if (err instanceof ProviderUnavailableError) {
+          providerWebhooksRefused.inc({ provider, reason: 'provider_unavailable' });
           req.log.warn({ provider: adapter.info.code, reason: err.message }, 'provider webhook not read: provider unavailable');
           throw new ProblemError(
             'provider_unavailable',
@@ -39,16 +51,22 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
           );
         }
         if (err instanceof ProviderRejectedError) {
+          providerWebhooksRefused.inc({ provider, reason: 'provider_rejected' });
           req.log.warn({ provider: adapter.info.code, reason: err.message }, 'provider webhook not read: the provider refused the lookup');
           throw new ProblemError('provider_rejected', 'The provider does not know the order this event names.');
         }
         throw err;
       }
+      providerWebhooksVerified.inc({ provider });
+      forOrder(res, event.orderId);
       const ref: SignalledEvent = { provider: adapter.info.code, orderId: event.orderId, eventId: event.eventId };
       if (await seen(signalled, ref, req.log)) {
+        providerWebhooksDuplicate.inc({ provider });
         req.log.debug(ref, 'provider webhook already signalled; acknowledged without a signal');
       } else {
         const outcome = await orders.signalProviderEvent(adapter.info.code, event, adapter.claimsProviderOrders === true);
+        if (outcome === 'delivered') providerWebhooksSignalled.inc({ provider });
+        else providerWebhooksRefused.inc({ provider, reason: outcome });
         if (outcome === 'unknown_order') req.log.warn(ref, 'webhook for an unknown or closed order');
         else {
           if (outcome !== 'delivered')

@@ -1,5 +1,8 @@
 import { request, type Dispatcher } from 'undici';
+import { providerRequestDuration, providerRequests } from '../../metrics/metrics';
+import { activeTracing, inSpan, SpanKind } from '../../tracing';
 import { ProviderUnavailableError } from '../types';
+import { currentProviderCall } from './operation';
 
 /** What a provider answer may weigh unless the call says otherwise: far above any real answer. */
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -55,7 +58,64 @@ async function readCapped(response: Dispatcher.ResponseData, cap: number): Promi
  * its timer and listeners alive long after a fast answer and built a DOMException when it fired;
  * offers make several provider calls per request, and that was a visible share of the API's CPU.)
  */
-export async function providerRequest(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
+export function providerRequest(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
+  return activeTracing() ? tracedRequest(url, options) : countedRequest(url, options);
+}
+
+/** The call as a client span (tracing on): its provider, operation, method, host, path (no query) and status. */
+function tracedRequest(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
+  const call = currentProviderCall();
+  const method = options.method ?? 'GET';
+  const { host, pathname } = new URL(url);
+  const attributes = {
+    'onramp.provider': call?.provider ?? 'unknown',
+    'onramp.provider.operation': call?.operation ?? 'other',
+    'http.request.method': method,
+    'server.address': host,
+    'url.path': pathname,
+  };
+  return inSpan(
+    `${method} ${attributes['onramp.provider']} ${attributes['onramp.provider.operation']}`,
+    SpanKind.CLIENT,
+    attributes,
+    async (span) => {
+      const response = await countedRequest(url, options);
+      span.setAttribute('http.response.status_code', response.status);
+      return response;
+    },
+  );
+}
+
+async function countedRequest(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
+  const started = performance.now();
+  let outcome = 'error';
+  try {
+    const response = await send(url, options);
+    outcome = response.status < 400 ? 'ok' : 'refused';
+    return response;
+  } catch (err) {
+    outcome = (err instanceof Error && outcomes.get(err)) || 'error';
+    throw err;
+  } finally {
+    // Counted by the provider and operation its adapter method runs as (./operation.ts).
+    const call = currentProviderCall();
+    const provider = call?.provider ?? 'unknown';
+    const operation = call?.operation ?? 'other';
+    providerRequests.inc({ provider, operation, outcome });
+    providerRequestDuration.observe({ provider, operation }, (performance.now() - started) / 1000);
+  }
+}
+
+/** The outcome each failed call's metric counts (timeout, aborted, server_error, error), beside its error. */
+const outcomes = new WeakMap<Error, string>();
+
+function unavailable(message: string, outcome: string): ProviderUnavailableError {
+  const err = new ProviderUnavailableError(message);
+  outcomes.set(err, outcome);
+  return err;
+}
+
+async function send(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
   const method = options.method ?? 'GET';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   let status: number;
@@ -76,22 +136,24 @@ export async function providerRequest(url: string, options: ProviderRequestOptio
     status = response.statusCode;
     text = await readCapped(response, maxBodyBytes);
   } catch (err) {
-    const reason = TIMEOUT_CODES.has((err as { code?: string }).code ?? '')
+    const timedOut = TIMEOUT_CODES.has((err as { code?: string }).code ?? '');
+    const aborted = !timedOut && !(err instanceof BodyOverCapError) && options.signal?.aborted === true;
+    const reason = timedOut
       ? `timed out after ${options.timeoutMs} ms`
       : err instanceof BodyOverCapError
         ? `answer is over the ${maxBodyBytes}-byte cap`
-        : options.signal?.aborted
+        : aborted
           ? 'aborted'
           : (err as Error).message;
-    throw new ProviderUnavailableError(`${method} ${pathOf(url)}: ${reason}`);
+    throw unavailable(`${method} ${pathOf(url)}: ${reason}`, timedOut ? 'timeout' : aborted ? 'aborted' : 'error');
   }
-  if (status >= 500) throw new ProviderUnavailableError(`${method} ${pathOf(url)}: HTTP ${status}`);
+  if (status >= 500) throw unavailable(`${method} ${pathOf(url)}: HTTP ${status}`, 'server_error');
   let body: unknown = undefined;
   if (text !== '') {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new ProviderUnavailableError(`${pathOf(url)}: answer is not JSON (HTTP ${status})`);
+      throw unavailable(`${pathOf(url)}: answer is not JSON (HTTP ${status})`, 'error');
     }
   }
   return { status, body };

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { pathOf, providerRequest, type ProviderRequestOptions, type ProviderResponse } from '../kit/http';
+import { asProviderOperation } from '../kit/operation';
 import { parseAnswer, readAnswer } from '../kit/json-call';
 import { ProviderUnavailableError } from '../types';
 import type { SharedValues } from '../shared-values';
@@ -80,12 +81,14 @@ export class TransakClient {
 
   private async issueAccessToken() {
     const url = `${this.config.apiUrl}/partners/api/v2/refresh-token`;
-    const { status, body } = await providerRequest(url, {
-      method: 'POST',
-      headers: { 'api-secret': this.config.apiSecret },
-      json: { apiKey: this.config.apiKey },
-      timeoutMs: this.timeoutMs,
-    });
+    const { status, body } = await asProviderOperation('token', () =>
+      providerRequest(url, {
+        method: 'POST',
+        headers: { 'api-secret': this.config.apiSecret },
+        json: { apiKey: this.config.apiKey },
+        timeoutMs: this.timeoutMs,
+      }),
+    );
     if (status !== 200) throw new ProviderUnavailableError(`${pathOf(url)}: credentials refused (HTTP ${status})`);
     return parseAnswer(pathOf(url), TransakAccessTokenSchema, body).data;
   }
