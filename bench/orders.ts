@@ -4,8 +4,6 @@
  * stdout is one JSON object (bench/README.md).
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { WithStartWorkflowOperation } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker } from '@temporalio/worker';
@@ -15,9 +13,11 @@ import { DEFAULT_DEV_API_KEY } from '../src/config/env';
 import { startLocalStack, type LocalStack } from '../src/dev/local-stack';
 import { createLogger } from '../src/logging';
 import { ORDER_SEARCH_ATTRIBUTES } from '../src/temporal/shared';
-import { WORKFLOWS_PATH } from '../src/worker/build';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../src/worker/build';
 import { createBaselineActivities } from './baseline/activities';
 import { baselineCreateUpdate, baselineEventSignal, baselineWorkflow } from './baseline/workflow';
+import { CompletionReceiver } from './lib/completion-receiver';
+import { percentile, runConcurrently, type Run } from './lib/concurrency';
 import { median, renderTable, round } from './lib/table';
 
 const LIFECYCLES = Number(process.env.BENCH_ORDERS_LIFECYCLES ?? 150);
@@ -29,68 +29,6 @@ const BASELINE_QUEUE = 'bench-baseline';
 const PROVIDER_SIGNALS = 3;
 
 const progress = (message: string) => process.stderr.write(`[bench:orders] ${message}\n`);
-
-interface Run {
-  count: number;
-  seconds: number;
-  latenciesMs: number[];
-}
-
-/** Runs `task` `count` times with `concurrency` in flight. */
-async function runConcurrently(count: number, concurrency: number, task: (i: number) => Promise<void>): Promise<Run> {
-  const latenciesMs: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, count) }, async () => {
-      while (next < count) {
-        const i = next++;
-        const t0 = performance.now();
-        await task(i);
-        latenciesMs.push(performance.now() - t0);
-      }
-    }),
-  );
-  return { count, seconds: (performance.now() - started) / 1000, latenciesMs };
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
-}
-
-/** The integrator's endpoint: resolves a waiter when an order's `complete` webhook arrives. */
-class CompletionReceiver {
-  private readonly waiters = new Map<string, () => void>();
-  private readonly done = new Set<string>();
-  private server?: Server;
-
-  async start(): Promise<string> {
-    this.server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        res.writeHead(204).end();
-        const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data: { id: string; status: string } };
-        if (data.status !== 'complete') return;
-        this.done.add(data.id);
-        this.waiters.get(data.id)?.();
-      });
-    });
-    await new Promise<void>((r) => this.server!.listen(0, '127.0.0.1', r));
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  completed(orderId: string): Promise<void> {
-    if (this.done.has(orderId)) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.set(orderId, resolve));
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
-  }
-}
 
 async function api<T>(stack: LocalStack, path: string, body?: unknown): Promise<T> {
   const response = await fetch(`${stack.apiUrl}${path}`, {
@@ -185,7 +123,7 @@ async function main(): Promise<void> {
   const webhookUrl = await receiver.start();
   const quiet = new DefaultLogger('ERROR');
   const [orderBundle, baselineBundle] = await Promise.all([
-    bundleWorkflowCode({ workflowsPath: WORKFLOWS_PATH, logger: quiet }),
+    bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: quiet }),
     bundleWorkflowCode({ workflowsPath: require.resolve('./baseline/workflow'), logger: quiet }),
   ]);
   const config = buildConfig(

@@ -4,17 +4,19 @@
 #
 # Prints the path of a usable <binary> on stdout; progress and advice go to stderr, prefixed
 # with [<binary>]. Lookup order: $<env var> (when set it must be usable), then <binary> on PATH,
-# then /usr/bin/<binary>. When none is found and we run as root with apt-get, installs <package>
+# then /usr/bin/<binary> and /usr/sbin/<binary>. When none is found and we run as root with apt-get, installs <package>
 # (apt-get update, then apt-get install). "Usable" means executable and answering --version.
 # <what> names the binary in messages ("Chromium", "redis-server"). Returns non-zero on failure.
+# EDP_VERSION_FLAG replaces --version for binaries that answer another flag (HAProxy: -v).
 
-_edp_usable() { [[ -x "$1" ]] && "$1" --version >/dev/null 2>&1; }
+_edp_usable() { [[ -x "$1" ]] && "$1" "${EDP_VERSION_FLAG:---version}" >/dev/null 2>&1; }
 
 # The binary on PATH, else /usr/bin/<binary>, when usable; nothing otherwise.
 _edp_find() {
   local binary="$1" on_path
   if on_path="$(command -v "${binary}" 2>/dev/null)" && _edp_usable "${on_path}"; then echo "${on_path}"; return 0; fi
   if _edp_usable "/usr/bin/${binary}"; then echo "/usr/bin/${binary}"; return 0; fi
+  if _edp_usable "/usr/sbin/${binary}"; then echo "/usr/sbin/${binary}"; return 0; fi
   return 1
 }
 
@@ -50,7 +52,7 @@ ensure_debian_package() {
   fi
   rm -f "${log}"
   if found="$(_edp_find "${binary}")"; then
-    say "Installed in $(( $(date +%s) - started ))s: ${found} ($("${found}" --version | head -n1))"
+    say "Installed in $(( $(date +%s) - started ))s: ${found} ($("${found}" "${EDP_VERSION_FLAG:---version}" | head -n1))"
     echo "${found}"; return 0
   fi
   say "apt-get installed ${package} but no ${binary} binary was found afterwards."

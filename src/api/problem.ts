@@ -64,10 +64,14 @@ export class ProblemError extends Error {
 
 export const problemType = (code: ProblemCode) => `${PROBLEM_TYPE_PREFIX}${code}`;
 
+/** When a 503 names no other delay: an outage the broker expects to end (Redis, Temporal, a provider). */
+export const DEFAULT_RETRY_AFTER_SECONDS = 2;
+
 export function sendProblem(res: Response, problem: ProblemError): void {
   const { status, title } = PROBLEM_CODES[problem.code];
   res.status(status);
   for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
+  if (status === 503 && !res.hasHeader('Retry-After')) res.setHeader('Retry-After', String(DEFAULT_RETRY_AFTER_SECONDS));
   const body: Problem = {
     type: problemType(problem.code),
     title,

@@ -294,6 +294,8 @@ describe('Redis unreachable', () => {
       const res = await request(app).get('/order');
       expect(res.status).toBe(503);
       expect(res.headers['content-type']).toContain('application/problem+json');
+      // Every 503 says when to come back (the production rehearsal found this one without).
+      expect(res.headers['retry-after']).toBe('2');
       expect(res.body).toMatchObject({
         status: 503,
         code: 'service_unavailable',

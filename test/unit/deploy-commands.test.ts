@@ -1,7 +1,7 @@
 /**
  * What the deployment files say must hold for the code. The API's node flags are written in three
  * places that must agree: package.json's start:api, the Dockerfile's default command and the api
- * service of docker-compose.yml; the benchmark reads them from package.json
+ * services of docker-compose.yml; the benchmark reads them from package.json
  * (bench/lib/api-node-flags.ts), so it measures the API with the flags that ship. And the compose
  * demo requires a private simulator secret, and with one its environment passes the production checks.
  */
@@ -27,7 +27,8 @@ function dockerfileCommand(): string[] {
 /** The `command:` of a service in docker-compose.yml, written as a flow sequence of quoted strings. */
 function composeCommand(service: string): string[] {
   const lines = read('docker-compose.yml').split('\n');
-  const start = lines.indexOf(`  ${service}:`);
+  // `  api-1: &api` names a service and an anchor.
+  const start = lines.findIndex((l) => l === `  ${service}:` || l.startsWith(`  ${service}: &`));
   if (start === -1) throw new Error(`docker-compose.yml has no ${service} service`);
   const end = lines.findIndex((l, i) => i > start && /^ {2}\S/.test(l));
   const command = lines.slice(start, end === -1 ? undefined : end).find((l) => l.trim().startsWith('command:'));
@@ -68,7 +69,7 @@ describe("the API's node flags", () => {
   test('the Dockerfile and docker-compose.yml run the same command as start:api', () => {
     const expected = packageJson.scripts['start:api'].split(/\s+/);
     expect(dockerfileCommand()).toEqual(expected);
-    expect(composeCommand('api')).toEqual(expected);
+    expect(composeCommand('api-1')).toEqual(expected);
   });
 
   test('the flags are read from a node command line, and anything else is refused', () => {
@@ -94,7 +95,7 @@ describe('the compose demo and its simulated providers', () => {
   test('opts in explicitly, with one secret for the broker and the simulator host that compose requires from the environment', () => {
     const broker = composeVariables('x-broker-env: &broker-env');
     expect(broker).toMatchObject({ NODE_ENV: 'production', SANDBOX_IN_PRODUCTION: 'true', SIMULATOR_SECRET: '*simulator-secret' });
-    expect(composeVariables('  sandbox:')).toMatchObject({ SIMULATOR_SECRET: '*simulator-secret' });
+    expect(composeVariables('  simulators:')).toMatchObject({ SIMULATOR_SECRET: '*simulator-secret' });
     // `${VAR:?message}`: compose stops with the message when it is unset; no default is written down.
     expect(simulatorSecretAnchor()).toMatch(/^\$\{SIMULATOR_SECRET:\?[^}]+\}$/);
     // The payload keys too: required in production, never written down.
@@ -108,6 +109,8 @@ describe('the compose demo and its simulated providers', () => {
     expect(config.providers.sandbox.mode).toBe('simulator');
     expect(config.providers.ramp.mode).toBe('simulator');
     // The simulator host runs the image, whose NODE_ENV is production.
-    expect(parseSimulatorEnv({ NODE_ENV: 'production', ...resolveSecret(composeVariables('  sandbox:')) }).SIMULATOR_SECRET).toBe(secret);
+    expect(parseSimulatorEnv({ NODE_ENV: 'production', ...resolveSecret(composeVariables('  simulators:')) }).SIMULATOR_SECRET).toBe(
+      secret,
+    );
   });
 });
