@@ -4,10 +4,8 @@
  * offers request costs exactly one quote per provider.
  */
 import { currencyDictionary } from '../src/domain/currencies';
-import { labelledAdapter } from '../src/providers/kit/operation';
-import { labelsProviderCalls, ProviderRegistry, type ProvidersConfig } from '../src/providers/registry';
+import { ProviderRegistry } from '../src/providers/registry';
 import { createSandboxAdapter } from '../src/providers/sandbox';
-import type { ProviderAdapter } from '../src/providers/types';
 import type { SimulatorProfile } from '../src/simulators/kit/profile';
 import { SANDBOX_PROFILE } from '../src/simulators/sandbox/profile';
 
@@ -31,27 +29,20 @@ export function benchProfiles(): SimulatorProfile[] {
   }));
 }
 
-/**
- * Six sandbox adapters, each pointing at its provider's path of the simulator host at `simUrl`, and
- * labelling their HTTP calls for the provider metrics as createProviderRegistry's do (unless the
- * broker's configuration has metrics off and tracing is off: labelsProviderCalls).
- */
-export function benchRegistry(simUrl: string, broker: Pick<ProvidersConfig, 'metrics'> = {}): ProviderRegistry {
+/** Six sandbox adapters, each pointing at its provider's path of the simulator host at `simUrl`. */
+export function benchRegistry(simUrl: string): ProviderRegistry {
   const config = { baseUrl: simUrl, apiKey: SIM_API_KEY, webhookSecret: SIM_WEBHOOK_SECRET };
-  const label = labelsProviderCalls(broker) ? labelledAdapter : (adapter: ProviderAdapter) => adapter;
   return new ProviderRegistry(
     BENCH_PROVIDER_CODES.map((code, i) =>
-      label(
-        createSandboxAdapter(
-          config,
-          {
-            code,
-            name: `Bench ${i + 1}`,
-            description: 'Simulated provider of the API benchmark.',
-            icon_url: 'https://example.invalid/bench.svg',
-          },
-          currencyDictionary,
-        ),
+      createSandboxAdapter(
+        config,
+        {
+          code,
+          name: `Bench ${i + 1}`,
+          description: 'Simulated provider of the API benchmark.',
+          icon_url: 'https://example.invalid/bench.svg',
+        },
+        currencyDictionary,
       ),
     ),
   );

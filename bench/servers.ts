@@ -56,7 +56,7 @@ async function buildHandler(spec: ServerSpec): Promise<{ handler: RequestListene
       let providers;
       if (spec.simUrl) {
         const { benchRegistry } = await import('./providers');
-        providers = benchRegistry(spec.simUrl, config);
+        providers = benchRegistry(spec.simUrl);
       }
       const app = buildApi(config, client, logger, providers ? { providers } : {});
       return { handler: app, layers: new LayerSwitch(app) };

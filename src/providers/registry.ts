@@ -2,10 +2,8 @@ import { currencyDictionary } from '../domain/currencies';
 import type { Logger } from '../logging';
 import type { ProviderDescriptor } from './descriptor';
 import type { ProviderResolution } from './kit/config';
-import { labelledAdapter } from './kit/operation';
 import { PROVIDERS, type ProviderResolutions } from './manifest';
 import type { SharedValues } from './shared-values';
-import { activeTracing } from '../tracing';
 import type { ProviderAdapter } from './types';
 
 export class ProviderRegistry {
@@ -31,34 +29,22 @@ export class ProviderRegistry {
 /** What the registry reads of the broker's configuration (AppConfig). */
 export interface ProvidersConfig {
   providers: ProviderResolutions;
-  /** METRICS_ENABLED (AppConfig); absent: on. */
-  metrics?: { enabled: boolean };
 }
 
 /**
- * Whether adapters label their HTTP calls (./kit/operation.ts): for the provider metrics, and for
- * the provider spans when tracing is on; with neither, the labels would go unread.
- */
-export function labelsProviderCalls(config: Pick<ProvidersConfig, 'metrics'>): boolean {
-  return config.metrics?.enabled !== false || activeTracing() !== undefined;
-}
-
-/**
- * The adapters this configuration enables, by code, each labelling its HTTP calls for the provider
- * metrics (./kit/operation.ts) unless nothing reads the labels (labelsProviderCalls). `shared`
+ * The adapters this configuration enables, by code. `shared`
  * (Redis, when REDIS_URL is set) holds what the broker's processes must agree on, such as
  * Transak's access token.
  */
 export function createProviderRegistry(config: ProvidersConfig, shared?: SharedValues): ProviderRegistry {
   const resolutions: Record<string, ProviderResolution<unknown>> = config.providers;
   const descriptors: readonly ProviderDescriptor[] = PROVIDERS;
-  const label = labelsProviderCalls(config) ? labelledAdapter : (adapter: ProviderAdapter) => adapter;
   const adapters = descriptors.flatMap((provider) => {
     // Each resolution was made by the descriptor of its code, so its config is the one createAdapter takes.
     const resolution = resolutions[provider.info.code];
     return resolution === undefined || resolution.mode === 'disabled'
       ? []
-      : [label(provider.createAdapter(resolution.config, { currencies: currencyDictionary, shared }))];
+      : [provider.createAdapter(resolution.config, { currencies: currencyDictionary, shared })];
   });
   return new ProviderRegistry(adapters.sort((a, b) => a.info.code.localeCompare(b.info.code)));
 }

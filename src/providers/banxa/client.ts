@@ -15,6 +15,7 @@ import {
   BanxaUsStatesSchema,
   type BanxaBuyOrderRequest,
 } from './schemas';
+import type { ProviderOperation } from '../kit/operation';
 
 /** Banxa application error codes (Hosted Checkout "Error Codes", legacy error statuses) the broker can explain. */
 const REJECTION_BY_CODE: Readonly<Record<string, ProviderRejectedError['code']>> = {
@@ -24,6 +25,10 @@ const REJECTION_BY_CODE: Readonly<Record<string, ProviderRejectedError['code']>>
 };
 
 /** HTTP client for Banxa Hosted Checkout v2: `x-api-key` on every call, paths under the partner's base URL. */
+
+/** A call's options; the client adds the timeout and its provider's label. */
+type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs' | 'call'> & { operation: ProviderOperation };
+
 export class BanxaClient {
   constructor(
     private readonly config: Pick<BanxaConfig, 'baseUrl' | 'apiKey'>,
@@ -31,42 +36,43 @@ export class BanxaClient {
   ) {}
 
   getCrypto(signal?: AbortSignal) {
-    return this.call('/v2/crypto/buy', BanxaCryptoListSchema, { signal });
+    return this.call('/v2/crypto/buy', BanxaCryptoListSchema, { signal, operation: 'catalogue' });
   }
 
   getFiats(signal?: AbortSignal) {
-    return this.call('/v2/fiats/buy', BanxaFiatListSchema, { signal });
+    return this.call('/v2/fiats/buy', BanxaFiatListSchema, { signal, operation: 'catalogue' });
   }
 
   getCountries(signal?: AbortSignal) {
-    return this.call('/v2/countries', BanxaCountryListSchema, { signal });
+    return this.call('/v2/countries', BanxaCountryListSchema, { signal, operation: 'catalogue' });
   }
 
   getUsStates(signal?: AbortSignal) {
-    return this.call('/v2/countries/us/states', BanxaUsStatesSchema, { signal });
+    return this.call('/v2/countries/us/states', BanxaUsStatesSchema, { signal, operation: 'catalogue' });
   }
 
   getQuote(params: Record<string, string>, signal?: AbortSignal) {
-    return this.call(`/v2/quotes/buy?${new URLSearchParams(params).toString()}`, BanxaQuoteSchema, { signal });
+    return this.call(`/v2/quotes/buy?${new URLSearchParams(params).toString()}`, BanxaQuoteSchema, { signal, operation: 'quote' });
   }
 
   createBuyOrder(body: BanxaBuyOrderRequest) {
-    return this.call('/v2/buy', BanxaCreatedOrderSchema, { method: 'POST', json: body });
+    return this.call('/v2/buy', BanxaCreatedOrderSchema, { method: 'POST', json: body, operation: 'create' });
   }
 
   getOrder(id: string) {
-    return this.call(`/v2/orders/${encodeURIComponent(id)}`, BanxaOrderSchema, {});
+    return this.call(`/v2/orders/${encodeURIComponent(id)}`, BanxaOrderSchema, { operation: 'status' });
   }
 
   /** `externalCustomerId` narrows the list to one customer's orders (documented filter). */
   listOrders(params: { start: string; end: string; externalCustomerId: string; page: number; limit: number }) {
     const query = new URLSearchParams({ ...params, page: String(params.page), limit: String(params.limit) });
-    return this.call(`/v2/orders?${query.toString()}`, BanxaOrderListSchema, {});
+    return this.call(`/v2/orders?${query.toString()}`, BanxaOrderListSchema, { operation: 'status' });
   }
 
-  private call<T extends z.ZodType>(path: string, schema: T, options: Omit<ProviderRequestOptions, 'timeoutMs'>): Promise<z.output<T>> {
+  private call<T extends z.ZodType>(path: string, schema: T, { operation, ...options }: CallOptions): Promise<z.output<T>> {
     return callJson(`${this.config.baseUrl}${path}`, {
       ...options,
+      call: { provider: 'banxa', operation },
       timeoutMs: this.timeoutMs,
       headers: { 'x-api-key': this.config.apiKey },
       route: path.split('?')[0]!,

@@ -2,7 +2,7 @@ import { request, type Dispatcher } from 'undici';
 import { providerRequestDuration, providerRequests } from '../../metrics/metrics';
 import { activeTracing, inSpan, SpanKind } from '../../tracing';
 import { ProviderUnavailableError } from '../types';
-import { currentProviderCall } from './operation';
+import type { ProviderCall } from './operation';
 
 /** What a provider answer may weigh unless the call says otherwise: far above any real answer. */
 export const DEFAULT_MAX_BODY_BYTES = 2 * 1024 * 1024;
@@ -20,6 +20,8 @@ export interface ProviderRequestOptions {
   signal?: AbortSignal;
   /** Bytes of the answer's body read at most; a longer answer fails the call. DEFAULT_MAX_BODY_BYTES by default. */
   maxBodyBytes?: number;
+  /** The provider and what the call is for: its metrics' and span's labels (unknown/other when absent). */
+  call?: ProviderCall;
 }
 
 /** A URL as errors name it: its path, without host or query (where credentials may ride). */
@@ -64,7 +66,7 @@ export function providerRequest(url: string, options: ProviderRequestOptions): P
 
 /** The call as a client span (tracing on): its provider, operation, method, host, path (no query) and status. */
 function tracedRequest(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
-  const call = currentProviderCall();
+  const { call } = options;
   const method = options.method ?? 'GET';
   const { host, pathname } = new URL(url);
   const attributes = {
@@ -97,10 +99,8 @@ async function countedRequest(url: string, options: ProviderRequestOptions): Pro
     outcome = (err instanceof Error && outcomes.get(err)) || 'error';
     throw err;
   } finally {
-    // Counted by the provider and operation its adapter method runs as (./operation.ts).
-    const call = currentProviderCall();
-    const provider = call?.provider ?? 'unknown';
-    const operation = call?.operation ?? 'other';
+    const provider = options.call?.provider ?? 'unknown';
+    const operation = options.call?.operation ?? 'other';
     providerRequests.inc({ provider, operation, outcome });
     providerRequestDuration.observe({ provider, operation }, (performance.now() - started) / 1000);
   }

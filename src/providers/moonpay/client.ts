@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ProviderOperation } from '../kit/operation';
 import { callJson } from '../kit/json-call';
 import { ProviderRejectedError, ProviderUnavailableError } from '../types';
 import type { MoonpayConfig } from './config';
@@ -24,21 +25,34 @@ export class MoonpayClient {
   ) {}
 
   getCurrencies(signal?: AbortSignal) {
-    return this.get('/v3/currencies', {}, MoonpayCurrenciesSchema, 'publishable', signal);
+    return this.get('/v3/currencies', {}, MoonpayCurrenciesSchema, 'publishable', 'catalogue', signal);
   }
 
   getCountries(signal?: AbortSignal) {
-    return this.get('/v3/countries', {}, MoonpayCountriesSchema, 'publishable', signal);
+    return this.get('/v3/countries', {}, MoonpayCountriesSchema, 'publishable', 'catalogue', signal);
   }
 
   getBuyQuote(currencyCode: string, params: Record<string, string>, signal?: AbortSignal) {
-    return this.get(`/v3/currencies/${encodeURIComponent(currencyCode)}/buy_quote`, params, MoonpayBuyQuoteSchema, 'publishable', signal);
+    return this.get(
+      `/v3/currencies/${encodeURIComponent(currencyCode)}/buy_quote`,
+      params,
+      MoonpayBuyQuoteSchema,
+      'publishable',
+      'quote',
+      signal,
+    );
   }
 
   /** Every buy transaction carrying our id; none before the customer has submitted the widget. */
   async findTransactions(externalTransactionId: string): Promise<MoonpayTransaction[]> {
     try {
-      return await this.get(`/v1/transactions/ext/${encodeURIComponent(externalTransactionId)}`, {}, MoonpayTransactionsSchema, 'secret');
+      return await this.get(
+        `/v1/transactions/ext/${encodeURIComponent(externalTransactionId)}`,
+        {},
+        MoonpayTransactionsSchema,
+        'secret',
+        'status',
+      );
     } catch (err) {
       if (err instanceof ProviderRejectedError && err.code === 'not_found') return [];
       throw err;
@@ -50,12 +64,14 @@ export class MoonpayClient {
     params: Record<string, string>,
     schema: T,
     auth: Auth,
+    operation: ProviderOperation,
     signal?: AbortSignal,
   ): Promise<z.output<T>> {
     const query = new URLSearchParams(auth === 'publishable' ? { ...params, apiKey: this.config.publishableKey } : params).toString();
     return callJson(`${this.config.apiUrl}${path}${query === '' ? '' : `?${query}`}`, {
       timeoutMs: this.timeoutMs,
       signal,
+      call: { provider: 'moonpay', operation },
       headers: auth === 'secret' ? { authorization: `Api-Key ${this.config.secretKey}` } : {},
       route: path,
       schema,

@@ -13,6 +13,7 @@ import {
   RampQuoteSchema,
   type RampQuoteRequest,
 } from './schemas';
+import type { ProviderOperation } from '../kit/operation';
 
 /** Ramp's error codes are dot-separated (SERVICES.HOST_API.<CONDITION>); the condition says which refusal it is. */
 function rejectionCode(code: string): ProviderRejectedError['code'] {
@@ -28,6 +29,10 @@ function rejectionCode(code: string): ProviderRejectedError['code'] {
  * HTTP client of Ramp's REST API. There is no secret: the partner is named by the `hostApiKey`
  * query parameter, and a purchase is read with its own `secret` (the purchaseViewToken).
  */
+
+/** A call's options; the client adds the timeout and its provider's label. */
+type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs' | 'call'> & { operation: ProviderOperation };
+
 export class RampClient {
   constructor(
     private readonly config: RampConfig,
@@ -35,39 +40,40 @@ export class RampClient {
   ) {}
 
   getAssets(currencyCode: string, signal?: AbortSignal) {
-    return this.call('/host-api/v3/assets', { currencyCode }, RampAssetsSchema, { signal });
+    return this.call('/host-api/v3/assets', { currencyCode }, RampAssetsSchema, { signal, operation: 'catalogue' });
   }
 
   getCurrencies(signal?: AbortSignal) {
-    return this.call('/host-api/v3/currencies', {}, RampCurrenciesSchema, { signal });
+    return this.call('/host-api/v3/currencies', {}, RampCurrenciesSchema, { signal, operation: 'catalogue' });
   }
 
   getPaymentMethods(signal?: AbortSignal) {
-    return this.call('/host-api/v3/payment-methods', {}, RampPaymentMethodsSchema, { signal });
+    return this.call('/host-api/v3/payment-methods', {}, RampPaymentMethodsSchema, { signal, operation: 'catalogue' });
   }
 
   getCountries(signal?: AbortSignal) {
-    return this.call('/host-api/countries', {}, RampCountriesSchema, { signal });
+    return this.call('/host-api/countries', {}, RampCountriesSchema, { signal, operation: 'catalogue' });
   }
 
   getQuote(body: RampQuoteRequest, signal?: AbortSignal) {
-    return this.call('/host-api/v3/onramp/quote/all', {}, RampQuoteSchema, { method: 'POST', json: body, signal });
+    return this.call('/host-api/v3/onramp/quote/all', {}, RampQuoteSchema, { method: 'POST', json: body, signal, operation: 'quote' });
   }
 
   getPurchase(id: string, secret: string) {
-    return this.call(`/host-api/purchase/${encodeURIComponent(id)}`, { secret }, RampPurchaseSchema, {}, false);
+    return this.call(`/host-api/purchase/${encodeURIComponent(id)}`, { secret }, RampPurchaseSchema, { operation: 'status' }, false);
   }
 
   private call<T extends z.ZodType>(
     path: string,
     query: Record<string, string>,
     schema: T,
-    options: Omit<ProviderRequestOptions, 'timeoutMs'>,
+    { operation, ...options }: CallOptions,
     withHostKey = true,
   ): Promise<z.output<T>> {
     const params = new URLSearchParams(withHostKey ? { ...query, hostApiKey: this.config.hostApiKey } : query);
     return callJson(`${this.config.apiUrl}${path}?${params.toString()}`, {
       ...options,
+      call: { provider: 'ramp', operation },
       timeoutMs: this.timeoutMs,
       route: path,
       schema,

@@ -11,6 +11,7 @@ import {
   SandboxPaymentMethodsSchema,
   SandboxQuoteSchema,
 } from './schemas';
+import type { ProviderOperation } from '../kit/operation';
 
 const REJECTION_CODES: Record<string, ProviderRejectedError['code']> = {
   amount_out_of_range: 'limits',
@@ -23,44 +24,51 @@ const REJECTION_CODES: Record<string, ProviderRejectedError['code']> = {
 };
 
 /** HTTP client for the sandbox provider's REST API (Bearer API key). */
+
+/** A call's options; the client adds the timeout and its provider's label. */
+type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs' | 'call'> & { operation: ProviderOperation };
+
 export class SandboxClient {
   constructor(
     private readonly config: SandboxProviderConfig,
     private readonly timeoutMs = 10_000,
+    /** The provider code its calls are counted under (the generic sandbox's, or a simulated provider's of its own). */
+    private readonly code = 'sandbox',
   ) {}
 
   getCurrencies(signal?: AbortSignal) {
-    return this.call('/v1/currencies', SandboxCurrenciesSchema, { signal });
+    return this.call('/v1/currencies', SandboxCurrenciesSchema, { signal, operation: 'catalogue' });
   }
 
   getCountries(signal?: AbortSignal) {
-    return this.call('/v1/countries', SandboxCountriesSchema, { signal });
+    return this.call('/v1/countries', SandboxCountriesSchema, { signal, operation: 'catalogue' });
   }
 
   getPaymentMethods(signal?: AbortSignal) {
-    return this.call('/v1/payment-methods', SandboxPaymentMethodsSchema, { signal });
+    return this.call('/v1/payment-methods', SandboxPaymentMethodsSchema, { signal, operation: 'catalogue' });
   }
 
   getQuote(params: Record<string, string>, signal?: AbortSignal) {
     const query = new URLSearchParams(params).toString();
-    return this.call(`/v1/quotes?${query}`, SandboxQuoteSchema, { signal });
+    return this.call(`/v1/quotes?${query}`, SandboxQuoteSchema, { signal, operation: 'quote' });
   }
 
   createOrder(body: Record<string, string>) {
-    return this.call('/v1/orders', SandboxOrderSchema, { method: 'POST', json: body });
+    return this.call('/v1/orders', SandboxOrderSchema, { method: 'POST', json: body, operation: 'create' });
   }
 
   getOrderByPartnerId(partnerOrderId: string) {
-    return this.call(`/v1/orders?partner_order_id=${encodeURIComponent(partnerOrderId)}`, SandboxOrderSchema, {});
+    return this.call(`/v1/orders?partner_order_id=${encodeURIComponent(partnerOrderId)}`, SandboxOrderSchema, { operation: 'status' });
   }
 
   getOrder(id: string) {
-    return this.call(`/v1/orders/${encodeURIComponent(id)}`, SandboxOrderSchema, {});
+    return this.call(`/v1/orders/${encodeURIComponent(id)}`, SandboxOrderSchema, { operation: 'status' });
   }
 
-  private call<T extends z.ZodType>(path: string, schema: T, options: Omit<ProviderRequestOptions, 'timeoutMs'>): Promise<z.output<T>> {
+  private call<T extends z.ZodType>(path: string, schema: T, { operation, ...options }: CallOptions): Promise<z.output<T>> {
     return callJson(`${this.config.baseUrl}${path}`, {
       ...options,
+      call: { provider: this.code, operation },
       timeoutMs: this.timeoutMs,
       headers: { authorization: `Bearer ${this.config.apiKey}` },
       route: path,

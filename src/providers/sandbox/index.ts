@@ -18,7 +18,7 @@ export const SANDBOX_INFO = {
 
 export function createSandboxAdapter(config: SandboxProviderConfig, info: ProviderInfo, currencies: CurrencyDictionary): ProviderAdapter {
   // A simulated provider lives under its own path of the simulator host.
-  const client = new SandboxClient({ ...config, baseUrl: `${config.baseUrl}/${info.code}` });
+  const client = new SandboxClient({ ...config, baseUrl: `${config.baseUrl}/${info.code}` }, undefined, info.code);
   return {
     info,
     async getCatalogue(signal) {

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { pathOf, providerRequest, type ProviderRequestOptions, type ProviderResponse } from '../kit/http';
-import { asProviderOperation } from '../kit/operation';
+import type { ProviderOperation } from '../kit/operation';
 import { parseAnswer, readAnswer } from '../kit/json-call';
 import { ProviderUnavailableError } from '../types';
 import type { SharedValues } from '../shared-values';
@@ -19,7 +19,7 @@ import {
   type TransakWidgetParams,
 } from './schemas';
 
-type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs'>;
+type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs' | 'call'> & { operation: ProviderOperation };
 
 /**
  * HTTP client for Transak: public lists and quotes (the quote by `partnerApiKey`), and the partner
@@ -37,22 +37,29 @@ export class TransakClient {
   }
 
   getCountries(signal?: AbortSignal) {
-    return this.publicCall(`${this.config.apiUrl}/api/v2/countries`, TransakCountriesSchema, { signal });
+    return this.publicCall(`${this.config.apiUrl}/api/v2/countries`, TransakCountriesSchema, { signal, operation: 'catalogue' });
   }
 
   getCryptoCurrencies(signal?: AbortSignal) {
     return this.publicCall(`${this.config.apiUrl}/cryptocoverage/api/v1/public/crypto-currencies`, TransakCryptoCurrenciesSchema, {
       signal,
+      operation: 'catalogue',
     });
   }
 
   getFiatCurrencies(signal?: AbortSignal) {
-    return this.publicCall(`${this.config.apiUrl}/fiat/public/v1/currencies/fiat-currencies`, TransakFiatCurrenciesSchema, { signal });
+    return this.publicCall(`${this.config.apiUrl}/fiat/public/v1/currencies/fiat-currencies`, TransakFiatCurrenciesSchema, {
+      signal,
+      operation: 'catalogue',
+    });
   }
 
   async getQuote(params: Record<string, string>, signal?: AbortSignal) {
     const query = new URLSearchParams({ partnerApiKey: this.config.apiKey, ...params }).toString();
-    const quote = await this.publicCall(`${this.config.apiUrl}/api/v1/pricing/public/quotes?${query}`, TransakQuoteSchema, { signal });
+    const quote = await this.publicCall(`${this.config.apiUrl}/api/v1/pricing/public/quotes?${query}`, TransakQuoteSchema, {
+      signal,
+      operation: 'quote',
+    });
     return quote.response;
   }
 
@@ -60,13 +67,16 @@ export class TransakClient {
     const session = await this.partnerCall(`${this.config.gatewayUrl}/api/v2/auth/session`, TransakWidgetSessionSchema, {
       method: 'POST',
       json: { widgetParams },
+      operation: 'create',
     });
     return session.data.widgetUrl;
   }
 
   async getOrdersByPartnerOrderId(partnerOrderId: string) {
     const query = new URLSearchParams({ 'filter[partnerOrderId]': partnerOrderId, limit: '10' }).toString();
-    const orders = await this.partnerCall(`${this.config.apiUrl}/partners/api/v2/orders?${query}`, TransakOrdersResponseSchema, {});
+    const orders = await this.partnerCall(`${this.config.apiUrl}/partners/api/v2/orders?${query}`, TransakOrdersResponseSchema, {
+      operation: 'status',
+    });
     return orders.data;
   }
 
@@ -74,21 +84,20 @@ export class TransakClient {
     const order = await this.partnerCall(
       `${this.config.apiUrl}/partners/api/v2/order/${encodeURIComponent(orderId)}`,
       TransakOrderResponseSchema,
-      {},
+      { operation: 'status' },
     );
     return order.data;
   }
 
   private async issueAccessToken() {
     const url = `${this.config.apiUrl}/partners/api/v2/refresh-token`;
-    const { status, body } = await asProviderOperation('token', () =>
-      providerRequest(url, {
-        method: 'POST',
-        headers: { 'api-secret': this.config.apiSecret },
-        json: { apiKey: this.config.apiKey },
-        timeoutMs: this.timeoutMs,
-      }),
-    );
+    const { status, body } = await providerRequest(url, {
+      method: 'POST',
+      headers: { 'api-secret': this.config.apiSecret },
+      json: { apiKey: this.config.apiKey },
+      timeoutMs: this.timeoutMs,
+      call: { provider: 'transak', operation: 'token' },
+    });
     if (status !== 200) throw new ProviderUnavailableError(`${pathOf(url)}: credentials refused (HTTP ${status})`);
     return parseAnswer(pathOf(url), TransakAccessTokenSchema, body).data;
   }
@@ -110,8 +119,8 @@ export class TransakClient {
     return this.result(url, schema, response);
   }
 
-  private send(url: string, options: CallOptions) {
-    return providerRequest(url, { ...options, timeoutMs: this.timeoutMs });
+  private send(url: string, { operation, ...options }: CallOptions) {
+    return providerRequest(url, { ...options, timeoutMs: this.timeoutMs, call: { provider: 'transak', operation } });
   }
 
   private result<T extends z.ZodType>(url: string, schema: T, response: ProviderResponse): z.output<T> {

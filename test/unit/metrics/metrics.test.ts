@@ -16,7 +16,6 @@ import {
 import { metricsText, registry } from '../../../src/metrics/registry';
 import { startMetricsServer } from '../../../src/metrics/server';
 import { WebhookBacklog } from '../../../src/metrics/webhook-backlog';
-import { labelsProviderCalls } from '../../../src/providers/registry';
 
 test('every broker metric is onramp_-prefixed, counters end in _total, durations in _seconds, and each has help', async () => {
   const metrics = (await registry.getMetricsAsJSON()).filter((m) => m.name.startsWith('onramp_'));
@@ -137,11 +136,5 @@ describe('setMetricsRecording (METRICS_ENABLED)', () => {
     expect(await total()).toBe(1);
     expect(await count()).toBe(2);
     expect(await slow()).toBe(1);
-  });
-
-  test('provider calls are labelled unless metrics are off and tracing is too', () => {
-    expect(labelsProviderCalls({})).toBe(true);
-    expect(labelsProviderCalls({ metrics: { enabled: true } })).toBe(true);
-    expect(labelsProviderCalls({ metrics: { enabled: false } })).toBe(false);
   });
 });
