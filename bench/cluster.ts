@@ -10,6 +10,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { startCluster, type Cluster, type ClusterProcessName } from '../scripts/cluster/cluster';
+import { payAtCheckout } from './lib/checkout';
 import { CompletionReceiver } from './lib/completion-receiver';
 import { percentile, runConcurrently, type Run } from './lib/concurrency';
 import { runLoad } from './lib/load';
@@ -84,12 +85,7 @@ async function lifecycles(cluster: Cluster, receiver: CompletionReceiver, worker
     });
     createMs.push(performance.now() - t0);
     const completed = receiver.completed(order.id);
-    const paid = await fetch(order.redirect_url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'pay' }),
-    });
-    if (!paid.ok) throw new Error(`checkout pay: HTTP ${paid.status}`);
+    await payAtCheckout(order.redirect_url);
     await completed;
   });
   const after = cpuByProcess(cluster);

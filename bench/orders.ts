@@ -16,6 +16,7 @@ import { ORDER_SEARCH_ATTRIBUTES } from '../src/temporal/shared';
 import { WORKFLOW_BUNDLE_OPTIONS } from '../src/worker/build';
 import { createBaselineActivities } from './baseline/activities';
 import { baselineCreateUpdate, baselineEventSignal, baselineWorkflow } from './baseline/workflow';
+import { payAtCheckout } from './lib/checkout';
 import { CompletionReceiver } from './lib/completion-receiver';
 import { percentile, runConcurrently, type Run } from './lib/concurrency';
 import { median, renderTable, round } from './lib/table';
@@ -81,12 +82,7 @@ async function brokerLifecycles(stack: LocalStack, receiver: CompletionReceiver,
   return runConcurrently(count, CONCURRENCY, async () => {
     const order = await createOrder(stack, user);
     const completed = receiver.completed(order.id);
-    const paid = await fetch(order.redirect_url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ action: 'pay' }),
-    });
-    if (!paid.ok) throw new Error(`checkout pay: HTTP ${paid.status}`);
+    await payAtCheckout(order.redirect_url);
     await completed;
   });
 }

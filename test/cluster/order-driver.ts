@@ -1,4 +1,4 @@
-import { fetchOffersQuery } from './offers-query';
+import { offersQuery } from '../helpers/orders';
 import type { BrokerClient } from './broker-client';
 import { CHECKOUT, POLLABLE_AFTER_FIRST_WEBHOOK, type PlannedOrder } from './order-plan';
 import type { SimulatorControl } from './simulator-control';
@@ -94,7 +94,7 @@ export async function driveOrder(plan: PlannedOrder, options: DriverOptions): Pr
 async function awaitOffer(plan: PlannedOrder, { client, sleep }: DriverOptions, deadline: number): Promise<boolean> {
   const ext = plan.draft.external_order_id;
   while (Date.now() < deadline) {
-    const res = await client.call('offers', ext, `/api/on_ramp/offers?${fetchOffersQuery(plan.draft)}`);
+    const res = await client.call('offers', ext, `/api/on_ramp/offers?${offersQuery(plan.draft)}`);
     if (res.status === 200 && res.body?.[plan.provider]) return true;
     await sleep(res.status === 503 ? Math.min(Number(res.retryAfter ?? 3) || 3, RETRY_AFTER_CAP_S) * 1000 : 3000);
   }

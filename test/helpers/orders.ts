@@ -37,9 +37,9 @@ export function draftOrder(overrides: Partial<OrderDraft> = {}): OrderDraft {
   };
 }
 
-/** Asks for offers matching the draft, as an integrator must before ordering. */
-export async function fetchOffers(apiUrl: string, draft: OrderDraft) {
-  const query = new URLSearchParams({
+/** The offers query matching an order draft, as an integrator asks before ordering. */
+export function offersQuery(draft: OrderDraft): string {
+  return new URLSearchParams({
     external_user_id: draft.external_user_id,
     currency_from: String(draft.from_currency),
     currency_to: String(draft.to_currency),
@@ -48,8 +48,12 @@ export async function fetchOffers(apiUrl: string, draft: OrderDraft) {
     payment_method: draft.payment_method,
     ...(draft.state_code ? { state: draft.state_code } : {}),
     ...(typeof draft.ip === 'string' ? { ip: draft.ip } : {}),
-  });
-  return callApi(apiUrl, `/api/on_ramp/offers?${query.toString()}`);
+  }).toString();
+}
+
+/** Asks for offers matching the draft, as an integrator must before ordering. */
+export async function fetchOffers(apiUrl: string, draft: OrderDraft) {
+  return callApi(apiUrl, `/api/on_ramp/offers?${offersQuery(draft)}`);
 }
 
 export async function offerThenOrder(apiUrl: string, draft: OrderDraft) {
