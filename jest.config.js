@@ -9,7 +9,9 @@ module.exports = {
   transformIgnorePatterns: [
     '/node_modules/(?!(?:iso-3166|@scure|@noble|jose|dinero\\.js|@dinero\\.js|base58-js|bs58check|base-x)/)(?!.*/node_modules/)',
   ],
-  modulePathIgnorePatterns: ['<rootDir>/dist', '<rootDir>/.tools'],
+  modulePathIgnorePatterns: ['<rootDir>/dist', '<rootDir>/.tools', '<rootDir>/clients/typescript/dist'],
+  // The client package's sources import each other as `./x.js`, as Node's ESM wants; jest runs the .ts.
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   globalSetup: '<rootDir>/test/global-setup.ts',
   reporters: ['default', '<rootDir>/test/reporters/closing-line.js'],
   testTimeout: 60_000,

@@ -24,7 +24,7 @@ export type WebhookAttemptOutcome =
   | { outcome: 'delivered'; status: number }
   | { outcome: 'no_endpoint' }
   | { outcome: 'refused'; error: string }
-  | { outcome: 'failed'; error: string; retryAfterMs?: number };
+  | { outcome: 'failed'; error: string; retryAfterMs?: number; /** The endpoint's HTTP status, when it answered. */ status?: number };
 
 export interface AddressCheck {
   valid: boolean;
@@ -60,7 +60,12 @@ export function createActivities({ providers, currencies, integrators, webhooks 
     }
     if (result.outcome === 'refused') return { outcome: 'refused', error: result.error };
     log.warn('integrator webhook attempt failed', { ...fields, error: result.error });
-    return { outcome: 'failed', error: result.error, ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }) };
+    return {
+      outcome: 'failed',
+      error: result.error,
+      ...(result.retryAfterMs === undefined ? {} : { retryAfterMs: result.retryAfterMs }),
+      ...(result.status === undefined ? {} : { status: result.status }),
+    };
   }
 
   return {

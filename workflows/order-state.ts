@@ -21,6 +21,8 @@ import {
   type OrderRequest,
   type OrderWorkflowInput,
   type ProviderEvent,
+  type WebhookDeliveryRecord,
+  WEBHOOK_DELIVERIES_KEPT,
 } from '../src/temporal/shared';
 
 /** State carried across continue-as-new. */
@@ -31,6 +33,8 @@ export interface OrderResumeState {
   settledAtMs?: number;
   /** Integrator webhooks not yet delivered, oldest first. */
   outbox?: IntegratorNotification[];
+  /** The newest integrator webhook attempts, oldest first (absent in runs continued before it was kept). */
+  deliveries?: WebhookDeliveryRecord[];
 }
 
 /** What the state may do outside itself; the workflow passes Temporal's, tests pass recorders. */
@@ -90,6 +94,8 @@ export class OrderState {
   readonly seenEventIds: string[];
   /** Integrator webhooks not yet delivered, oldest first (the workflow's delivery loop takes them). */
   readonly outbox: IntegratorNotification[];
+  /** The newest integrator webhook attempts, oldest first (the webhookDeliveries query answers them). */
+  readonly deliveries: WebhookDeliveryRecord[];
   private readonly input: OrderWorkflowInput;
   private readonly ordered: OrderedTerms;
   private readonly options: OrderStateOptions;
@@ -102,6 +108,7 @@ export class OrderState {
     this.seenEventIds = options.resume?.seenEventIds ?? [];
     this.settledAtMs = options.resume?.settledAtMs;
     this.outbox = options.resume?.outbox ?? [];
+    this.deliveries = options.resume?.deliveries ?? [];
   }
 
   /** The order as the provider order was created: published, then the create answer applied as a report. */
@@ -206,9 +213,22 @@ export class OrderState {
     return this.memo ? Date.parse(this.memo.order.created_at) : NaN;
   }
 
+  /** Keeps one webhook attempt's record, dropping the oldest beyond WEBHOOK_DELIVERIES_KEPT. */
+  recordDelivery(record: WebhookDeliveryRecord): void {
+    this.deliveries.push(record);
+    if (this.deliveries.length > WEBHOOK_DELIVERIES_KEPT) this.deliveries.splice(0, this.deliveries.length - WEBHOOK_DELIVERIES_KEPT);
+  }
+
   /** What the next run starts from. */
   resumeState(pollDelayMs: number): OrderResumeState {
-    return { memo: this.memo!, seenEventIds: this.seenEventIds, pollDelayMs, settledAtMs: this.settledAtMs, outbox: this.outbox };
+    return {
+      memo: this.memo!,
+      seenEventIds: this.seenEventIds,
+      pollDelayMs,
+      settledAtMs: this.settledAtMs,
+      outbox: this.outbox,
+      ...(this.deliveries.length > 0 ? { deliveries: this.deliveries } : {}),
+    };
   }
 
   private publish(current: OrderMemo): void {

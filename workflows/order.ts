@@ -25,6 +25,7 @@ import {
   type OrderRejectionType,
   type OrderWorkflowInput,
   type ProviderEvent,
+  webhookDeliveriesQuery,
 } from '../src/temporal/shared';
 import { nextRetryDelayMs } from '../src/webhooks/retry';
 import { OrderState, UNPAID, type OrderMetricsSink, type OrderResumeState } from './order-state';
@@ -109,6 +110,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     inbox.push(event);
   });
   setHandler(getOrderQuery, () => state.memo);
+  setHandler(webhookDeliveriesQuery, () => state.deliveries.map((record) => ({ ...record })));
 
   /** Delivers the outbox one webhook at a time, so each order's webhooks arrive in order. */
   async function deliverNotifications(): Promise<void> {
@@ -158,6 +160,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       const waitMs = (next.nextAttemptAtMs ?? 0) - Date.now();
       if (waitMs > 0 && (await condition(() => closingRun, waitMs))) continue;
       const attempt = (next.attempts ?? 0) + 1;
+      const attemptedAt = new Date(Date.now()).toISOString();
       delivering = true;
       let result: WebhookAttemptOutcome;
       try {
@@ -168,6 +171,15 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       } finally {
         delivering = false;
       }
+      state.recordDelivery({
+        webhook_id: next.webhookId,
+        sequence: next.sequence,
+        attempt,
+        attempted_at: attemptedAt,
+        outcome: result.outcome,
+        ...('status' in result && result.status !== undefined ? { status_code: result.status } : {}),
+        ...('error' in result ? { error: result.error } : {}),
+      });
       const fields = { webhookId: next.webhookId, attempt };
       if (result.outcome === 'failed') {
         const delayMs = nextRetryDelayMs(attempt, retryDelaysMs, result.retryAfterMs);

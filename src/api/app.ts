@@ -5,9 +5,11 @@ import type { CurrencyDictionary } from '../domain/currency';
 import type { Logger } from '../logging';
 import type { OffersService } from '../offers/service';
 import type { OfferStore } from '../offers/store';
+import type { OrderSearch } from '../orders/search';
 import type { OrderService } from '../orders/service';
 import type { ProviderRegistry } from '../providers/registry';
 import type { OrderTimings } from '../temporal/shared';
+import type { WebhookDeliveryOptions } from '../webhooks/delivery';
 import { requireApiKey } from './auth';
 import { requestLogging } from './request-log';
 import { docsRoutes } from './openapi/docs-page';
@@ -27,8 +29,10 @@ import { activeTracing } from '../tracing';
 import { offerRoutes } from './routes/offers';
 import { openApiDocumentRoute } from './routes/openapi-document';
 import { validateAddressRoutes } from './routes/validate-address';
+import { orderWebhookRoutes } from './routes/order-webhooks';
 import { orderRoutes } from './routes/orders';
 import { webhookRoutes } from './routes/webhooks';
+import { webhookTestRoutes } from './routes/webhook-test';
 
 export interface AppDependencies {
   logger: Logger;
@@ -45,6 +49,10 @@ export interface AppDependencies {
   offers: OffersService;
   offerStore: OfferStore;
   orders: OrderService;
+  /** GET /api/on_ramp/orders: the integrator's orders from Temporal visibility. */
+  orderSearch: OrderSearch;
+  /** How POST /api/on_ramp/webhooks/test delivers (the SSRF guard and timeout of order webhooks). */
+  webhookDelivery: WebhookDeliveryOptions;
   /** Provider events already signalled, so a replayed webhook is not signalled again. */
   signalledEvents: SignalledEvents;
   timings: OrderTimings;
@@ -83,9 +91,12 @@ function apiRouter(deps: AppDependencies): Router {
     providers: deps.providers,
     offers: deps.offerStore,
     orders: deps.orders,
+    search: deps.orderSearch,
     timings: deps.timings,
     customerUrls: { loopbackHttp: deps.loopbackHttpUrls ?? false },
   });
+  orderWebhookRoutes(api, deps.orders, deps.webhookDelivery);
+  webhookTestRoutes(api, deps.webhookDelivery);
   return api;
 }
 

@@ -20,6 +20,7 @@ import { EXTRAS_LIMITS } from '../orders/extras-limits';
 import { ProviderInfoSchema } from '../providers/types';
 import { FieldErrorSchema, PROBLEM_CODES, ProblemSchema, type ProblemCode } from './problem';
 import { OffersQuerySchema } from './routes/offers';
+import { OrderSearchQuerySchema, SEARCH_LIMIT } from './routes/order-search';
 import { StatusQuerySchema } from './routes/orders';
 import { ValidateAddressBodySchema } from './routes/validate-address';
 
@@ -304,6 +305,98 @@ export const OrderStatusQuerySchema = StatusQuerySchema.extend({
     example: EXAMPLE_ORDER_ID,
   }),
 });
+
+export const OrderSearchQuery = OrderSearchQuerySchema.extend({
+  external_user_id: OrderSearchQuerySchema.shape.external_user_id.meta({
+    description: 'Only the orders of this user (your external_user_id). Quotes and backslashes are refused.',
+  }),
+  external_order_id: OrderSearchQuerySchema.shape.external_order_id.meta({
+    description: 'Only the order with this external_order_id. Quotes and backslashes are refused.',
+  }),
+  status: OrderStatus.optional(),
+  provider_code: OrderSearchQuerySchema.shape.provider_code.meta({
+    description: 'Only the orders with this provider.',
+    example: 'sandbox',
+  }),
+  created_from: OrderSearchQuerySchema.shape.created_from.meta({
+    description: 'Only the orders created at or after this instant (RFC 3339).',
+    example: '2026-11-22T00:00:00Z',
+  }),
+  created_to: OrderSearchQuerySchema.shape.created_to.meta({
+    description: 'Only the orders created at or before this instant (RFC 3339).',
+    example: '2026-11-23T00:00:00Z',
+  }),
+  limit: z
+    .number()
+    .int()
+    .min(SEARCH_LIMIT.min)
+    .max(SEARCH_LIMIT.max)
+    .optional()
+    .meta({ description: `Orders per page (default ${SEARCH_LIMIT.default}).`, example: SEARCH_LIMIT.default }),
+  cursor: OrderSearchQuerySchema.shape.cursor.meta({ description: 'The `next_cursor` of the previous page; absent for the first page.' }),
+});
+
+export const OrderSearchPageSchema = z
+  .object({
+    orders: z.array(Order).meta({ description: 'Newest first (by created_at).' }),
+    next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  })
+  .meta({ id: 'OrderSearchPage' });
+export type OrderSearchPage = z.infer<typeof OrderSearchPageSchema>;
+
+// ---- integrator webhooks -------------------------------------------------------------------------
+
+export const WebhookTestResultSchema = z
+  .object({
+    webhook_id: z.string().meta({ description: 'The `webhook-id` header the test event carried.', example: 'evt_test_1b4e…' }),
+    url: z.url().meta({ description: 'Your webhook endpoint, as configured.' }),
+    delivered: z.boolean().meta({ description: 'Whether your endpoint answered 2xx.' }),
+    status_code: z.number().int().optional().meta({ description: "Your endpoint's HTTP status, when it answered." }),
+    error: z
+      .string()
+      .optional()
+      .meta({ description: 'Why it was not delivered: an HTTP status, a network error, a timeout, or the SSRF guard refusing the URL.' }),
+    latency_ms: z.number().int().min(0).meta({ description: 'From sending to the answer (or the failure), in milliseconds.' }),
+  })
+  .meta({ id: 'WebhookTestResult' });
+
+export const WebhookResendResultSchema = z
+  .object({
+    webhook_id: z
+      .string()
+      .meta({ description: 'The `webhook-id` header: the same as the original webhook of this status change.', example: 'evt_…_4' }),
+    sequence: z.number().int().min(1).meta({ description: "The order's latest sequence, as in the body's `data.sequence`." }),
+    delivered: z.boolean().meta({ description: 'Whether your endpoint answered 2xx.' }),
+    status_code: z.number().int().optional().meta({ description: "Your endpoint's HTTP status, when it answered." }),
+    error: z
+      .string()
+      .optional()
+      .meta({ description: 'Why it was not delivered: an HTTP status, a network error, a timeout, or the SSRF guard refusing the URL.' }),
+    latency_ms: z.number().int().min(0).meta({ description: 'From sending to the answer (or the failure), in milliseconds.' }),
+  })
+  .meta({ id: 'WebhookResendResult' });
+
+export const WebhookDeliverySchema = z
+  .object({
+    webhook_id: z.string().meta({ description: 'The `webhook-id` header of the attempt.' }),
+    sequence: z.number().int().min(1).meta({ description: 'The status change the webhook told (`data.sequence`).' }),
+    attempt: z.number().int().min(1).meta({ description: '1 for the first attempt of this webhook-id.' }),
+    attempted_at: z.iso.datetime().meta({ description: 'When the attempt started.' }),
+    outcome: z.enum(['delivered', 'failed', 'refused', 'no_endpoint']).meta({
+      description:
+        '`delivered` (2xx), `failed` (another status, a network error or a timeout: retried on the schedule), `refused` (the SSRF guard ' +
+        'refused the URL) or `no_endpoint` (no webhook URL was configured).',
+    }),
+    status_code: z.number().int().optional().meta({ description: "Your endpoint's HTTP status, when it answered." }),
+    error: z.string().optional().meta({ description: 'Why the attempt did not deliver.' }),
+  })
+  .meta({ id: 'WebhookDelivery' });
+
+export const WebhookDeliveriesSchema = z
+  .object({
+    deliveries: z.array(WebhookDeliverySchema).meta({ description: 'Oldest first; the newest 100 attempts.' }),
+  })
+  .meta({ id: 'WebhookDeliveries' });
 
 // ---- addresses -----------------------------------------------------------------------------------
 

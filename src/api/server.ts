@@ -6,6 +6,7 @@ import { currencyDictionary } from '../domain/currencies';
 import type { Logger } from '../logging';
 import { OffersService } from '../offers/service';
 import { createOfferStore } from '../offers/store-factory';
+import { OrderSearch } from '../orders/search';
 import { OrderService, zeroTemporalClientErrors } from '../orders/service';
 import { setMetricsRecording } from '../metrics/metrics';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
@@ -71,6 +72,8 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       rpcTimeoutMs: Math.min(5000, config.orderCreateTimeoutMs),
       searchHashKey: config.encryption.keys[0],
     }),
+    orderSearch: new OrderSearch({ client, hashKeys: config.encryption.keys }),
+    webhookDelivery: config.webhooks,
     signalledEvents: redis ? new RedisSignalledEvents(redis) : new MemorySignalledEvents(),
     timings: config.orderTimings,
     ...(config.encryption.codecEndpoint

@@ -4,6 +4,7 @@ import {
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
+  QueryNotRegisteredError,
   ServiceError,
   isGrpcServiceError,
   type Client,
@@ -27,6 +28,8 @@ import {
   type OrderMemo,
   type OrderRejectionType,
   type OrderWorkflowInput,
+  webhookDeliveriesQuery,
+  type WebhookDeliveryRecord,
 } from '../temporal/shared';
 import { searchableHash, type EncryptionKey } from '../temporal/codec';
 import type { orderWorkflow, providerOrderClaim } from '../../workflows';
@@ -111,6 +114,24 @@ export class OrderService {
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return undefined;
       throw unavailable(err, 'describe');
+    }
+  }
+
+  /**
+   * The order's integrator webhook attempts, from its workflow's webhookDeliveries query (a closed
+   * workflow is replayed on a worker to answer); undefined when there is no such workflow.
+   */
+  async webhookDeliveries(orderId: string): Promise<WebhookDeliveryRecord[] | undefined> {
+    try {
+      const handle = this.options.client.workflow.getHandle(orderWorkflowId(orderId));
+      return await this.withRpcDeadline(() => handle.query(webhookDeliveriesQuery));
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return undefined;
+      if (err instanceof QueryNotRegisteredError) {
+        // A worker from before the query existed answered: a newer one will.
+        throw new OrderUnavailableError('The order engine cannot answer this yet; try again shortly.', 5);
+      }
+      throw unavailable(err, 'query');
     }
   }
 
@@ -223,7 +244,7 @@ function isOrderRejection(type: string | undefined | null): type is OrderRejecti
 }
 
 /** The `operation` label of onramp_temporal_client_errors_total: the API's Temporal calls. */
-const TEMPORAL_OPERATIONS = ['create', 'describe', 'signal', 'claim'] as const;
+const TEMPORAL_OPERATIONS = ['create', 'describe', 'signal', 'claim', 'query'] as const;
 
 /**
  * Exports onramp_temporal_client_errors_total at 0 for every operation, as the API starts:

@@ -176,6 +176,27 @@ export const createOrderUpdate = defineUpdate<Order, [CreateOrderUpdateArgs]>('c
 export const providerEventSignal = defineSignal<[ProviderEvent]>('providerEvent');
 export const getOrderQuery = defineQuery<OrderMemo | null>('getOrder');
 
+/** One attempt to deliver an integrator webhook, as the order workflow saw its result. */
+export interface WebhookDeliveryRecord {
+  webhook_id: string;
+  sequence: number;
+  /** 1 for the first attempt of this webhook-id. */
+  attempt: number;
+  /** When the attempt started (the workflow's clock), ISO 8601. */
+  attempted_at: string;
+  outcome: 'delivered' | 'failed' | 'refused' | 'no_endpoint';
+  /** The endpoint's HTTP status, when it answered. */
+  status_code?: number;
+  /** Why it was not delivered. */
+  error?: string;
+}
+
+/** How many delivery records an order keeps (the newest). */
+export const WEBHOOK_DELIVERIES_KEPT = 100;
+
+/** The order's integrator webhook attempts, oldest first (read-only: adds no history event). */
+export const webhookDeliveriesQuery = defineQuery<WebhookDeliveryRecord[]>('webhookDeliveries');
+
 /** Failure types the workflow raises for an order that could not be created (mapped to API error codes). */
 export const ORDER_REJECTION_TYPES = [
   'invalid_wallet_address',

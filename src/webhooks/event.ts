@@ -22,3 +22,14 @@ export function orderWebhookBody(change: OrderStatusChange): string {
     data: { ...change.order, sequence: change.sequence },
   });
 }
+
+export const WEBHOOK_TEST = 'webhook.test';
+
+/** The body of a test event (POST /api/on_ramp/webhooks/test): no order, only who asked and when. */
+export function testWebhookBody(integratorId: string, webhookId: string, occurredAt: string): string {
+  return JSON.stringify({
+    type: WEBHOOK_TEST,
+    timestamp: occurredAt,
+    data: { integrator_id: integratorId, webhook_id: webhookId, message: 'A test event sent on request; no order changed.' },
+  });
+}

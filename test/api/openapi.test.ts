@@ -430,6 +430,40 @@ describe('answers conform to the document', () => {
       await check('GET', template, `${orders}/sandbox?code=8d3f6f8e-1b2c-4d5e-9f00-112233445566`, 503);
       expectResponseConforms('GET', template, await request(app).get(`${orders}/sandbox?code=8d3f6f8e-1b2c-4d5e-9f00-112233445566`));
     });
+
+    test('order search: 400 for a bad filter, a quote or an unknown parameter, 503 while Temporal is unreachable, 401 without a key', async () => {
+      for (const query of [
+        'status=lost',
+        "external_order_id=o'1",
+        'limit=0',
+        'limit=101',
+        'created_from=yesterday',
+        'colour=red',
+        'cursor=e30',
+      ]) {
+        await check('GET', orders, `${orders}?${query}`, 400);
+      }
+      await check('GET', orders, `${orders}?status=complete&limit=5`, 503);
+      expectResponseConforms('GET', orders, await request(app).get(orders));
+    });
+
+    test('webhook test: 404 without a webhook endpoint, 401 without a key', async () => {
+      await check('POST', '/api/on_ramp/webhooks/test', '/api/on_ramp/webhooks/test', 404);
+      expectResponseConforms('POST', '/api/on_ramp/webhooks/test', await request(app).post('/api/on_ramp/webhooks/test'));
+    });
+
+    test("an order's webhooks: 400 without a code, 503 while Temporal is unreachable, 401 without a key", async () => {
+      const code = '8d3f6f8e-1b2c-4d5e-9f00-112233445566';
+      for (const [method, template, path] of [
+        ['POST', '/api/on_ramp/orders/{provider_code}/webhooks/resend', `${orders}/sandbox/webhooks/resend`],
+        ['GET', '/api/on_ramp/orders/{provider_code}/webhooks', `${orders}/sandbox/webhooks`],
+      ] as const) {
+        await check(method, template, path, 400);
+        await check(method, template, `${path}?code=not-a-uuid`, 400);
+        await check(method, template, `${path}?code=${code}`, 503);
+        expectResponseConforms(method, template, await request(app)[method === 'GET' ? 'get' : 'post'](`${path}?code=${code}`));
+      }
+    });
   });
 
   describe('validate-address', () => {

@@ -9,6 +9,8 @@ export interface ReceivedWebhook {
   verified: boolean;
   answered: number;
   receivedAt: number;
+  /** The body exactly as it arrived. */
+  raw: string;
   body: { type: string; timestamp: string; data: Record<string, any> & { id: string; status: string; sequence: number } };
 }
 
@@ -77,6 +79,7 @@ export class IntegratorReceiver {
       verified,
       answered: answer === 'hang' ? 0 : answer.status,
       receivedAt: Date.now(),
+      raw,
       body: JSON.parse(raw),
     });
     if (answer === 'hang') {

@@ -10,9 +10,11 @@ import { registerDictionaryPaths } from '../routes/dictionaries.paths';
 import { registerHealthPaths } from '../routes/health.paths';
 import { registerOfferPaths } from '../routes/offers.paths';
 import { registerOpenApiDocumentPaths } from '../routes/openapi-document.paths';
+import { registerOrderWebhookPaths } from '../routes/order-webhooks.paths';
 import { registerOrderPaths } from '../routes/orders.paths';
 import { registerValidateAddressPaths } from '../routes/validate-address.paths';
 import { registerWebhookPaths } from '../routes/webhooks.paths';
+import { registerWebhookTestPaths } from '../routes/webhook-test.paths';
 import { HEADERS } from './headers';
 
 export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']>;
@@ -38,6 +40,8 @@ const PATH_REGISTRATIONS: ((registry: OpenAPIRegistry) => void)[] = [
   registerValidateAddressPaths,
   registerOfferPaths,
   registerOrderPaths,
+  registerWebhookTestPaths,
+  registerOrderWebhookPaths,
   registerWebhookPaths,
   registerOpenApiDocumentPaths,
   registerHealthPaths,

@@ -48,6 +48,30 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
 
   registry.registerPath({
     method: 'get',
+    path: '/api/on_ramp/orders',
+    operationId: 'searchOrders',
+    tags: ['Orders'],
+    summary: "The API key's integrator's own orders, newest first",
+    description:
+      'Answered from Temporal visibility through the order search attributes, always limited to your own orders. ' +
+      'Filters combine with AND; an unknown parameter is `400`. Page with `limit` and the `next_cursor` of the answer: a keyset on ' +
+      'created_at, so pages neither repeat nor skip orders while new ones are created. Visibility is eventually consistent: ' +
+      'an order can take a moment to appear, or to show its latest status, here (GET /api/on_ramp/orders/{provider_code} is exact).',
+    request: { query: S.OrderSearchQuery },
+    responses: {
+      200: ok('A page of orders, each as GET /api/on_ramp/orders/{provider_code} returns it.', S.OrderSearchPageSchema),
+      400: problem(
+        400,
+        '`validation_error`: an unknown parameter, a malformed filter (a quote or backslash in an id, a date that is not RFC 3339, ' +
+          'a limit outside 1–100) or a cursor this API did not give; `errors` names each.',
+      ),
+      503: problem(503, '`service_unavailable`: Temporal cannot be reached.', ['Retry-After']),
+      ...AUTHENTICATED,
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
     path: '/api/on_ramp/orders/{provider_code}',
     operationId: 'getOrder',
     tags: ['Orders'],

@@ -5,6 +5,7 @@ import type { CurrencyDictionary } from '../../domain/currency';
 import { decimal } from '../../domain/money';
 import type { OfferStore } from '../../offers/store';
 import { CreateOrderBodySchema, orderIdFor, requestHash } from '../../orders/request';
+import type { OrderSearch } from '../../orders/search';
 import type { OrderService } from '../../orders/service';
 import type { CustomerUrlRule } from '../../providers/kit/url';
 import type { ProviderRegistry } from '../../providers/registry';
@@ -15,6 +16,7 @@ import { jsonBody } from '../json-body';
 import { bodyFields, countryParam, currencyParam, FieldProblems, fiatAmountParam, providerParam, stateParam } from '../params';
 import { methodNotAllowed, ProblemError, REQUEST_PARSE, validationProblem } from '../problem';
 import { forOrder } from '../tracing';
+import { searchOrdersHandler } from './order-search';
 
 export interface OrderRouteDeps {
   currencies: CurrencyDictionary;
@@ -22,6 +24,7 @@ export interface OrderRouteDeps {
   providers: ProviderRegistry;
   offers: OfferStore;
   orders: OrderService;
+  search: OrderSearch;
   timings: OrderTimings;
   customerUrls: CustomerUrlRule;
 }
@@ -30,7 +33,7 @@ export const StatusQuerySchema = z.object({ code: z.uuid('code must be the order
 
 export function orderRoutes(
   router: Router,
-  { currencies, catalogue, providers, offers, orders, timings, customerUrls }: OrderRouteDeps,
+  { currencies, catalogue, providers, offers, orders, search, timings, customerUrls }: OrderRouteDeps,
 ): void {
   router
     .route('/on_ramp/orders')
@@ -128,7 +131,8 @@ export function orderRoutes(
       });
       res.json(order);
     })
-    .all(methodNotAllowed(['POST']));
+    .get(searchOrdersHandler(search))
+    .all(methodNotAllowed(['GET', 'POST']));
 
   router
     .route('/on_ramp/orders/:provider_code')

@@ -334,3 +334,25 @@ test('the resume state carries the memo, seen ids, settled time and outbox into 
   expect(next.apply(report({ status: 'refunded' }))).toBe(true);
   expect(next.outbox.map((n) => n.sequence)).toEqual([1, 2, 3]);
 });
+
+test('webhook delivery records keep the newest ones and move to the next run; a resume state without them starts empty', () => {
+  const { state } = orderIn('failed');
+  for (let attempt = 1; attempt <= 105; attempt++) {
+    state.recordDelivery({
+      webhook_id: 'evt_x_1',
+      sequence: 1,
+      attempt,
+      attempted_at: new Date(START).toISOString(),
+      outcome: 'failed',
+      status_code: 500,
+    });
+  }
+  expect(state.deliveries.map((d) => d.attempt)).toEqual(Array.from({ length: 100 }, (_, i) => i + 6));
+  const resume = state.resumeState(60_000);
+  const next = new OrderState({ input, resume, notifiesIntegrator: true, checksIntegrity: true, effects: recorder().effects });
+  expect(next.deliveries).toEqual(state.deliveries);
+  const { deliveries: _dropped, ...older } = resume;
+  expect(
+    new OrderState({ input, resume: older, notifiesIntegrator: true, checksIntegrity: true, effects: recorder().effects }).deliveries,
+  ).toEqual([]);
+});

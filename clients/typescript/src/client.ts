@@ -1,0 +1,212 @@
+import { CachedDictionary } from './dictionary.js';
+import { Transport, type TransportOptions } from './http.js';
+import { ProblemError } from './problem.js';
+import type {
+  Country,
+  CreateOrderRequest,
+  Currency,
+  CurrencyPairs,
+  CurrencyPairsQuery,
+  LeftOutProvider,
+  Offer,
+  OfferError,
+  OffersQuery,
+  Order,
+  OrderSearchPage,
+  OrderSearchQuery,
+  OrderStatus,
+  PaymentMethod,
+  PaymentMethodsQuery,
+  Provider,
+  ProvidersQuery,
+  RankedOffer,
+  RankedOffers,
+  ServedCountriesQuery,
+  ServedCountry,
+  ValidateAddressRequest,
+  ValidateAddressResult,
+  WebhookTestResult,
+} from './types.js';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface OnrampClientOptions extends TransportOptions {
+  /** How long the dictionaries are kept before they are revalidated (default 24 h, as the spec recommends). */
+  dictionaryTtlMs?: number;
+  /** Attempts of an order creation answered 503 or 429, or without an answer (default 4). */
+  createAttempts?: number;
+  /** The longest wait between creation attempts, whatever `Retry-After` says (default 30 s). */
+  maxRetryDelayMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface WaitOptions {
+  /** Give up after this long (default 10 min). */
+  timeoutMs?: number;
+  /** The first pause between polls (default 1 s), doubled up to `maxDelayMs` (default 30 s). */
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+}
+
+const RETRIED_CODES = new Set(['service_unavailable', 'provider_unavailable', 'rate_limited', 'network_error']);
+
+/**
+ * The broker's API in the spec's recommended sequence: dictionaries (cached), supported countries,
+ * currency pairs, payment methods, offers (ranked), address validation, an idempotent order, and its
+ * status by polling as the fallback to webhooks. Every failure is a ProblemError.
+ */
+export class OnrampClient {
+  private readonly transport: Transport;
+  private readonly currencyDictionary: CachedDictionary<{ currencies: Currency[] }>;
+  private readonly countriesDictionary: CachedDictionary<{ countries: Country[] }>;
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: OnrampClientOptions) {
+    this.transport = new Transport(options);
+    this.now = options.now ?? Date.now;
+    this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
+    const ttl = options.dictionaryTtlMs ?? DAY_MS;
+    this.currencyDictionary = new CachedDictionary(this.transport, '/api/dict/currencies', ttl, this.now);
+    this.countriesDictionary = new CachedDictionary(this.transport, '/api/dict/countries', ttl, this.now);
+  }
+
+  /** 1. The currency dictionary, kept for a day and then revalidated with If-None-Match. */
+  async currencies(): Promise<Currency[]> {
+    return (await this.currencyDictionary.get()).currencies;
+  }
+
+  /** The currency ID of a ticker (on a network, for crypto): `lookup('BTC', 'bitcoin')`, `lookup('USD')`. */
+  async lookup(ticker: string, network?: string): Promise<number> {
+    const wanted = ticker.toUpperCase();
+    const matches = (await this.currencies()).filter(
+      (c) => c.ticker.toUpperCase() === wanted && (network === undefined || c.network === network),
+    );
+    if (matches.length === 1) return matches[0]!.id;
+    const networks = matches.map((c) => c.network).join(', ');
+    throw ProblemError.client(
+      'unknown_ticker',
+      matches.length === 0
+        ? `no ${ticker}${network ? ` on ${network}` : ''} in the dictionary`
+        : `${ticker} is on several networks (${networks}): name one`,
+    );
+  }
+
+  /** Every country with its states (the dictionary, cached like the currencies). */
+  async allCountries(): Promise<Country[]> {
+    return (await this.countriesDictionary.get()).countries;
+  }
+
+  /** 2. The countries at least one provider serves. */
+  async countries(query: ServedCountriesQuery = {}): Promise<ServedCountry[]> {
+    return (await this.get<{ countries: ServedCountry[] }>('/api/on_ramp/countries', query)).countries;
+  }
+
+  /** 3. Per provider, the fiat and crypto currency IDs it sells in the country. */
+  currencyPairs(query: CurrencyPairsQuery): Promise<CurrencyPairs[]> {
+    return this.get('/api/on_ramp/currency_pairs', query);
+  }
+
+  /** 4. The payment methods for a fiat currency (and country). */
+  async paymentMethods(query: PaymentMethodsQuery): Promise<PaymentMethod[]> {
+    return (await this.get<{ payment_methods: PaymentMethod[] }>('/api/on_ramp/payment_methods', query)).payment_methods;
+  }
+
+  async providers(query: ProvidersQuery): Promise<Provider[]> {
+    return (await this.get<{ providers: Provider[] }>('/api/on_ramp/providers', query)).providers;
+  }
+
+  /** 5. Offers, best first (highest `amount_expected_to`), and the providers left out with the reason. */
+  async offers(query: OffersQuery): Promise<RankedOffers> {
+    const answer = await this.get<Record<string, Offer | OfferError>>('/api/on_ramp/offers', { ...query, include_errors: true });
+    const offers: RankedOffer[] = [];
+    const leftOut: LeftOutProvider[] = [];
+    for (const [provider_code, entry] of Object.entries(answer)) {
+      if ('error' in entry) leftOut.push({ provider_code, ...entry.error });
+      else offers.push({ provider_code, ...entry });
+    }
+    offers.sort((a, b) => compareDecimals(b.amount_expected_to, a.amount_expected_to) || a.provider_code.localeCompare(b.provider_code));
+    return { offers, leftOut };
+  }
+
+  /** 6. Whether the wallet address is valid for the crypto currency (and the provider's own rule). */
+  async validateAddress(body: ValidateAddressRequest): Promise<ValidateAddressResult> {
+    return (await this.transport.send<ValidateAddressResult>({ method: 'POST', path: '/api/on_ramp/validate-address', body })).body;
+  }
+
+  /**
+   * 7. Creates the order. Idempotent on `external_order_id`: a 503, a 429 or a lost answer is retried
+   * with the same body after `Retry-After` (capped), and returns the one order the broker made.
+   */
+  async createOrder(body: CreateOrderRequest): Promise<Order> {
+    const attempts = this.options.createAttempts ?? 4;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.transport.send<Order>({ method: 'POST', path: '/api/on_ramp/orders', body })).body;
+      } catch (err) {
+        if (!(err instanceof ProblemError) || !RETRIED_CODES.has(err.code) || attempt >= attempts) throw err;
+        const seconds = err.retryAfterSeconds ?? Math.min(2 ** attempt, 30);
+        await this.sleep(Math.min(seconds * 1000, this.options.maxRetryDelayMs ?? 30_000));
+      }
+    }
+  }
+
+  /** The order's current state. */
+  order(providerCode: string, id: string): Promise<Order> {
+    return this.get(`/api/on_ramp/orders/${encodeURIComponent(providerCode)}`, { code: id });
+  }
+
+  /** One page of your orders, newest first; pass `next_cursor` as `cursor` for the next. */
+  orders(query: OrderSearchQuery = {}): Promise<OrderSearchPage> {
+    return this.get('/api/on_ramp/orders', query);
+  }
+
+  /** Every order matching the query, newest first, page after page. */
+  async *allOrders(query: Omit<OrderSearchQuery, 'cursor'> = {}): AsyncGenerator<Order> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.orders({ ...query, ...(cursor ? { cursor } : {}) });
+      yield* page.orders;
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+  }
+
+  /**
+   * 8. Polls the order until its status is one of `statuses` (the fallback to webhooks), pausing
+   * `initialDelayMs` and doubling up to `maxDelayMs`; a `timeout` problem when it never gets there.
+   */
+  async waitForStatus(providerCode: string, id: string, statuses: OrderStatus | OrderStatus[], options: WaitOptions = {}): Promise<Order> {
+    const wanted = new Set([statuses].flat());
+    const deadline = this.now() + (options.timeoutMs ?? 10 * 60_000);
+    let delay = options.initialDelayMs ?? 1000;
+    for (;;) {
+      const order = await this.order(providerCode, id);
+      if (wanted.has(order.status)) return order;
+      if (this.now() + delay > deadline) {
+        throw ProblemError.client('timeout', `order ${id} is ${order.status}, not ${[...wanted].join(' or ')}, after the wait`);
+      }
+      await this.sleep(delay);
+      delay = Math.min(delay * 2, options.maxDelayMs ?? 30_000);
+    }
+  }
+
+  /** Sends a signed `webhook.test` event to your webhook endpoint; says whether it was accepted. */
+  async sendTestWebhook(): Promise<WebhookTestResult> {
+    return (await this.transport.send<WebhookTestResult>({ method: 'POST', path: '/api/on_ramp/webhooks/test' })).body;
+  }
+
+  private async get<T>(path: string, query: object): Promise<T> {
+    return (await this.transport.send<T>({ path, query: query as Record<string, string | number | boolean | undefined> })).body;
+  }
+}
+
+/** Compares two non-negative decimal strings exactly (no floating point). */
+export function compareDecimals(a: string, b: string): number {
+  const [ai = '0', af = ''] = a.split('.');
+  const [bi = '0', bf = ''] = b.split('.');
+  const width = Math.max(af.length, bf.length);
+  const x = BigInt(ai + af.padEnd(width, '0'));
+  const y = BigInt(bi + bf.padEnd(width, '0'));
+  return x === y ? 0 : x > y ? 1 : -1;
+}

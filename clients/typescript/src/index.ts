@@ -1,0 +1,13 @@
+export { OnrampClient, compareDecimals, DAY_MS, type OnrampClientOptions, type WaitOptions } from './client.js';
+export { ProblemError, isProblemError, type ClientProblemCode, type ProblemCode } from './problem.js';
+export { retryAfterSeconds } from './http.js';
+export {
+  verifyWebhook,
+  webhookMiddleware,
+  type OrderStatusChangedEvent,
+  type WebhookEvent,
+  type WebhookHeaders,
+  type WebhookTestEvent,
+} from './webhooks.js';
+export type * from './types.js';
+export type { components, operations, paths } from './openapi.js';

@@ -1,0 +1,50 @@
+import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { AUTHENTICATED, ok, problem } from '../openapi/responses';
+import * as S from '../schemas';
+
+/** The OpenAPI paths of an order's webhook routes (./order-webhooks.ts). */
+export function registerOrderWebhookPaths(registry: OpenAPIRegistry): void {
+  registry.registerPath({
+    method: 'post',
+    path: '/api/on_ramp/orders/{provider_code}/webhooks/resend',
+    operationId: 'resendOrderWebhook',
+    tags: ['Integrator webhooks'],
+    summary: "Sends the order's latest webhook to your webhook endpoint again and says what happened",
+    description:
+      "The `order.status_changed` webhook of the order's latest status change, rebuilt from the order: the same `webhook-id` and the " +
+      'same body bytes as the original (freshly signed), so your de-duplication recognises it. Sent once, through the same SSRF guard ' +
+      'and timeout as every order webhook, and not retried. The answer is 200 whether or not your endpoint accepted it: `delivered`, ' +
+      '`status_code` or `error`, and `latency_ms` tell.',
+    request: { params: S.OrderPathSchema, query: S.OrderStatusQuerySchema },
+    responses: {
+      200: ok('What became of the re-sent webhook.', S.WebhookResendResultSchema),
+      400: problem(400, '`validation_error`: code is missing or not an order id.'),
+      404: problem(
+        404,
+        "`not_found`: no such order at this provider for this API key's integrator, or no webhook endpoint is configured for this API key.",
+      ),
+      503: problem(503, '`service_unavailable`: Temporal cannot be reached.', ['Retry-After']),
+      ...AUTHENTICATED,
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/on_ramp/orders/{provider_code}/webhooks',
+    operationId: 'listOrderWebhookDeliveries',
+    tags: ['Integrator webhooks'],
+    summary: "The order's webhook delivery attempts",
+    description:
+      "Every attempt the order's workflow made to deliver its webhooks to your endpoint (the newest 100), oldest first, with each " +
+      "attempt's outcome and your endpoint's HTTP status. Answered from the order's workflow, also after the order has finished. " +
+      'Re-sends (POST …/webhooks/resend) are not listed.',
+    request: { params: S.OrderPathSchema, query: S.OrderStatusQuerySchema },
+    responses: {
+      200: ok('The delivery attempts.', S.WebhookDeliveriesSchema),
+      400: problem(400, '`validation_error`: code is missing or not an order id.'),
+      404: problem(404, "`not_found`: no such order at this provider for this API key's integrator."),
+      503: problem(503, '`service_unavailable`: Temporal cannot be reached, or no worker answered in time.', ['Retry-After']),
+      ...AUTHENTICATED,
+    },
+  });
+}

@@ -1,0 +1,52 @@
+/**
+ * The Temporal visibility query of an order search. Every value is quoted by `literal`, which refuses
+ * anything that could end the string it stands in (quotes, backslashes, control characters), so that
+ * no filter can change the query's shape: the integrator and workflow-type conditions always hold.
+ */
+import type { OrderStatus } from '../domain/order-status';
+
+export const ORDER_WORKFLOW_TYPE = 'orderWorkflow';
+
+/** Characters a visibility string literal may not carry: quotes of every kind, backslash, control characters. */
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
+export const UNSAFE_QUERY_CHARACTERS = /['"`\\\u0000-\u001f\u007f]/;
+
+export class UnsafeQueryValueError extends Error {
+  constructor(readonly field: string) {
+    super(`${field} holds a character that visibility queries cannot take`);
+    this.name = 'UnsafeQueryValueError';
+  }
+}
+
+/** `'value'`, or a throw for a value that could break out of its quotes. */
+export function literal(field: string, value: string): string {
+  if (UNSAFE_QUERY_CHARACTERS.test(value)) throw new UnsafeQueryValueError(field);
+  return `'${value}'`;
+}
+
+export interface VisibilityFilters {
+  /** The ExternalUserId values to match (the hash under every encryption key, or the id in clear). */
+  externalUserIds?: readonly string[];
+  externalOrderId?: string;
+  status?: OrderStatus;
+  providerCode?: string;
+}
+
+/**
+ * The integrator's order workflows matching the filters. Runs closed by continue-as-new are left
+ * out: the order's latest run stands for it.
+ */
+export function orderSearchQuery(integratorId: string, filters: VisibilityFilters): string {
+  const clauses = [
+    `WorkflowType = ${literal('workflow_type', ORDER_WORKFLOW_TYPE)}`,
+    `IntegratorId = ${literal('integrator_id', integratorId)}`,
+    `ExecutionStatus != 'ContinuedAsNew'`,
+  ];
+  if (filters.externalUserIds !== undefined) {
+    clauses.push(`ExternalUserId IN (${filters.externalUserIds.map((id) => literal('external_user_id', id)).join(', ')})`);
+  }
+  if (filters.externalOrderId !== undefined) clauses.push(`ExternalOrderId = ${literal('external_order_id', filters.externalOrderId)}`);
+  if (filters.status !== undefined) clauses.push(`OrderStatus = ${literal('status', filters.status)}`);
+  if (filters.providerCode !== undefined) clauses.push(`ProviderCode = ${literal('provider_code', filters.providerCode)}`);
+  return clauses.join(' AND ');
+}
