@@ -184,6 +184,19 @@ describe('errors', () => {
     expect((await authed('/api/dict/currencies').set('If-None-Match', '"other"')).status).toBe(200);
   });
 
+  test('a conditional request with Cache-Control: no-cache (what fetch sends with If-None-Match) still gets 304 when the ETag matches', async () => {
+    const dictionary = await authed('/api/dict/currencies');
+    const etag = String(dictionary.headers.etag);
+    for (const cacheControl of ['no-cache', 'max-age=0']) {
+      const res = await authed('/api/dict/currencies').set('If-None-Match', etag).set('Cache-Control', cacheControl);
+      expect([cacheControl, res.status]).toEqual([cacheControl, 304]);
+      expect(res.headers.etag).toBe(etag);
+    }
+    // A weak validator and a list match too; another tag does not.
+    expect((await authed('/api/dict/currencies').set('If-None-Match', `"x", W/${etag}`).set('Cache-Control', 'no-cache')).status).toBe(304);
+    expect((await authed('/api/dict/currencies').set('If-None-Match', '"other"').set('Cache-Control', 'no-cache')).status).toBe(200);
+  });
+
   test('the OpenAPI document answers other methods with 405 and Allow, with or without a key', async () => {
     for (const res of [
       await request(app).post('/api/openapi.json'),

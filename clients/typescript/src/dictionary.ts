@@ -34,8 +34,9 @@ export class CachedDictionary<T> {
     const cached = this.entry;
     const answer = await this.transport.send<T>({
       path: this.path,
-      // fetch adds `Cache-Control: no-cache` to a conditional request unless one is set, and Express
-      // answers such a request in full: `max-age=0` asks for the same revalidation and lets a 304 come.
+      // fetch adds `Cache-Control: no-cache` to a conditional request unless one is set; the broker
+      // answers 304 either way, but a server before it (or a proxy on the way) may answer such a request
+      // in full: `max-age=0` asks for the same revalidation without that risk.
       ...(cached?.etag ? { headers: { 'if-none-match': cached.etag, 'cache-control': 'max-age=0' } } : {}),
     });
     this.revalidated = answer.status === 304 && cached !== undefined;
