@@ -346,17 +346,22 @@ export type OrderSearchPage = z.infer<typeof OrderSearchPageSchema>;
 
 // ---- integrator webhooks -------------------------------------------------------------------------
 
+/** What became of one webhook sent on request: the test event and a re-sent order webhook. */
+const DELIVERED_ONCE_FIELDS = {
+  delivered: z.boolean().meta({ description: 'Whether your endpoint answered 2xx.' }),
+  status_code: z.number().int().optional().meta({ description: "Your endpoint's HTTP status, when it answered." }),
+  error: z
+    .string()
+    .optional()
+    .meta({ description: 'Why it was not delivered: an HTTP status, a network error, a timeout, or the SSRF guard refusing the URL.' }),
+  latency_ms: z.number().int().min(0).meta({ description: 'From sending to the answer (or the failure), in milliseconds.' }),
+};
+
 export const WebhookTestResultSchema = z
   .object({
     webhook_id: z.string().meta({ description: 'The `webhook-id` header the test event carried.', example: 'evt_test_1b4e…' }),
     url: z.url().meta({ description: 'Your webhook endpoint, as configured.' }),
-    delivered: z.boolean().meta({ description: 'Whether your endpoint answered 2xx.' }),
-    status_code: z.number().int().optional().meta({ description: "Your endpoint's HTTP status, when it answered." }),
-    error: z
-      .string()
-      .optional()
-      .meta({ description: 'Why it was not delivered: an HTTP status, a network error, a timeout, or the SSRF guard refusing the URL.' }),
-    latency_ms: z.number().int().min(0).meta({ description: 'From sending to the answer (or the failure), in milliseconds.' }),
+    ...DELIVERED_ONCE_FIELDS,
   })
   .meta({ id: 'WebhookTestResult' });
 
@@ -366,13 +371,7 @@ export const WebhookResendResultSchema = z
       .string()
       .meta({ description: 'The `webhook-id` header: the same as the original webhook of this status change.', example: 'evt_…_4' }),
     sequence: z.number().int().min(1).meta({ description: "The order's latest sequence, as in the body's `data.sequence`." }),
-    delivered: z.boolean().meta({ description: 'Whether your endpoint answered 2xx.' }),
-    status_code: z.number().int().optional().meta({ description: "Your endpoint's HTTP status, when it answered." }),
-    error: z
-      .string()
-      .optional()
-      .meta({ description: 'Why it was not delivered: an HTTP status, a network error, a timeout, or the SSRF guard refusing the URL.' }),
-    latency_ms: z.number().int().min(0).meta({ description: 'From sending to the answer (or the failure), in milliseconds.' }),
+    ...DELIVERED_ONCE_FIELDS,
   })
   .meta({ id: 'WebhookResendResult' });
 

@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import type { CatalogueService } from '../../catalogue/service';
 import type { CurrencyDictionary } from '../../domain/currency';
@@ -7,6 +7,7 @@ import type { OfferStore } from '../../offers/store';
 import { CreateOrderBodySchema, orderIdFor, requestHash } from '../../orders/request';
 import type { OrderSearch } from '../../orders/search';
 import type { OrderService } from '../../orders/service';
+import type { OrderMemo } from '../../temporal/shared';
 import type { CustomerUrlRule } from '../../providers/kit/url';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { OrderTimings } from '../../temporal/shared';
@@ -30,6 +31,23 @@ export interface OrderRouteDeps {
 }
 
 export const StatusQuerySchema = z.object({ code: z.uuid('code must be the order id returned at creation') });
+
+/**
+ * The caller's order named by `?code=` at `:provider_code` (the status route and the order's webhook
+ * routes); another integrator's, or one at another provider, is 404. Only once the order is known
+ * to be the caller's is its id put on the access log line and the span.
+ */
+export async function ownOrder(req: Request, res: Response, orders: OrderService): Promise<OrderMemo> {
+  const integrator = integratorOf(req);
+  const parsed = StatusQuerySchema.safeParse(req.query, REQUEST_PARSE);
+  if (!parsed.success) throw validationProblem(parsed.error, 'query');
+  const memo = await orders.get(parsed.data.code);
+  if (!memo || memo.integratorId !== integrator.id || memo.providerCode !== req.params.provider_code) {
+    throw new ProblemError('not_found', 'No order with this code at this provider.');
+  }
+  forOrder(res, parsed.data.code);
+  return memo;
+}
 
 export function orderRoutes(
   router: Router,
@@ -137,15 +155,7 @@ export function orderRoutes(
   router
     .route('/on_ramp/orders/:provider_code')
     .get(async (req, res) => {
-      const integrator = integratorOf(req);
-      const parsed = StatusQuerySchema.safeParse(req.query, REQUEST_PARSE);
-      if (!parsed.success) throw validationProblem(parsed.error, 'query');
-      const memo = await orders.get(parsed.data.code);
-      if (!memo || memo.integratorId !== integrator.id || memo.providerCode !== req.params.provider_code) {
-        throw new ProblemError('not_found', 'No order with this code at this provider.');
-      }
-      // Only once the order is known to be this integrator's: another's order id is not logged or traced.
-      forOrder(res, parsed.data.code);
+      const memo = await ownOrder(req, res, orders);
       res.json(memo.order);
     })
     .all(methodNotAllowed(['GET']));
