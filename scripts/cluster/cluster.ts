@@ -187,13 +187,16 @@ export function clusterProcessNames(apis: number, workers: number): ClusterProce
   ];
 }
 
+/** A process of the cluster, and what to set up in it once it is first ready (schemas, namespace). */
+type ClusterProcessSpec = ProcessSpec & { setUp?: () => Promise<void> };
+
 /** Everything the cluster runs, in start order. */
 function processSpecs(
   stack: Stack,
   ports: StackPorts,
   options: Required<Pick<StartClusterOptions, 'apis' | 'workers' | 'dataDir'>> & StartClusterOptions,
   tools: { say: (line: string) => void; admin: () => Promise<Connection>; pidOf: (name: string) => number | undefined },
-): ProcessSpec[] {
+): ClusterProcessSpec[] {
   const { say, admin, pidOf } = tools;
   const { dataDir } = options;
   const kit = ensure('ensure-temporal-server.sh');
@@ -216,13 +219,18 @@ function processSpecs(
   const env = brokerEnv(stack, ports, secrets, integratorsFile, options.brokerEnv);
   const temporalAddress = `127.0.0.1:${ports.temporalFrontend}`;
 
-  const specs: ProcessSpec[] = [
-    { name: 'postgresql', ...postgresProcess({ binDir: pgBin, dataDir: pgData, port: ports.postgresql, runAs }) },
+  const specs: ClusterProcessSpec[] = [
+    {
+      name: 'postgresql',
+      ...postgresProcess({ binDir: pgBin, dataDir: pgData, port: ports.postgresql, runAs }),
+      setUp: () => setUpTemporalSchemas(kit, stack, ports, secrets.POSTGRES_PASSWORD),
+    },
     {
       name: 'temporal',
       command: join(kit, 'bin', 'temporal-server'),
       args: ['--root', roots.server, '--config', 'config', '--env', 'cluster', '--allow-no-auth', 'start'],
       probe: () => temporalAnswers(temporalAddress),
+      setUp: () => setUpNamespace(temporalAddress, stack, say),
     },
     {
       name: 'temporal-ui',
@@ -332,9 +340,13 @@ export async function startCluster(options: StartClusterOptions): Promise<Cluste
   let adminConnection: Connection | undefined;
   const admin = async () => (adminConnection ??= await Connection.connect({ address: `127.0.0.1:${ports.temporalFrontend}` }));
   const processes = new Map<string, SupervisedProcess>();
+  const setUps = new Map<SupervisedProcess, () => Promise<void>>();
   const pidOf = (name: string) => processes.get(name)?.pid;
-  for (const spec of processSpecs(stack, ports, { ...options, dataDir, apis, workers }, { say, admin, pidOf }))
-    processes.set(spec.name, new SupervisedProcess(spec, dirs, say));
+  for (const { setUp, ...spec } of processSpecs(stack, ports, { ...options, dataDir, apis, workers }, { say, admin, pidOf })) {
+    const proc = new SupervisedProcess(spec, dirs, say);
+    processes.set(spec.name, proc);
+    if (setUp) setUps.set(proc, setUp);
+  }
   const get = (name: ClusterProcessName) => {
     const found = processes.get(name);
     if (!found) throw new Error(`no process named ${name} in this cluster`);
@@ -353,9 +365,7 @@ export async function startCluster(options: StartClusterOptions): Promise<Cluste
       started.push(proc);
       await proc.start(proc.spec.name === 'temporal' ? 180_000 : 120_000);
       say(`${proc.spec.name} ready in ${((Date.now() - t0) / 1000).toFixed(1)}s (pid ${proc.pid})`);
-      if (proc.spec.name === 'postgresql')
-        await setUpTemporalSchemas(ensure('ensure-temporal-server.sh'), stack, ports, clusterSecrets(dataDir).POSTGRES_PASSWORD);
-      if (proc.spec.name === 'temporal') await setUpNamespace(`127.0.0.1:${ports.temporalFrontend}`, stack, say);
+      await setUps.get(proc)?.();
     }
   } catch (err) {
     say(`start failed: ${(err as Error).message}; logs in ${dirs.logDir}`);
