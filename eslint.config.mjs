@@ -106,6 +106,39 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // Examples are integrators' code: they reach the broker only through its API, with the client
+    // package (clients/), never by importing the broker's own folders.
+    files: ['examples/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+(src|workflows|activities|scripts|test)(/|$)',
+              message: 'Examples import only the client package (clients/typescript), never the broker.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The examples' browser scripts: ES modules, run by the browser as written (no bundler).
+    files: ['examples/*/public/**/*.js'],
+    languageOptions: {
+      sourceType: 'module',
+      globals: {
+        document: 'readonly',
+        location: 'readonly',
+        fetch: 'readonly',
+        crypto: 'readonly',
+        EventSource: 'readonly',
+        URLSearchParams: 'readonly',
+      },
+    },
+  },
+  {
     files: ['test/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-assignment': 'off',
