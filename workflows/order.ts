@@ -7,13 +7,14 @@ import {
   log,
   patched,
   proxyActivities,
+  proxyLocalActivities,
   proxySinks,
   setHandler,
   upsertMemo,
   upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { Sinks } from '@temporalio/workflow';
+import type { ActivityOptions, LocalActivityOptions, Sinks } from '@temporalio/workflow';
 import type { OrderActivities, WebhookAttemptOutcome } from '../activities';
 import { isTerminal } from '../src/domain/order-status';
 import {
@@ -39,12 +40,14 @@ export interface OrderSinks extends Sinks {
 
 const { orderMetrics } = proxySinks<OrderSinks>();
 
-const { validateWalletAddress } = proxyActivities<OrderActivities>({
+/** Options that hold for a call as an ordinary activity and as a local one. */
+type CallOptions = ActivityOptions & LocalActivityOptions;
+
+const ADDRESS_CHECK: CallOptions = {
   startToCloseTimeout: '10 seconds',
   retry: { initialInterval: '1 second', maximumAttempts: 5 },
-});
-
-const { createProviderOrder } = proxyActivities<OrderActivities>({
+};
+const PROVIDER_CREATE: CallOptions = {
   startToCloseTimeout: '30 seconds',
   retry: {
     initialInterval: '1 second',
@@ -53,12 +56,26 @@ const { createProviderOrder } = proxyActivities<OrderActivities>({
     maximumAttempts: 6,
     nonRetryableErrorTypes: ['provider_rejected'],
   },
-});
-
-const { getProviderOrderStatus } = proxyActivities<OrderActivities>({
+};
+const STATUS_POLL: CallOptions = {
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 3 },
-});
+};
+
+const { validateWalletAddress: validate } = proxyActivities<OrderActivities>(ADDRESS_CHECK);
+const { createProviderOrder: createOrder } = proxyActivities<OrderActivities>(PROVIDER_CREATE);
+const { getProviderOrderStatus } = proxyActivities<OrderActivities>(STATUS_POLL);
+/**
+ * The same calls run in the worker that runs the workflow task: no activity task, no round trip
+ * through the server (docs/decisions.md, "Local activities"). Safe because each is idempotent: the
+ * address check is pure, a provider order is created under our order id (a repeated call finds the
+ * first one), a status poll only reads, and an integrator webhook carries its webhook-id.
+ */
+const local = {
+  validateWalletAddress: proxyLocalActivities<OrderActivities>(ADDRESS_CHECK).validateWalletAddress,
+  createProviderOrder: proxyLocalActivities<OrderActivities>(PROVIDER_CREATE).createProviderOrder,
+  getProviderOrderStatus: proxyLocalActivities<OrderActivities>(STATUS_POLL).getProviderOrderStatus,
+};
 
 const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
 /** Orders started before integrator webhooks existed replay without them. */
@@ -68,6 +85,11 @@ export const INTEGRATOR_WEBHOOKS_PATCH = 'integrator-webhooks';
  * provider order id, the reported terms' check, workflow-scheduled webhook retries and the review flag.
  */
 export const ORDER_INTEGRITY_PATCH = 'order-integrity';
+/**
+ * Orders started before local activities replay with ordinary ones: address validation, the provider
+ * order creation, status polls and each webhook's first attempt became local activities.
+ */
+export const LOCAL_ACTIVITIES_PATCH = 'local-activities';
 
 /**
  * One order, from address validation and provider order creation to a final status. Provider
@@ -80,6 +102,12 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   let pollDelayMs = resume?.pollDelayMs ?? timings.pollInitialMs;
   const notifiesIntegrator = patched(INTEGRATOR_WEBHOOKS_PATCH);
   const checksIntegrity = patched(ORDER_INTEGRITY_PATCH);
+  const runsLocal = patched(LOCAL_ACTIVITIES_PATCH);
+  /**
+   * Webhooks published while the create update waits for its answer go out as ordinary activities:
+   * a local one would hold the workflow task, and with it the answer, until the integrator replied.
+   */
+  let firstLocalWebhookSequence = resume ? 0 : Number.POSITIVE_INFINITY;
   const state = new OrderState({
     input,
     resume,
@@ -149,11 +177,13 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
    */
   async function deliverOnSchedule(): Promise<void> {
     const retryDelaysMs = timings.webhookRetryDelaysMs ?? DEFAULT_ORDER_TIMINGS.webhookRetryDelaysMs!;
-    const { attemptIntegratorWebhook } = proxyActivities<OrderActivities>({
+    const attemptOptions = {
       startToCloseTimeout: timings.webhookAttemptTimeoutMs ?? DEFAULT_ORDER_TIMINGS.webhookAttemptTimeoutMs!,
       // A lost attempt (a worker crash, a timeout) is a failed attempt: the schedule decides the next.
       retry: { maximumAttempts: 1 },
-    });
+    };
+    const ordinary = proxyActivities<OrderActivities>(attemptOptions);
+    const inWorker = proxyLocalActivities<OrderActivities>(attemptOptions);
     for (;;) {
       await condition(() => outbox.length > 0 && !closingRun);
       const next = outbox[0]!;
@@ -164,7 +194,9 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       delivering = true;
       let result: WebhookAttemptOutcome;
       try {
-        result = await attemptIntegratorWebhook({ notification: next, attempt });
+        // The first attempt runs in the worker; a retry, after the schedule's pause, is an ordinary activity.
+        const runner = runsLocal && attempt === 1 && next.sequence >= firstLocalWebhookSequence ? inWorker : ordinary;
+        result = await runner.attemptIntegratorWebhook({ notification: next, attempt });
       } catch (err) {
         const cause = err instanceof ActivityFailure ? err.cause : err;
         result = { outcome: 'failed', error: (cause as Error).message };
@@ -208,6 +240,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   }
 
   if (!state.memo) {
+    const validateWalletAddress = runsLocal ? local.validateWalletAddress : validate;
+    const createProviderOrder = runsLocal ? local.createProviderOrder : createOrder;
     const address = await validateWalletAddress({
       currencyId: input.request.to_currency,
       walletAddress: input.request.wallet_address,
@@ -231,6 +265,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     }
 
     state.created(created);
+    firstLocalWebhookSequence = state.memo!.sequence + 1;
   }
 
   const historyLimit = timings.historyEventsBeforeContinue ?? HISTORY_EVENTS_BEFORE_CONTINUE;
@@ -284,7 +319,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
 
   async function poll(): Promise<boolean> {
     try {
-      const snapshot = await getProviderOrderStatus({
+      const snapshot = await (runsLocal ? local.getProviderOrderStatus : getProviderOrderStatus)({
         orderId: input.orderId,
         providerCode: input.providerCode,
         providerOrderId: state.pollTarget(),

@@ -1,6 +1,7 @@
 /**
  * Crash tests: orders in flight survive a worker killed with SIGKILL (after the provider orders
- * exist, and again in the middle of integrator webhook deliveries) and a Temporal dev server stopped
+ * exist, again in the middle of integrator webhook deliveries, and in the middle of the local
+ * activity that creates the provider order) and a Temporal dev server stopped
  * and restarted on its SQLite file. Every order must reach its right final status with exactly one
  * provider order, and the integrator must receive every status change.
  */
@@ -18,7 +19,8 @@ import { orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
 import { testConfig } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { IntegratorReceiver, type ReceivedWebhook } from '../helpers/integrator-receiver';
-import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
+import { startHttpTap } from '../helpers/http-tap';
+import { checkout, draftOrder, fetchOffers, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { freePort } from '../helpers/ports';
 import { startTemporal, workflowBundle } from '../helpers/temporal';
 import { signedSandboxWebhook } from '../helpers/webhooks';
@@ -49,14 +51,14 @@ function startServer(): Promise<TestWorkflowEnvironment> {
   return startTemporal({ ip: '127.0.0.1', port, dbFilename: join(dir, 'temporal.db') });
 }
 
-async function startWorker(): Promise<WorkerProcess> {
+async function startWorker(sandboxUrl = stack.simulatorUrl): Promise<WorkerProcess> {
   const worker = new WorkerProcess({
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     TEMPORAL_ADDRESS: `127.0.0.1:${port}`,
     TEMPORAL_TASK_QUEUE: stack.config.temporal.taskQueue,
     WORKFLOW_BUNDLE_PATH: bundlePath,
-    SANDBOX_URL: stack.simulatorUrl,
+    SANDBOX_URL: sandboxUrl,
     ONRAMP_WEBHOOK_URL: stack.config.integrators[0]!.webhook_url!,
     WEBHOOK_TIMEOUT_SECONDS: '1',
   });
@@ -205,4 +207,54 @@ test('the Temporal server stopped and restarted on its SQLite file', async () =>
   await pays(orders);
   await expectSettled(orders);
   expect((await callApi(stack.apiUrl, `/api/on_ramp/orders/sandbox?code=${orders[0]!.id}`)).status).toBe(200);
+});
+
+test('kill -9 of the worker while its local activity waits for the provider to create the order', async () => {
+  for (const worker of workers) if (worker.alive) await worker.kill9();
+  // The worker talks to the sandbox through a tap, which shows when the create call has reached it.
+  const tap = await startHttpTap(stack.simulatorUrl);
+  const creates = (orderId: string) => tap.requests.filter((r) => r.method === 'POST' && r.body.includes(orderId));
+  try {
+    const first = await startWorker(tap.url);
+    const draft = draftOrder();
+    expect((await fetchOffers(stack.apiUrl, draft)).status).toBe(200);
+    // The provider creates the order only after 3 s, and answers after that: the worker dies in between.
+    stack.simulator.faults.latencyMs = 3_000;
+    const firstTry = callApi(stack.apiUrl, '/api/on_ramp/orders', { body: draft });
+    const orderId = await eventually(
+      () =>
+        Promise.resolve(
+          tap.requests.find((r) => r.method === 'POST' && r.path.includes('/orders'))?.body.match(/"partner_order_id":"([^"]+)"/)?.[1],
+        ),
+      'the create call at the provider',
+      30_000,
+    );
+    await first.kill9();
+    await firstTry;
+
+    // The provider made the order (its answer was lost); the next worker runs the local activity again.
+    await eventually(
+      () => Promise.resolve([...stack.simulator.orders.values()].some((o) => o.partner_order_id === orderId) ? true : undefined),
+      'the provider order made by the dead worker',
+      30_000,
+    );
+    await startWorker(tap.url);
+    const created = await eventually(
+      async () => {
+        const res = await callApi(stack.apiUrl, '/api/on_ramp/orders', { body: draft });
+        return res.status === 200 ? (res.body as { id: string; redirect_url: string }) : undefined;
+      },
+      'the order created by the second worker',
+      90_000,
+    );
+    expect(created.id).toBe(orderId);
+    expect(creates(orderId).length).toBeGreaterThanOrEqual(2);
+    stack.simulator.faults.latencyMs = 0;
+
+    expect((await checkout(created.redirect_url, 'pay')).status).toBe(200);
+    await expectSettled([{ ...created, path: 'pay' }]);
+  } finally {
+    stack.simulator.faults.latencyMs = 0;
+    await tap.close();
+  }
 });

@@ -27,7 +27,9 @@ test('the current generation has every recorded path, and continue-as-new spans 
   const current = files.filter((f) => f.startsWith('current/')).map((f) => f.slice('current/'.length).replace(/(\.run\d+)?\.json$/, ''));
   expect([...new Set(current)].sort()).toEqual([...SCENARIOS.map((s) => s.name), REJECTED_SCENARIO.name].sort());
   expect(files).toEqual(expect.arrayContaining(['current/continue-as-new.run1.json', 'current/continue-as-new.run2.json']));
-  expect(generations).toEqual(expect.arrayContaining(['before-integrator-webhooks', 'before-order-integrity', 'before-observability']));
+  expect(generations).toEqual(
+    expect.arrayContaining(['before-integrator-webhooks', 'before-order-integrity', 'before-observability', 'before-local-activities']),
+  );
 });
 
 test.each(files)('%s replays without a determinism error', async (file) => {
