@@ -8,7 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, Runtime, DefaultLogger } from '@temporalio/worker';
+import { NativeConnection } from '@temporalio/worker';
 import { ConfigError, DEFAULT_SANDBOX_PORT, loadConfig, type ProviderResolutions } from '../src/config';
 import { DEFAULT_DEV_API_KEY } from '../src/config/env';
 import { startLocalStack } from '../src/dev/local-stack';
@@ -16,7 +16,7 @@ import { createLogger } from '../src/logging';
 import { ensureSearchAttributes } from '../src/temporal/search-attributes';
 import { startMetricsServer } from '../src/metrics/server';
 import { startTracing, stopTracing } from '../src/tracing';
-import { installTemporalSdkMetrics } from '../src/worker/telemetry';
+import { installTemporalSdkRuntime, sdkLogger } from '../src/worker/telemetry';
 import { ensureTemporalCli } from './lib/temporal-cli';
 
 const TEMPORAL_PORT = 7233;
@@ -60,9 +60,10 @@ async function main(): Promise<void> {
   // Before any client or server: they look for tracing once (OTEL_*; off when unset).
   const tracing = startTracing({ serviceName: 'onramp-dev' });
   const { metrics } = config;
-  const sdkMetricsUrl = metrics.temporalSdkPort
-    ? installTemporalSdkMetrics(metrics.host, metrics.temporalSdkPort, new DefaultLogger('WARN'))
-    : (Runtime.install({ logger: new DefaultLogger('WARN') }), undefined);
+  const sdkMetricsUrl = installTemporalSdkRuntime({
+    logger: sdkLogger(logger),
+    ...(metrics.temporalSdkPort ? { metrics: { host: metrics.host, port: metrics.temporalSdkPort } } : {}),
+  });
 
   let temporalProcess: ChildProcess | undefined;
   if (!externalTemporal) {

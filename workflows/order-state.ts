@@ -8,7 +8,8 @@
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { OrderActivities } from '../activities';
 import { checkReportedTerms, mergeDifferences, type OrderedTerms, type PaymentDiscrepancy } from '../src/domain/integrity';
-import { integratorExtras, type Order } from '../src/domain/order';
+import type { Order } from '../src/domain/order';
+import { integratorExtras } from '../src/domain/order-extras';
 import { canTransition, type OrderStatus } from '../src/domain/order-status';
 import {
   DEFAULT_ORDER_TIMINGS,

@@ -6,7 +6,7 @@ import { encryptingDataConverter } from '../temporal/codec';
 import { createTemporalClient } from '../temporal/connection';
 import { connectWorker } from './build';
 import { OpenOrdersCounter } from './open-orders';
-import { installTemporalSdkMetrics } from './telemetry';
+import { installTemporalSdkRuntime, sdkLogger } from './telemetry';
 
 runMain('worker', async (logger) => {
   const config = loadConfig();
@@ -14,9 +14,12 @@ runMain('worker', async (logger) => {
   logDisabledProviders(config, logger);
   for (const warning of openMetricsWarnings(config, 'worker')) logger.warn(warning);
   const { metrics } = config;
-  // The SDK's runtime takes its exporter only before the first connection.
-  if (metrics.temporalSdkPort)
-    logger.info({ url: installTemporalSdkMetrics(metrics.host, metrics.temporalSdkPort) }, 'Temporal SDK metrics listening');
+  // The SDK's runtime takes its logger and exporter only before the first connection.
+  const sdkMetricsUrl = installTemporalSdkRuntime({
+    logger: sdkLogger(logger),
+    ...(metrics.temporalSdkPort ? { metrics: { host: metrics.host, port: metrics.temporalSdkPort } } : {}),
+  });
+  if (sdkMetricsUrl) logger.info({ url: sdkMetricsUrl }, 'Temporal SDK metrics listening');
   const metricsServer = metrics.workerPort
     ? await startMetricsServer({ host: metrics.host, port: metrics.workerPort, token: metrics.token })
     : undefined;

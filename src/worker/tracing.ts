@@ -9,8 +9,9 @@ import { activeTracing } from '../tracing';
 
 /**
  * The OpenTelemetry workflow interceptors, in every workflow bundle (./build.ts, `npm run build`,
- * the tests'): each run, update, signal and activity schedule of a workflow is a span, parented by
- * the context its caller put in the headers, and handed to the worker through the `exporter` sink.
+ * the tests'): in a workflow whose caller put a span context in the headers, each run, update,
+ * signal and activity schedule is a span, handed to the worker through the `exporter` sink; any
+ * other workflow does not load them.
  * They add headers to commands and no command of their own, so histories replay as before.
  */
 export const WORKFLOW_INTERCEPTOR_MODULES = [require.resolve('../../workflows/tracing-interceptors')];
