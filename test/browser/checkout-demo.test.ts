@@ -14,21 +14,13 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { startCheckoutDemo, WEBHOOK_PATH, type CheckoutDemo } from '../../examples/checkout-demo/app';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { chromiumPath } from '../helpers/chromium';
+import { CHROMIUM_ARGS, chromiumPath } from '../helpers/chromium';
 import { TEST_API_KEY } from '../helpers/config';
 import { BTC, BTC_ADDRESS, GBP } from '../helpers/orders';
 import { freePort } from '../helpers/ports';
 import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
 
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-];
 const STATUS_TIMEOUT_MS = 30_000;
 
 const updateScreenshots = process.env.UPDATE_SCREENSHOTS === '1';

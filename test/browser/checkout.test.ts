@@ -10,24 +10,12 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { chromiumPath } from '../helpers/chromium';
+import { CHROMIUM_ARGS, chromiumPath } from '../helpers/chromium';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
 import { offerThenOrder } from '../helpers/orders';
 import { expectCompleteForIntegrator, JOURNEYS, journeyOrder } from '../helpers/provider-journeys';
 import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
-
-/** A quiet, self-contained headless Chromium: no sandbox (containers), no GPU, no calls home. */
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let env: TestWorkflowEnvironment;
 let stack: LocalStack;

@@ -13,3 +13,15 @@ export function chromiumPath(): string {
     }).trim();
   return browserPath;
 }
+
+/** A quiet, self-contained headless Chromium: no sandbox (containers), no GPU, no calls home. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
