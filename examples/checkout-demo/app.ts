@@ -136,8 +136,12 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
     if ((lastSequence.get(data.id) ?? 0) >= data.sequence) return; // a repeat, or older than what was pushed
     const listening = watchers.get(data.id);
     log(`order ${data.id} is ${data.status} (#${data.sequence}); ${listening?.size ?? 0} page(s) watching`);
+    // One view per provider (every page watching an order names the same one), not one per page.
+    const views = new Map<string, Awaited<ReturnType<typeof view>>>();
     for (const watcher of listening ?? []) {
-      watcher.send(await view(data, watcher.providerCode, 'webhook', data.sequence));
+      let shown = views.get(watcher.providerCode);
+      if (!shown) views.set(watcher.providerCode, (shown = await view(data, watcher.providerCode, 'webhook', data.sequence)));
+      watcher.send(shown);
     }
     // Only once it is pushed: when this throws, the answer is 500 and the broker sends it again.
     remember(lastSequence, data.id, data.sequence);
@@ -308,6 +312,8 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
     const providerCode = match(req.params.provider, PROVIDER, 'provider');
     const ref = match(req.query.ref, UUID, 'ref');
     const found = await findOrder(ref, providerCode);
+    // A page that left while the order was looked up would never fire `close` again: not counted.
+    if (res.closed || req.socket.destroyed) return;
     if (!found) {
       res.status(404).json({ code: 'not_found', detail: 'no such order' });
       return;

@@ -2,6 +2,7 @@ export { OnrampClient, compareDecimals, DAY_MS, type OnrampClientOptions, type W
 export { ProblemError, isProblemError, type ClientProblemCode, type ProblemCode } from './problem.js';
 export { retryAfterSeconds } from './http.js';
 export {
+  MAX_WEBHOOK_BODY_BYTES,
   verifyWebhook,
   webhookMiddleware,
   type OrderStatusChangedEvent,

@@ -53,12 +53,16 @@ export function verifyWebhook(headers: WebhookHeaders, rawBody: string | Uint8Ar
 
 type Next = (err?: unknown) => void;
 
+/** The largest webhook body the middleware reads (an order event is a few KB): larger is `413`, unread. */
+export const MAX_WEBHOOK_BODY_BYTES = 256 * 1024;
+
 /**
  * An Express (or plain Node) handler for your webhook endpoint: reads the raw body (or takes the
  * Buffer of `express.raw()`), verifies it, hands the event to `onEvent` and answers `204`. A message
- * that does not verify is `400` and never reaches `onEvent`; when `onEvent` fails the answer is `500`,
- * so the broker sends the message again (use `webhook-id` to drop repeats). Mount it before any JSON
- * body parser: the signature is over the raw bytes.
+ * that does not verify is `400` and never reaches `onEvent`; a body over MAX_WEBHOOK_BODY_BYTES is
+ * `413` and one cut off by the sender `400`; when `onEvent` fails the answer is `500`, so the broker
+ * sends the message again (use `webhook-id` to drop repeats). Mount it before any JSON body parser:
+ * the signature is over the raw bytes.
  */
 export function webhookMiddleware(
   secret: string,
@@ -66,7 +70,14 @@ export function webhookMiddleware(
 ): (req: IncomingMessage & { body?: unknown }, res: ServerResponse, next?: Next) => void {
   return (req, res) => {
     void (async () => {
-      const raw = Buffer.isBuffer(req.body) ? req.body : typeof req.body === 'string' ? Buffer.from(req.body) : await readBody(req);
+      let raw: Buffer;
+      try {
+        raw = Buffer.isBuffer(req.body) ? req.body : typeof req.body === 'string' ? Buffer.from(req.body) : await readBody(req);
+      } catch (err) {
+        if (err instanceof BodyTooLarge) answer(res, 413, { code: 'payload_too_large', detail: `over ${MAX_WEBHOOK_BODY_BYTES} bytes` });
+        else answer(res, 400, { code: 'invalid_body', detail: 'the body could not be read' });
+        return;
+      }
       let event: WebhookEvent;
       try {
         event = verifyWebhook(req.headers, raw, secret);
@@ -80,13 +91,31 @@ export function webhookMiddleware(
       } catch {
         answer(res, 500, { code: 'handler_failed', detail: 'the event handler failed; send it again' });
       }
-    })();
+    })().catch(() => {
+      // Nothing above throws past its own answer; a connection already gone leaves nothing to answer.
+      if (!res.headersSent) res.destroy();
+    });
   };
 }
 
+class BodyTooLarge extends Error {}
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_WEBHOOK_BODY_BYTES) {
+    req.resume();
+    throw new BodyTooLarge();
+  }
   const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_WEBHOOK_BODY_BYTES) {
+      req.resume();
+      throw new BodyTooLarge();
+    }
+    chunks.push(chunk as Buffer);
+  }
   return Buffer.concat(chunks);
 }
 
