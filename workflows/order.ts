@@ -74,7 +74,12 @@ const { getProviderOrderStatus } = proxyActivities<OrderActivities>(STATUS_POLL)
 const local = {
   validateWalletAddress: proxyLocalActivities<OrderActivities>(ADDRESS_CHECK).validateWalletAddress,
   createProviderOrder: proxyLocalActivities<OrderActivities>(PROVIDER_CREATE).createProviderOrder,
-  getProviderOrderStatus: proxyLocalActivities<OrderActivities>(STATUS_POLL).getProviderOrderStatus,
+  // A local poll holds the workflow task, and with it the order's signals, for as long as it runs:
+  // shorter than an ordinary one (at most about 36 s with its retries, not 96).
+  getProviderOrderStatus: proxyLocalActivities<OrderActivities>({
+    startToCloseTimeout: '10 seconds',
+    retry: { initialInterval: '2 seconds', maximumInterval: '10 seconds', maximumAttempts: 3 },
+  }).getProviderOrderStatus,
 };
 
 const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;

@@ -13,11 +13,33 @@ import {
   OpenTelemetryInternalsInterceptor,
   OpenTelemetryOutboundInterceptor,
 } from '@temporalio/interceptors-opentelemetry/lib/workflow';
-import type { ActivityInput, Next, WorkflowInterceptorsFactory, WorkflowOutboundCallsInterceptor } from '@temporalio/workflow';
+import type {
+  ActivityInput,
+  LocalActivityInput,
+  Next,
+  WorkflowInterceptorsFactory,
+  WorkflowOutboundCallsInterceptor,
+} from '@temporalio/workflow';
 
 class OutboundTracing extends OpenTelemetryOutboundInterceptor {
   override scheduleActivity(input: ActivityInput, next: Next<WorkflowOutboundCallsInterceptor, 'scheduleActivity'>): Promise<unknown> {
-    const span = this.tracer.startSpan(`StartActivity:${input.activityType}`);
+    return this.traced(`StartActivity:${input.activityType}`, input, next);
+  }
+
+  override scheduleLocalActivity(
+    input: LocalActivityInput,
+    next: Next<WorkflowOutboundCallsInterceptor, 'scheduleLocalActivity'>,
+  ): Promise<unknown> {
+    return this.traced(`StartActivity:${input.activityType}`, input, next);
+  }
+
+  /** The schedule as a span whose context rides in the headers; the workflow gets the SDK's own promise. */
+  private traced<I extends ActivityInput | LocalActivityInput>(
+    name: string,
+    input: I,
+    next: (input: I) => Promise<unknown>,
+  ): Promise<unknown> {
+    const span = this.tracer.startSpan(name);
     const headers = context.with(trace.setSpan(context.active(), span), () => headersWithContext(input.headers));
     const result = next({ ...input, headers });
     result.then(
