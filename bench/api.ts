@@ -41,6 +41,7 @@ import { renderReport } from './api/report';
 import type { ApiBenchResults } from './api/results';
 import { ONLY } from './api/settings';
 import { summarize } from './api/summary';
+import { runBench } from './lib/run-bench';
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -63,11 +64,4 @@ process.on('SIGINT', () => {
   void stopAll().then(() => process.exit(130));
 });
 
-main()
-  .then(() => stopAll())
-  .then(() => process.exit(0))
-  .catch(async (err: unknown) => {
-    log(`failed: ${(err as Error).stack ?? String(err)}`);
-    await stopAll();
-    process.exit(1);
-  });
+runBench(main, stopAll, log);

@@ -5,7 +5,9 @@
  *   role "api"   the real broker API (buildApi) on testConfig() (METRICS_ENABLED from the child's
  *                environment), an unreachable Temporal client and a silent logger; with `simUrl`, six
  *                benchmark sandbox providers pointing at that host, labelled like the configured ones;
- *                on {type:'strip'}, it leaves some middleware out (profiling only)
+ *                on {type:'strip'}, it leaves some middleware out (profiling only); on {type:'memory'},
+ *                it answers the bytes its heap has allocated so far (bench/lib/memory.ts), and on
+ *                {type:'heap-sampling'} it runs V8's sampling heap profiler (bench/offers-memory.ts)
  *   role "bare"  a bare Express app whose one GET handler answers `body` with `contentType`
  *   role "sim"   a SimulatorHost with the six benchmark profiles (bench/providers.ts), its quote route
  *                answered by a plain node:http front (bench/lib/quote-front.ts)
@@ -18,13 +20,22 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type RequestListener } from 'node:http';
 import express from 'express';
 import { LayerSwitch } from './lib/layers';
+import { AllocationMeter, HeapSampler } from './lib/memory';
 import type { ChildCommand, ChildMessage, ServerSpec } from './lib/protocol';
 
 function send(message: ChildMessage): void {
   process.send?.(message);
 }
 
-async function buildHandler(spec: ServerSpec): Promise<{ handler: RequestListener; layers?: LayerSwitch; stop?: () => void }> {
+interface Handler {
+  handler: RequestListener;
+  layers?: LayerSwitch;
+  /** role "api": its heap's allocation since it was built. */
+  meter?: AllocationMeter;
+  stop?: () => void;
+}
+
+async function buildHandler(spec: ServerSpec): Promise<Handler> {
   switch (spec.role) {
     case 'bare': {
       const app = express();
@@ -59,7 +70,7 @@ async function buildHandler(spec: ServerSpec): Promise<{ handler: RequestListene
         providers = benchRegistry(spec.simUrl);
       }
       const app = buildApi(config, client, logger, providers ? { providers } : {});
-      return { handler: app, layers: new LayerSwitch(app) };
+      return { handler: app, layers: new LayerSwitch(app), meter: new AllocationMeter() };
     }
     case 'sim': {
       const [{ SimulatorHost }, { SandboxSimulator }, { benchProfiles, SIM_API_KEY, SIM_WEBHOOK_SECRET }, { quoteFront }] =
@@ -93,7 +104,8 @@ async function buildHandler(spec: ServerSpec): Promise<{ handler: RequestListene
 }
 
 async function main(spec: ServerSpec): Promise<void> {
-  const { handler, layers, stop } = await buildHandler(spec);
+  const { handler, layers, meter, stop } = await buildHandler(spec);
+  let sampler: HeapSampler | undefined;
   const server = createServer(handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -116,6 +128,18 @@ async function main(spec: ServerSpec): Promise<void> {
     if (message.type === 'strip') {
       if (!layers) send({ type: 'error', message: 'only the API has layers to strip' });
       else send({ type: 'stripped', removed: layers.strip(message.names) });
+    }
+    if (message.type === 'memory') {
+      if (!meter) send({ type: 'error', message: 'only the API measures its allocation' });
+      else send({ type: 'memory', reading: meter.read() });
+    }
+    if (message.type === 'heap-sampling') {
+      sampler ??= new HeapSampler();
+      const done = message.action === 'start' ? sampler.start().then(() => []) : sampler.stop(message.byFile);
+      done.then(
+        (sites) => send({ type: 'heap-sites', sites: sites.slice(0, 60) }),
+        (err: unknown) => send({ type: 'error', message: String(err) }),
+      );
     }
   });
   process.on('SIGTERM', shutdown);

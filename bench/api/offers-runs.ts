@@ -8,16 +8,22 @@ import { percentile, type LoadOptions, type LoadResult } from '../lib/load';
 import { median } from '../lib/table';
 import { BENCH_PROVIDER_CODES, SLOW_PROVIDER } from '../providers';
 import { get, load, log } from './measure';
+import { AllocationRecorder, type OffersMemory } from './memory';
 import {
   BTC,
+  distinctAmount,
   GBP,
+  MIX_AMOUNTS,
+  MIX_USERS,
   OFFERS_AMOUNT,
   OFFERS_FEW_CONNECTIONS,
   OFFERS_FEW_SECONDS,
+  OFFERS_MIX_SECONDS,
   OFFERS_PAIRS,
   OFFERS_PATH,
   OFFERS_SECONDS,
   OFFERS_SETTLE_SECONDS,
+  OFFERS_SLOW_SWITCH_SECONDS,
   OFFERS_SLOW_WARMUP_SECONDS,
   OFFERS_USERS,
   OFFERS_WARMUP_SECONDS,
@@ -46,8 +52,23 @@ export interface OffersPair {
   apiFirst: boolean;
 }
 
+/**
+ * The realistic mix: offers requests from many users for a few popular amounts, and the quote calls
+ * the broker made for them, from its own metrics (differences over the run).
+ */
+export interface OffersMix {
+  load: LoadResult;
+  /** Offers requests the broker answered (onramp_http_requests_total of the offers route). */
+  offersRequests: number;
+  /** Quote calls it sent to providers (onramp_provider_requests_total, operation quote). */
+  quoteCalls: number;
+  /** Quote calls it did not send because an identical one was in flight (onramp_provider_quotes_coalesced_total). */
+  coalesced: number;
+}
+
 export interface OffersFigures {
   allFast: LoadResult;
+  /** bench_6 turned slow 1 s into the run (after the settle second); the requests of the next 10 s. */
   slowWarmup: LoadResult;
   floorWarmup: LoadResult;
   /** The warm-ups of the broker without metrics (the same as the broker's). */
@@ -61,6 +82,9 @@ export interface OffersFigures {
   /** The figures of `pairs` (offersMedians). */
   medians: OffersMedians;
   few: LoadResult;
+  mix: OffersMix;
+  /** The broker API child's allocation per request over the measured runs, and its peak RSS (bench/api/memory.ts). */
+  memory: OffersMemory;
   samples: OffersSample[];
   correct: boolean;
 }
@@ -127,16 +151,14 @@ async function benchOffers(api: RunningServer, noMetrics: RunningServer, floor: 
   const noMetricsWatch = { api: noMetrics.pid, simulators: sim.pid };
   const floorWatch = { fanout: floor.pid, simulators: sim.pid };
   let users = 0;
+  let sent = 0;
+  // Every request a different amount (distinctAmount): none is coalesced with another.
   const extra: Partial<LoadOptions> = {
     timeoutSec: 30,
-    ...(OFFERS_USERS === 'per-connection'
-      ? {
-          pathFor: (connection: Record<string, unknown>) => {
-            if (typeof connection.user !== 'string') connection.user = `bench_${++users}`;
-            return offersPath(connection.user as string);
-          },
-        }
-      : {}),
+    pathFor: (connection: Record<string, unknown>) => {
+      if (OFFERS_USERS === 'per-connection' && typeof connection.user !== 'string') connection.user = `bench_${++users}`;
+      return offersPath(typeof connection.user === 'string' ? connection.user : 'bench', distinctAmount(sent++));
+    },
   };
 
   const samples = [await sample(api, 'catalogues loading, all six at 100 ms')];
@@ -155,8 +177,16 @@ async function benchOffers(api: RunningServer, noMetrics: RunningServer, floor: 
     extra,
   );
 
+  // bench_6 turns slow after the settle second and a second of steady traffic; the next 10 s are measured.
+  const turnSlow = setTimeout(() => void setLatency(sim, SLOW_PROVIDER, SLOW_LATENCY_MS), OFFERS_SLOW_SWITCH_SECONDS * 1000);
+  const slowWarmup = await load(
+    `offers, ${SLOW_PROVIDER} turning 10 s after ${OFFERS_SLOW_SWITCH_SECONDS} s`,
+    url,
+    OFFERS_SLOW_SWITCH_SECONDS + OFFERS_SLOW_WARMUP_SECONDS,
+    watch,
+    { ...extra, settleSec: OFFERS_SLOW_SWITCH_SECONDS },
+  ).finally(() => clearTimeout(turnSlow));
   await setLatency(sim, SLOW_PROVIDER, SLOW_LATENCY_MS);
-  const slowWarmup = await load(`offers warm-up, ${SLOW_PROVIDER} at 10 s`, url, OFFERS_SLOW_WARMUP_SECONDS, watch, extra);
   const noMetricsSlowWarmup = await load(
     `metrics off: offers warm-up, ${SLOW_PROVIDER} at 10 s`,
     noMetricsUrl,
@@ -166,15 +196,18 @@ async function benchOffers(api: RunningServer, noMetrics: RunningServer, floor: 
   );
   const floorWarmup = await load('floor warm-up (bare fan-out)', floor.url + '/', OFFERS_WARMUP_SECONDS, floorWatch);
 
-  const runApi = async (pair: number) => {
-    const label = `offers ${pair}/${OFFERS_PAIRS}, ${SLOW_PROVIDER} at 10 s`;
-    const measured = { ...extra, settleSec: OFFERS_SETTLE_SECONDS };
-    if (pair > 1) return load(label, url, OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, watch, measured);
-    const running = load(label, url, OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, watch, measured);
-    await new Promise((resolve) => setTimeout(resolve, (OFFERS_SETTLE_SECONDS + OFFERS_SECONDS / 2) * 1000));
-    samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, under load`));
-    return running;
-  };
+  // Each measured broker run with the bytes the broker API allocated over it.
+  const allocation = new AllocationRecorder(api);
+  const runApi = (pair: number) =>
+    allocation.run(async () => {
+      const label = `offers ${pair}/${OFFERS_PAIRS}, ${SLOW_PROVIDER} at 10 s`;
+      const measured = { ...extra, settleSec: OFFERS_SETTLE_SECONDS };
+      if (pair > 1) return load(label, url, OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, watch, measured);
+      const running = load(label, url, OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, watch, measured);
+      await new Promise((resolve) => setTimeout(resolve, (OFFERS_SETTLE_SECONDS + OFFERS_SECONDS / 2) * 1000));
+      samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, under load`));
+      return running;
+    });
   const runNoMetrics = (pair: number) =>
     load(
       `metrics off ${pair}/${OFFERS_PAIRS}, ${SLOW_PROVIDER} at 10 s`,
@@ -208,6 +241,7 @@ async function benchOffers(api: RunningServer, noMetrics: RunningServer, floor: 
     ...extra,
     connections: OFFERS_FEW_CONNECTIONS,
   });
+  const mix = await runMix(api, watch);
   samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, unloaded`));
   samples.push(await sample(noMetrics, `metrics off: ${SLOW_PROVIDER} at 10 s, unloaded`));
 
@@ -222,8 +256,66 @@ async function benchOffers(api: RunningServer, noMetrics: RunningServer, floor: 
     pairs,
     medians: offersMedians(pairs),
     few,
+    mix,
+    memory: allocation.figures(noMetrics),
     samples: [samples[0]!, noMetricsLoading, ...samples.slice(1)],
     correct,
+  };
+}
+
+/** The sum of a counter's series in a Prometheus text exposition whose labels include every one of `labels`. */
+function counterSum(metricsText: string, name: string, labels: string[] = []): number {
+  let sum = 0;
+  for (const line of metricsText.split('\n')) {
+    if (!line.startsWith(`${name}{`) || !labels.every((label) => line.includes(label))) continue;
+    sum += Number(line.slice(line.lastIndexOf(' ') + 1));
+  }
+  return sum;
+}
+
+async function brokerCounts(api: RunningServer) {
+  const answer = await get(`${api.url}/metrics`, {});
+  if (answer.status !== 200) throw new Error(`GET /metrics: HTTP ${answer.status}`);
+  const text = answer.body.toString();
+  return {
+    offersRequests: counterSum(text, 'onramp_http_requests_total', ['route="/api/on_ramp/offers"']),
+    quoteCalls: counterSum(text, 'onramp_provider_requests_total', ['operation="quote"']),
+    coalesced: counterSum(text, 'onramp_provider_quotes_coalesced_total'),
+  };
+}
+
+/**
+ * The realistic mix: each request from one of MIX_USERS users for one of the popular amounts
+ * (MIX_AMOUNTS, by their shares; a fixed pseudo-random sequence), at the same connections. The broker's
+ * own counters, read before and after, give the quote calls it made per offers request.
+ */
+async function runMix(api: RunningServer, watch: Record<string, number>): Promise<OffersMix> {
+  let seed = 20;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const amountAt = (r: number) => {
+    let total = 0;
+    for (const [amount, share] of MIX_AMOUNTS) if (r < (total += share)) return amount;
+    return MIX_AMOUNTS[0]![0];
+  };
+  const before = await brokerCounts(api);
+  const run = await load(
+    `offers, realistic mix (${MIX_USERS} users, ${MIX_AMOUNTS.length} amounts)`,
+    api.url + OFFERS_PATH,
+    OFFERS_MIX_SECONDS,
+    watch,
+    {
+      timeoutSec: 30,
+      pathFor: () => offersPath(`user_${1 + Math.floor(random() * MIX_USERS)}`, amountAt(random())),
+    },
+  );
+  // Let the requests still in flight when the load tool stopped finish, so that calls and requests match.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const after = await brokerCounts(api);
+  return {
+    load: run,
+    offersRequests: after.offersRequests - before.offersRequests,
+    quoteCalls: after.quoteCalls - before.quoteCalls,
+    coalesced: after.coalesced - before.coalesced,
   };
 }
 

@@ -7,6 +7,7 @@ import type { DictFigures } from './dict-runs';
 import type { DictProfile } from './dict-profile';
 import { cpuText } from './measure';
 import type { OffersFigures } from './offers-runs';
+import { ALLOC_KB_TARGET, RSS_PEAK_MB_TARGET } from './memory';
 import { headlineRatios, type ApiBenchResults } from './results';
 import {
   BTC,
@@ -18,6 +19,8 @@ import {
   DICT_TARGET,
   GBP,
   METRICS_OVERHEAD_TARGET_PCT,
+  MIX_AMOUNTS,
+  MIX_USERS,
   OFFERS_AMOUNT,
   OFFERS_FEW_CONNECTIONS,
   OFFERS_P50_TARGET,
@@ -28,6 +31,7 @@ import {
   OFFERS_USERS,
   PROFILE_ROUNDS,
   PROFILE_SECONDS,
+  SLOW_WARMUP_RATIO_TARGET,
   PROFILE_WARMUP_SECONDS,
   PROVIDER_DEADLINE_MS,
   PROVIDER_LATENCY_MS,
@@ -172,11 +176,12 @@ function reportOffers(out: string[], offers: OffersFigures): void {
       [
         loadRow(`warm-up, ${SLOW_PROVIDER} at 100 ms too`, offers.allFast),
         loadRow(`warm-up, metrics off, ${SLOW_PROVIDER} at 100 ms too`, offers.noMetricsAllFast),
-        loadRow(`warm-up, ${SLOW_PROVIDER} just turned 10 s`, offers.slowWarmup),
-        loadRow(`warm-up, metrics off, ${SLOW_PROVIDER} just turned 10 s`, offers.noMetricsSlowWarmup),
+        loadRow(`the 10 s after ${SLOW_PROVIDER} turned 10 s`, offers.slowWarmup),
+        loadRow(`warm-up, metrics off, ${SLOW_PROVIDER} at 10 s`, offers.noMetricsSlowWarmup),
         loadRow('warm-up, floor', offers.floorWarmup),
         ...measured,
         loadRow(`${SLOW_PROVIDER} at 10 s, few connections`, offers.few),
+        loadRow(`realistic mix: ${MIX_USERS} users, amounts ${MIX_AMOUNTS.map(([a]) => a).join('/')}`, offers.mix.load),
       ],
     ),
   );
@@ -204,6 +209,23 @@ function reportOffers(out: string[], offers: OffersFigures): void {
       `${m.metricsOverheadPcts.map((pct) => `${round(pct, 1)} %`).join(', ')}; median ${round(m.metricsOverheadPct, 1)} % ` +
       `(offers_metrics_cpu_overhead_pct). Without metrics: p50 ${m.noMetricsP50} ms, p99 ${m.noMetricsP99} ms, ${round(m.noMetricsRps, 1)} req/s.`,
   );
+  out.push(
+    `The 10 s after ${SLOW_PROVIDER} turned slow, per second (p99 ms / steal %): ${offers.slowWarmup.perSecond.map((b) => `${b.p99}/${b.stealPct}`).join(' ')}; ` +
+      `p99 ${offers.slowWarmup.latency.p99} ms, max ${offers.slowWarmup.latency.max} ms, against the healthy providers' p99 ${m.p99} ms (offers_slow_warmup_p99_ratio).`,
+  );
+  out.push(
+    `Realistic mix (${MIX_USERS} users, amounts ${MIX_AMOUNTS.map(([a, share]) => `${a} ${Math.round(share * 100)} %`).join(', ')}): ` +
+      `${offers.mix.offersRequests} offers requests, ${offers.mix.quoteCalls} quote calls sent, ${offers.mix.coalesced} coalesced ` +
+      `(${round(offers.mix.quoteCalls / Math.max(offers.mix.offersRequests, 1), 3)} calls per request; ` +
+      `${round((offers.mix.quoteCalls + offers.mix.coalesced) / Math.max(offers.mix.offersRequests, 1), 3)} quotes asked per request).`,
+  );
+  const memory = offers.memory;
+  out.push(
+    `Memory of the broker API child: its heap allocated ${memory.allocKbRuns.map((kb) => `${round(kb, 1)}`).join(', ')} KB per request ` +
+      `in the measured broker runs (median ${round(memory.allocKb, 1)} KB, offers_alloc_kb_per_request), with ` +
+      `${memory.gcRuns.join(', ')} collections (${memory.gcMsRuns.map((ms) => round(ms, 0)).join(', ')} ms of pauses); ` +
+      `resident set at its highest ${round(memory.rssPeakMb, 1)} MB (api_rss_peak_mb; ${round(memory.noMetricsRssPeakMb, 1)} MB without metrics).`,
+  );
   out.push('Sample answers (include_errors=true):');
   out.push(
     renderTable(
@@ -222,7 +244,7 @@ function reportOffers(out: string[], offers: OffersFigures): void {
 
 function figuresTable(results: ApiBenchResults): string {
   const { dict, offers } = results;
-  const { dictRatio, p50Ratio, p99Ratio, metricsOverheadPct } = headlineRatios(results);
+  const { dictRatio, p50Ratio, p99Ratio, metricsOverheadPct, slowWarmupRatio, callsPerRequest } = headlineRatios(results);
   const rows: (string | number)[][] = [];
   if (dict && dictRatio !== undefined) {
     rows.push(
@@ -241,6 +263,11 @@ function figuresTable(results: ApiBenchResults): string {
       ['offers_cpu_us_per_request_metrics_on', round(offers.medians.metricsOnCpuUs, 0), '', ''],
       ['offers_cpu_us_per_request_metrics_off', round(offers.medians.metricsOffCpuUs, 0), '', ''],
     );
+    const memory = offers.memory;
+    rows.push(
+      ['offers_alloc_kb_per_request', round(memory.allocKb, 1), `<= ${ALLOC_KB_TARGET}`, verdict(memory.allocKb <= ALLOC_KB_TARGET)],
+      ['api_rss_peak_mb', round(memory.rssPeakMb, 1), `<= ${RSS_PEAK_MB_TARGET}`, verdict(memory.rssPeakMb <= RSS_PEAK_MB_TARGET)],
+    );
     if (metricsOverheadPct !== undefined) {
       rows.push([
         'offers_metrics_cpu_overhead_pct',
@@ -249,6 +276,18 @@ function figuresTable(results: ApiBenchResults): string {
         verdict(metricsOverheadPct < METRICS_OVERHEAD_TARGET_PCT),
       ]);
     }
+    if (slowWarmupRatio !== undefined) {
+      rows.push(
+        [`offers p99 ms, the 10 s after ${SLOW_PROVIDER} turned slow`, offers.slowWarmup.latency.p99, '', ''],
+        [
+          'offers_slow_warmup_p99_ratio',
+          round(slowWarmupRatio, 3),
+          `<= ${SLOW_WARMUP_RATIO_TARGET}`,
+          verdict(slowWarmupRatio <= SLOW_WARMUP_RATIO_TARGET),
+        ],
+      );
+    }
+    if (callsPerRequest !== undefined) rows.push(['provider_calls_per_offers_request (realistic mix)', round(callsPerRequest, 3), '', '']);
   }
   return renderTable(['figure', 'value', 'target', ''], rows);
 }

@@ -15,10 +15,15 @@ export interface ApiBenchResults {
 
 export function headlineRatios({ dict, offers }: ApiBenchResults) {
   const medians = offers?.medians;
+  const mix = offers?.mix;
   return {
     dictRatio: dict?.dict.ratio,
     p50Ratio: medians ? medians.p50 / PROVIDER_LATENCY_MS : undefined,
     p99Ratio: medians ? medians.p99 / PROVIDER_LATENCY_MS : undefined,
     metricsOverheadPct: medians?.metricsOverheadPct,
+    /** The p99 of the 10 s after bench_6 turns slow over the healthy providers' p99 (the measured runs'). */
+    slowWarmupRatio: offers && medians ? offers.slowWarmup.latency.p99 / medians.p99 : undefined,
+    /** Quote calls the broker sent per offers request under the realistic mix. */
+    callsPerRequest: mix ? mix.quoteCalls / Math.max(mix.offersRequests, 1) : undefined,
   };
 }

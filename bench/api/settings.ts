@@ -39,10 +39,27 @@ export const OFFERS_PAIRS = Math.round(numberFromEnv('BENCH_OFFERS_PAIRS', 3));
 // request at once; its requests are left out of the run's latencies (the per-second lines show it).
 export const OFFERS_SETTLE_SECONDS = 1;
 export const OFFERS_WARMUP_SECONDS = 3;
-// After bench_6 turns slow: the provider deadline (default configuration) and 2 s more, so that
-// whatever the service does once a provider has timed out is in place before the measured run.
+// The provider deadline's maximum (default configuration), which a provider with no recent answers gets.
 export const PROVIDER_DEADLINE_MS = testConfig().offersProviderTimeoutMs;
-export const OFFERS_SLOW_WARMUP_SECONDS = Math.ceil(PROVIDER_DEADLINE_MS / 1000) + 2;
+// The slow warm-up: bench_6 turns slow two seconds into the run, once the settle second (which opens
+// the connections and sends every connection's first request at once) has passed and a second of
+// steady traffic has followed it, so that the providers' recent latencies are those of steady
+// traffic; the p99 of the requests sent in the next 10 s is offers_slow_warmup_p99_ms.
+export const OFFERS_SLOW_SWITCH_SECONDS = OFFERS_SETTLE_SECONDS + 1;
+export const OFFERS_SLOW_WARMUP_SECONDS = 10;
+/** offers_slow_warmup_p99_ratio: that p99 over the healthy providers' p99 (offers_p99_ms). */
+export const SLOW_WARMUP_RATIO_TARGET = 2;
+// The realistic mix (provider_calls_per_offers_request): many users, a few popular amounts, their
+// shares, and the length of the run.
+export const MIX_USERS = 5000;
+export const MIX_AMOUNTS: readonly (readonly [amount: string, share: number])[] = [
+  ['100', 0.4],
+  ['50', 0.25],
+  ['250', 0.2],
+  ['500', 0.1],
+  ['1000', 0.05],
+];
+export const OFFERS_MIX_SECONDS = 6;
 export const OFFERS_FEW_CONNECTIONS = 5;
 export const OFFERS_FEW_SECONDS = 6;
 export const PROFILE_SECONDS = 1.2;
@@ -67,6 +84,12 @@ export const DICT_PATH = '/api/dict/currencies';
 export const GBP = fiatOf('GBP');
 export const BTC = cryptoOf('BTC', 'bitcoin');
 export const OFFERS_AMOUNT = '100';
-export const offersPath = (user: string) =>
-  `/api/on_ramp/offers?external_user_id=${user}&currency_from=${GBP.id}&currency_to=${BTC.id}&amount_from=${OFFERS_AMOUNT}&country=GB`;
+export const offersPath = (user: string, amount = OFFERS_AMOUNT) =>
+  `/api/on_ramp/offers?external_user_id=${user}&currency_from=${GBP.id}&currency_to=${BTC.id}&amount_from=${amount}&country=GB`;
 export const OFFERS_PATH = offersPath('bench');
+/**
+ * The amounts of the latency runs: 100.00, 100.01, ... 199.99 in turn, so that no two requests in
+ * flight are alike and none is coalesced: every request costs one quote per provider, as a fan-out
+ * of distinct requests does (the realistic mix measures coalescing on its own).
+ */
+export const distinctAmount = (n: number) => (100 + (n % 10_000) / 100).toFixed(2);

@@ -77,6 +77,19 @@ function offersSummary(offers: OffersFigures) {
     offers_all_fast_p99_ms: offers.allFast.latency.p99,
     offers_all_fast_rps: round(offers.allFast.rps, 1),
     offers_slow_warmup_p99_ms: offers.slowWarmup.latency.p99,
+    offers_slow_warmup_p50_ms: offers.slowWarmup.latency.p50,
+    offers_slow_warmup_max_ms: offers.slowWarmup.latency.max,
+    offers_slow_warmup_runs_p99_ms: offers.slowWarmup.perSecond.map((s) => s.p99).join(','),
+    offers_mix_requests: offers.mix.offersRequests,
+    offers_mix_quote_calls: offers.mix.quoteCalls,
+    offers_mix_quotes_coalesced: offers.mix.coalesced,
+    provider_quotes_asked_per_offers_request: round(
+      (offers.mix.quoteCalls + offers.mix.coalesced) / Math.max(offers.mix.offersRequests, 1),
+      3,
+    ),
+    offers_mix_p50_ms: offers.mix.load.latency.p50,
+    offers_mix_p99_ms: offers.mix.load.latency.p99,
+    offers_mix_rps: round(offers.mix.load.rps, 1),
     [`offers_c${OFFERS_FEW_CONNECTIONS}_p50_ms`]: offers.few.latency.p50,
     [`offers_c${OFFERS_FEW_CONNECTIONS}_p99_ms`]: offers.few.latency.p99,
     [`offers_c${OFFERS_FEW_CONNECTIONS}_rps`]: round(offers.few.rps, 1),
@@ -92,18 +105,27 @@ function offersSummary(offers: OffersFigures) {
     offers_floor_steal_pct: round(m.floorStealPct, 1),
     offers_over_floor_p50: round(m.overFloorP50, 3),
     offers_over_floor_p99: round(m.overFloorP99, 3),
+    // The broker API child's memory (bench/api/memory.ts): its heap's allocation per request over the
+    // measured broker runs (median, and each run), and its resident set at the highest.
+    offers_alloc_kb_per_request: round(offers.memory.allocKb, 1),
+    offers_alloc_kb_runs: offers.memory.allocKbRuns.map((kb) => round(kb, 1)).join(','),
+    offers_gc_runs: offers.memory.gcRuns.join(','),
+    api_rss_peak_mb: round(offers.memory.rssPeakMb, 1),
+    api_rss_peak_mb_metrics_off: round(offers.memory.noMetricsRssPeakMb, 1),
     offers_pairs: OFFERS_PAIRS,
     offers_run_seconds: OFFERS_SECONDS,
   };
 }
 
 export function summarize(results: ApiBenchResults) {
-  const { dictRatio, p50Ratio, p99Ratio, metricsOverheadPct } = headlineRatios(results);
+  const { dictRatio, p50Ratio, p99Ratio, metricsOverheadPct, slowWarmupRatio, callsPerRequest } = headlineRatios(results);
   return {
     dict_rps_ratio: dictRatio === undefined ? null : round(dictRatio, 3),
     offers_p50_ratio: p50Ratio === undefined ? null : round(p50Ratio, 3),
     offers_p99_ratio: p99Ratio === undefined ? null : round(p99Ratio, 3),
     offers_metrics_cpu_overhead_pct: metricsOverheadPct === undefined ? null : round(metricsOverheadPct, 1),
+    offers_slow_warmup_p99_ratio: slowWarmupRatio === undefined ? null : round(slowWarmupRatio, 3),
+    provider_calls_per_offers_request: callsPerRequest === undefined ? null : round(callsPerRequest, 3),
     ...(results.dict ? dictSummary(results.dict.dict, results.dict.profile) : {}),
     ...(results.offers ? offersSummary(results.offers) : {}),
     connections: CONNECTIONS,

@@ -2,6 +2,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { apiNodeFlags } from './api-node-flags';
+import type { AllocationReading, AllocationSite } from './memory';
 import type { ChildCommand, ChildMessage, ServerSpec } from './protocol';
 
 export interface RunningServer {
@@ -13,6 +14,10 @@ export interface RunningServer {
   strippable?: string[];
   /** role "api": leaves the named layers out from now on (none: all back in); resolves to those left out. */
   strip(names: string[]): Promise<string[]>;
+  /** role "api": the bytes its JS heap has allocated since it started (bench/lib/memory.ts). */
+  memory(): Promise<AllocationReading>;
+  /** role "api": starts V8's sampling heap profiler in the child, or stops it and resolves to its sites. */
+  heapSampling(action: 'start' | 'stop', byFile?: boolean): Promise<AllocationSite[]>;
   stop(): Promise<void>;
 }
 
@@ -64,14 +69,20 @@ export function startServer(
       clearTimeout(timer);
       reject(new Error(`${label}: exited before it was ready (code ${code}, signal ${signal})`));
     });
-    const strip = (names: string[]) =>
-      new Promise<string[]>((resolveStrip, rejectStrip) => {
+    // One command, one answer: the child answers each in turn.
+    const ask = <T>(command: ChildCommand, answer: (message: ChildMessage) => T | undefined) =>
+      new Promise<T>((resolveAsk, rejectAsk) => {
         child.once('message', (message: ChildMessage) => {
-          if (message.type === 'stripped') resolveStrip(message.removed);
-          else rejectStrip(new Error(`${label}: ${message.type === 'error' ? message.message : 'unexpected answer'}`));
+          const value = answer(message);
+          if (value !== undefined) resolveAsk(value);
+          else rejectAsk(new Error(`${label}: ${message.type === 'error' ? message.message : 'unexpected answer'}`));
         });
-        child.send({ type: 'strip', names } satisfies ChildCommand);
+        child.send(command);
       });
+    const strip = (names: string[]) => ask({ type: 'strip', names }, (m) => (m.type === 'stripped' ? m.removed : undefined));
+    const memory = () => ask({ type: 'memory' }, (m) => (m.type === 'memory' ? m.reading : undefined));
+    const heapSampling = (action: 'start' | 'stop', byFile?: boolean) =>
+      ask({ type: 'heap-sampling', action, byFile }, (m) => (m.type === 'heap-sites' ? m.sites : undefined));
     child.once('message', (message: ChildMessage) => {
       clearTimeout(timer);
       if (message.type !== 'ready') {
@@ -85,6 +96,8 @@ export function startServer(
         layers: message.layers,
         strippable: message.strippable,
         strip,
+        memory,
+        heapSampling,
         stop,
       });
     });

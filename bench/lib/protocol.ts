@@ -1,4 +1,5 @@
 /** Messages between bench/api.ts and its server children (bench/servers.ts). */
+import type { AllocationReading, AllocationSite } from './memory';
 
 export type ServerSpec =
   | { role: 'bare'; path: string; body: string; contentType: string }
@@ -14,10 +15,18 @@ export type ServerSpec =
 export type ChildMessage =
   | { type: 'ready'; port: number; layers?: string[]; strippable?: string[] }
   | { type: 'stripped'; removed: string[] }
+  /** role "api": the bytes its JS heap has allocated since it started (bench/lib/memory.ts). */
+  | { type: 'memory'; reading: AllocationReading }
+  /** role "api": a sampling heap profile's sites, largest first (after {type:'heap-sampling', stop}). */
+  | { type: 'heap-sites'; sites: AllocationSite[] }
   | { type: 'error'; message: string };
 
 export type ChildCommand =
   | { type: 'start'; spec: ServerSpec }
   /** role "api" only: leave these middleware layers out from now on (profiling). */
   | { type: 'strip'; names: string[] }
+  /** role "api" only: answer {type:'memory'}. */
+  | { type: 'memory' }
+  /** role "api" only: start V8's sampling heap profiler, or stop it and answer {type:'heap-sites'} (by function, or by file). */
+  | { type: 'heap-sampling'; action: 'start' | 'stop'; byFile?: boolean }
   | { type: 'stop' };

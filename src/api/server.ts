@@ -64,6 +64,9 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       store: offerStore,
       offerTtlSeconds: config.offerTtlSeconds,
       providerTimeoutMs: config.offersProviderTimeoutMs,
+      deadlineMultiplier: config.offersDeadline.multiplier,
+      deadlineFloorMs: config.offersDeadline.floorMs,
+      quoteConcurrency: config.providerQuoteConcurrency,
     }),
     orders: new OrderService({
       client,

@@ -51,6 +51,17 @@ const BrokerEnvSchema = z.object({
   OFFER_TTL_SECONDS: integer(5, 3600).default(120),
   REDIS_URL: optionalString.pipe(z.url().optional()),
   OFFERS_PROVIDER_TIMEOUT_MS: integer(50, 60_000).default(3000),
+  /** A provider's quote deadline: this many times the p99 of its recent answers, within the floor and OFFERS_PROVIDER_TIMEOUT_MS. */
+  OFFERS_DEADLINE_MULTIPLIER: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, 'expected a number')
+    .transform(Number)
+    .pipe(z.number().min(1).max(100))
+    .default(2),
+  OFFERS_DEADLINE_FLOOR_MS: integer(10, 60_000).default(250),
+  /** Quote calls in flight to one provider from one API process; more wait their turn within their deadline. */
+  PROVIDER_QUOTE_CONCURRENCY: integer(1, 10_000).default(64),
   CATALOGUE_TTL_SECONDS: integer(1, 86_400).default(300),
   /** Requests per API key per window; 0 turns rate limiting off. */
   RATE_LIMIT_REQUESTS: integer(0, 1_000_000).default(600),

@@ -27,6 +27,10 @@ export interface AppConfig {
   integrators: Integrator[];
   offerTtlSeconds: number;
   offersProviderTimeoutMs: number;
+  /** A provider's quote deadline: `multiplier` x its recent p99, at least `floorMs` (at most offersProviderTimeoutMs). */
+  offersDeadline: { multiplier: number; floorMs: number };
+  /** Quote calls in flight to one provider from this process. */
+  providerQuoteConcurrency: number;
   /** How long a provider's catalogue is served before it is refreshed (stale while refreshing). */
   catalogueTtlMs: number;
   /** Requests per API key per window; a limit of 0 means no rate limiting. */
@@ -130,6 +134,8 @@ export function buildConfig(env: Env): AppConfig {
     integrators,
     offerTtlSeconds: env.OFFER_TTL_SECONDS,
     offersProviderTimeoutMs: env.OFFERS_PROVIDER_TIMEOUT_MS,
+    offersDeadline: { multiplier: env.OFFERS_DEADLINE_MULTIPLIER, floorMs: env.OFFERS_DEADLINE_FLOOR_MS },
+    providerQuoteConcurrency: env.PROVIDER_QUOTE_CONCURRENCY,
     catalogueTtlMs: env.CATALOGUE_TTL_SECONDS * 1000,
     rateLimit: { limit: env.RATE_LIMIT_REQUESTS, windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     ipRateLimit: { limit: env.RATE_LIMIT_IP_REQUESTS, windowMs: env.RATE_LIMIT_IP_WINDOW_SECONDS * 1000 },

@@ -50,6 +50,25 @@ export const offerProviderSlow = new Gauge({
   labelNames: ['provider'] as const,
   registers,
 });
+export const offerProviderDeadline = new Gauge({
+  name: 'onramp_offer_provider_deadline_seconds',
+  help: "The deadline a provider's quotes get now: a multiple of its recent p99 within OFFERS_DEADLINE_FLOOR_MS and OFFERS_PROVIDER_TIMEOUT_MS.",
+  labelNames: ['provider'] as const,
+  registers,
+});
+export const providerQuotesCoalesced = new Counter({
+  name: 'onramp_provider_quotes_coalesced_total',
+  help: 'Quote calls not made because an identical one to the same provider was in flight, whose answer was shared.',
+  labelNames: ['provider'] as const,
+  registers,
+});
+export const providerQuoteQueueWait = new Histogram({
+  name: 'onramp_provider_quote_queue_wait_seconds',
+  help: 'Time a quote call waited for a slot under PROVIDER_QUOTE_CONCURRENCY, for the calls that had to wait (given up ones included).',
+  labelNames: ['provider'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3],
+  registers,
+});
 export const offersPerRequest = new Histogram({
   name: 'onramp_offers_per_request',
   help: 'Offers returned by one offers request.',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
-import { decimal, Decimal, quotientToSignificant, roundedDown, roundedUp } from '../domain/money';
+import { decimal, Decimal, quotientToSignificantText, roundedDown, roundedUp } from '../domain/money';
 import type { ProviderQuote } from '../providers/types';
 
 /** A non-negative decimal string, never a JSON number. */
@@ -36,6 +36,9 @@ const RATE_SIGNIFICANT_DIGITS = 12;
 
 const ZERO = new Decimal(0);
 
+/** Above zero, without making a zero to compare with (bignumber.js copies the operand of every comparison). */
+const isAboveZero = (value: Decimal) => value.isPositive() && !value.isZero();
+
 /** A provider quote's amounts as decimals, each parsed once for both the fee check and the offer. */
 export interface QuoteAmounts {
   crypto: Decimal;
@@ -49,7 +52,7 @@ export function quoteAmounts(quote: ProviderQuote): QuoteAmounts {
 
 /** A quote whose fees eat the whole amount, or that buys nothing, is no offer. */
 export function coversFees(amounts: QuoteAmounts, amountFrom: Decimal): boolean {
-  return amounts.crypto.gt(0) && amountFrom.gt(amounts.fees);
+  return isAboveZero(amounts.crypto) && amountFrom.gt(amounts.fees);
 }
 
 /**
@@ -72,12 +75,13 @@ export function toOffer(
   const from = typeof amountFrom === 'string' ? decimal(amountFrom) : amountFrom;
   const to = roundedDown(amounts.crypto, crypto.precision);
   // The offers service never quotes when fees eat the amount; the clamp keeps rates non-negative regardless.
-  const net = Decimal.max(from.minus(totalFee), 0);
-  const rate = net.gt(0) && to.gt(0) ? quotientToSignificant(to, net, RATE_SIGNIFICANT_DIGITS, 'down') : ZERO;
-  const inverted = to.gt(0) ? quotientToSignificant(net, to, RATE_SIGNIFICANT_DIGITS, 'up') : ZERO;
+  const difference = from.minus(totalFee);
+  const net = difference.isNegative() ? ZERO : difference;
+  // The rates are written straight from the quotients (quotientToSignificantText): no decimal objects between.
+  const buys = isAboveZero(to);
   return {
-    rate: rate.toFixed(),
-    inverted_rate: inverted.toFixed(),
+    rate: isAboveZero(net) && buys ? quotientToSignificantText(to, net, RATE_SIGNIFICANT_DIGITS, 'down') : '0',
+    inverted_rate: buys ? quotientToSignificantText(net, to, RATE_SIGNIFICANT_DIGITS, 'up') : '0',
     fee,
     amount_from: from.toFixed(fiat.precision),
     amount_expected_to: to.toFixed(crypto.precision),

@@ -7,6 +7,7 @@ import { amountLimits, decimal, roundDown, roundUp, type Decimal } from '../doma
 import type { ProviderRegistry } from '../providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote } from '../providers/types';
 import { coversFees, quoteAmounts, toOffer, type Offer, type OfferError, type OfferErrorBody } from './calculate';
+import { QuoteCalls, type SentCalls } from './quote-calls';
 import type { OfferStore } from './store';
 
 export interface OffersQuery {
@@ -32,7 +33,14 @@ export interface OffersServiceOptions {
   catalogues: CatalogueService;
   store: OfferStore;
   offerTtlSeconds: number;
+  /** The longest a provider's quote is waited for: the deadline of a provider with no recent answers, and of a probe. */
   providerTimeoutMs: number;
+  /** A provider's deadline is this many times the p99 of its recent answers (default 2)... */
+  deadlineMultiplier?: number;
+  /** ...and never below this (default 250 ms; at most providerTimeoutMs). */
+  deadlineFloorMs?: number;
+  /** Quote calls in flight to one provider from this process; more wait their turn within their deadline (default 64). */
+  quoteConcurrency?: number;
   /** Timeouts in a row after which a provider stops holding answers (default 2). */
   slowAfterTimeouts?: number;
   /** How often a slow provider is given its full deadline again to show it has recovered (default 30 s). */
@@ -45,7 +53,13 @@ interface ProviderHealth {
   nextProbeAt: number;
 }
 
-/** `asked` is false when the provider was ruled out before any quote (its catalogue, or none). */
+/** The error of a provider left out for timing out in recent requests. */
+export const LEFT_OUT_SLOW: OfferErrorBody = { code: 'timeout', message: 'left out: timed out in recent requests' };
+
+/**
+ * `asked` is false when the provider was ruled out before any quote (its catalogue, or none), or
+ * was left out while waiting because it turned slow: such outcomes do not count for its health.
+ */
 type Outcome = ({ code: string; offer: Offer } | { code: string; error: OfferErrorBody }) & { asked?: false };
 
 /**
@@ -55,6 +69,12 @@ type Outcome = ({ code: string; offer: Offer } | { code: string; error: OfferErr
  */
 export class OffersService {
   private readonly health = new Map<string, ProviderHealth>();
+  /** The requests waiting for each provider: released at once (left out) when it turns slow. */
+  private readonly waiting = new Map<string, Set<(outcome: Outcome) => void>>();
+  private readonly calls: QuoteCalls;
+  /** Metric label objects, made once per provider (and outcome) and reused by every request. */
+  private readonly providerLabels = new Map<string, { provider: string }>();
+  private readonly outcomeLabels = new Map<string, Map<string, { provider: string; reason: string }>>();
   private readonly now: () => number;
   private readonly slowAfterTimeouts: number;
   private readonly slowProbeIntervalMs: number;
@@ -63,65 +83,131 @@ export class OffersService {
     this.now = options.now ?? Date.now;
     this.slowAfterTimeouts = options.slowAfterTimeouts ?? 2;
     this.slowProbeIntervalMs = options.slowProbeIntervalMs ?? 30_000;
+    const maxMs = options.providerTimeoutMs;
+    this.calls = new QuoteCalls({
+      concurrency: options.quoteConcurrency ?? 64,
+      deadline: { maxMs, floorMs: Math.min(options.deadlineFloorMs ?? 250, maxMs), multiplier: options.deadlineMultiplier ?? 2 },
+    });
   }
 
   async getOffers(query: OffersQuery): Promise<OffersResult> {
     const adapters = this.options.providers.all().filter((a) => !query.providerCodes || query.providerCodes.includes(a.info.code));
     const outcomes = await this.gather(adapters, query);
     const result: OffersResult = { offers: {}, errors: {} };
+    let offered = 0;
     for (const outcome of outcomes) {
-      if ('offer' in outcome) result.offers[outcome.code] = outcome.offer;
-      else result.errors[outcome.code] = { error: outcome.error };
-      offerOutcomes.inc({ provider: outcome.code, reason: 'offer' in outcome ? 'ok' : outcome.error.code });
+      if ('offer' in outcome) {
+        if (!Object.hasOwn(result.offers, outcome.code)) offered++;
+        result.offers[outcome.code] = outcome.offer;
+      } else result.errors[outcome.code] = { error: outcome.error };
+      offerOutcomes.inc(this.outcomeLabelsOf(outcome.code, 'offer' in outcome ? 'ok' : outcome.error.code));
     }
-    offersPerRequest.observe(Object.keys(result.offers).length);
-    await Promise.all(Object.entries(result.offers).map(([code, offer]) => this.remember(query, code, offer)));
+    offersPerRequest.observe(offered);
+    const remembered: Promise<void>[] = [];
+    for (const code in result.offers) remembered.push(this.remember(query, code, result.offers[code]!));
+    await Promise.all(remembered);
     return result;
   }
 
+  private labelsOf(code: string): { provider: string } {
+    let labels = this.providerLabels.get(code);
+    if (!labels) this.providerLabels.set(code, (labels = { provider: code }));
+    return labels;
+  }
+
+  private outcomeLabelsOf(code: string, reason: string): { provider: string; reason: string } {
+    let byReason = this.outcomeLabels.get(code);
+    if (!byReason) this.outcomeLabels.set(code, (byReason = new Map<string, { provider: string; reason: string }>()));
+    let labels = byReason.get(reason);
+    if (!labels) byReason.set(reason, (labels = { provider: code, reason }));
+    return labels;
+  }
+
   /**
-   * Every provider runs under the same deadline, started for all at once: one timer, which aborts
-   * the calls still in flight when it fires. A provider that has been timing out ("slow") is left
-   * out without being asked; now and then it is asked once in the background (a probe, which no
-   * request waits for), and an answer in time makes it healthy again. When every provider is slow,
-   * they are all asked and waited for, so that an answer is never empty by default.
+   * Each provider runs under its own deadline, which follows its recent latency (QuoteCalls,
+   * AdaptiveDeadline): a provider turning slow costs a request a small multiple of its usual
+   * latency, not the configured maximum. A provider that has been timing out ("slow") is left out
+   * without being asked; now and then it is asked once in the background under the full maximum (a
+   * probe, which no request waits for), and an answer in time makes it healthy again. When a
+   * provider turns slow, every request still waiting for it stops waiting at once. When every
+   * provider is slow, they are all asked, each under its own deadline, so that an answer is never
+   * empty by default (and a provider that answers is healthy again).
    */
   private async gather(adapters: ProviderAdapter[], query: OffersQuery): Promise<Outcome[]> {
-    const states = new Map(adapters.map((a) => [a.info.code, this.healthState(a.info.code)]));
-    const allSlow = [...states.values()].every((state) => state !== 'healthy');
-    const ms = this.options.providerTimeoutMs;
+    const states = adapters.map((a) => this.healthState(a.info.code));
+    const allSlow = states.every((state) => state !== 'healthy');
     const amount = decimal(query.amountFrom);
+    return Promise.all(
+      adapters.map(async (adapter, i): Promise<Outcome> => {
+        const code = adapter.info.code;
+        const state = allSlow ? 'healthy' : states[i];
+        if (state === 'probe') this.probe(adapter, query, amount);
+        if (state !== 'healthy') return { code, error: LEFT_OUT_SLOW };
+        const ms = this.calls.deadlineMs(code);
+        const started = performance.now();
+        const sent = this.calls.sentCalls(code);
+        const outcome = await this.askWithin(adapter, query, amount, ms, sent);
+        // A timeout while the provider answers calls sent after this request's is a straggler (a busy
+        // moment), not a sign of a hung provider: it does not count towards its being slow.
+        const straggler = 'error' in outcome && outcome.error.code === 'timeout' && this.calls.answeredAfter(code, sent);
+        if (!straggler) this.recordOutcome(code, outcome, false, ms);
+        if (outcome.asked !== false) offerQuoteDuration.observe(this.labelsOf(code), (performance.now() - started) / 1000);
+        return outcome;
+      }),
+    );
+  }
+
+  /**
+   * The provider's outcome within `ms`, or `timeout`; or left out as soon as it turns slow. A quote
+   * given up on is aborted, unless another request shares it (QuoteCalls).
+   */
+  private askWithin(adapter: ProviderAdapter, query: OffersQuery, amount: Decimal, ms: number, sent: SentCalls): Promise<Outcome> {
+    const code = adapter.info.code;
     const calls = new AbortController();
-    // Every quote call in flight listens on this one signal: providers x methods may be many more than
-    // the default of 10 listeners, which is no leak (each call removes its listener when it ends).
+    // A provider's calls (one per payment method, MoonPay has 11) listen on this signal: no leak.
     setMaxListeners(Number.POSITIVE_INFINITY, calls.signal);
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(() => {
-        calls.abort();
-        resolve();
-      }, ms);
-    });
-    try {
-      return await Promise.all(
-        adapters.map(async (adapter): Promise<Outcome> => {
-          const code = adapter.info.code;
-          const state = allSlow ? 'healthy' : states.get(code);
-          if (state === 'probe') this.probe(adapter, query, amount);
-          if (state !== 'healthy') return { code, error: { code: 'timeout', message: 'left out: timed out in recent requests' } };
-          const started = performance.now();
-          const outcome = await Promise.race([
-            this.quoteProvider(adapter, query, amount, calls.signal),
-            deadline.then((): Outcome => ({ code, error: { code: 'timeout', message: `no answer within ${ms} ms` } })),
-          ]);
-          this.recordOutcome(code, outcome);
-          if (outcome.asked !== false) offerQuoteDuration.observe({ provider: code }, (performance.now() - started) / 1000);
-          return outcome;
-        }),
+    const waiting = this.waitingFor(code);
+    // Whichever comes first settles it: the answer, the deadline, or the provider turning slow (one
+    // promise, not a race of three: this runs for every provider of every request).
+    return new Promise<Outcome>((resolve, reject) => {
+      let open = true;
+      const end = (answered: boolean) => {
+        open = false;
+        clearTimeout(timer);
+        waiting.delete(giveUp);
+        if (!answered) calls.abort();
+      };
+      const giveUp = (outcome: Outcome) => {
+        if (!open) return;
+        end(false);
+        resolve(outcome);
+      };
+      waiting.add(giveUp);
+      // The deadline's timer fires in the timers phase, before the poll phase reads the sockets: an
+      // answer that arrived during a stall of the event loop is read first (setImmediate runs after).
+      const timer = setTimeout(
+        () => setImmediate(() => giveUp({ code, error: { code: 'timeout', message: `no answer within ${ms} ms` } })),
+        ms,
       );
-    } finally {
-      clearTimeout(timer);
-    }
+      this.quoteProvider(adapter, query, amount, calls.signal, sent).then(
+        (outcome) => {
+          if (!open) return;
+          end(true);
+          resolve(outcome);
+        },
+        (err: Error) => {
+          if (!open) return;
+          end(false);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  private waitingFor(code: string): Set<(outcome: Outcome) => void> {
+    let waiting = this.waiting.get(code);
+    if (!waiting) this.waiting.set(code, (waiting = new Set()));
+    return waiting;
   }
 
   /** Healthy; slow; or slow and due for a probe, which moves its next probe on by the interval. */
@@ -141,6 +227,7 @@ export class OffersService {
     const code = adapter.info.code;
     const call = new AbortController();
     let timedOut = false;
+    // Under the full maximum, whatever its recent deadline: a recovering provider can show it.
     const timer = setTimeout(() => {
       timedOut = true;
       call.abort();
@@ -156,20 +243,49 @@ export class OffersService {
   }
 
   /** A provider that was asked timed out or answered (an answer, a refusal or an error all count as answers). */
-  private recordOutcome(code: string, outcome: Outcome, timedOut = false): void {
-    if (outcome.asked !== false) this.record(code, timedOut || ('error' in outcome && outcome.error.code === 'timeout'));
+  private recordOutcome(code: string, outcome: Outcome, timedOut = false, deadlineMs = this.options.providerTimeoutMs): void {
+    if (outcome.asked !== false) this.record(code, timedOut || ('error' in outcome && outcome.error.code === 'timeout'), deadlineMs);
   }
 
-  private record(code: string, timedOut: boolean): void {
-    const health = this.health.get(code) ?? { timeoutsInARow: 0, nextProbeAt: 0 };
+  /**
+   * A timeout under a deadline shorter than the maximum (an adaptive one) may be a moment of load
+   * rather than a hung provider (a burst of requests on a busy machine): the first probe then comes
+   * after the maximum deadline, not the whole probe interval, so a provider wrongly left out is back
+   * within seconds. Timeouts under the maximum keep the interval.
+   */
+  private record(code: string, timedOut: boolean, deadlineMs = this.options.providerTimeoutMs): void {
+    const known = this.health.get(code);
+    const health = known ?? { timeoutsInARow: 0, nextProbeAt: 0 };
+    const wasSlow = health.timeoutsInARow >= this.slowAfterTimeouts;
     health.timeoutsInARow = timedOut ? health.timeoutsInARow + 1 : 0;
-    if (timedOut && health.nextProbeAt === 0) health.nextProbeAt = this.now() + this.slowProbeIntervalMs;
+    if (timedOut && health.nextProbeAt === 0) {
+      const max = this.options.providerTimeoutMs;
+      health.nextProbeAt = this.now() + (deadlineMs < max ? Math.min(max, this.slowProbeIntervalMs) : this.slowProbeIntervalMs);
+    }
     if (!timedOut) health.nextProbeAt = 0;
     this.health.set(code, health);
-    offerProviderSlow.set({ provider: code }, health.timeoutsInARow >= this.slowAfterTimeouts ? 1 : 0);
+    const slow = health.timeoutsInARow >= this.slowAfterTimeouts;
+    if (slow && !wasSlow) this.releaseWaiting(code);
+    // Back from being slow, perhaps at another speed: its deadline is learnt again from the maximum.
+    if (wasSlow && !slow) this.calls.forgetLatency(code);
+    if (slow !== wasSlow || !known) offerProviderSlow.set({ provider: code }, slow ? 1 : 0);
   }
 
-  private async quoteProvider(adapter: ProviderAdapter, query: OffersQuery, amount: Decimal, signal: AbortSignal): Promise<Outcome> {
+  /** The provider has just turned slow: the requests still waiting for it leave it out now rather than at their deadline. */
+  private releaseWaiting(code: string): void {
+    const waiting = this.waiting.get(code);
+    if (!waiting) return;
+    for (const release of [...waiting]) release({ code, asked: false, error: LEFT_OUT_SLOW });
+    waiting.clear();
+  }
+
+  private async quoteProvider(
+    adapter: ProviderAdapter,
+    query: OffersQuery,
+    amount: Decimal,
+    signal: AbortSignal,
+    sent?: SentCalls,
+  ): Promise<Outcome> {
     const code = adapter.info.code;
     const catalogue = await this.options.catalogues.get(code);
     if (!catalogue) return { code, asked: false, error: { code: 'unavailable', message: 'the provider catalogue is not available' } };
@@ -189,7 +305,8 @@ export class OffersService {
 
     const settled = await Promise.allSettled(
       methods.map((method) =>
-        adapter.getQuote(
+        this.calls.quote(
+          adapter,
           {
             fiat: query.fiat,
             crypto: query.crypto,
@@ -201,21 +318,27 @@ export class OffersService {
             externalUserId: query.externalUserId,
           },
           signal,
+          sent,
         ),
       ),
     );
-    const quotes = settled.flatMap((s) => {
-      if (s.status !== 'fulfilled') return [];
-      const amounts = quoteAmounts(s.value);
-      return coversFees(amounts, amount) ? [{ quote: s.value, amounts }] : [];
-    });
-    if (quotes.length === 0) return { code, error: inFiat(failureOf(settled), query.fiat) };
+    let ttlEnd: number | undefined;
+    const offers: Offer[] = [];
+    for (const s of settled) {
+      if (s.status !== 'fulfilled') continue;
+      const quote = s.value;
+      const amounts = quoteAmounts(quote);
+      if (!coversFees(amounts, amount)) continue;
+      ttlEnd ??= this.now() + this.options.offerTtlSeconds * 1000;
+      offers.push(
+        toOffer(quote, query.fiat, query.crypto, amount, new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd)), amounts),
+      );
+    }
+    if (offers.length === 0) return { code, error: inFiat(failureOf(settled), query.fiat) };
 
-    const ttlEnd = this.now() + this.options.offerTtlSeconds * 1000;
-    const offers = quotes.map(({ quote, amounts }) =>
-      toOffer(quote, query.fiat, query.crypto, amount, new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd)), amounts),
-    );
     const best = offers.reduce((a, b) => (decimal(b.amount_expected_to).gt(a.amount_expected_to) ? b : a));
+    // One method (the common case): its offer is the provider's as it is.
+    if (offers.length === 1) return { code, offer: best };
     const paymentMethods = offers
       .map((o) => o.payment_methods[0]!)
       .sort((a, b) => decimal(a.fee).comparedTo(b.fee) || a.payment_method_code.localeCompare(b.payment_method_code));

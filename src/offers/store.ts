@@ -40,11 +40,33 @@ export function offerKey(
   t: Pick<OfferTerms, 'integratorId' | 'externalUserId' | 'providerCode' | 'fromCurrency' | 'toCurrency' | 'amountFrom'>,
 ): string {
   // Amounts are normalised so that "100" and "100.00" are the same offer.
-  const amount = new Decimal(t.amountFrom).toFixed();
-  return JSON.stringify([t.integratorId, t.externalUserId, t.providerCode, t.fromCurrency, t.toCurrency, amount]);
+  return JSON.stringify([t.integratorId, t.externalUserId, t.providerCode, t.fromCurrency, t.toCurrency, normalAmount(t.amountFrom)]);
 }
 
-export function matches(offer: OfferTerms, query: { country: string; state?: string; paymentMethod: string }, now: number): boolean {
+/** Digits with an optional fraction: the amounts the API takes (DECIMAL_AMOUNT_PATTERN is stricter). */
+const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
+
+/**
+ * An amount as Decimal's toFixed() writes it, without making a decimal for the plain ones (the offers
+ * service remembers one offer per provider on every request): leading zeros and a fraction's trailing
+ * zeros dropped. Anything else (an exponent, a sign) goes through Decimal.
+ */
+export function normalAmount(amount: string): string {
+  if (!PLAIN_DECIMAL.test(amount)) return new Decimal(amount).toFixed();
+  let start = 0;
+  while (start < amount.length - 1 && amount[start] === '0' && amount[start + 1] !== '.') start++;
+  let end = amount.length;
+  if (amount.includes('.')) {
+    while (amount[end - 1] === '0') end--;
+    if (amount[end - 1] === '.') end--;
+  }
+  return start === 0 && end === amount.length ? amount : amount.slice(start, end);
+}
+
+/** The terms an order is matched on besides its key (offerKey). */
+type MatchedTerms = Pick<OfferTerms, 'expiresAt' | 'country' | 'state' | 'paymentMethod' | 'paymentMethods'>;
+
+export function matches(offer: MatchedTerms, query: { country: string; state?: string; paymentMethod: string }, now: number): boolean {
   if (Date.parse(offer.expiresAt) <= now) return false;
   if (offer.country !== query.country) return false;
   if (offer.state !== undefined && offer.state !== query.state) return false;
@@ -52,30 +74,117 @@ export function matches(offer: OfferTerms, query: { country: string; state?: str
   return offer.paymentMethods.includes(query.paymentMethod);
 }
 
-/** An offer with its expiry as a number, so that keeping a key's list costs no date parsing. */
-interface KeptOffer {
-  terms: OfferTerms;
+/**
+ * What the memory store keeps of an offer: the terms its key does not already say (integrator, user,
+ * provider and currencies come back from the query that matched it), the strings and method lists
+ * that repeat from one offer to the next shared, and its expiry as a number too, so that keeping a
+ * key's list costs no date parsing. At 50 connections the store holds every offer of the last two
+ * minutes, some 250,000 when every request is for another amount: kept whole, they were a third of
+ * the API's heap (about 280 bytes each; about half that now).
+ */
+interface KeptOffer extends MatchedTerms {
   expiresAtMs: number;
+  amountFrom: string;
+  amountExpectedTo: string;
+  ip?: string;
+}
+
+/** Values shared by every offer that repeats them; bounded (past the bound a value is kept as it comes). */
+const MAX_SHARED = 10_000;
+const sharedStrings = new Map<string, string>();
+const sharedLists = new Map<string, readonly string[]>();
+
+function shared(value: string): string {
+  const known = sharedStrings.get(value);
+  if (known !== undefined) return known;
+  if (sharedStrings.size < MAX_SHARED) sharedStrings.set(value, value);
+  return value;
+}
+
+function sharedList(values: string[]): string[] {
+  const key = values.join('\u0000');
+  const known = sharedLists.get(key);
+  if (known !== undefined) return known as string[];
+  const list = Object.freeze(values.map(shared));
+  if (sharedLists.size < MAX_SHARED) sharedLists.set(key, list);
+  return list as string[];
+}
+
+function kept(terms: OfferTerms): KeptOffer {
+  return {
+    expiresAtMs: Date.parse(terms.expiresAt),
+    expiresAt: terms.expiresAt,
+    amountFrom: terms.amountFrom,
+    amountExpectedTo: terms.amountExpectedTo,
+    country: shared(terms.country),
+    ...(terms.state === undefined ? {} : { state: shared(terms.state) }),
+    ...(terms.paymentMethod === undefined ? {} : { paymentMethod: shared(terms.paymentMethod) }),
+    paymentMethods: sharedList(terms.paymentMethods),
+    ...(terms.ip === undefined ? {} : { ip: terms.ip }),
+  };
+}
+
+/** Keys the memory store keeps at most (least recently used dropped first). */
+export const MAX_KEYS = 100_000;
+/**
+ * Offers the memory store keeps at most, over all its keys: a key holds up to MAX_OFFERS_PER_KEY, so
+ * a bound on keys alone would let it hold 1.6 million (some 250 MB); least recently used keys are
+ * dropped first. Twice the keys: an offers request for a new amount adds one key per provider.
+ */
+export const MAX_OFFERS = 200_000;
+
+export interface MemoryOfferStoreLimits {
+  maxKeys?: number;
+  maxOffers?: number;
 }
 
 export class MemoryOfferStore implements OfferStore {
-  private readonly cache = new LRUCache<string, KeptOffer[]>({ max: 100_000, ttl: 60 * 60_000 });
+  private readonly cache: LRUCache<string, KeptOffer[]>;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    private readonly now: () => number = Date.now,
+    limits: MemoryOfferStoreLimits = {},
+  ) {
+    const maxOffers = limits.maxOffers ?? MAX_OFFERS;
+    this.cache = new LRUCache<string, KeptOffer[]>({
+      max: limits.maxKeys ?? MAX_KEYS,
+      // Bounded by offers as well as keys: each key weighs its number of offers.
+      maxSize: maxOffers,
+      sizeCalculation: (offers) => Math.max(offers.length, 1),
+      ttl: 60 * 60_000,
+    });
+  }
+
+  /** Keys and offers held now (its memory bound is on both). */
+  get held(): { keys: number; offers: number } {
+    return { keys: this.cache.size, offers: this.cache.calculatedSize };
+  }
 
   remember(terms: OfferTerms): Promise<void> {
     const key = offerKey(terms);
     const now = this.now();
-    const kept = (this.cache.get(key) ?? []).filter((o) => o.expiresAtMs > now);
-    kept.push({ terms, expiresAtMs: Date.parse(terms.expiresAt) });
-    if (kept.length > MAX_OFFERS_PER_KEY) kept.splice(0, kept.length - MAX_OFFERS_PER_KEY);
-    const latest = kept.reduce((max, o) => Math.max(max, o.expiresAtMs), 0);
-    this.cache.set(key, kept, { ttl: Math.max(latest - now, 1) });
+    const offers = (this.cache.get(key) ?? []).filter((o) => o.expiresAtMs > now);
+    offers.push(kept(terms));
+    if (offers.length > MAX_OFFERS_PER_KEY) offers.splice(0, offers.length - MAX_OFFERS_PER_KEY);
+    const latest = offers.reduce((max, o) => Math.max(max, o.expiresAtMs), 0);
+    this.cache.set(key, offers, { ttl: Math.max(latest - now, 1) });
     return Promise.resolve();
   }
 
   findLive(query: Parameters<OfferStore['findLive']>[0]): Promise<OfferTerms | undefined> {
     const candidates = this.cache.get(offerKey(query)) ?? [];
-    return Promise.resolve(candidates.find((o) => matches(o.terms, query, this.now()))?.terms);
+    const offer = candidates.find((o) => matches(o, query, this.now()));
+    if (!offer) return Promise.resolve(undefined);
+    const { expiresAtMs: _ms, paymentMethods, ...rest } = offer;
+    const { integratorId, externalUserId, providerCode, fromCurrency, toCurrency } = query;
+    return Promise.resolve({
+      integratorId,
+      externalUserId,
+      providerCode,
+      fromCurrency,
+      toCurrency,
+      ...rest,
+      paymentMethods: [...paymentMethods],
+    });
   }
 }

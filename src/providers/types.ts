@@ -193,6 +193,13 @@ export interface ProviderAdapter {
   /** The provider's catalogue from its own endpoints (the caller caches it). */
   getCatalogue(signal?: AbortSignal): Promise<ProviderCatalogue>;
   getQuote(request: QuoteRequest, signal?: AbortSignal): Promise<ProviderQuote>;
+  /**
+   * What of a quote request decides its answer (every field the call sends, and every field getQuote
+   * reads itself): two requests with the same key get the same answer, and the offers service makes
+   * the call once while it is in flight (coalescing). Absent:
+   * every field of the request counts, the user's id and IP address included.
+   */
+  quoteKey?(request: QuoteRequest): string;
   createOrder(request: CreateProviderOrderRequest): Promise<ProviderOrder>;
   getOrder(orderId: string, providerOrderId?: string): Promise<ProviderOrderSnapshot>;
   /**

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ProviderRequestOptions } from '../kit/http';
 import { callJson } from '../kit/json-call';
+import { formQuery } from '../kit/url';
 import { ProviderRejectedError, ProviderUnavailableError } from '../types';
 import type { BanxaConfig } from './config';
 import {
@@ -52,7 +53,7 @@ export class BanxaClient {
   }
 
   getQuote(params: Record<string, string>, signal?: AbortSignal) {
-    return this.call(`/v2/quotes/buy?${new URLSearchParams(params).toString()}`, BanxaQuoteSchema, { signal, operation: 'quote' });
+    return this.call(`/v2/quotes/buy?${formQuery(params)}`, BanxaQuoteSchema, { signal, operation: 'quote' });
   }
 
   createBuyOrder(body: BanxaBuyOrderRequest) {

@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from 'undici';
+import { errors, getGlobalDispatcher, type Dispatcher } from 'undici';
 import { providerRequestDuration, providerRequests } from '../../metrics/metrics';
 import { activeTracing, inSpan, SpanKind } from '../../tracing';
 import { ProviderUnavailableError } from '../types';
@@ -30,23 +30,132 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 
 class BodyOverCapError extends Error {}
 
-/** The body as text, read no further than `cap` bytes (a declared Content-Length over it is not read at all). */
-async function readCapped(response: Dispatcher.ResponseData, cap: number): Promise<string> {
-  const declared = Number(response.headers['content-length']);
-  const chunks: Buffer[] = [];
-  let length = 0;
-  try {
-    if (declared > cap) throw new BodyOverCapError();
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      length += chunk.length;
-      if (length > cap) throw new BodyOverCapError();
-      chunks.push(chunk);
-    }
-  } catch (err) {
-    response.body.destroy();
-    throw err;
+/** A call's answer as read: its status and its body as text. */
+interface RawAnswer {
+  status: number;
+  text: string;
+}
+
+/** Whether a raw header name (undici hands them over as bytes) is Content-Length, in any case. */
+function isContentLength(name: Buffer | string): boolean {
+  return name.length === 14 && name.toString('latin1').toLowerCase() === 'content-length';
+}
+
+/**
+ * An http(s) URL without credentials or fragment whose path and query hold only characters the URL
+ * parser keeps as they are, and no dot segment (`/.`, `/..`, `%2e`), which it would resolve: its
+ * origin and path are the text itself.
+ */
+const PLAIN_URL =
+  /^(?!.*\/(?:\.|%2[eE]))(https?:\/\/(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?)(\/[A-Za-z0-9\-._~!$&()*+,;=:@/?%[\]]*)?$/;
+
+/** The origin and path (with query) undici is asked for: a plain URL split as it is, any other through URL. */
+function originAndPath(url: string): { origin: string; path: string } {
+  const plain = PLAIN_URL.exec(url);
+  if (plain) return { origin: plain[1]!, path: plain[2] ?? '/' };
+  const { origin, pathname, search } = new URL(url);
+  return { origin, path: `${pathname}${search}` };
+}
+
+/**
+ * One call's answer as undici hands it over (its legacy handler interface, which undici passes to the
+ * connection as it is): the chunks kept as they come and joined once at the end, read no further than
+ * `cap` bytes (a declared Content-Length over it is not read at all); the caller's signal aborts the
+ * call, before it is sent or at any point after. One object per call, its own abort listener too.
+ */
+class AnswerReader implements Dispatcher.DispatchHandler {
+  private abortCall: ((err: Error) => void) | undefined;
+  private failure: Error | undefined;
+  private status = 0;
+  private length = 0;
+  private readonly chunks: Buffer[] = [];
+
+  constructor(
+    private readonly cap: number,
+    private readonly signal: AbortSignal | undefined,
+    private readonly resolve: (answer: RawAnswer) => void,
+    private readonly reject: (err: Error) => void,
+  ) {
+    signal?.addEventListener('abort', this);
   }
-  return Buffer.concat(chunks, length).toString('utf8');
+
+  /** The caller's signal aborted. */
+  handleEvent(): void {
+    this.stop(new errors.RequestAbortedError());
+  }
+
+  private stop(err: Error): false {
+    this.failure ??= err;
+    this.abortCall?.(this.failure);
+    return false;
+  }
+
+  private settle(err: Error | undefined): void {
+    this.signal?.removeEventListener('abort', this);
+    if (err) return this.reject(err);
+    const { chunks, length } = this;
+    const text = length === 0 ? '' : chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, length).toString('utf8');
+    this.resolve({ status: this.status, text });
+  }
+
+  onConnect(abort: (err: Error) => void): void {
+    this.abortCall = abort;
+    if (this.failure) abort(this.failure);
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
+    // An informational answer (1xx) is not the answer.
+    if (statusCode < 200) return true;
+    this.status = statusCode;
+    for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+      if (isContentLength(rawHeaders[i]!) && Number(rawHeaders[i + 1]!.toString()) > this.cap) return this.stop(new BodyOverCapError());
+    }
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    this.length += chunk.length;
+    if (this.length > this.cap) return this.stop(new BodyOverCapError());
+    this.chunks.push(chunk);
+    return true;
+  }
+
+  onComplete(): void {
+    this.settle(this.failure);
+  }
+
+  onError(err: Error): void {
+    this.settle(this.failure ?? err);
+  }
+}
+
+/**
+ * One request through undici's dispatcher (the same global dispatcher and connection pools as
+ * undici's `request`), read by an AnswerReader. undici's `request` wraps each answer in a Readable
+ * stream with its parsed headers, and reading that through an async iterator made promises per
+ * chunk: about a fifth of what an offers request allocated (five provider calls each).
+ */
+function dispatch(url: string, options: ProviderRequestOptions, method: 'GET' | 'POST', cap: number): Promise<RawAnswer> {
+  const { origin, path } = originAndPath(url);
+  const { signal } = options;
+  return new Promise<RawAnswer>((resolve, reject) => {
+    if (signal?.aborted) return reject(new errors.RequestAbortedError());
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (options.json !== undefined) headers['content-type'] = 'application/json';
+    if (options.headers) Object.assign(headers, options.headers);
+    getGlobalDispatcher().dispatch(
+      {
+        origin,
+        path,
+        method,
+        headers,
+        body: options.json === undefined ? undefined : JSON.stringify(options.json),
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+      },
+      new AnswerReader(cap, signal, resolve, reject),
+    );
+  });
 }
 
 /**
@@ -99,11 +208,36 @@ async function countedRequest(url: string, options: ProviderRequestOptions): Pro
     outcome = (err instanceof Error && outcomes.get(err)) || 'error';
     throw err;
   } finally {
-    const provider = options.call?.provider ?? 'unknown';
-    const operation = options.call?.operation ?? 'other';
-    providerRequests.inc({ provider, operation, outcome });
-    providerRequestDuration.observe({ provider, operation }, (performance.now() - started) / 1000);
+    const labels = callLabels(options.call?.provider ?? 'unknown', options.call?.operation ?? 'other');
+    providerRequests.inc(labels.withOutcome(outcome));
+    providerRequestDuration.observe(labels.call, (performance.now() - started) / 1000);
   }
+}
+
+/** A call's metric label objects, made once per provider, operation and outcome and reused by every call. */
+class CallLabels {
+  readonly call: { provider: string; operation: string };
+  private readonly outcomes = new Map<string, { provider: string; operation: string; outcome: string }>();
+
+  constructor(provider: string, operation: string) {
+    this.call = { provider, operation };
+  }
+
+  withOutcome(outcome: string): { provider: string; operation: string; outcome: string } {
+    let labels = this.outcomes.get(outcome);
+    if (!labels) this.outcomes.set(outcome, (labels = { ...this.call, outcome }));
+    return labels;
+  }
+}
+
+const labelsByCall = new Map<string, Map<string, CallLabels>>();
+
+function callLabels(provider: string, operation: string): CallLabels {
+  let byOperation = labelsByCall.get(provider);
+  if (!byOperation) labelsByCall.set(provider, (byOperation = new Map<string, CallLabels>()));
+  let labels = byOperation.get(operation);
+  if (!labels) byOperation.set(operation, (labels = new CallLabels(provider, operation)));
+  return labels;
 }
 
 /** The outcome each failed call's metric counts (timeout, aborted, server_error, error), beside its error. */
@@ -121,20 +255,7 @@ async function send(url: string, options: ProviderRequestOptions): Promise<Provi
   let status: number;
   let text: string;
   try {
-    const response = await request(url, {
-      method,
-      headers: {
-        accept: 'application/json',
-        ...(options.json === undefined ? {} : { 'content-type': 'application/json' }),
-        ...options.headers,
-      },
-      body: options.json === undefined ? undefined : JSON.stringify(options.json),
-      signal: options.signal,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
-    status = response.statusCode;
-    text = await readCapped(response, maxBodyBytes);
+    ({ status, text } = await dispatch(url, options, method, maxBodyBytes));
   } catch (err) {
     const timedOut = TIMEOUT_CODES.has((err as { code?: string }).code ?? '');
     const aborted = !timedOut && !(err instanceof BodyOverCapError) && options.signal?.aborted === true;

@@ -17,8 +17,8 @@ export interface JsonCall<S extends z.ZodType> extends ProviderRequestOptions {
 
 /** One JSON call to a provider: its 2xx answer in the shape of `schema`, or the error its answer stands for. */
 export async function callJson<S extends z.ZodType>(url: string, call: JsonCall<S>): Promise<z.output<S>> {
-  const { route, schema, refusal, ...request } = call;
-  return readAnswer(await providerRequest(url, request), { route, schema, refusal });
+  // The call is its own request options (the extra fields are not read there): no copy without them.
+  return readAnswer(await providerRequest(url, call), call);
 }
 
 /** A provider's answer: a 2xx answer in the shape of `schema`, any other as the error `refusal` makes of it. */

@@ -1,5 +1,30 @@
 import { isIP } from 'node:net';
 
+/** What a form-encoded query writes as it is: ASCII letters and digits, `*`, `-`, `.` and `_`. */
+const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
+
+function formEncode(value: string): string {
+  if (FORM_SAFE.test(value)) return value;
+  // encodeURIComponent leaves `!'()~` as they are and writes a space as %20; the form encoding does neither.
+  return encodeURIComponent(value).replace(/%20|[!'()~]/g, (c) => (c === '%20' ? '+' : `%${c.charCodeAt(0).toString(16).toUpperCase()}`));
+}
+
+/**
+ * `params` as a query string, exactly as `new URLSearchParams(params).toString()` writes it
+ * (application/x-www-form-urlencoded), without building a URLSearchParams: that cost some 2.5 KB of
+ * allocation per quote call, and an offers request makes one quote call per provider and method.
+ */
+export function formQuery(params: Record<string, string>): string {
+  try {
+    let query = '';
+    for (const key of Object.keys(params)) query += `${query === '' ? '' : '&'}${formEncode(key)}=${formEncode(params[key]!)}`;
+    return query;
+  } catch {
+    // A lone surrogate, which encodeURIComponent refuses and URLSearchParams writes as U+FFFD.
+    return new URLSearchParams(params).toString();
+  }
+}
+
 /** A base URL without its trailing slashes, so that paths are appended to it as `${base}/path`. */
 export const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 

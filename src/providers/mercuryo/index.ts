@@ -8,6 +8,7 @@ import { mercuryoCurrencyIds } from './reported';
 import { fromCatalogue, fromRate, fromTransactions, MERCURYO_WIDGET_NOT_OPENED, toRateQuery, toWidgetParams } from './transformers';
 import { parseMercuryoWebhook } from './webhook';
 import { buildWidgetUrl } from './widget';
+import { quoteKeyOf } from '../kit/quote-key';
 
 export {
   MercuryoEnvSchema,
@@ -47,6 +48,8 @@ export function createMercuryoAdapter(config: MercuryoConfig, currencies: Curren
       const [assets, countries] = await Promise.all([client.getCurrencies(signal), client.getCountries(signal)]);
       return fromCatalogue(currencies, assets.data, countries);
     },
+    /** What reaches Mercuryo: its rate query (currencies, amount) and the method the answer is read for. */
+    quoteKey: (request) => quoteKeyOf(request, ['fiat', 'crypto', 'fiatAmount', 'paymentMethod']),
     async getQuote(request, signal) {
       const query = toRateQuery(request);
       try {

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ProviderOperation } from '../kit/operation';
 import { callJson } from '../kit/json-call';
+import { formQuery } from '../kit/url';
 import { ProviderRejectedError, ProviderUnavailableError } from '../types';
 import type { MoonpayConfig } from './config';
 import {
@@ -67,7 +68,7 @@ export class MoonpayClient {
     operation: ProviderOperation,
     signal?: AbortSignal,
   ): Promise<z.output<T>> {
-    const query = new URLSearchParams(auth === 'publishable' ? { ...params, apiKey: this.config.publishableKey } : params).toString();
+    const query = formQuery(auth === 'publishable' ? { ...params, apiKey: this.config.publishableKey } : params);
     return callJson(`${this.config.apiUrl}${path}${query === '' ? '' : `?${query}`}`, {
       timeoutMs: this.timeoutMs,
       signal,

@@ -25,6 +25,7 @@ import {
 } from './transformers';
 import { signedWidgetUrl } from './widget';
 import { parseMoonpayWebhook } from './webhook';
+import { quoteKeyOf } from '../kit/quote-key';
 
 export { MoonpayEnvSchema, moonpayConfig, MOONPAY_SIMULATOR_CREDENTIALS, type MoonpayConfig, type MoonpayCredentials } from './config';
 
@@ -120,6 +121,11 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
       };
     },
 
+    /**
+     * What decides the answer: MoonPay's buy quote (currencies, amount, method), and the country and
+     * state its asset index may refuse (resolveTerms). No user or IP.
+     */
+    quoteKey: (request) => quoteKeyOf(request, ['fiat', 'crypto', 'fiatAmount', 'paymentMethod', 'country', 'state']),
     async getQuote(request, signal) {
       const terms = resolveTerms(await assetIndex(signal), request);
       const quote = await client.getBuyQuote(terms.crypto.code, toQuoteParams(terms, request.fiatAmount), signal);

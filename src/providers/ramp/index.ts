@@ -19,6 +19,7 @@ import {
   toWidgetUrl,
 } from './transformers';
 import { parseRampWebhook } from './webhook';
+import { quoteKeyOf } from '../kit/quote-key';
 
 export { RampEnvSchema, rampConfig, RAMP_SIMULATOR_CREDENTIALS, type RampConfig, type RampSimulatorCredentials } from './config';
 
@@ -64,6 +65,8 @@ export function createRampAdapter(config: RampConfig, currencies: CurrencyDictio
       const assets = await Promise.all(fiat.map(async (f) => [f.ticker, await client.getAssets(f.ticker, signal)] as const));
       return fromCatalogue(currencies, fiat, new Map(assets), methods, countries);
     },
+    /** What reaches Ramp: its quote body (asset, fiat, amount) and the method the answer is read for. */
+    quoteKey: (request) => quoteKeyOf(request, ['fiat', 'crypto', 'fiatAmount', 'paymentMethod']),
     async getQuote(request, signal) {
       const paymentMethod = brokerMethod(request.paymentMethod);
       const { asset, limits } = await assetFor(request, signal);

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { SandboxProviderConfig } from './config';
 import type { ProviderRequestOptions } from '../kit/http';
 import { callJson } from '../kit/json-call';
+import { formQuery } from '../kit/url';
 import { ProviderRejectedError, ProviderUnavailableError } from '../types';
 import {
   SandboxCountriesSchema,
@@ -49,7 +50,7 @@ export class SandboxClient {
   }
 
   getQuote(params: Record<string, string>, signal?: AbortSignal) {
-    const query = new URLSearchParams(params).toString();
+    const query = formQuery(params);
     return this.call(`/v1/quotes?${query}`, SandboxQuoteSchema, { signal, operation: 'quote' });
   }
 

@@ -5,6 +5,7 @@ import { SandboxClient } from './client';
 import { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET, sandboxConfig, SandboxEnvSchema, type SandboxProviderConfig } from './config';
 import { fromCatalogue, fromOrder, fromQuote, toOrderBody, toQuoteParams } from './transformers';
 import { parseSandboxWebhook } from './webhook';
+import { quoteKeyOf } from '../kit/quote-key';
 
 const ICON = 'https://cdn.jsdelivr.net/gh/spothq/cryptocurrency-icons@master/svg/color/generic.svg';
 
@@ -29,6 +30,8 @@ export function createSandboxAdapter(config: SandboxProviderConfig, info: Provid
       ]);
       return fromCatalogue(currencies, assets, countries, methods);
     },
+    /** What reaches the simulated provider: its quote query, from currencies, amount, method, country and state. */
+    quoteKey: (request) => quoteKeyOf(request, ['fiat', 'crypto', 'fiatAmount', 'paymentMethod', 'country', 'state']),
     async getQuote(request, signal) {
       return fromQuote(await client.getQuote(toQuoteParams(request), signal));
     },

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { pathOf, providerRequest, type ProviderRequestOptions, type ProviderResponse } from '../kit/http';
 import type { ProviderOperation } from '../kit/operation';
 import { parseAnswer, readAnswer } from '../kit/json-call';
+import { formQuery } from '../kit/url';
 import { ProviderUnavailableError } from '../types';
 import type { SharedValues } from '../shared-values';
 import { TransakAccessTokens } from './access-token';
@@ -55,7 +56,7 @@ export class TransakClient {
   }
 
   async getQuote(params: Record<string, string>, signal?: AbortSignal) {
-    const query = new URLSearchParams({ partnerApiKey: this.config.apiKey, ...params }).toString();
+    const query = formQuery({ partnerApiKey: this.config.apiKey, ...params });
     const quote = await this.publicCall(`${this.config.apiUrl}/api/v1/pricing/public/quotes?${query}`, TransakQuoteSchema, {
       signal,
       operation: 'quote',

@@ -6,6 +6,7 @@ import { TransakClient } from './client';
 import { transakConfig, TransakEnvSchema, TRANSAK_SIMULATOR_CREDENTIALS, type TransakConfig } from './config';
 import { fromCatalogue, fromOrder, fromQuote, toQuoteParams, toWidgetParams } from './transformers';
 import { parseTransakWebhook } from './webhook';
+import { quoteKeyOf } from '../kit/quote-key';
 
 export { TransakEnvSchema, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig, type TransakConfig } from './config';
 
@@ -50,6 +51,8 @@ export function createTransakAdapter(config: TransakConfig, currencies: Currency
       return fromCatalogue(currencies, cryptos.response, fiats.response, countries.response);
     },
 
+    /** What reaches Transak: its public pricing query, from currencies, method, amount and quote country. */
+    quoteKey: (request) => quoteKeyOf(request, ['fiat', 'crypto', 'fiatAmount', 'paymentMethod', 'country']),
     async getQuote(request, signal) {
       return fromQuote(await client.getQuote(toQuoteParams(request), signal));
     },

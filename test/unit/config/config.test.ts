@@ -73,6 +73,9 @@ describe('parseEnv defaults (development)', () => {
       TEMPORAL_TASK_QUEUE: 'onramp-orders',
       OFFER_TTL_SECONDS: 120,
       OFFERS_PROVIDER_TIMEOUT_MS: 3000,
+      OFFERS_DEADLINE_MULTIPLIER: 2,
+      OFFERS_DEADLINE_FLOOR_MS: 250,
+      PROVIDER_QUOTE_CONCURRENCY: 64,
       ORDER_POLL_INITIAL_SECONDS: 30,
       ORDER_POLL_MAX_SECONDS: 1800,
       ORDER_PAYMENT_WINDOW_SECONDS: 86_400,
@@ -99,6 +102,11 @@ describe('parseEnv values', () => {
     expect(env.OFFER_TTL_SECONDS).toBe(60);
     expect(env.OFFERS_PROVIDER_TIMEOUT_MS).toBe(1500);
     expect(env.ORDER_POLL_INITIAL_SECONDS).toBe(0.5);
+  });
+
+  test('the offers deadline and the quote cap', () => {
+    const env = parseEnv({ OFFERS_DEADLINE_MULTIPLIER: '2.5', OFFERS_DEADLINE_FLOOR_MS: '400', PROVIDER_QUOTE_CONCURRENCY: '8' });
+    expect([env.OFFERS_DEADLINE_MULTIPLIER, env.OFFERS_DEADLINE_FLOOR_MS, env.PROVIDER_QUOTE_CONCURRENCY]).toEqual([2.5, 400, 8]);
   });
 
   test.each(['0', '1', '65535'])('PORT %s is accepted', (port) => {
@@ -171,6 +179,10 @@ describe('parseEnv refuses bad values, naming the variable', () => {
     ['OFFER_TTL_SECONDS', '1.5'],
     ['OFFERS_PROVIDER_TIMEOUT_MS', '49'],
     ['OFFERS_PROVIDER_TIMEOUT_MS', '60001'],
+    ['OFFERS_DEADLINE_MULTIPLIER', '0.5'],
+    ['OFFERS_DEADLINE_MULTIPLIER', 'twice'],
+    ['OFFERS_DEADLINE_FLOOR_MS', '9'],
+    ['PROVIDER_QUOTE_CONCURRENCY', '0'],
     ['ORDER_POLL_INITIAL_SECONDS', '0'],
     ['ORDER_PAYMENT_WINDOW_SECONDS', '-5'],
     ['NODE_ENV', 'staging'],

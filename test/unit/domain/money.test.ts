@@ -230,6 +230,13 @@ describe('quotientToSignificant', () => {
   test('division by zero is refused', () => {
     expect(() => quotientToSignificant(decimal('1'), decimal('0'), 12, 'down')).toThrow(RangeError);
   });
+
+  test('a negative operand: down rounds toward zero and up away from it, as bignumber.js does', () => {
+    expect(quotientToSignificant(decimal('-1'), decimal('3'), 12, 'down').toFixed()).toBe('-0.333333333333');
+    expect(quotientToSignificant(decimal('-1'), decimal('3'), 12, 'up').toFixed()).toBe('-0.333333333334');
+    expect(quotientToSignificant(decimal('2'), decimal('-3'), 3, 'up').toFixed()).toBe('-0.667');
+    expect(quotientToSignificant(decimal('-2'), decimal('-3'), 3, 'down').toFixed()).toBe('0.666');
+  });
 });
 
 describe('isDecimalAmount', () => {

@@ -1,4 +1,4 @@
-import { matches, MemoryOfferStore, offerKey, type OfferTerms } from '../../../src/offers/store';
+import { MAX_OFFERS_PER_KEY, matches, MemoryOfferStore, offerKey, type OfferTerms } from '../../../src/offers/store';
 import { query, T0, terms, TTL_MS } from '../../helpers/offer-terms';
 
 /** A store whose clock the test moves. */
@@ -102,6 +102,32 @@ describe('MemoryOfferStore', () => {
     const b = storeAt().store;
     await a.remember(terms());
     await expect(b.findLive(query())).resolves.toBeUndefined();
+  });
+
+  test('is bounded by the offers it holds over all keys, not only by keys: least recently used keys go first', async () => {
+    const clock = { now: T0 };
+    const store = new MemoryOfferStore(() => clock.now, { maxKeys: 100, maxOffers: 40 });
+    // Two keys of 16 offers each (the most a key holds): 32 offers.
+    for (const user of ['a', 'b']) {
+      for (let i = 0; i < MAX_OFFERS_PER_KEY + 4; i++) await store.remember(terms({ externalUserId: user, amountExpectedTo: `0.00${i}` }));
+    }
+    expect(store.held).toEqual({ keys: 2, offers: 2 * MAX_OFFERS_PER_KEY });
+    await expect(store.findLive(query({ externalUserId: 'a' }))).resolves.toBeDefined();
+    // Eight single-offer keys more would make 40; a ninth goes over and drops the least recently used key ("b": "a" was just read).
+    for (let i = 0; i < 9; i++) await store.remember(terms({ externalUserId: `u${i}` }));
+    expect(store.held.offers).toBeLessThanOrEqual(40);
+    expect(store.held.keys).toBe(10);
+    await expect(store.findLive(query({ externalUserId: 'b' }))).resolves.toBeUndefined();
+    await expect(store.findLive(query({ externalUserId: 'a' }))).resolves.toBeDefined();
+    await expect(store.findLive(query({ externalUserId: 'u8' }))).resolves.toBeDefined();
+  });
+
+  test('is bounded by keys too', async () => {
+    const store = new MemoryOfferStore(() => T0, { maxKeys: 3 });
+    for (const user of ['a', 'b', 'c', 'd']) await store.remember(terms({ externalUserId: user }));
+    expect(store.held).toEqual({ keys: 3, offers: 3 });
+    await expect(store.findLive(query({ externalUserId: 'a' }))).resolves.toBeUndefined();
+    await expect(store.findLive(query({ externalUserId: 'd' }))).resolves.toBeDefined();
   });
 
   test('uses Date.now by default', async () => {

@@ -1,0 +1,114 @@
+import { abortReason } from './limiter';
+
+/**
+ * Coalescing of identical calls in flight: a call whose key matches one already in flight waits for
+ * that one's result instead of being made again. Every caller gets the same answer or the same error.
+ * The shared call has its own abort signal: a caller whose signal aborts leaves (its own promise
+ * rejects with the signal's reason) without touching the others; only when every caller has left is
+ * the shared call aborted. A key is forgotten as soon as its call ends: nothing is cached.
+ *
+ * Every quote call of an offers request goes through here, so each call costs as little as it can:
+ * one reaction per shared call (not one per caller) answers its callers in the order they came, and a
+ * caller is one small object that is its own abort listener (no closures per caller).
+ */
+class Shared<T> {
+  readonly controller = new AbortController();
+  /** Callers still waiting. */
+  callers = 0;
+  /** Every caller that joined, in order; one that left is marked done and skipped. */
+  readonly joined: Caller<T>[] = [];
+}
+
+const ONCE = { once: true } as const;
+
+class Caller<T> {
+  done = false;
+
+  constructor(
+    private readonly coalescer: Coalescer<T>,
+    private readonly key: string,
+    private readonly call: Shared<T>,
+    private readonly signal: AbortSignal | undefined,
+    readonly resolve: (value: T) => void,
+    readonly reject: (err: Error) => void,
+  ) {
+    call.joined.push(this);
+    call.callers++;
+    signal?.addEventListener('abort', this, ONCE);
+  }
+
+  /** The caller's signal aborted: it leaves; the last one to leave aborts the call. */
+  handleEvent(): void {
+    if (this.done) return;
+    this.done = true;
+    const reason = abortReason(this.signal!);
+    this.reject(reason);
+    if (--this.call.callers === 0) {
+      this.coalescer.forget(this.key, this.call);
+      this.call.controller.abort(reason);
+    }
+  }
+
+  /** The call ended: the caller is answered, unless it left. */
+  settle(value: T | undefined, err: Error | undefined, failed: boolean): void {
+    if (this.done) return;
+    this.done = true;
+    this.call.callers--;
+    this.signal?.removeEventListener('abort', this);
+    if (failed) this.reject(err!);
+    else this.resolve(value!);
+  }
+}
+
+export class Coalescer<T> {
+  private readonly inFlight = new Map<string, Shared<T>>();
+
+  /** `onJoin` is told each time a caller joins a call already in flight (a call saved). */
+  constructor(private readonly onJoin?: () => void) {}
+
+  /** Calls in flight now. */
+  get size(): number {
+    return this.inFlight.size;
+  }
+
+  run(key: string, start: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) return Promise.reject(abortReason(signal));
+    let shared = this.inFlight.get(key);
+    if (shared) this.onJoin?.();
+    else shared = this.begin(key, start);
+    const call = shared;
+    return new Promise<T>((resolve, reject) => {
+      new Caller(this, key, call, signal, resolve, reject);
+    });
+  }
+
+  /** Forgets the key's call, if it is still this one. */
+  forget(key: string, call: Shared<T>): void {
+    if (this.inFlight.get(key) === call) this.inFlight.delete(key);
+  }
+
+  private begin(key: string, start: (signal: AbortSignal) => Promise<T>): Shared<T> {
+    const shared = new Shared<T>();
+    let promise: Promise<T>;
+    try {
+      promise = start(shared.controller.signal);
+    } catch (err) {
+      promise = Promise.reject(err instanceof Error ? err : new Error(String(err)));
+    }
+    this.inFlight.set(key, shared);
+    // Forgotten once it ends, answered or not, then its callers answered in the order they came; an
+    // error nobody waits for any more is not unhandled.
+    promise.then(
+      (value) => this.settled(key, shared, value, undefined, false),
+      (err: Error) => this.settled(key, shared, undefined, err, true),
+    );
+    return shared;
+  }
+
+  private settled(key: string, shared: Shared<T>, value: T | undefined, err: Error | undefined, failed: boolean): void {
+    this.forget(key, shared);
+    const { joined } = shared;
+    for (let i = 0; i < joined.length; i++) joined[i]!.settle(value, err, failed);
+    joined.length = 0;
+  }
+}
