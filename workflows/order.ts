@@ -3,8 +3,8 @@ import {
   ActivityFailure,
   allHandlersFinished,
   condition,
-  continueAsNew,
   log,
+  makeContinueAsNewFunc,
   patched,
   proxyActivities,
   proxyLocalActivities,
@@ -67,9 +67,11 @@ const { createProviderOrder: createOrder } = proxyActivities<OrderActivities>(PR
 const { getProviderOrderStatus } = proxyActivities<OrderActivities>(STATUS_POLL);
 /**
  * The same calls run in the worker that runs the workflow task: no activity task, no round trip
- * through the server (docs/decisions.md, "Local activities"). Safe because each is idempotent: the
- * address check is pure, a provider order is created under our order id (a repeated call finds the
- * first one), a status poll only reads, and an integrator webhook carries its webhook-id.
+ * through the server (docs/decisions.md, "Local activities"). A local call may run again when its
+ * workflow task is lost, with what a replay gives it: safe because each result depends on the
+ * order's input alone and repeats harmlessly: the address check is pure, a provider order is created
+ * under our order id (a repeated call finds the first one), a status poll only reads. Integrator
+ * webhooks are not among them (WEBHOOKS_AFTER_COMMIT_PATCH).
  */
 const local = {
   validateWalletAddress: proxyLocalActivities<OrderActivities>(ADDRESS_CHECK).validateWalletAddress,
@@ -95,6 +97,17 @@ export const ORDER_INTEGRITY_PATCH = 'order-integrity';
  * order creation, status polls and each webhook's first attempt became local activities.
  */
 export const LOCAL_ACTIVITIES_PATCH = 'local-activities';
+/**
+ * Orders started under LOCAL_ACTIVITIES_PATCH alone replay with each webhook's first attempt and the
+ * status polls local. A local webhook attempt was not safe: it leaves before its workflow task is
+ * recorded, and when that task is lost (a worker killed), the replay may number the order's changes
+ * differently (other signals in its batch), so one webhook-id went out with two bodies (the cluster
+ * fault run found it). Every attempt is an ordinary activity, scheduled only once the state that
+ * numbered it is in history. Polls went back to ordinary activities with them: local polls beside
+ * ordinary webhook attempts stalled the time-skipping test server's clock
+ * (test/security/integrator-endpoint-down.test.ts), and polls are off the hot path.
+ */
+export const WEBHOOKS_AFTER_COMMIT_PATCH = 'webhooks-after-commit';
 
 /**
  * One order, from address validation and provider order creation to a final status. Provider
@@ -108,10 +121,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   const notifiesIntegrator = patched(INTEGRATOR_WEBHOOKS_PATCH);
   const checksIntegrity = patched(ORDER_INTEGRITY_PATCH);
   const runsLocal = patched(LOCAL_ACTIVITIES_PATCH);
-  /**
-   * Webhooks published while the create update waits for its answer go out as ordinary activities:
-   * a local one would hold the workflow task, and with it the answer, until the integrator replied.
-   */
+  const webhooksAfterCommit = patched(WEBHOOKS_AFTER_COMMIT_PATCH);
+  /** Orders under LOCAL_ACTIVITIES_PATCH alone: the first attempt of a webhook from this sequence on was local. */
   let firstLocalWebhookSequence = resume ? 0 : Number.POSITIVE_INFINITY;
   const state = new OrderState({
     input,
@@ -199,8 +210,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       delivering = true;
       let result: WebhookAttemptOutcome;
       try {
-        // The first attempt runs in the worker; a retry, after the schedule's pause, is an ordinary activity.
-        const runner = runsLocal && attempt === 1 && next.sequence >= firstLocalWebhookSequence ? inWorker : ordinary;
+        const runner =
+          runsLocal && !webhooksAfterCommit && attempt === 1 && next.sequence >= firstLocalWebhookSequence ? inWorker : ordinary;
         result = await runner.attemptIntegratorWebhook({ notification: next, attempt });
       } catch (err) {
         const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -284,7 +295,9 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     closingRun = true;
     await condition(() => !delivering && allHandlersFinished());
     if (applyInbox) for (const event of inbox.splice(0)) state.apply(event);
-    return continueAsNew<typeof orderWorkflow>(input, state.resumeState(pollDelayMs));
+    // The memo goes along: a run started by continue-as-new has none of its own until the order
+    // next changes, and the API reads the order from the latest run's memo.
+    return makeContinueAsNewFunc<typeof orderWorkflow>({ memo: { ...state.memo } })(input, state.resumeState(pollDelayMs));
   }
 
   const createdAtMs = state.createdAtMs();
@@ -324,7 +337,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
 
   async function poll(): Promise<boolean> {
     try {
-      const snapshot = await (runsLocal ? local.getProviderOrderStatus : getProviderOrderStatus)({
+      const snapshot = await (runsLocal && !webhooksAfterCommit ? local.getProviderOrderStatus : getProviderOrderStatus)({
         orderId: input.orderId,
         providerCode: input.providerCode,
         providerOrderId: state.pollTarget(),

@@ -11,7 +11,7 @@
  */
 import { condition, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { BaselineActivities } from './activities';
-import { baselineCreateUpdate, baselineEventSignal } from './workflow';
+import { baselineCreateUpdate, orderShaped } from './workflow';
 
 const { step } = proxyLocalActivities<BaselineActivities>({ startToCloseTimeout: '30 seconds' });
 
@@ -25,26 +25,6 @@ export async function floorCreateWorkflow(): Promise<string> {
   return 'created';
 }
 
-export async function floorWorkflow(signalsExpected: number): Promise<number> {
-  let created = false;
-  const inbox: string[] = [];
-  setHandler(baselineCreateUpdate, async () => {
-    await condition(() => created);
-    return 'created';
-  });
-  setHandler(baselineEventSignal, (event) => void inbox.push(event));
-
-  await step('create');
-  created = true;
-  await step('notify');
-  let seen = 0;
-  while (seen < signalsExpected) {
-    if (await condition(() => inbox.length > 0, '30 seconds')) {
-      for (const event of inbox.splice(0)) {
-        seen++;
-        await step(`notify ${event}`);
-      }
-    }
-  }
-  return seen;
+export function floorWorkflow(signalsExpected: number): Promise<number> {
+  return orderShaped(step, ['create'], signalsExpected);
 }

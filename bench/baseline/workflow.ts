@@ -12,7 +12,19 @@ export const baselineEventSignal = defineSignal<[string]>('event');
 
 const { step } = proxyActivities<BaselineActivities>({ startToCloseTimeout: '30 seconds' });
 
-export async function baselineWorkflow(signalsExpected: number): Promise<number> {
+export function baselineWorkflow(signalsExpected: number): Promise<number> {
+  return orderShaped(step, ['validate', 'create'], signalsExpected);
+}
+
+/**
+ * The order's shape, whatever runs its steps: the `beforeAnswer` steps, then the create update's
+ * answer, one notification, and one notification per signal until `signalsExpected` came.
+ */
+export async function orderShaped(
+  run: (name: string) => Promise<unknown>,
+  beforeAnswer: string[],
+  signalsExpected: number,
+): Promise<number> {
   let created = false;
   const inbox: string[] = [];
   setHandler(baselineCreateUpdate, async () => {
@@ -21,16 +33,15 @@ export async function baselineWorkflow(signalsExpected: number): Promise<number>
   });
   setHandler(baselineEventSignal, (event) => void inbox.push(event));
 
-  await step('validate');
-  await step('create');
+  for (const name of beforeAnswer) await run(name);
   created = true;
-  await step('notify');
+  await run('notify');
   let seen = 0;
   while (seen < signalsExpected) {
     if (await condition(() => inbox.length > 0, '30 seconds')) {
       for (const event of inbox.splice(0)) {
         seen++;
-        await step(`notify ${event}`);
+        await run(`notify ${event}`);
       }
     }
   }

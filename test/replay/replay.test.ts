@@ -28,7 +28,13 @@ test('the current generation has every recorded path, and continue-as-new spans 
   expect([...new Set(current)].sort()).toEqual([...SCENARIOS.map((s) => s.name), REJECTED_SCENARIO.name].sort());
   expect(files).toEqual(expect.arrayContaining(['current/continue-as-new.run1.json', 'current/continue-as-new.run2.json']));
   expect(generations).toEqual(
-    expect.arrayContaining(['before-integrator-webhooks', 'before-order-integrity', 'before-observability', 'before-local-activities']),
+    expect.arrayContaining([
+      'before-integrator-webhooks',
+      'before-order-integrity',
+      'before-observability',
+      'before-local-activities',
+      'with-local-webhook-attempts',
+    ]),
   );
 });
 
