@@ -121,7 +121,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   const notifiesIntegrator = patched(INTEGRATOR_WEBHOOKS_PATCH);
   const checksIntegrity = patched(ORDER_INTEGRITY_PATCH);
   const runsLocal = patched(LOCAL_ACTIVITIES_PATCH);
-  const webhooksAfterCommit = patched(WEBHOOKS_AFTER_COMMIT_PATCH);
+  /** Orders under LOCAL_ACTIVITIES_PATCH alone: status polls and first webhook attempts were local too. */
+  const pollsAndWebhooksLocal = runsLocal && !patched(WEBHOOKS_AFTER_COMMIT_PATCH);
   /** Orders under LOCAL_ACTIVITIES_PATCH alone: the first attempt of a webhook from this sequence on was local. */
   let firstLocalWebhookSequence = resume ? 0 : Number.POSITIVE_INFINITY;
   const state = new OrderState({
@@ -210,8 +211,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       delivering = true;
       let result: WebhookAttemptOutcome;
       try {
-        const runner =
-          runsLocal && !webhooksAfterCommit && attempt === 1 && next.sequence >= firstLocalWebhookSequence ? inWorker : ordinary;
+        const runner = pollsAndWebhooksLocal && attempt === 1 && next.sequence >= firstLocalWebhookSequence ? inWorker : ordinary;
         result = await runner.attemptIntegratorWebhook({ notification: next, attempt });
       } catch (err) {
         const cause = err instanceof ActivityFailure ? err.cause : err;
@@ -337,7 +337,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
 
   async function poll(): Promise<boolean> {
     try {
-      const snapshot = await (runsLocal && !webhooksAfterCommit ? local.getProviderOrderStatus : getProviderOrderStatus)({
+      const snapshot = await (pollsAndWebhooksLocal ? local.getProviderOrderStatus : getProviderOrderStatus)({
         orderId: input.orderId,
         providerCode: input.providerCode,
         providerOrderId: state.pollTarget(),
