@@ -3,6 +3,7 @@ import type { CatalogueService } from '../catalogue/service';
 import { eligibleMethods } from '../catalogue/eligibility';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
 import { offerOutcomes, offerProviderSlow, offerQuoteDuration, offersPerRequest } from '../metrics/metrics';
+import { PairCache } from '../metrics/label-cache';
 import { amountLimits, decimal, roundDown, roundUp, type Decimal } from '../domain/money';
 import type { ProviderRegistry } from '../providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote } from '../providers/types';
@@ -74,7 +75,7 @@ export class OffersService {
   private readonly calls: QuoteCalls;
   /** Metric label objects, made once per provider (and outcome) and reused by every request. */
   private readonly providerLabels = new Map<string, { provider: string }>();
-  private readonly outcomeLabels = new Map<string, Map<string, { provider: string; reason: string }>>();
+  private readonly outcomeLabels = new PairCache((provider, reason) => ({ provider, reason }));
   private readonly now: () => number;
   private readonly slowAfterTimeouts: number;
   private readonly slowProbeIntervalMs: number;
@@ -100,7 +101,7 @@ export class OffersService {
         if (!Object.hasOwn(result.offers, outcome.code)) offered++;
         result.offers[outcome.code] = outcome.offer;
       } else result.errors[outcome.code] = { error: outcome.error };
-      offerOutcomes.inc(this.outcomeLabelsOf(outcome.code, 'offer' in outcome ? 'ok' : outcome.error.code));
+      offerOutcomes.inc(this.outcomeLabels.get(outcome.code, 'offer' in outcome ? 'ok' : outcome.error.code));
     }
     offersPerRequest.observe(offered);
     const remembered: Promise<void>[] = [];
@@ -112,14 +113,6 @@ export class OffersService {
   private labelsOf(code: string): { provider: string } {
     let labels = this.providerLabels.get(code);
     if (!labels) this.providerLabels.set(code, (labels = { provider: code }));
-    return labels;
-  }
-
-  private outcomeLabelsOf(code: string, reason: string): { provider: string; reason: string } {
-    let byReason = this.outcomeLabels.get(code);
-    if (!byReason) this.outcomeLabels.set(code, (byReason = new Map<string, { provider: string; reason: string }>()));
-    let labels = byReason.get(reason);
-    if (!labels) byReason.set(reason, (labels = { provider: code, reason }));
     return labels;
   }
 

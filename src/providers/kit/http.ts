@@ -1,5 +1,6 @@
 import { errors, getGlobalDispatcher, type Dispatcher } from 'undici';
 import { providerRequestDuration, providerRequests } from '../../metrics/metrics';
+import { PairCache } from '../../metrics/label-cache';
 import { activeTracing, inSpan, SpanKind } from '../../tracing';
 import { ProviderUnavailableError } from '../types';
 import type { ProviderCall } from './operation';
@@ -208,7 +209,7 @@ async function countedRequest(url: string, options: ProviderRequestOptions): Pro
     outcome = (err instanceof Error && outcomes.get(err)) || 'error';
     throw err;
   } finally {
-    const labels = callLabels(options.call?.provider ?? 'unknown', options.call?.operation ?? 'other');
+    const labels = labelsByCall.get(options.call?.provider ?? 'unknown', options.call?.operation ?? 'other');
     providerRequests.inc(labels.withOutcome(outcome));
     providerRequestDuration.observe(labels.call, (performance.now() - started) / 1000);
   }
@@ -230,15 +231,7 @@ class CallLabels {
   }
 }
 
-const labelsByCall = new Map<string, Map<string, CallLabels>>();
-
-function callLabels(provider: string, operation: string): CallLabels {
-  let byOperation = labelsByCall.get(provider);
-  if (!byOperation) labelsByCall.set(provider, (byOperation = new Map<string, CallLabels>()));
-  let labels = byOperation.get(operation);
-  if (!labels) byOperation.set(operation, (labels = new CallLabels(provider, operation)));
-  return labels;
-}
+const labelsByCall = new PairCache((provider, operation) => new CallLabels(provider, operation));
 
 /** The outcome each failed call's metric counts (timeout, aborted, server_error, error), beside its error. */
 const outcomes = new WeakMap<Error, string>();
