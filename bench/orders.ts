@@ -15,6 +15,7 @@ import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { ensureTemporalCli } from '../scripts/lib/temporal-cli';
+import { devServerDynamicConfigArgs } from '../scripts/lib/temporal-dynamic-config';
 import { buildConfig, parseEnv } from '../src/config';
 import { DEFAULT_DEV_API_KEY } from '../src/config/env';
 import { currencyDictionary } from '../src/domain/currencies';
@@ -252,7 +253,12 @@ async function main(): Promise<void> {
   );
   progress('starting the Temporal dev server and bundling workflows');
   const env = await TestWorkflowEnvironment.createLocal({
-    server: { executable: { type: 'existing-path', path: cli }, searchAttributes: [...ORDER_SEARCH_ATTRIBUTES] },
+    server: {
+      executable: { type: 'existing-path', path: cli },
+      searchAttributes: [...ORDER_SEARCH_ATTRIBUTES],
+      // The production topology's dynamic configuration (eager activity dispatch among it).
+      extraArgs: devServerDynamicConfigArgs(),
+    },
   });
   const temporalPids = childPidsMatching('start-dev');
   setTimeout(() => {

@@ -18,6 +18,7 @@ import { startMetricsServer } from '../src/metrics/server';
 import { startTracing, stopTracing } from '../src/tracing';
 import { installTemporalSdkRuntime, sdkLogger } from '../src/worker/telemetry';
 import { ensureTemporalCli } from './lib/temporal-cli';
+import { devServerDynamicConfigArgs } from './lib/temporal-dynamic-config';
 
 const TEMPORAL_PORT = 7233;
 const TEMPORAL_UI_PORT = 8233;
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
         String(TEMPORAL_UI_PORT),
         '--log-level',
         'error',
+        ...devServerDynamicConfigArgs(),
         // The UI decodes the encrypted payloads through the API's codec endpoint (docs/operations.md).
         ...(config.encryption.codecEndpoint ? ['--ui-codec-endpoint', `http://localhost:${config.port}/codec`] : []),
       ],

@@ -20,6 +20,7 @@ import { isTerminal } from '../src/domain/order-status';
 import {
   createOrderUpdate,
   DEFAULT_ORDER_TIMINGS,
+  type IntegratorNotification,
   getOrderQuery,
   providerEventSignal,
   type OrderMemo,
@@ -85,6 +86,8 @@ const local = {
 };
 
 const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
+/** The most webhooks one delivery activity attempts. */
+const MAX_WEBHOOK_BATCH = 10;
 /** Orders started before integrator webhooks existed replay without them. */
 export const INTEGRATOR_WEBHOOKS_PATCH = 'integrator-webhooks';
 /**
@@ -108,6 +111,14 @@ export const LOCAL_ACTIVITIES_PATCH = 'local-activities';
  * (test/security/integrator-endpoint-down.test.ts), and polls are off the hot path.
  */
 export const WEBHOOKS_AFTER_COMMIT_PATCH = 'webhooks-after-commit';
+/**
+ * Orders started from here on: every patch above applies, recorded once; due webhooks go out in
+ * batches (one activity attempts several, in order); and no attempt starts in a closing run. Each patch the SDK records
+ * is a marker and an upsert of the TemporalChangeVersion search attribute (a visibility write), so
+ * four of them cost every new order eight history events and four visibility writes at its start.
+ * Older orders have no marker for it and replay with the four.
+ */
+export const ORDER_PATCHES_2026_11 = 'order-patches-2026-11';
 
 /**
  * One order, from address validation and provider order creation to a final status. Provider
@@ -118,11 +129,16 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   let rejection: { type: OrderRejectionType; message: string } | undefined;
   const inbox: ProviderEvent[] = [];
   let pollDelayMs = resume?.pollDelayMs ?? timings.pollInitialMs;
-  const notifiesIntegrator = patched(INTEGRATOR_WEBHOOKS_PATCH);
-  const checksIntegrity = patched(ORDER_INTEGRITY_PATCH);
-  const runsLocal = patched(LOCAL_ACTIVITIES_PATCH);
+  const allPatches = patched(ORDER_PATCHES_2026_11);
+  const notifiesIntegrator = allPatches || patched(INTEGRATOR_WEBHOOKS_PATCH);
+  const checksIntegrity = allPatches || patched(ORDER_INTEGRITY_PATCH);
+  const runsLocal = allPatches || patched(LOCAL_ACTIVITIES_PATCH);
   /** Orders under LOCAL_ACTIVITIES_PATCH alone: status polls and first webhook attempts were local too. */
-  const pollsAndWebhooksLocal = runsLocal && !patched(WEBHOOKS_AFTER_COMMIT_PATCH);
+  const pollsAndWebhooksLocal = !allPatches && runsLocal && !patched(WEBHOOKS_AFTER_COMMIT_PATCH);
+  /** Due webhooks of the order go out together, one activity for several (orders under ORDER_PATCHES_2026_11). */
+  const batchesWebhooks = allPatches;
+  /** No webhook attempt starts once the run is closing (orders under ORDER_PATCHES_2026_11). */
+  const attemptsStopForClosingRun = allPatches;
   /** Orders under LOCAL_ACTIVITIES_PATCH alone: the first attempt of a webhook from this sequence on was local. */
   let firstLocalWebhookSequence = resume ? 0 : Number.POSITIVE_INFINITY;
   const state = new OrderState({
@@ -188,37 +204,20 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     }
   }
   /**
-   * Delivers the outbox one webhook at a time, one activity per attempt, with the pause between
-   * attempts a timer of this workflow: a closing run stops waiting at once, and the webhook keeps
-   * its place, its attempt count and its next attempt's time in the next run.
+   * Delivers the outbox in order, one activity per attempt (or per batch of due webhooks), with the
+   * pause between attempts a timer of this workflow: a closing run stops waiting at once, and the
+   * webhook keeps its place, its attempt count and its next attempt's time in the next run.
    */
   async function deliverOnSchedule(): Promise<void> {
     const retryDelaysMs = timings.webhookRetryDelaysMs ?? DEFAULT_ORDER_TIMINGS.webhookRetryDelaysMs!;
-    const attemptOptions = {
-      startToCloseTimeout: timings.webhookAttemptTimeoutMs ?? DEFAULT_ORDER_TIMINGS.webhookAttemptTimeoutMs!,
-      // A lost attempt (a worker crash, a timeout) is a failed attempt: the schedule decides the next.
-      retry: { maximumAttempts: 1 },
-    };
+    const attemptTimeoutMs = timings.webhookAttemptTimeoutMs ?? DEFAULT_ORDER_TIMINGS.webhookAttemptTimeoutMs!;
+    // A lost attempt (a worker crash, a timeout) is a failed attempt: the schedule decides the next.
+    const attemptOptions = { startToCloseTimeout: attemptTimeoutMs, retry: { maximumAttempts: 1 } };
     const ordinary = proxyActivities<OrderActivities>(attemptOptions);
     const inWorker = proxyLocalActivities<OrderActivities>(attemptOptions);
-    for (;;) {
-      await condition(() => outbox.length > 0 && !closingRun);
-      const next = outbox[0]!;
-      const waitMs = (next.nextAttemptAtMs ?? 0) - Date.now();
-      if (waitMs > 0 && (await condition(() => closingRun, waitMs))) continue;
-      const attempt = (next.attempts ?? 0) + 1;
-      const attemptedAt = new Date(Date.now()).toISOString();
-      delivering = true;
-      let result: WebhookAttemptOutcome;
-      try {
-        const runner = pollsAndWebhooksLocal && attempt === 1 && next.sequence >= firstLocalWebhookSequence ? inWorker : ordinary;
-        result = await runner.attemptIntegratorWebhook({ notification: next, attempt });
-      } catch (err) {
-        const cause = err instanceof ActivityFailure ? err.cause : err;
-        result = { outcome: 'failed', error: (cause as Error).message };
-      } finally {
-        delivering = false;
-      }
+
+    /** Records one attempt's outcome; false when the webhook stays at the head of the outbox for a later attempt. */
+    function settle(next: IntegratorNotification, attempt: number, attemptedAt: string, result: WebhookAttemptOutcome): boolean {
       state.recordDelivery({
         webhook_id: next.webhookId,
         sequence: next.sequence,
@@ -234,7 +233,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
         if (delayMs !== undefined) {
           outbox[0] = { ...next, attempts: attempt, nextAttemptAtMs: Date.now() + delayMs };
           orderMetrics.webhookFailed(next.webhookId, next.integratorId, next.occurredAt, Date.now() + delayMs);
-          continue;
+          return false;
         }
         log.error('integrator webhook not delivered: retries used up', { ...fields, error: result.error });
       } else if (result.outcome === 'refused') {
@@ -244,6 +243,56 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       }
       orderMetrics.webhookSettled(next.webhookId, next.integratorId, result.outcome === 'failed' ? 'given_up' : result.outcome);
       outbox.shift();
+      return true;
+    }
+
+    /** The attempts to make now: the head, and with batches the due webhooks right behind it. */
+    function dueAttempts(): { notification: IntegratorNotification; attempt: number }[] {
+      const due = [outbox[0]!];
+      if (batchesWebhooks) {
+        const now = Date.now();
+        for (const queued of outbox.slice(1, MAX_WEBHOOK_BATCH)) {
+          if ((queued.nextAttemptAtMs ?? 0) > now) break;
+          due.push(queued);
+        }
+      }
+      return due.map((notification) => ({ notification, attempt: (notification.attempts ?? 0) + 1 }));
+    }
+
+    for (;;) {
+      await condition(() => outbox.length > 0 && !closingRun);
+      const next = outbox[0]!;
+      const waitMs = (next.nextAttemptAtMs ?? 0) - Date.now();
+      if (waitMs > 0 && (await condition(() => closingRun, waitMs))) continue;
+      // The run may have begun closing in the same workflow task that ended the wait: an attempt
+      // scheduled now would outlive the run, its outcome lost (orders before ORDER_PATCHES_2026_11 did that).
+      if (attemptsStopForClosingRun && closingRun) continue;
+      const attempts = dueAttempts();
+      const attemptedAt = new Date(Date.now()).toISOString();
+      delivering = true;
+      let results: WebhookAttemptOutcome[];
+      try {
+        if (attempts.length > 1) {
+          // The activity stops at the first webhook not delivered: none overtakes another.
+          results = await proxyActivities<OrderActivities>({
+            ...attemptOptions,
+            startToCloseTimeout: attemptTimeoutMs * attempts.length,
+          }).attemptIntegratorWebhooks({ attempts });
+        } else {
+          const { attempt } = attempts[0]!;
+          const runner = pollsAndWebhooksLocal && attempt === 1 && next.sequence >= firstLocalWebhookSequence ? inWorker : ordinary;
+          results = [await runner.attemptIntegratorWebhook({ notification: next, attempt })];
+        }
+      } catch (err) {
+        const cause = err instanceof ActivityFailure ? err.cause : err;
+        results = [{ outcome: 'failed', error: (cause as Error).message }];
+      } finally {
+        delivering = false;
+      }
+      if (results.length === 0) results = [{ outcome: 'failed', error: 'no outcome' }];
+      for (const [i, result] of results.slice(0, attempts.length).entries()) {
+        if (!settle(attempts[i]!.notification, attempts[i]!.attempt, attemptedAt, result)) break;
+      }
     }
   }
   if (notifiesIntegrator) void (checksIntegrity ? deliverOnSchedule() : deliverNotifications());

@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client, Connection } from '@temporalio/client';
 import { msToTs } from '@temporalio/common/lib/time';
 import { ensureSearchAttributes } from '../../src/temporal/search-attributes';
+import { TEMPORAL_DYNAMIC_CONFIG_FILE } from '../lib/temporal-dynamic-config';
 import type { Stack, StackPorts } from './stack';
 
 const run = promisify(execFile);
@@ -84,18 +85,6 @@ dynamicConfigClient:
 `;
 }
 
-/** Dynamic configuration: what the broker needs beyond the defaults of this server version. */
-export const TEMPORAL_DYNAMIC_CONFIG = `# Written by scripts/cluster/temporal.ts.
-# Update-with-start (the order creation) is ExecuteMultiOperation.
-frontend.enableExecuteMultiOperation:
-  - value: true
-frontend.enableUpdateWorkflowExecution:
-  - value: true
-# The API lists an integrator's orders and the UI its search attributes.
-frontend.namespaceRPS.visibility:
-  - value: 100
-`;
-
 /** The Web UI server's configuration. */
 export function temporalUiConfig(ports: StackPorts, namespace: string): string {
   return `# Written by scripts/cluster/temporal.ts.
@@ -122,7 +111,7 @@ export function writeTemporalConfigs(root: string, stack: Stack, ports: StackPor
   const dynamicConfigFile = join(server, 'config', 'dynamicconfig', 'cluster.yaml');
   // It holds the database password.
   writeFileSync(join(server, 'config', 'cluster.yaml'), temporalServerConfig(stack, ports, dynamicConfigFile, password), { mode: 0o600 });
-  writeFileSync(dynamicConfigFile, TEMPORAL_DYNAMIC_CONFIG);
+  copyFileSync(TEMPORAL_DYNAMIC_CONFIG_FILE, dynamicConfigFile);
   writeFileSync(join(ui, 'config', 'cluster.yaml'), temporalUiConfig(ports, stack.temporal.namespace));
   return { server, ui };
 }

@@ -82,13 +82,17 @@ export class OrderService {
       staticSummary: `${input.providerCode} order ${input.request.external_order_id} (${input.integratorId})`,
     });
     try {
-      return await client.withDeadline(Date.now() + this.options.createTimeoutMs, () =>
+      const order = await client.withDeadline(Date.now() + this.options.createTimeoutMs, () =>
         client.workflow.executeUpdateWithStart(createOrderUpdate, {
           args: [{ requestHash: input.requestHash }],
           updateId: `create-${input.requestHash}`,
           startWorkflowOperation,
         }),
       );
+      // The workflow that answered has this request's hash (its update validator), which covers the
+      // provider: the provider's webhooks for the order need no describe call in this process.
+      this.providerOfOrder.set(input.orderId, input.providerCode);
+      return order;
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return this.existing(input);
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {

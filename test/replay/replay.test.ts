@@ -34,6 +34,7 @@ test('the current generation has every recorded path, and continue-as-new spans 
       'before-observability',
       'before-local-activities',
       'with-local-webhook-attempts',
+      'before-patch-bundle',
     ]),
   );
 });

@@ -5,6 +5,7 @@
  * The order must complete on time, and its webhooks must then arrive in order, each with the
  * `webhook-id` and the place in the retry schedule it had before continue-as-new.
  */
+import type { temporal } from '@temporalio/proto';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import { DEFAULT_ORDER_TIMINGS, getOrderQuery, integratorWebhookId, orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
 import type { orderWorkflow } from '../../workflows';
@@ -79,6 +80,23 @@ test('webhooks failing for hours hold up neither the order nor its continue-as-n
   // the fourth, was delivered. Started over in the new run, it would have had more attempts.
   const first = receiver.attempts(integratorWebhookId(ORDER_ID, 1));
   expect(first.map((w) => w.answered)).toEqual([500, 500, 500, 500, 204]);
+  // No run closed with a webhook attempt still open: one scheduled as the run began closing would
+  // outlive it, its outcome lost, and be made again by the next run.
+  let runId: string | undefined = handle.firstExecutionRunId;
+  let runs = 0;
+  while (runId) {
+    const events: temporal.api.history.v1.IHistoryEvent[] =
+      (await env.client.workflow.getHandle(orderWorkflowId(ORDER_ID), runId).fetchHistory()).events ?? [];
+    const open = new Set(events.filter((e) => e.activityTaskScheduledEventAttributes).map((e) => Number(e.eventId)));
+    for (const e of events) {
+      const closed = e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes ?? e.activityTaskTimedOutEventAttributes;
+      if (closed) open.delete(Number(closed.scheduledEventId));
+    }
+    expect([...open]).toEqual([]);
+    runs++;
+    runId = events.at(-1)?.workflowExecutionContinuedAsNewEventAttributes?.newExecutionRunId ?? undefined;
+  }
+  expect(runs).toBeGreaterThan(1);
   const firstTimestamps = first.map((w) => Date.parse(w.body.timestamp));
   expect(new Set(firstTimestamps).size).toBe(1);
   expect(firstTimestamps[0]).toBe(createdAt);

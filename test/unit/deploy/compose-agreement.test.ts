@@ -4,12 +4,13 @@
  * from it or from the cluster: the same services, the same versions, the same environment variables.
  */
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { parse } from 'yaml';
 import { apiEnv, brokerEnv, clusterProcessNames, loadBalancerEnv, simulatorEnv, workerEnv } from '../../../scripts/cluster/cluster';
 import { prometheusConfig, SCRAPE_JOBS } from '../../../scripts/cluster/prometheus';
 import { clusterPorts, readStack } from '../../../scripts/cluster/stack';
 import { temporalServerConfig } from '../../../scripts/cluster/temporal';
+import { TEMPORAL_DYNAMIC_CONFIG_FILE, temporalDynamicConfig } from '../../../scripts/lib/temporal-dynamic-config';
 import { ORDER_SEARCH_ATTRIBUTES } from '../../../src/temporal/shared';
 
 const root = join(__dirname, '..', '..', '..');
@@ -67,6 +68,17 @@ describe('docker-compose.yml and npm run cluster', () => {
     expect(config).toContain(`numHistoryShards: ${temporal.historyShards}`);
     expect(config).toContain('pluginName: postgres12');
     expect(config).toContain(`databaseName: ${temporal.visibilityDatabase}`);
+  });
+
+  test('give Temporal the same dynamic configuration file (eager activity dispatch among it)', () => {
+    const env = service('temporal').environment ?? {};
+    const target = String(env.DYNAMIC_CONFIG_FILE_PATH);
+    expect(service('temporal').volumes).toContain(`./deploy/temporal/dynamicconfig.yaml:${target}:ro`);
+    expect(relative(root, TEMPORAL_DYNAMIC_CONFIG_FILE)).toBe(join('deploy', 'temporal', 'dynamicconfig.yaml'));
+    expect(temporalDynamicConfig()).toMatchObject({
+      'system.enableActivityEagerExecution': true,
+      'frontend.enableExecuteMultiOperation': true,
+    });
   });
 
   test("register the broker's search attributes", () => {
