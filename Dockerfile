@@ -1,5 +1,5 @@
 # One image for every broker process; the command picks which one runs:
-#   node --max-semi-space-size=32 --no-allocation-site-pretenuring dist/src/api/main.js   the HTTP API (default; the flags: docs/operations.md)
+#   node --max-semi-space-size=32 --no-allocation-site-pretenuring --heap-growing-percent=20 dist/src/api/main.js   the HTTP API (default; the flags: docs/operations.md)
 #   node dist/src/worker/main.js      the Temporal worker (order workflows and activities)
 #   node dist/src/simulators/main.js  the sandbox provider simulator (demo and test stacks only)
 # See docs/operations.md and docker-compose.yml.
@@ -38,4 +38,4 @@ COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 USER node
 EXPOSE 3000 4010
-CMD ["node", "--max-semi-space-size=32", "--no-allocation-site-pretenuring", "dist/src/api/main.js"]
+CMD ["node", "--max-semi-space-size=32", "--no-allocation-site-pretenuring", "--heap-growing-percent=20", "dist/src/api/main.js"]

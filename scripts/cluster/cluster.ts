@@ -256,7 +256,7 @@ function processSpecs(
     specs.push({
       name: `api-${i + 1}`,
       command: process.execPath,
-      args: ['--max-semi-space-size=32', '--no-allocation-site-pretenuring', join(DIST, 'api', 'main.js')],
+      args: ['--max-semi-space-size=32', '--no-allocation-site-pretenuring', '--heap-growing-percent=20', join(DIST, 'api', 'main.js')],
       env: { ...env, ...apiEnv(ports, i) },
       probe: () => httpOk(`http://127.0.0.1:${ports.apiFirst + i}/readyz`),
     });

@@ -63,7 +63,7 @@ describe("the API's node flags", () => {
   const flags = apiNodeFlags();
 
   test('package.json starts the API with a larger young generation and no allocation-site pretenuring', () => {
-    expect(flags).toEqual(['--max-semi-space-size=32', '--no-allocation-site-pretenuring']);
+    expect(flags).toEqual(['--max-semi-space-size=32', '--no-allocation-site-pretenuring', '--heap-growing-percent=20']);
   });
 
   test('the Dockerfile and docker-compose.yml run the same command as start:api', () => {
