@@ -43,12 +43,23 @@ export class CatalogueService {
   async get(code: string): Promise<ProviderCatalogue | undefined> {
     const adapter = this.options.providers.get(code);
     if (!adapter) return undefined;
-    const entry = this.entries.get(code);
-    if (entry?.catalogue) {
-      if (this.now() - entry.fetchedAt >= this.options.ttlMs) void this.refresh(adapter);
-      return entry.catalogue;
-    }
-    return this.refresh(adapter);
+    return this.cachedOf(adapter) ?? this.refresh(adapter);
+  }
+
+  /**
+   * The provider's catalogue when one is cached, as `get` gives it (a stale one starts its refresh),
+   * without a promise; undefined otherwise (then `get` loads it).
+   */
+  cached(code: string): ProviderCatalogue | undefined {
+    const adapter = this.options.providers.get(code);
+    return adapter && this.cachedOf(adapter);
+  }
+
+  private cachedOf(adapter: ProviderAdapter): ProviderCatalogue | undefined {
+    const entry = this.entries.get(adapter.info.code);
+    if (!entry?.catalogue) return undefined;
+    if (this.now() - entry.fetchedAt >= this.options.ttlMs) void this.refresh(adapter);
+    return entry.catalogue;
   }
 
   /** Every enabled provider (or those named) whose catalogue is available. */

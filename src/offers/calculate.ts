@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
+import {
+  addFixed,
+  compareFixed,
+  fixedQuotientText,
+  fixedText,
+  parseFixed,
+  roundFixed,
+  subtractFixed,
+  type FixedDecimal,
+} from '../domain/fixed-decimal';
 import { decimal, Decimal, quotientToSignificantText, roundedDown, roundedUp } from '../domain/money';
 import type { ProviderQuote } from '../providers/types';
 
@@ -39,19 +49,41 @@ const ZERO = new Decimal(0);
 /** Above zero, without making a zero to compare with (bignumber.js copies the operand of every comparison). */
 const isAboveZero = (value: Decimal) => value.isPositive() && !value.isZero();
 
-/** A provider quote's amounts as decimals, each parsed once for both the fee check and the offer. */
-export interface QuoteAmounts {
+/**
+ * A provider quote's amounts, each parsed once for both the fee check and the offer: exact integers
+ * (FixedDecimal) when the quote and the amount asked for are written plainly, as they nearly always
+ * are, and decimals otherwise (a sign, an exponent). Both give the same offer to the digit.
+ */
+export type QuoteAmounts = DecimalAmounts | PlainAmounts;
+
+export interface DecimalAmounts {
+  plain?: undefined;
   crypto: Decimal;
   /** Processing plus network fee, unrounded. */
   fees: Decimal;
 }
 
-export function quoteAmounts(quote: ProviderQuote): QuoteAmounts {
+export interface PlainAmounts {
+  plain: true;
+  crypto: FixedDecimal;
+  fees: FixedDecimal;
+  /** The amount asked for. */
+  from: FixedDecimal;
+}
+
+/** The quote's amounts; `amountFrom`, the amount asked for as written, allows the plain ones. */
+export function quoteAmounts(quote: ProviderQuote, amountFrom?: string): QuoteAmounts {
+  const from = amountFrom === undefined ? undefined : parseFixed(amountFrom);
+  const crypto = from && parseFixed(quote.cryptoAmount);
+  const processing = crypto && parseFixed(quote.processingFee);
+  const network = processing && parseFixed(quote.networkFee);
+  if (network) return { plain: true, crypto, fees: addFixed(processing, network), from };
   return { crypto: decimal(quote.cryptoAmount), fees: decimal(quote.processingFee).plus(decimal(quote.networkFee)) };
 }
 
 /** A quote whose fees eat the whole amount, or that buys nothing, is no offer. */
 export function coversFees(amounts: QuoteAmounts, amountFrom: Decimal): boolean {
+  if (amounts.plain) return amounts.crypto.units > 0n && compareFixed(amounts.from, amounts.fees) > 0;
   return isAboveZero(amounts.crypto) && amountFrom.gt(amounts.fees);
 }
 
@@ -68,8 +100,9 @@ export function toOffer(
   crypto: CryptoCurrency,
   amountFrom: string | Decimal,
   expiresAt: Date,
-  amounts: QuoteAmounts = quoteAmounts(quote),
+  amounts: QuoteAmounts = quoteAmounts(quote, typeof amountFrom === 'string' ? amountFrom : undefined),
 ): Offer {
+  if (amounts.plain) return plainOffer(quote, fiat, crypto, expiresAt, amounts);
   const totalFee = roundedUp(amounts.fees, fiat.precision);
   const fee = totalFee.toFixed(fiat.precision);
   const from = typeof amountFrom === 'string' ? decimal(amountFrom) : amountFrom;
@@ -85,6 +118,27 @@ export function toOffer(
     fee,
     amount_from: from.toFixed(fiat.precision),
     amount_expected_to: to.toFixed(crypto.precision),
+    payment_methods: [{ payment_method_code: quote.paymentMethod, fee }],
+    expires_at: expiresAt.toISOString(),
+    total_fee_amount: fee,
+  };
+}
+
+/** toOffer's arithmetic on plain amounts, in exact integers: the same rules, the same digits. */
+function plainOffer(quote: ProviderQuote, fiat: FiatCurrency, crypto: CryptoCurrency, expiresAt: Date, amounts: PlainAmounts): Offer {
+  const totalFee = roundFixed(amounts.fees, fiat.precision, 'up');
+  const fee = fixedText(totalFee, fiat.precision);
+  const to = roundFixed(amounts.crypto, crypto.precision, 'down');
+  // Below zero, the net is taken as zero (toOffer's clamp): no rate from it.
+  const net = subtractFixed(amounts.from, totalFee);
+  const netAboveZero = net.units > 0n;
+  const buys = to.units > 0n;
+  return {
+    rate: netAboveZero && buys ? fixedQuotientText(to, net, RATE_SIGNIFICANT_DIGITS, 'down') : '0',
+    inverted_rate: netAboveZero && buys ? fixedQuotientText(net, to, RATE_SIGNIFICANT_DIGITS, 'up') : '0',
+    fee,
+    amount_from: fixedText(amounts.from, fiat.precision),
+    amount_expected_to: fixedText(to, crypto.precision),
     payment_methods: [{ payment_method_code: quote.paymentMethod, fee }],
     expires_at: expiresAt.toISOString(),
     total_fee_amount: fee,

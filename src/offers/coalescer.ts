@@ -1,3 +1,4 @@
+import { CallAborter, type CallSignal } from '../providers/kit/call-signal';
 import { abortReason } from './limiter';
 
 /**
@@ -12,11 +13,12 @@ import { abortReason } from './limiter';
  * caller is one small object that is its own abort listener (no closures per caller).
  */
 class Shared<T> {
-  readonly controller = new AbortController();
+  readonly controller = new CallAborter();
   /** Callers still waiting. */
   callers = 0;
-  /** Every caller that joined, in order; one that left is marked done and skipped. */
-  readonly joined: Caller<T>[] = [];
+  /** Every caller that joined, in order (the first, then the others: most calls have one); one that left is marked done and skipped. */
+  first: Caller<T> | undefined;
+  others: Caller<T>[] | undefined;
 }
 
 const ONCE = { once: true } as const;
@@ -28,11 +30,12 @@ class Caller<T> {
     private readonly coalescer: Coalescer<T>,
     private readonly key: string,
     private readonly call: Shared<T>,
-    private readonly signal: AbortSignal | undefined,
+    private readonly signal: CallSignal | undefined,
     readonly resolve: (value: T) => void,
     readonly reject: (err: Error) => void,
   ) {
-    call.joined.push(this);
+    if (call.first === undefined) call.first = this;
+    else (call.others ??= []).push(this);
     call.callers++;
     signal?.addEventListener('abort', this, ONCE);
   }
@@ -71,7 +74,7 @@ export class Coalescer<T> {
     return this.inFlight.size;
   }
 
-  run(key: string, start: (signal: AbortSignal) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  run(key: string, start: (signal: CallSignal) => Promise<T>, signal?: CallSignal): Promise<T> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     let shared = this.inFlight.get(key);
     if (shared) this.onJoin?.();
@@ -87,7 +90,7 @@ export class Coalescer<T> {
     if (this.inFlight.get(key) === call) this.inFlight.delete(key);
   }
 
-  private begin(key: string, start: (signal: AbortSignal) => Promise<T>): Shared<T> {
+  private begin(key: string, start: (signal: CallSignal) => Promise<T>): Shared<T> {
     const shared = new Shared<T>();
     let promise: Promise<T>;
     try {
@@ -107,8 +110,10 @@ export class Coalescer<T> {
 
   private settled(key: string, shared: Shared<T>, value: T | undefined, err: Error | undefined, failed: boolean): void {
     this.forget(key, shared);
-    const { joined } = shared;
-    for (let i = 0; i < joined.length; i++) joined[i]!.settle(value, err, failed);
-    joined.length = 0;
+    const { first, others } = shared;
+    shared.first = undefined;
+    shared.others = undefined;
+    first?.settle(value, err, failed);
+    if (others) for (let i = 0; i < others.length; i++) others[i]!.settle(value, err, failed);
   }
 }

@@ -1,3 +1,5 @@
+import type { CallSignal } from '../providers/kit/call-signal';
+
 /**
  * A cap on the calls in flight to one provider from this process. A call over the cap waits in a
  * first-in, first-out queue until a call ends and hands it the slot, or until its own signal aborts
@@ -34,7 +36,7 @@ export class ConcurrencyLimiter {
    * Runs `task` once a slot is free; `onQueued` is told when the call has to wait (before it waits),
    * so that only waits are measured.
    */
-  run<T>(task: () => Promise<T>, signal?: AbortSignal, onQueued?: () => void): Promise<T> {
+  run<T>(task: () => Promise<T>, signal?: CallSignal, onQueued?: () => void): Promise<T> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     if (this.running < this.limit) {
       this.running++;
@@ -62,17 +64,27 @@ export class ConcurrencyLimiter {
     });
   }
 
-  private async execute<T>(task: () => Promise<T>): Promise<T> {
+  /** The call, and its slot handed on (or freed) once it ends: one reaction, not an async function per call. */
+  private execute<T>(task: () => Promise<T>): Promise<T> {
+    let promise: Promise<T>;
     try {
-      return await task();
-    } finally {
-      const next = this.queue.shift();
-      if (next) next.start();
-      else this.running--;
+      promise = task();
+    } catch (err) {
+      this.release();
+      const failure = err as Error;
+      return Promise.reject(failure);
     }
+    promise.then(this.release, this.release);
+    return promise;
   }
+
+  private readonly release = (): void => {
+    const next = this.queue.shift();
+    if (next) next.start();
+    else this.running--;
+  };
 }
 
-export function abortReason(signal: AbortSignal): Error {
+export function abortReason(signal: { readonly reason: unknown }): Error {
   return signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted', 'AbortError');
 }

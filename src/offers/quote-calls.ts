@@ -2,6 +2,7 @@ import { offerProviderDeadline, providerQuoteQueueWait, providerQuotesCoalesced 
 import { ALL_QUOTE_FIELDS, quoteKeyOf } from '../providers/kit/quote-key';
 import type { ProviderAdapter, ProviderQuote, QuoteRequest } from '../providers/types';
 import { Coalescer } from './coalescer';
+import type { CallSignal } from '../providers/kit/call-signal';
 import { AdaptiveDeadline, type DeadlineSettings } from './deadline';
 import { ConcurrencyLimiter } from './limiter';
 
@@ -77,7 +78,7 @@ export class QuoteCalls {
    * One quote, made or shared. `signal` is the caller's: when it aborts, the caller stops waiting,
    * and the call itself is aborted only if no other caller waits for it.
    */
-  quote(adapter: ProviderAdapter, request: QuoteRequest, signal: AbortSignal, sent?: SentCalls): Promise<ProviderQuote> {
+  quote(adapter: ProviderAdapter, request: QuoteRequest, signal: CallSignal, sent?: SentCalls): Promise<ProviderQuote> {
     const code = adapter.info.code;
     const calls = this.of(code);
     const key = adapter.quoteKey ? adapter.quoteKey(request) : quoteKeyOf(request, ALL_QUOTE_FIELDS);
@@ -88,7 +89,7 @@ export class QuoteCalls {
     adapter: ProviderAdapter,
     calls: ProviderCalls,
     request: QuoteRequest,
-    signal: AbortSignal,
+    signal: CallSignal,
     sent: SentCalls | undefined,
   ): Promise<ProviderQuote> {
     // Only calls that wait are timed, by the limiter (when they start or leave the queue): the common case costs nothing.

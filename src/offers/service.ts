@@ -1,12 +1,12 @@
-import { setMaxListeners } from 'node:events';
 import type { CatalogueService } from '../catalogue/service';
 import { eligibleMethods } from '../catalogue/eligibility';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
 import { offerOutcomes, offerProviderSlow, offerQuoteDuration, offersPerRequest } from '../metrics/metrics';
 import { PairCache } from '../metrics/label-cache';
 import { amountLimits, decimal, roundDown, roundUp, type Decimal } from '../domain/money';
+import { CallAborter, type CallSignal } from '../providers/kit/call-signal';
 import type { ProviderRegistry } from '../providers/registry';
-import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote } from '../providers/types';
+import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote, type QuoteRequest } from '../providers/types';
 import { coversFees, quoteAmounts, toOffer, type Offer, type OfferError, type OfferErrorBody } from './calculate';
 import { QuoteCalls, type SentCalls } from './quote-calls';
 import type { OfferStore } from './store';
@@ -64,6 +64,72 @@ export const LEFT_OUT_SLOW: OfferErrorBody = { code: 'timeout', message: 'left o
 type Outcome = ({ code: string; offer: Offer } | { code: string; error: OfferErrorBody }) & { asked?: false };
 
 /**
+ * One request waiting for one provider, settled by whichever comes first: the answer, the deadline,
+ * or the provider turning slow (one object and its timer, not a race of three promises: there is one
+ * for every provider of every request). Giving up aborts the request's calls to the provider.
+ */
+class ProviderWait {
+  /** What the request's calls to the provider listen on (one per payment method, MoonPay has 11). */
+  readonly calls = new CallAborter();
+  readonly started = performance.now();
+  private open = true;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    readonly code: string,
+    readonly ms: number,
+    readonly sent: SentCalls,
+    private readonly waiting: Set<ProviderWait>,
+    /** Records the outcome (the provider's health, its duration) before the request has it. */
+    private readonly ended: (wait: ProviderWait, outcome: Outcome) => void,
+    private readonly resolve: (outcome: Outcome) => void,
+    private readonly reject: (err: Error) => void,
+  ) {
+    waiting.add(this);
+    this.timer = setTimeout(deadlinePassed, ms, this);
+  }
+
+  giveUp(outcome: Outcome): void {
+    if (!this.end(false)) return;
+    this.ended(this, outcome);
+    this.resolve(outcome);
+  }
+
+  answered(outcome: Outcome): void {
+    if (!this.end(true)) return;
+    this.ended(this, outcome);
+    this.resolve(outcome);
+  }
+
+  failed(err: Error): void {
+    if (!this.end(false)) return;
+    this.reject(err);
+  }
+
+  /** Whether it was still open: only the first of the three settles it. */
+  private end(answered: boolean): boolean {
+    if (!this.open) return false;
+    this.open = false;
+    clearTimeout(this.timer);
+    this.waiting.delete(this);
+    if (!answered) this.calls.abort();
+    return true;
+  }
+}
+
+/**
+ * The deadline's timer fires in the timers phase, before the poll phase reads the sockets: an answer
+ * that arrived during a stall of the event loop is read first (setImmediate runs after).
+ */
+function deadlinePassed(wait: ProviderWait): void {
+  setImmediate(timedOut, wait);
+}
+
+function timedOut(wait: ProviderWait): void {
+  wait.giveUp({ code: wait.code, error: { code: 'timeout', message: `no answer within ${wait.ms} ms` } });
+}
+
+/**
  * Asks every eligible provider in parallel, each under its own deadline; a slow or failing one is
  * left out. Within a provider, every payment method its catalogue allows for the request is quoted
  * at once; the offer carries the best method's amounts and every method's fee.
@@ -71,7 +137,7 @@ type Outcome = ({ code: string; offer: Offer } | { code: string; error: OfferErr
 export class OffersService {
   private readonly health = new Map<string, ProviderHealth>();
   /** The requests waiting for each provider: released at once (left out) when it turns slow. */
-  private readonly waiting = new Map<string, Set<(outcome: Outcome) => void>>();
+  private readonly waiting = new Map<string, Set<ProviderWait>>();
   private readonly calls: QuoteCalls;
   /** Metric label objects, made once per provider (and outcome) and reused by every request. */
   private readonly providerLabels = new Map<string, { provider: string }>();
@@ -92,7 +158,9 @@ export class OffersService {
   }
 
   async getOffers(query: OffersQuery): Promise<OffersResult> {
-    const adapters = this.options.providers.all().filter((a) => !query.providerCodes || query.providerCodes.includes(a.info.code));
+    const { providerCodes } = query;
+    const all = this.options.providers.all();
+    const adapters = providerCodes ? all.filter((a) => providerCodes.includes(a.info.code)) : all;
     const outcomes = await this.gather(adapters, query);
     const result: OffersResult = { offers: {}, errors: {} };
     let offered = 0;
@@ -126,78 +194,48 @@ export class OffersService {
    * provider is slow, they are all asked, each under its own deadline, so that an answer is never
    * empty by default (and a provider that answers is healthy again).
    */
-  private async gather(adapters: ProviderAdapter[], query: OffersQuery): Promise<Outcome[]> {
+  private gather(adapters: ProviderAdapter[], query: OffersQuery): Promise<Outcome[]> {
     const states = adapters.map((a) => this.healthState(a.info.code));
     const allSlow = states.every((state) => state !== 'healthy');
     const amount = decimal(query.amountFrom);
     return Promise.all(
-      adapters.map(async (adapter, i): Promise<Outcome> => {
-        const code = adapter.info.code;
+      adapters.map((adapter, i): Promise<Outcome> => {
         const state = allSlow ? 'healthy' : states[i];
         if (state === 'probe') this.probe(adapter, query, amount);
-        if (state !== 'healthy') return { code, error: LEFT_OUT_SLOW };
-        const ms = this.calls.deadlineMs(code);
-        const started = performance.now();
-        const sent = this.calls.sentCalls(code);
-        const outcome = await this.askWithin(adapter, query, amount, ms, sent);
-        // A timeout while the provider answers calls sent after this request's is a straggler (a busy
-        // moment), not a sign of a hung provider: it does not count towards its being slow.
-        const straggler = 'error' in outcome && outcome.error.code === 'timeout' && this.calls.answeredAfter(code, sent);
-        if (!straggler) this.recordOutcome(code, outcome, false, ms);
-        if (outcome.asked !== false) offerQuoteDuration.observe(this.labelsOf(code), (performance.now() - started) / 1000);
-        return outcome;
+        if (state !== 'healthy') return Promise.resolve({ code: adapter.info.code, error: LEFT_OUT_SLOW });
+        return this.askWithin(adapter, query, amount);
       }),
     );
   }
 
   /**
-   * The provider's outcome within `ms`, or `timeout`; or left out as soon as it turns slow. A quote
-   * given up on is aborted, unless another request shares it (QuoteCalls).
+   * The provider's outcome within its deadline, or `timeout`; or left out as soon as it turns slow.
+   * A quote given up on is aborted, unless another request shares it (QuoteCalls).
    */
-  private askWithin(adapter: ProviderAdapter, query: OffersQuery, amount: Decimal, ms: number, sent: SentCalls): Promise<Outcome> {
+  private askWithin(adapter: ProviderAdapter, query: OffersQuery, amount: Decimal): Promise<Outcome> {
     const code = adapter.info.code;
-    const calls = new AbortController();
-    // A provider's calls (one per payment method, MoonPay has 11) listen on this signal: no leak.
-    setMaxListeners(Number.POSITIVE_INFINITY, calls.signal);
-    const waiting = this.waitingFor(code);
-    // Whichever comes first settles it: the answer, the deadline, or the provider turning slow (one
-    // promise, not a race of three: this runs for every provider of every request).
+    const ms = this.calls.deadlineMs(code);
+    const sent = this.calls.sentCalls(code);
     return new Promise<Outcome>((resolve, reject) => {
-      let open = true;
-      const end = (answered: boolean) => {
-        open = false;
-        clearTimeout(timer);
-        waiting.delete(giveUp);
-        if (!answered) calls.abort();
-      };
-      const giveUp = (outcome: Outcome) => {
-        if (!open) return;
-        end(false);
-        resolve(outcome);
-      };
-      waiting.add(giveUp);
-      // The deadline's timer fires in the timers phase, before the poll phase reads the sockets: an
-      // answer that arrived during a stall of the event loop is read first (setImmediate runs after).
-      const timer = setTimeout(
-        () => setImmediate(() => giveUp({ code, error: { code: 'timeout', message: `no answer within ${ms} ms` } })),
-        ms,
-      );
-      this.quoteProvider(adapter, query, amount, calls.signal, sent).then(
-        (outcome) => {
-          if (!open) return;
-          end(true);
-          resolve(outcome);
-        },
-        (err: Error) => {
-          if (!open) return;
-          end(false);
-          reject(err);
-        },
+      const wait = new ProviderWait(code, ms, sent, this.waitingFor(code), this.waitEnded, resolve, reject);
+      this.quoteProvider(adapter, query, amount, wait.calls, sent).then(
+        (outcome) => wait.answered(outcome),
+        (err: Error) => wait.failed(err),
       );
     });
   }
 
-  private waitingFor(code: string): Set<(outcome: Outcome) => void> {
+  /** A provider's outcome for a request, recorded: its health and the time the request waited for it. */
+  private readonly waitEnded = (wait: ProviderWait, outcome: Outcome): void => {
+    const { code } = wait;
+    // A timeout while the provider answers calls sent after this request's is a straggler (a busy
+    // moment), not a sign of a hung provider: it does not count towards its being slow.
+    const straggler = 'error' in outcome && outcome.error.code === 'timeout' && this.calls.answeredAfter(code, wait.sent);
+    if (!straggler) this.recordOutcome(code, outcome, false, wait.ms);
+    if (outcome.asked !== false) offerQuoteDuration.observe(this.labelsOf(code), (performance.now() - wait.started) / 1000);
+  };
+
+  private waitingFor(code: string): Set<ProviderWait> {
     let waiting = this.waiting.get(code);
     if (!waiting) this.waiting.set(code, (waiting = new Set()));
     return waiting;
@@ -268,7 +306,7 @@ export class OffersService {
   private releaseWaiting(code: string): void {
     const waiting = this.waiting.get(code);
     if (!waiting) return;
-    for (const release of [...waiting]) release({ code, asked: false, error: LEFT_OUT_SLOW });
+    for (const wait of [...waiting]) wait.giveUp({ code, asked: false, error: LEFT_OUT_SLOW });
     waiting.clear();
   }
 
@@ -276,11 +314,12 @@ export class OffersService {
     adapter: ProviderAdapter,
     query: OffersQuery,
     amount: Decimal,
-    signal: AbortSignal,
+    signal: CallSignal,
     sent?: SentCalls,
   ): Promise<Outcome> {
     const code = adapter.info.code;
-    const catalogue = await this.options.catalogues.get(code);
+    // A catalogue in the cache is read without a promise (every provider of every request reads one).
+    const catalogue = this.options.catalogues.cached(code) ?? (await this.options.catalogues.get(code));
     if (!catalogue) return { code, asked: false, error: { code: 'unavailable', message: 'the provider catalogue is not available' } };
     const methods = eligibleMethods(catalogue, {
       fiat: query.fiat,
@@ -296,31 +335,25 @@ export class OffersService {
       return { code, asked: false, error: { code: 'ip_required', message: "this provider needs the end user's IP address: send `ip`" } };
     }
 
+    // One method (the common case): one call, and its offer is the provider's as it is.
+    if (methods.length === 1) {
+      let quote: ProviderQuote;
+      try {
+        quote = await this.calls.quote(adapter, quoteRequest(query, methods[0]!.code), signal, sent);
+      } catch (reason) {
+        return { code, error: inFiat(failureOf([{ status: 'rejected', reason }]), query.fiat) };
+      }
+      return this.oneMethodOutcome(code, quote, query, amount);
+    }
     const settled = await Promise.allSettled(
-      methods.map((method) =>
-        this.calls.quote(
-          adapter,
-          {
-            fiat: query.fiat,
-            crypto: query.crypto,
-            fiatAmount: query.amountFrom,
-            paymentMethod: method.code,
-            country: query.country,
-            state: query.state,
-            ip: query.ip,
-            externalUserId: query.externalUserId,
-          },
-          signal,
-          sent,
-        ),
-      ),
+      methods.map((method) => this.calls.quote(adapter, quoteRequest(query, method.code), signal, sent)),
     );
     let ttlEnd: number | undefined;
     const offers: Offer[] = [];
     for (const s of settled) {
       if (s.status !== 'fulfilled') continue;
       const quote = s.value;
-      const amounts = quoteAmounts(quote);
+      const amounts = quoteAmounts(quote, query.amountFrom);
       if (!coversFees(amounts, amount)) continue;
       ttlEnd ??= this.now() + this.options.offerTtlSeconds * 1000;
       offers.push(
@@ -330,13 +363,21 @@ export class OffersService {
     if (offers.length === 0) return { code, error: inFiat(failureOf(settled), query.fiat) };
 
     const best = offers.reduce((a, b) => (decimal(b.amount_expected_to).gt(a.amount_expected_to) ? b : a));
-    // One method (the common case): its offer is the provider's as it is.
     if (offers.length === 1) return { code, offer: best };
     const paymentMethods = offers
       .map((o) => o.payment_methods[0]!)
       .sort((a, b) => decimal(a.fee).comparedTo(b.fee) || a.payment_method_code.localeCompare(b.payment_method_code));
     const expiresAt = offers.map((o) => o.expires_at).reduce((a, b) => (b < a ? b : a));
     return { code, offer: { ...best, payment_methods: paymentMethods, expires_at: expiresAt } };
+  }
+
+  /** quoteProvider's outcome for a provider with one eligible method, without the arrays of several. */
+  private oneMethodOutcome(code: string, quote: ProviderQuote, query: OffersQuery, amount: Decimal): Outcome {
+    const amounts = quoteAmounts(quote, query.amountFrom);
+    if (!coversFees(amounts, amount)) return { code, error: inFiat(failureOf([]), query.fiat) };
+    const ttlEnd = this.now() + this.options.offerTtlSeconds * 1000;
+    const expiresAt = new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd));
+    return { code, offer: toOffer(quote, query.fiat, query.crypto, amount, expiresAt, amounts) };
   }
 
   private remember(query: OffersQuery, providerCode: string, offer: Offer): Promise<void> {
@@ -371,6 +412,20 @@ function inFiat(error: OfferErrorBody, fiat: FiatCurrency): OfferErrorBody {
     ...error,
     ...(error.min_amount === undefined ? {} : { min_amount: roundUp(decimal(error.min_amount), fiat.precision) }),
     ...(error.max_amount === undefined ? {} : { max_amount: roundDown(decimal(error.max_amount), fiat.precision) }),
+  };
+}
+
+/** What a provider's quote call asks for one payment method. */
+function quoteRequest(query: OffersQuery, paymentMethod: string): QuoteRequest {
+  return {
+    fiat: query.fiat,
+    crypto: query.crypto,
+    fiatAmount: query.amountFrom,
+    paymentMethod,
+    country: query.country,
+    state: query.state,
+    ip: query.ip,
+    externalUserId: query.externalUserId,
   };
 }
 

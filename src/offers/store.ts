@@ -67,7 +67,17 @@ export function normalAmount(amount: string): string {
 type MatchedTerms = Pick<OfferTerms, 'expiresAt' | 'country' | 'state' | 'paymentMethod' | 'paymentMethods'>;
 
 export function matches(offer: MatchedTerms, query: { country: string; state?: string; paymentMethod: string }, now: number): boolean {
-  if (Date.parse(offer.expiresAt) <= now) return false;
+  return matchesAt(offer, Date.parse(offer.expiresAt), query, now);
+}
+
+/** `matches`, with the offer's expiry already parsed. */
+function matchesAt(
+  offer: Omit<MatchedTerms, 'expiresAt'>,
+  expiresAtMs: number,
+  query: { country: string; state?: string; paymentMethod: string },
+  now: number,
+): boolean {
+  if (expiresAtMs <= now) return false;
   if (offer.country !== query.country) return false;
   if (offer.state !== undefined && offer.state !== query.state) return false;
   if (offer.paymentMethod !== undefined && offer.paymentMethod !== query.paymentMethod) return false;
@@ -82,8 +92,10 @@ export function matches(offer: MatchedTerms, query: { country: string; state?: s
  * minutes, some 250,000 when every request is for another amount: kept whole, they were a third of
  * the API's heap (about 280 bytes each; about half that now).
  */
-interface KeptOffer extends MatchedTerms {
+interface KeptOffer extends Omit<MatchedTerms, 'expiresAt'> {
   expiresAtMs: number;
+  /** Only when `new Date(expiresAtMs).toISOString()` would not write it as it came (the offers service's always are). */
+  expiresAt?: string;
   amountFrom: string;
   amountExpectedTo: string;
   ip?: string;
@@ -101,6 +113,9 @@ function shared(value: string): string {
   return value;
 }
 
+/** The expiry as it was remembered. */
+const expiryOf = (offer: KeptOffer): string => offer.expiresAt ?? new Date(offer.expiresAtMs).toISOString();
+
 function sharedList(values: string[]): string[] {
   const key = values.join('\u0000');
   const known = sharedLists.get(key);
@@ -111,17 +126,20 @@ function sharedList(values: string[]): string[] {
 }
 
 function kept(terms: OfferTerms): KeptOffer {
-  return {
-    expiresAtMs: Date.parse(terms.expiresAt),
-    expiresAt: terms.expiresAt,
+  const expiresAtMs = Date.parse(terms.expiresAt);
+  const offer: KeptOffer = {
+    expiresAtMs,
     amountFrom: terms.amountFrom,
     amountExpectedTo: terms.amountExpectedTo,
     country: shared(terms.country),
-    ...(terms.state === undefined ? {} : { state: shared(terms.state) }),
-    ...(terms.paymentMethod === undefined ? {} : { paymentMethod: shared(terms.paymentMethod) }),
     paymentMethods: sharedList(terms.paymentMethods),
-    ...(terms.ip === undefined ? {} : { ip: terms.ip }),
   };
+  // Absent terms are left out (no empty objects spread in for them: this runs for every offer).
+  if (!Number.isFinite(expiresAtMs) || new Date(expiresAtMs).toISOString() !== terms.expiresAt) offer.expiresAt = terms.expiresAt;
+  if (terms.state !== undefined) offer.state = shared(terms.state);
+  if (terms.paymentMethod !== undefined) offer.paymentMethod = shared(terms.paymentMethod);
+  if (terms.ip !== undefined) offer.ip = terms.ip;
+  return offer;
 }
 
 /** Keys the memory store keeps at most (least recently used dropped first). */
@@ -138,19 +156,24 @@ export interface MemoryOfferStoreLimits {
   maxOffers?: number;
 }
 
+/** A key's offers: most keys have one, kept without a list around it. */
+type KeptOffers = KeptOffer | KeptOffer[];
+
+const listOf = (offers: KeptOffers | undefined): KeptOffer[] => (offers === undefined ? [] : Array.isArray(offers) ? offers : [offers]);
+
 export class MemoryOfferStore implements OfferStore {
-  private readonly cache: LRUCache<string, KeptOffer[]>;
+  private readonly cache: LRUCache<string, KeptOffers>;
 
   constructor(
     private readonly now: () => number = Date.now,
     limits: MemoryOfferStoreLimits = {},
   ) {
     const maxOffers = limits.maxOffers ?? MAX_OFFERS;
-    this.cache = new LRUCache<string, KeptOffer[]>({
+    this.cache = new LRUCache<string, KeptOffers>({
       max: limits.maxKeys ?? MAX_KEYS,
       // Bounded by offers as well as keys: each key weighs its number of offers.
       maxSize: maxOffers,
-      sizeCalculation: (offers) => Math.max(offers.length, 1),
+      sizeCalculation: (offers) => (Array.isArray(offers) ? Math.max(offers.length, 1) : 1),
       ttl: 60 * 60_000,
     });
   }
@@ -163,19 +186,22 @@ export class MemoryOfferStore implements OfferStore {
   remember(terms: OfferTerms): Promise<void> {
     const key = offerKey(terms);
     const now = this.now();
-    const offers = (this.cache.get(key) ?? []).filter((o) => o.expiresAtMs > now);
+    const known = this.cache.get(key);
+    const offers =
+      known === undefined ? [] : Array.isArray(known) ? known.filter((o) => o.expiresAtMs > now) : known.expiresAtMs > now ? [known] : [];
     offers.push(kept(terms));
     if (offers.length > MAX_OFFERS_PER_KEY) offers.splice(0, offers.length - MAX_OFFERS_PER_KEY);
-    const latest = offers.reduce((max, o) => Math.max(max, o.expiresAtMs), 0);
-    this.cache.set(key, offers, { ttl: Math.max(latest - now, 1) });
+    let latest = 0;
+    for (const offer of offers) latest = Math.max(latest, offer.expiresAtMs);
+    this.cache.set(key, offers.length === 1 ? offers[0]! : offers, { ttl: Math.max(latest - now, 1) });
     return Promise.resolve();
   }
 
   findLive(query: Parameters<OfferStore['findLive']>[0]): Promise<OfferTerms | undefined> {
-    const candidates = this.cache.get(offerKey(query)) ?? [];
-    const offer = candidates.find((o) => matches(o, query, this.now()));
+    const candidates = listOf(this.cache.get(offerKey(query)));
+    const offer = candidates.find((o) => matchesAt(o, o.expiresAtMs, query, this.now()));
     if (!offer) return Promise.resolve(undefined);
-    const { expiresAtMs: _ms, paymentMethods, ...rest } = offer;
+    const { expiresAtMs: _ms, expiresAt: _text, paymentMethods, ...rest } = offer;
     const { integratorId, externalUserId, providerCode, fromCurrency, toCurrency } = query;
     return Promise.resolve({
       integratorId,
@@ -183,6 +209,7 @@ export class MemoryOfferStore implements OfferStore {
       providerCode,
       fromCurrency,
       toCurrency,
+      expiresAt: expiryOf(offer),
       ...rest,
       paymentMethods: [...paymentMethods],
     });

@@ -3,6 +3,7 @@ import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
 import type { OrderStatus } from '../domain/order-status';
 import type { ReportedTerms } from '../domain/integrity';
 import { amountLimits, type Decimal } from '../domain/money';
+import type { CallSignal } from './kit/call-signal';
 
 export type { ReportedTerms } from '../domain/integrity';
 
@@ -192,7 +193,7 @@ export interface ProviderAdapter {
   readonly claimsProviderOrders?: boolean;
   /** The provider's catalogue from its own endpoints (the caller caches it). */
   getCatalogue(signal?: AbortSignal): Promise<ProviderCatalogue>;
-  getQuote(request: QuoteRequest, signal?: AbortSignal): Promise<ProviderQuote>;
+  getQuote(request: QuoteRequest, signal?: CallSignal): Promise<ProviderQuote>;
   /**
    * What of a quote request decides its answer (every field the call sends, and every field getQuote
    * reads itself): two requests with the same key get the same answer, and the offers service makes

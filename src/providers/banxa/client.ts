@@ -17,6 +17,7 @@ import {
   type BanxaBuyOrderRequest,
 } from './schemas';
 import type { ProviderOperation } from '../kit/operation';
+import type { CallSignal } from '../kit/call-signal';
 
 /** Banxa application error codes (Hosted Checkout "Error Codes", legacy error statuses) the broker can explain. */
 const REJECTION_BY_CODE: Readonly<Record<string, ProviderRejectedError['code']>> = {
@@ -36,23 +37,23 @@ export class BanxaClient {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  getCrypto(signal?: AbortSignal) {
+  getCrypto(signal?: CallSignal) {
     return this.call('/v2/crypto/buy', BanxaCryptoListSchema, { signal, operation: 'catalogue' });
   }
 
-  getFiats(signal?: AbortSignal) {
+  getFiats(signal?: CallSignal) {
     return this.call('/v2/fiats/buy', BanxaFiatListSchema, { signal, operation: 'catalogue' });
   }
 
-  getCountries(signal?: AbortSignal) {
+  getCountries(signal?: CallSignal) {
     return this.call('/v2/countries', BanxaCountryListSchema, { signal, operation: 'catalogue' });
   }
 
-  getUsStates(signal?: AbortSignal) {
+  getUsStates(signal?: CallSignal) {
     return this.call('/v2/countries/us/states', BanxaUsStatesSchema, { signal, operation: 'catalogue' });
   }
 
-  getQuote(params: Record<string, string>, signal?: AbortSignal) {
+  getQuote(params: Record<string, string>, signal?: CallSignal) {
     return this.call(`/v2/quotes/buy?${formQuery(params)}`, BanxaQuoteSchema, { signal, operation: 'quote' });
   }
 

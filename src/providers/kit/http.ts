@@ -3,6 +3,7 @@ import { providerRequestDuration, providerRequests } from '../../metrics/metrics
 import { PairCache } from '../../metrics/label-cache';
 import { activeTracing, inSpan, SpanKind } from '../../tracing';
 import { ProviderUnavailableError } from '../types';
+import type { CallSignal } from './call-signal';
 import type { ProviderCall } from './operation';
 
 /** What a provider answer may weigh unless the call says otherwise: far above any real answer. */
@@ -18,7 +19,7 @@ export interface ProviderRequestOptions {
   headers?: Record<string, string>;
   json?: unknown;
   timeoutMs: number;
-  signal?: AbortSignal;
+  signal?: CallSignal;
   /** Bytes of the answer's body read at most; a longer answer fails the call. DEFAULT_MAX_BODY_BYTES by default. */
   maxBodyBytes?: number;
   /** The provider and what the call is for: its metrics' and span's labels (unknown/other when absent). */
@@ -73,7 +74,7 @@ class AnswerReader implements Dispatcher.DispatchHandler {
 
   constructor(
     private readonly cap: number,
-    private readonly signal: AbortSignal | undefined,
+    private readonly signal: CallSignal | undefined,
     private readonly resolve: (answer: RawAnswer) => void,
     private readonly reject: (err: Error) => void,
   ) {
@@ -198,21 +199,25 @@ function tracedRequest(url: string, options: ProviderRequestOptions): Promise<Pr
   );
 }
 
-async function countedRequest(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
+/** The call, counted and timed when it ends (two reactions on its promise, not an async function per call). */
+function countedRequest(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
   const started = performance.now();
-  let outcome = 'error';
-  try {
-    const response = await send(url, options);
-    outcome = response.status < 400 ? 'ok' : 'refused';
-    return response;
-  } catch (err) {
-    outcome = (err instanceof Error && outcomes.get(err)) || 'error';
-    throw err;
-  } finally {
-    const labels = labelsByCall.get(options.call?.provider ?? 'unknown', options.call?.operation ?? 'other');
-    providerRequests.inc(labels.withOutcome(outcome));
-    providerRequestDuration.observe(labels.call, (performance.now() - started) / 1000);
-  }
+  return send(url, options).then(
+    (response) => {
+      count(options, response.status < 400 ? 'ok' : 'refused', started);
+      return response;
+    },
+    (err: Error) => {
+      count(options, (err instanceof Error && outcomes.get(err)) || 'error', started);
+      throw err;
+    },
+  );
+}
+
+function count(options: ProviderRequestOptions, outcome: string, started: number): void {
+  const labels = labelsByCall.get(options.call?.provider ?? 'unknown', options.call?.operation ?? 'other');
+  providerRequests.inc(labels.withOutcome(outcome));
+  providerRequestDuration.observe(labels.call, (performance.now() - started) / 1000);
 }
 
 /** A call's metric label objects, made once per provider, operation and outcome and reused by every call. */
@@ -242,25 +247,39 @@ function unavailable(message: string, outcome: string): ProviderUnavailableError
   return err;
 }
 
-async function send(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
+/** The call and its answer read, or the ProviderUnavailableError its failure stands for (reactions, not an async function per call). */
+function send(url: string, options: ProviderRequestOptions): Promise<ProviderResponse> {
   const method = options.method ?? 'GET';
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  let status: number;
-  let text: string;
+  let answer: Promise<RawAnswer>;
   try {
-    ({ status, text } = await dispatch(url, options, method, maxBodyBytes));
+    answer = dispatch(url, options, method, maxBodyBytes);
   } catch (err) {
-    const timedOut = TIMEOUT_CODES.has((err as { code?: string }).code ?? '');
-    const aborted = !timedOut && !(err instanceof BodyOverCapError) && options.signal?.aborted === true;
-    const reason = timedOut
-      ? `timed out after ${options.timeoutMs} ms`
-      : err instanceof BodyOverCapError
-        ? `answer is over the ${maxBodyBytes}-byte cap`
-        : aborted
-          ? 'aborted'
-          : (err as Error).message;
-    throw unavailable(`${method} ${pathOf(url)}: ${reason}`, timedOut ? 'timeout' : aborted ? 'aborted' : 'error');
+    const failure = err as Error;
+    answer = Promise.reject(failure);
   }
+  return answer.then(
+    (raw) => responseOf(raw, url, method),
+    (err: unknown) => {
+      throw callFailure(err, url, options, method, maxBodyBytes);
+    },
+  );
+}
+
+function callFailure(err: unknown, url: string, options: ProviderRequestOptions, method: string, maxBodyBytes: number): Error {
+  const timedOut = TIMEOUT_CODES.has((err as { code?: string }).code ?? '');
+  const aborted = !timedOut && !(err instanceof BodyOverCapError) && options.signal?.aborted === true;
+  const reason = timedOut
+    ? `timed out after ${options.timeoutMs} ms`
+    : err instanceof BodyOverCapError
+      ? `answer is over the ${maxBodyBytes}-byte cap`
+      : aborted
+        ? 'aborted'
+        : (err as Error).message;
+  return unavailable(`${method} ${pathOf(url)}: ${reason}`, timedOut ? 'timeout' : aborted ? 'aborted' : 'error');
+}
+
+function responseOf({ status, text }: RawAnswer, url: string, method: string): ProviderResponse {
   if (status >= 500) throw unavailable(`${method} ${pathOf(url)}: HTTP ${status}`, 'server_error');
   let body: unknown = undefined;
   if (text !== '') {

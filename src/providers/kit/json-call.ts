@@ -36,3 +36,27 @@ export function parseAnswer<S extends z.ZodType>(route: string, schema: S, body:
   if (!parsed.success) throw new ProviderUnavailableError(`${route}: unexpected answer shape`);
   return parsed.data;
 }
+
+/** A hand-written check of a 2xx answer's shape: the answer as read, or undefined for another shape. */
+export type AnswerCheck<T> = (body: unknown) => T | undefined;
+
+export interface CheckedCall<T> extends ProviderRequestOptions {
+  route: string;
+  check: AnswerCheck<T>;
+  refusal: Refusal;
+}
+
+/**
+ * callJson with a hand-written check in place of a zod schema, for the calls every offers request
+ * makes (a zod object's safeParse allocates about 2 KB per answer): the same answers and errors.
+ */
+export function callChecked<T>(url: string, call: CheckedCall<T>): Promise<T> {
+  return providerRequest(url, call).then((answer) => checkedAnswer(answer, call));
+}
+
+function checkedAnswer<T>(answer: ProviderResponse, { route, check, refusal }: CheckedCall<T>): T {
+  if (answer.status < 200 || answer.status >= 300) throw refusal(route, answer.status, answer.body);
+  const value = check(answer.body);
+  if (value === undefined) throw new ProviderUnavailableError(`${route}: unexpected answer shape`);
+  return value;
+}

@@ -3,6 +3,11 @@ import { isIP } from 'node:net';
 /** What a form-encoded query writes as it is: ASCII letters and digits, `*`, `-`, `.` and `_`. */
 const FORM_SAFE = /^[A-Za-z0-9*._-]*$/;
 
+/** Whether a form-encoded query writes `value` as it is. */
+export function isFormSafe(value: string): boolean {
+  return FORM_SAFE.test(value);
+}
+
 function formEncode(value: string): string {
   if (FORM_SAFE.test(value)) return value;
   // encodeURIComponent leaves `!'()~` as they are and writes a space as %20; the form encoding does neither.

@@ -12,6 +12,7 @@ import {
   MercuryoTransactionsSchema,
 } from './schemas';
 import type { ProviderOperation } from '../kit/operation';
+import type { CallSignal } from '../kit/call-signal';
 
 /**
  * HTTP client of Mercuryo's Widget Partner API v1.6. Public calls identify the partner by the
@@ -24,22 +25,22 @@ type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs' | 'call'> & { operat
 export class MercuryoClient {
   constructor(private readonly config: MercuryoConfig) {}
 
-  getCurrencies(signal?: AbortSignal) {
+  getCurrencies(signal?: CallSignal) {
     return this.call('/lib/currencies', {}, MercuryoCurrenciesSchema, { signal, operation: 'catalogue' });
   }
 
-  getCountries(signal?: AbortSignal) {
+  getCountries(signal?: CallSignal) {
     return this.call('/public/card-countries', { type: 'alpha2' }, MercuryoCountriesSchema, { signal, operation: 'catalogue' });
   }
 
-  getLimits(fiat: string, crypto: string, signal?: AbortSignal) {
+  getLimits(fiat: string, crypto: string, signal?: CallSignal) {
     return this.call('/public/currency-limits', { from: fiat, to: crypto, type: 'buy' }, MercuryoLimitsSchema, {
       signal,
       operation: 'quote',
     });
   }
 
-  getBuyRate(query: Record<string, string>, signal?: AbortSignal) {
+  getBuyRate(query: Record<string, string>, signal?: CallSignal) {
     return this.call('/widget/buy/rate', query, MercuryoBuyRateSchema, { signal, operation: 'quote' });
   }
 

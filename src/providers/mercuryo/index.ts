@@ -8,7 +8,8 @@ import { mercuryoCurrencyIds } from './reported';
 import { fromCatalogue, fromRate, fromTransactions, MERCURYO_WIDGET_NOT_OPENED, toRateQuery, toWidgetParams } from './transformers';
 import { parseMercuryoWebhook } from './webhook';
 import { buildWidgetUrl } from './widget';
-import { quoteKeyOf } from '../kit/quote-key';
+import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
+import type { CallSignal } from '../kit/call-signal';
 
 export {
   MercuryoEnvSchema,
@@ -25,12 +26,15 @@ export const MERCURYO_INFO = {
   icon_url: 'https://mercuryo.io/favicon.ico',
 } as const satisfies ProviderInfo;
 
+/** The quote request's fields that reach the provider's quote call (its quoteKey). */
+const QUOTE_FIELDS: readonly QuoteField[] = ['fiat', 'crypto', 'fiatAmount', 'paymentMethod'];
+
 export function createMercuryoAdapter(config: MercuryoConfig, currencies: CurrencyDictionary): ProviderAdapter {
   const client = new MercuryoClient(config);
   const ids = mercuryoCurrencyIds(currencies);
 
   /** Mercuryo's refusal of a rate says little; its published limits tell whether the amount was the reason. */
-  async function explainRefusal(err: ProviderRejectedError, request: QuoteRequest, signal?: AbortSignal): Promise<never> {
+  async function explainRefusal(err: ProviderRejectedError, request: QuoteRequest, signal?: CallSignal): Promise<never> {
     const limits = await client.getLimits(request.fiat.ticker, request.crypto.ticker, signal).catch(() => undefined);
     const fiat = limits?.data[request.fiat.ticker];
     const amount = decimal(request.fiatAmount);
@@ -49,7 +53,7 @@ export function createMercuryoAdapter(config: MercuryoConfig, currencies: Curren
       return fromCatalogue(currencies, assets.data, countries);
     },
     /** What reaches Mercuryo: its rate query (currencies, amount) and the method the answer is read for. */
-    quoteKey: (request) => quoteKeyOf(request, ['fiat', 'crypto', 'fiatAmount', 'paymentMethod']),
+    quoteKey: (request) => quoteKeyOf(request, QUOTE_FIELDS),
     async getQuote(request, signal) {
       const query = toRateQuery(request);
       try {

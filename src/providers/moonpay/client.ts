@@ -12,6 +12,7 @@ import {
   MoonpayTransactionsSchema,
   type MoonpayTransaction,
 } from './schemas';
+import type { CallSignal } from '../kit/call-signal';
 
 type Auth = 'publishable' | 'secret';
 
@@ -25,15 +26,15 @@ export class MoonpayClient {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  getCurrencies(signal?: AbortSignal) {
+  getCurrencies(signal?: CallSignal) {
     return this.get('/v3/currencies', {}, MoonpayCurrenciesSchema, 'publishable', 'catalogue', signal);
   }
 
-  getCountries(signal?: AbortSignal) {
+  getCountries(signal?: CallSignal) {
     return this.get('/v3/countries', {}, MoonpayCountriesSchema, 'publishable', 'catalogue', signal);
   }
 
-  getBuyQuote(currencyCode: string, params: Record<string, string>, signal?: AbortSignal) {
+  getBuyQuote(currencyCode: string, params: Record<string, string>, signal?: CallSignal) {
     return this.get(
       `/v3/currencies/${encodeURIComponent(currencyCode)}/buy_quote`,
       params,
@@ -66,7 +67,7 @@ export class MoonpayClient {
     schema: T,
     auth: Auth,
     operation: ProviderOperation,
-    signal?: AbortSignal,
+    signal?: CallSignal,
   ): Promise<z.output<T>> {
     const query = formQuery(auth === 'publishable' ? { ...params, apiKey: this.config.publishableKey } : params);
     return callJson(`${this.config.apiUrl}${path}${query === '' ? '' : `?${query}`}`, {

@@ -25,7 +25,8 @@ import {
 } from './transformers';
 import { signedWidgetUrl } from './widget';
 import { parseMoonpayWebhook } from './webhook';
-import { quoteKeyOf } from '../kit/quote-key';
+import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
+import type { CallSignal } from '../kit/call-signal';
 
 export { MoonpayEnvSchema, moonpayConfig, MOONPAY_SIMULATOR_CREDENTIALS, type MoonpayConfig, type MoonpayCredentials } from './config';
 
@@ -44,7 +45,7 @@ const REFERENCE_AMOUNT_FACTOR = 10;
 /** Currencies tried for a method's reference quote before it is left out of the catalogue. */
 const REFERENCE_QUOTE_TRIES = 4;
 
-function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+function untilAborted<T>(promise: Promise<T>, signal?: CallSignal): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) return Promise.reject(new ProviderUnavailableError('MoonPay currency list: aborted'));
   return new Promise<T>((resolve, reject) => {
@@ -53,6 +54,9 @@ function untilAborted<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> 
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
+
+/** The quote request's fields that reach the provider's quote call (its quoteKey). */
+const QUOTE_FIELDS: readonly QuoteField[] = ['fiat', 'crypto', 'fiatAmount', 'paymentMethod', 'country', 'state'];
 
 export function createMoonpayAdapter(config: MoonpayConfig, currencies: CurrencyDictionary): ProviderAdapter {
   const client = new MoonpayClient(config);
@@ -66,7 +70,7 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
   };
 
   /** The currency list, shared by concurrent callers; each caller's own signal still ends its wait. */
-  const assetIndex = (signal?: AbortSignal): Promise<MoonpayAssetIndex> => {
+  const assetIndex = (signal?: CallSignal): Promise<MoonpayAssetIndex> => {
     if (cached && Date.now() - cached.at < ASSET_INDEX_TTL_MS) return Promise.resolve(cached.index);
     refreshing ??= client
       .getCurrencies()
@@ -84,7 +88,7 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
   const catalogueMethod = async (
     index: MoonpayAssetIndex,
     method: MoonpayMethod,
-    signal?: AbortSignal,
+    signal?: CallSignal,
   ): Promise<CataloguePaymentMethod | undefined> => {
     const limits = methodLimits(index, method);
     const [crypto] = index.crypto.values();
@@ -125,7 +129,7 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
      * What decides the answer: MoonPay's buy quote (currencies, amount, method), and the country and
      * state its asset index may refuse (resolveTerms). No user or IP.
      */
-    quoteKey: (request) => quoteKeyOf(request, ['fiat', 'crypto', 'fiatAmount', 'paymentMethod', 'country', 'state']),
+    quoteKey: (request) => quoteKeyOf(request, QUOTE_FIELDS),
     async getQuote(request, signal) {
       const terms = resolveTerms(await assetIndex(signal), request);
       const quote = await client.getBuyQuote(terms.crypto.code, toQuoteParams(terms, request.fiatAmount), signal);

@@ -14,6 +14,7 @@ import {
   type RampQuoteRequest,
 } from './schemas';
 import type { ProviderOperation } from '../kit/operation';
+import type { CallSignal } from '../kit/call-signal';
 
 /** Ramp's error codes are dot-separated (SERVICES.HOST_API.<CONDITION>); the condition says which refusal it is. */
 function rejectionCode(code: string): ProviderRejectedError['code'] {
@@ -39,23 +40,23 @@ export class RampClient {
     private readonly timeoutMs = 10_000,
   ) {}
 
-  getAssets(currencyCode: string, signal?: AbortSignal) {
+  getAssets(currencyCode: string, signal?: CallSignal) {
     return this.call('/host-api/v3/assets', { currencyCode }, RampAssetsSchema, { signal, operation: 'catalogue' });
   }
 
-  getCurrencies(signal?: AbortSignal) {
+  getCurrencies(signal?: CallSignal) {
     return this.call('/host-api/v3/currencies', {}, RampCurrenciesSchema, { signal, operation: 'catalogue' });
   }
 
-  getPaymentMethods(signal?: AbortSignal) {
+  getPaymentMethods(signal?: CallSignal) {
     return this.call('/host-api/v3/payment-methods', {}, RampPaymentMethodsSchema, { signal, operation: 'catalogue' });
   }
 
-  getCountries(signal?: AbortSignal) {
+  getCountries(signal?: CallSignal) {
     return this.call('/host-api/countries', {}, RampCountriesSchema, { signal, operation: 'catalogue' });
   }
 
-  getQuote(body: RampQuoteRequest, signal?: AbortSignal) {
+  getQuote(body: RampQuoteRequest, signal?: CallSignal) {
     return this.call('/host-api/v3/onramp/quote/all', {}, RampQuoteSchema, { method: 'POST', json: body, signal, operation: 'quote' });
   }
 

@@ -19,7 +19,8 @@ import {
   toWidgetUrl,
 } from './transformers';
 import { parseRampWebhook } from './webhook';
-import { quoteKeyOf } from '../kit/quote-key';
+import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
+import type { CallSignal } from '../kit/call-signal';
 
 export { RampEnvSchema, rampConfig, RAMP_SIMULATOR_CREDENTIALS, type RampConfig, type RampSimulatorCredentials } from './config';
 
@@ -35,6 +36,9 @@ function brokerMethod(code: string): RampBrokerMethod {
   return code;
 }
 
+/** The quote request's fields that reach the provider's quote call (its quoteKey). */
+const QUOTE_FIELDS: readonly QuoteField[] = ['fiat', 'crypto', 'fiatAmount', 'paymentMethod'];
+
 /**
  * Ramp Network: catalogue and quotes from its REST API; an order is the widget URL (Ramp creates the
  * purchase when the customer opens it); the purchase is followed by webhooks to webhookStatusUrl and
@@ -45,7 +49,7 @@ export function createRampAdapter(config: RampConfig, currencies: CurrencyDictio
   const publicKey = createPublicKey(config.webhookPublicKey);
 
   /** The asset Ramp sells for this crypto in this fiat currency, and its purchase limits. */
-  async function assetFor(request: { fiat: FiatCurrency; crypto: CryptoCurrency }, signal?: AbortSignal) {
+  async function assetFor(request: { fiat: FiatCurrency; crypto: CryptoCurrency }, signal?: CallSignal) {
     const assets = await client.getAssets(request.fiat.ticker, signal);
     const asset = findRampAsset(assets, request.crypto);
     if (!asset) throw new ProviderRejectedError('currency', `Ramp does not sell ${request.crypto.ticker} on ${request.crypto.network}`);
@@ -66,7 +70,7 @@ export function createRampAdapter(config: RampConfig, currencies: CurrencyDictio
       return fromCatalogue(currencies, fiat, new Map(assets), methods, countries);
     },
     /** What reaches Ramp: its quote body (asset, fiat, amount) and the method the answer is read for. */
-    quoteKey: (request) => quoteKeyOf(request, ['fiat', 'crypto', 'fiatAmount', 'paymentMethod']),
+    quoteKey: (request) => quoteKeyOf(request, QUOTE_FIELDS),
     async getQuote(request, signal) {
       const paymentMethod = brokerMethod(request.paymentMethod);
       const { asset, limits } = await assetFor(request, signal);

@@ -1,8 +1,7 @@
 import type { z } from 'zod';
 import type { SandboxProviderConfig } from './config';
 import type { ProviderRequestOptions } from '../kit/http';
-import { callJson } from '../kit/json-call';
-import { formQuery } from '../kit/url';
+import { callChecked, callJson } from '../kit/json-call';
 import { ProviderRejectedError, ProviderUnavailableError } from '../types';
 import {
   SandboxCountriesSchema,
@@ -10,9 +9,10 @@ import {
   SandboxErrorSchema,
   SandboxOrderSchema,
   SandboxPaymentMethodsSchema,
-  SandboxQuoteSchema,
+  sandboxQuoteShape,
 } from './schemas';
-import type { ProviderOperation } from '../kit/operation';
+import type { ProviderCall, ProviderOperation } from '../kit/operation';
+import type { CallSignal } from '../kit/call-signal';
 
 const REJECTION_CODES: Record<string, ProviderRejectedError['code']> = {
   amount_out_of_range: 'limits',
@@ -30,28 +30,44 @@ const REJECTION_CODES: Record<string, ProviderRejectedError['code']> = {
 type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs' | 'call'> & { operation: ProviderOperation };
 
 export class SandboxClient {
+  /** A quote call's labels and headers, made once: every offers request asks for a quote. */
+  private readonly quoteCall: ProviderCall;
+  private readonly headers: Record<string, string>;
+
   constructor(
     private readonly config: SandboxProviderConfig,
     private readonly timeoutMs = 10_000,
     /** The provider code its calls are counted under (the generic sandbox's, or a simulated provider's of its own). */
     private readonly code = 'sandbox',
-  ) {}
+  ) {
+    this.quoteCall = { provider: code, operation: 'quote' };
+    this.headers = { authorization: `Bearer ${config.apiKey}` };
+  }
 
-  getCurrencies(signal?: AbortSignal) {
+  getCurrencies(signal?: CallSignal) {
     return this.call('/v1/currencies', SandboxCurrenciesSchema, { signal, operation: 'catalogue' });
   }
 
-  getCountries(signal?: AbortSignal) {
+  getCountries(signal?: CallSignal) {
     return this.call('/v1/countries', SandboxCountriesSchema, { signal, operation: 'catalogue' });
   }
 
-  getPaymentMethods(signal?: AbortSignal) {
+  getPaymentMethods(signal?: CallSignal) {
     return this.call('/v1/payment-methods', SandboxPaymentMethodsSchema, { signal, operation: 'catalogue' });
   }
 
-  getQuote(params: Record<string, string>, signal?: AbortSignal) {
-    const query = formQuery(params);
-    return this.call(`/v1/quotes?${query}`, SandboxQuoteSchema, { signal, operation: 'quote' });
+  /** `query`: the quote's query string (toQuoteQuery). */
+  getQuote(query: string, signal?: CallSignal) {
+    const route = `/v1/quotes?${query}`;
+    return callChecked(`${this.config.baseUrl}${route}`, {
+      signal,
+      call: this.quoteCall,
+      timeoutMs: this.timeoutMs,
+      headers: this.headers,
+      route,
+      check: sandboxQuoteShape,
+      refusal,
+    });
   }
 
   createOrder(body: Record<string, string>) {
@@ -71,7 +87,7 @@ export class SandboxClient {
       ...options,
       call: { provider: this.code, operation },
       timeoutMs: this.timeoutMs,
-      headers: { authorization: `Bearer ${this.config.apiKey}` },
+      headers: this.headers,
       route: path,
       schema,
       refusal,

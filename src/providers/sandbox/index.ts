@@ -3,9 +3,9 @@ import type { ProviderAdapter, ProviderInfo } from '../types';
 import { defineProvider } from '../descriptor';
 import { SandboxClient } from './client';
 import { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET, sandboxConfig, SandboxEnvSchema, type SandboxProviderConfig } from './config';
-import { fromCatalogue, fromOrder, fromQuote, toOrderBody, toQuoteParams } from './transformers';
+import { fromCatalogue, fromOrder, fromQuote, toOrderBody, toQuoteQuery } from './transformers';
 import { parseSandboxWebhook } from './webhook';
-import { quoteKeyOf } from '../kit/quote-key';
+import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
 
 const ICON = 'https://cdn.jsdelivr.net/gh/spothq/cryptocurrency-icons@master/svg/color/generic.svg';
 
@@ -16,6 +16,9 @@ export const SANDBOX_INFO = {
   description: 'Simulated card and bank-transfer provider in North America, Europe, Australia and Brazil. No real money moves.',
   icon_url: ICON,
 } as const satisfies ProviderInfo;
+
+/** What reaches the simulated provider: its quote query, from currencies, amount, method, country and state. */
+const QUOTE_FIELDS: readonly QuoteField[] = ['fiat', 'crypto', 'fiatAmount', 'paymentMethod', 'country', 'state'];
 
 export function createSandboxAdapter(config: SandboxProviderConfig, info: ProviderInfo, currencies: CurrencyDictionary): ProviderAdapter {
   // A simulated provider lives under its own path of the simulator host.
@@ -30,10 +33,9 @@ export function createSandboxAdapter(config: SandboxProviderConfig, info: Provid
       ]);
       return fromCatalogue(currencies, assets, countries, methods);
     },
-    /** What reaches the simulated provider: its quote query, from currencies, amount, method, country and state. */
-    quoteKey: (request) => quoteKeyOf(request, ['fiat', 'crypto', 'fiatAmount', 'paymentMethod', 'country', 'state']),
-    async getQuote(request, signal) {
-      return fromQuote(await client.getQuote(toQuoteParams(request), signal));
+    quoteKey: (request) => quoteKeyOf(request, QUOTE_FIELDS),
+    getQuote(request, signal) {
+      return client.getQuote(toQuoteQuery(request), signal).then(fromQuote);
     },
     async createOrder(request) {
       const order = await client.createOrder(toOrderBody(request));

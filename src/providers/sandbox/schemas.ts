@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { flatStringShape } from '../kit/flat-shape';
 import { SANDBOX_STATUSES } from './status-map';
 
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
+const DECIMAL_TEXT = /^\d+(\.\d+)?$/;
+const decimalString = z.string().regex(DECIMAL_TEXT);
 
 export const SandboxQuoteSchema = z.object({
   quote_id: z.string(),
@@ -12,6 +14,22 @@ export const SandboxQuoteSchema = z.object({
   network_fee: decimalString,
   payment_method: z.string(),
   expires_at: z.iso.datetime(),
+});
+export type SandboxQuote = z.infer<typeof SandboxQuoteSchema>;
+
+/**
+ * SandboxQuoteSchema's check without zod, for the quote every offers request asks each provider for:
+ * the same fields and patterns (z.iso.datetime() is zod's own pattern with its defaults).
+ */
+export const sandboxQuoteShape = flatStringShape<keyof SandboxQuote>({
+  quote_id: null,
+  fiat_amount: DECIMAL_TEXT,
+  crypto_amount: DECIMAL_TEXT,
+  price: DECIMAL_TEXT,
+  processing_fee: DECIMAL_TEXT,
+  network_fee: DECIMAL_TEXT,
+  payment_method: null,
+  expires_at: z.regexes.datetime({ precision: null, offset: false, local: false }),
 });
 
 export const SandboxOrderSchema = z.object({

@@ -19,6 +19,7 @@ import {
   TransakWidgetSessionSchema,
   type TransakWidgetParams,
 } from './schemas';
+import type { CallSignal } from '../kit/call-signal';
 
 type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs' | 'call'> & { operation: ProviderOperation };
 
@@ -37,25 +38,25 @@ export class TransakClient {
     this.tokens = new TransakAccessTokens(() => this.issueAccessToken(), Date.now, shared);
   }
 
-  getCountries(signal?: AbortSignal) {
+  getCountries(signal?: CallSignal) {
     return this.publicCall(`${this.config.apiUrl}/api/v2/countries`, TransakCountriesSchema, { signal, operation: 'catalogue' });
   }
 
-  getCryptoCurrencies(signal?: AbortSignal) {
+  getCryptoCurrencies(signal?: CallSignal) {
     return this.publicCall(`${this.config.apiUrl}/cryptocoverage/api/v1/public/crypto-currencies`, TransakCryptoCurrenciesSchema, {
       signal,
       operation: 'catalogue',
     });
   }
 
-  getFiatCurrencies(signal?: AbortSignal) {
+  getFiatCurrencies(signal?: CallSignal) {
     return this.publicCall(`${this.config.apiUrl}/fiat/public/v1/currencies/fiat-currencies`, TransakFiatCurrenciesSchema, {
       signal,
       operation: 'catalogue',
     });
   }
 
-  async getQuote(params: Record<string, string>, signal?: AbortSignal) {
+  async getQuote(params: Record<string, string>, signal?: CallSignal) {
     const query = formQuery({ partnerApiKey: this.config.apiKey, ...params });
     const quote = await this.publicCall(`${this.config.apiUrl}/api/v1/pricing/public/quotes?${query}`, TransakQuoteSchema, {
       signal,

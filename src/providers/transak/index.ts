@@ -6,7 +6,7 @@ import { TransakClient } from './client';
 import { transakConfig, TransakEnvSchema, TRANSAK_SIMULATOR_CREDENTIALS, type TransakConfig } from './config';
 import { fromCatalogue, fromOrder, fromQuote, toQuoteParams, toWidgetParams } from './transformers';
 import { parseTransakWebhook } from './webhook';
-import { quoteKeyOf } from '../kit/quote-key';
+import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
 
 export { TransakEnvSchema, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig, type TransakConfig } from './config';
 
@@ -24,6 +24,9 @@ export const TRANSAK_INFO = {
 } as const satisfies ProviderInfo;
 
 const notPlacedYet = (orderId: string): ProviderOrderSnapshot => ({ orderId, providerStatus: NO_ORDER_YET, status: 'created' });
+
+/** The quote request's fields that reach the provider's quote call (its quoteKey). */
+const QUOTE_FIELDS: readonly QuoteField[] = ['fiat', 'crypto', 'fiatAmount', 'paymentMethod', 'country'];
 
 /**
  * Transak through its partner APIs. Orders are placed by the customer in Transak's widget: the
@@ -52,7 +55,7 @@ export function createTransakAdapter(config: TransakConfig, currencies: Currency
     },
 
     /** What reaches Transak: its public pricing query, from currencies, method, amount and quote country. */
-    quoteKey: (request) => quoteKeyOf(request, ['fiat', 'crypto', 'fiatAmount', 'paymentMethod', 'country']),
+    quoteKey: (request) => quoteKeyOf(request, QUOTE_FIELDS),
     async getQuote(request, signal) {
       return fromQuote(await client.getQuote(toQuoteParams(request), signal));
     },

@@ -1,5 +1,6 @@
 import BigNumber from 'bignumber.js';
 import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
+import { decimal } from '../../../src/domain/money';
 import { toOffer, type Offer } from '../../../src/offers/calculate';
 import type { ProviderQuote } from '../../../src/providers/types';
 import { FIXTURE_BTC, FIXTURE_USD } from '../../helpers/fixtures';
@@ -197,5 +198,37 @@ describe('toOffer: rounding rules', () => {
     expect(offer.amount_expected_to).toBe('0.00000000');
     expect(offer.rate).toBe('0');
     expect(offer.inverted_rate).toBe('0');
+  });
+});
+
+describe('toOffer: plain amounts in exact integers, as decimals', () => {
+  /** Quotes written plainly, whose offer is computed in bigint, against the same with the amount as a Decimal (bignumber.js throughout). */
+  const cases: [string, Partial<ProviderQuote>][] = [];
+  const amounts = ['100', '100.5', '0.01', '12345678.99', '5.80', '5.79', '7'];
+  const cryptos = ['0.000979925109214', '0', '0.000000009', '1', '123456.123456789012345678', '0.00000001'];
+  const fees: [string, string][] = [
+    ['4.2901', '1.5'],
+    ['0', '0'],
+    ['100.01', '0.01'],
+    ['5.795', '0.005'],
+    ['0.000001', '0'],
+  ];
+  for (const amount of amounts)
+    for (const cryptoAmount of cryptos)
+      for (const [processingFee, networkFee] of fees) cases.push([amount, { cryptoAmount, processingFee, networkFee }]);
+
+  test.each([
+    [USD, BTC],
+    [JPY, ETH],
+  ])('%# every field is the same', (fiat, crypto) => {
+    for (const [amount, overrides] of cases) {
+      const q = quote(overrides);
+      expect(toOffer(q, fiat, crypto, amount, EXPIRES)).toEqual(toOffer(q, fiat, crypto, decimal(amount), EXPIRES));
+    }
+  });
+
+  test('an amount not written plainly takes the decimal path', () => {
+    const offer = toOffer(quote({ cryptoAmount: '1e-3' }), USD, BTC, '100', EXPIRES);
+    expect(offer.amount_expected_to).toBe('0.00100000');
   });
 });

@@ -1,4 +1,5 @@
 import { Coalescer } from '../../../src/offers/coalescer';
+import type { CallSignal } from '../../../src/providers/kit/call-signal';
 
 function deferred<T = void>() {
   let resolve!: (value: T) => void;
@@ -62,8 +63,8 @@ describe('Coalescer', () => {
   test('a caller that aborts stops waiting, without aborting the call the others wait for', async () => {
     const coalescer = new Coalescer<string>();
     const answer = deferred<string>();
-    let callSignal: AbortSignal | undefined;
-    const start = (signal: AbortSignal) => ((callSignal = signal), answer.promise);
+    let callSignal: CallSignal | undefined;
+    const start = (signal: CallSignal) => ((callSignal = signal), answer.promise);
     const impatient = new AbortController();
     const patient = new AbortController();
     const first = coalescer.run('k', start, impatient.signal);
@@ -77,8 +78,8 @@ describe('Coalescer', () => {
 
   test('the call is aborted once every caller has left, and the next identical call is made afresh', async () => {
     const coalescer = new Coalescer<string>();
-    let callSignal: AbortSignal | undefined;
-    const hanging = (signal: AbortSignal) => ((callSignal = signal), new Promise<string>(() => undefined));
+    let callSignal: CallSignal | undefined;
+    const hanging = (signal: CallSignal) => ((callSignal = signal), new Promise<string>(() => undefined));
     const a = new AbortController();
     const b = new AbortController();
     const first = coalescer.run('k', hanging, a.signal);

@@ -12,6 +12,7 @@ import {
   type ProviderQuote,
   type QuoteRequest,
 } from '../../../src/providers/types';
+import type { CallSignal } from '../../../src/providers/kit/call-signal';
 
 const USD = currencyDictionary.fiat(1) as FiatCurrency;
 const BTC = currencyDictionary.crypto(13) as CryptoCurrency;
@@ -29,7 +30,7 @@ const CATALOGUE: ProviderCatalogue = {
 
 function adapter(
   code: string,
-  quote: (signal?: AbortSignal, request?: QuoteRequest) => Promise<ProviderQuote>,
+  quote: (signal?: CallSignal, request?: QuoteRequest) => Promise<ProviderQuote>,
   catalogue: ProviderCatalogue = { ...CATALOGUE, paymentMethods: CATALOGUE.paymentMethods.slice(0, 1) },
 ): ProviderAdapter {
   return {
@@ -104,8 +105,8 @@ test("a provider's deadline signal takes as many abort listeners as it has quote
   const onWarning = (warning: Error) => warnings.push(warning);
   process.on('warning', onWarning);
   try {
-    const signals = new Set<AbortSignal>();
-    const listening = (signal?: AbortSignal, request?: QuoteRequest) => {
+    const signals = new Set<CallSignal>();
+    const listening = (signal?: CallSignal, request?: QuoteRequest) => {
       if (signal) signals.add(signal);
       signal?.addEventListener('abort', () => undefined);
       return Promise.resolve({ ...goodQuote, paymentMethod: request!.paymentMethod });

@@ -130,6 +130,22 @@ describe('MemoryOfferStore', () => {
     await expect(store.findLive(query({ externalUserId: 'd' }))).resolves.toBeDefined();
   });
 
+  test('gives back the terms as remembered, in the same order, one offer or several under a key, whatever the expiry is written as', async () => {
+    const { store } = storeAt();
+    const canonical = new Date(T0 + 60_000).toISOString();
+    const written = canonical.replace('.000Z', 'Z');
+    for (const expiresAt of [canonical, written]) {
+      const remembered = terms({ externalUserId: expiresAt, expiresAt, ip: '203.0.113.7', state: 'CA', country: 'US' });
+      await store.remember(remembered);
+      const found = await store.findLive(query({ externalUserId: expiresAt, country: 'US', state: 'CA' }));
+      expect(found).toEqual(remembered);
+      expect(Object.keys(found!)).toEqual(Object.keys(remembered).sort((a, b) => keyOrder(a) - keyOrder(b)));
+      await store.remember({ ...remembered, amountExpectedTo: '2' });
+      await expect(store.findLive(query({ externalUserId: expiresAt, country: 'US', state: 'CA' }))).resolves.toEqual(remembered);
+    }
+    expect(store.held.offers).toBe(4);
+  });
+
   test('uses Date.now by default', async () => {
     const store = new MemoryOfferStore();
     await store.remember(terms({ expiresAt: new Date(Date.now() + 60_000).toISOString() }));
@@ -138,3 +154,22 @@ describe('MemoryOfferStore', () => {
     await expect(store.findLive(query({ externalUserId: 'late' }))).resolves.toBeUndefined();
   });
 });
+
+/** The order findLive writes the terms in. */
+function keyOrder(key: string): number {
+  return [
+    'integratorId',
+    'externalUserId',
+    'providerCode',
+    'fromCurrency',
+    'toCurrency',
+    'expiresAt',
+    'amountFrom',
+    'amountExpectedTo',
+    'country',
+    'state',
+    'paymentMethod',
+    'ip',
+    'paymentMethods',
+  ].indexOf(key);
+}

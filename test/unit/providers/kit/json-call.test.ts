@@ -1,5 +1,6 @@
+import { createServer, type Server } from 'node:http';
 import { z } from 'zod';
-import { parseAnswer, readAnswer, type Refusal } from '../../../../src/providers/kit/json-call';
+import { callChecked, parseAnswer, readAnswer, type Refusal } from '../../../../src/providers/kit/json-call';
 import { ProviderRejectedError, ProviderUnavailableError } from '../../../../src/providers/types';
 
 const QuoteSchema = z.object({ price: z.string() });
@@ -43,5 +44,31 @@ describe('parseAnswer', () => {
   test('parses with the schema, or refuses naming the route', () => {
     expect(parseAnswer('/token', QuoteSchema, { price: '2' })).toEqual({ price: '2' });
     expect(() => parseAnswer('/token', QuoteSchema, [])).toThrow('/token: unexpected answer shape');
+  });
+});
+
+describe('callChecked', () => {
+  const check = (body: unknown) => (typeof (body as { price?: unknown })?.price === 'string' ? (body as { price: string }) : undefined);
+
+  const servers: Server[] = [];
+  afterAll(() => servers.forEach((s) => s.close()));
+
+  async function answerWith(status: number, body: string): Promise<string> {
+    const server = createServer((_req, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    servers.push(server);
+    return `http://127.0.0.1:${port}/v1/quote`;
+  }
+  test('a 2xx answer of the checked shape is the answer; another shape is unexpected; other answers are the refusal', async () => {
+    const options = { route: '/v1/quote', check, refusal, timeoutMs: 2000 };
+    await expect(callChecked(await answerWith(200, '{"price":"1.5"}'), options)).resolves.toEqual({ price: '1.5' });
+    await expect(callChecked(await answerWith(200, '{"price":1.5}'), options)).rejects.toThrow(
+      new ProviderUnavailableError('/v1/quote: unexpected answer shape'),
+    );
+    await expect(callChecked(await answerWith(200, ''), options)).rejects.toThrow(ProviderUnavailableError);
+    await expect(callChecked(await answerWith(400, '{"error":"amount"}'), options)).rejects.toThrow(
+      new ProviderRejectedError('rejected', '{"error":"amount"}'),
+    );
   });
 });
