@@ -140,23 +140,6 @@ export function createActivities({ providers, currencies, integrators, webhooks 
     },
 
     /**
-     * Attempts of several due webhooks of one order, in their order. It stops at the first that is
-     * neither delivered nor without an endpoint, leaving the ones after it unattempted, so that no
-     * webhook overtakes another: the outcomes are those of the webhooks attempted.
-     */
-    async attemptIntegratorWebhooks(input: {
-      attempts: { notification: IntegratorNotification; attempt: number }[];
-    }): Promise<WebhookAttemptOutcome[]> {
-      const outcomes: WebhookAttemptOutcome[] = [];
-      for (const { notification, attempt } of input.attempts) {
-        const outcome = await deliverOnce(notification, attempt);
-        outcomes.push(outcome);
-        if (outcome.outcome !== 'delivered' && outcome.outcome !== 'no_endpoint') break;
-      }
-      return outcomes;
-    },
-
-    /**
      * The provider's word on the order. A snapshot about another order (its partner reference) or
      * another provider order than the one pinned is refused, never handed to the workflow.
      */

@@ -86,8 +86,7 @@ const local = {
 };
 
 const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
-/** The most webhooks one delivery activity attempts. */
-const MAX_WEBHOOK_BATCH = 10;
+
 /** Orders started before integrator webhooks existed replay without them. */
 export const INTEGRATOR_WEBHOOKS_PATCH = 'integrator-webhooks';
 /**
@@ -112,8 +111,8 @@ export const LOCAL_ACTIVITIES_PATCH = 'local-activities';
  */
 export const WEBHOOKS_AFTER_COMMIT_PATCH = 'webhooks-after-commit';
 /**
- * Orders started from here on: every patch above applies, recorded once; due webhooks go out in
- * batches (one activity attempts several, in order); and no attempt starts in a closing run. Each patch the SDK records
+ * Orders started from here on: every patch above applies, recorded once, and no webhook attempt
+ * starts in a closing run. Each patch the SDK records
  * is a marker and an upsert of the TemporalChangeVersion search attribute (a visibility write), so
  * four of them cost every new order eight history events and four visibility writes at its start.
  * Older orders have no marker for it and replay with the four.
@@ -135,8 +134,6 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   const runsLocal = allPatches || patched(LOCAL_ACTIVITIES_PATCH);
   /** Orders under LOCAL_ACTIVITIES_PATCH alone: status polls and first webhook attempts were local too. */
   const pollsAndWebhooksLocal = !allPatches && runsLocal && !patched(WEBHOOKS_AFTER_COMMIT_PATCH);
-  /** Due webhooks of the order go out together, one activity for several (orders under ORDER_PATCHES_2026_11). */
-  const batchesWebhooks = allPatches;
   /** No webhook attempt starts once the run is closing (orders under ORDER_PATCHES_2026_11). */
   const attemptsStopForClosingRun = allPatches;
   /** Orders under LOCAL_ACTIVITIES_PATCH alone: the first attempt of a webhook from this sequence on was local. */
@@ -204,7 +201,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     }
   }
   /**
-   * Delivers the outbox in order, one activity per attempt (or per batch of due webhooks), with the
+   * Delivers the outbox one webhook at a time, one activity per attempt, with the
    * pause between attempts a timer of this workflow: a closing run stops waiting at once, and the
    * webhook keeps its place, its attempt count and its next attempt's time in the next run.
    */
@@ -216,8 +213,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     const ordinary = proxyActivities<OrderActivities>(attemptOptions);
     const inWorker = proxyLocalActivities<OrderActivities>(attemptOptions);
 
-    /** Records one attempt's outcome; false when the webhook stays at the head of the outbox for a later attempt. */
-    function settle(next: IntegratorNotification, attempt: number, attemptedAt: string, result: WebhookAttemptOutcome): boolean {
+    /** Records one attempt's outcome: the webhook leaves the outbox, or stays at its head for a later attempt. */
+    function settle(next: IntegratorNotification, attempt: number, attemptedAt: string, result: WebhookAttemptOutcome): void {
       state.recordDelivery({
         webhook_id: next.webhookId,
         sequence: next.sequence,
@@ -233,7 +230,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
         if (delayMs !== undefined) {
           outbox[0] = { ...next, attempts: attempt, nextAttemptAtMs: Date.now() + delayMs };
           orderMetrics.webhookFailed(next.webhookId, next.integratorId, next.occurredAt, Date.now() + delayMs);
-          return false;
+          return;
         }
         log.error('integrator webhook not delivered: retries used up', { ...fields, error: result.error });
       } else if (result.outcome === 'refused') {
@@ -243,20 +240,6 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       }
       orderMetrics.webhookSettled(next.webhookId, next.integratorId, result.outcome === 'failed' ? 'given_up' : result.outcome);
       outbox.shift();
-      return true;
-    }
-
-    /** The attempts to make now: the head, and with batches the due webhooks right behind it. */
-    function dueAttempts(): { notification: IntegratorNotification; attempt: number }[] {
-      const due = [outbox[0]!];
-      if (batchesWebhooks) {
-        const now = Date.now();
-        for (const queued of outbox.slice(1, MAX_WEBHOOK_BATCH)) {
-          if ((queued.nextAttemptAtMs ?? 0) > now) break;
-          due.push(queued);
-        }
-      }
-      return due.map((notification) => ({ notification, attempt: (notification.attempts ?? 0) + 1 }));
     }
 
     for (;;) {
@@ -267,32 +250,20 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       // The run may have begun closing in the same workflow task that ended the wait: an attempt
       // scheduled now would outlive the run, its outcome lost (orders before ORDER_PATCHES_2026_11 did that).
       if (attemptsStopForClosingRun && closingRun) continue;
-      const attempts = dueAttempts();
+      const attempt = (next.attempts ?? 0) + 1;
       const attemptedAt = new Date(Date.now()).toISOString();
       delivering = true;
-      let results: WebhookAttemptOutcome[];
+      let result: WebhookAttemptOutcome;
       try {
-        if (attempts.length > 1) {
-          // The activity stops at the first webhook not delivered: none overtakes another.
-          results = await proxyActivities<OrderActivities>({
-            ...attemptOptions,
-            startToCloseTimeout: attemptTimeoutMs * attempts.length,
-          }).attemptIntegratorWebhooks({ attempts });
-        } else {
-          const { attempt } = attempts[0]!;
-          const runner = pollsAndWebhooksLocal && attempt === 1 && next.sequence >= firstLocalWebhookSequence ? inWorker : ordinary;
-          results = [await runner.attemptIntegratorWebhook({ notification: next, attempt })];
-        }
+        const runner = pollsAndWebhooksLocal && attempt === 1 && next.sequence >= firstLocalWebhookSequence ? inWorker : ordinary;
+        result = await runner.attemptIntegratorWebhook({ notification: next, attempt });
       } catch (err) {
         const cause = err instanceof ActivityFailure ? err.cause : err;
-        results = [{ outcome: 'failed', error: (cause as Error).message }];
+        result = { outcome: 'failed', error: (cause as Error).message };
       } finally {
         delivering = false;
       }
-      if (results.length === 0) results = [{ outcome: 'failed', error: 'no outcome' }];
-      for (const [i, result] of results.slice(0, attempts.length).entries()) {
-        if (!settle(attempts[i]!.notification, attempts[i]!.attempt, attemptedAt, result)) break;
-      }
+      settle(next, attempt, attemptedAt, result);
     }
   }
   if (notifiesIntegrator) void (checksIntegrity ? deliverOnSchedule() : deliverNotifications());

@@ -4,16 +4,13 @@
  * the standardwebhooks package.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { Worker } from '@temporalio/worker';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
-import { orderWorkflowId } from '../../src/temporal/shared';
-import { orderSinks } from '../../src/worker/sinks';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { callApi, eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { startTestStack } from '../helpers/stack';
-import { startTemporal, workflowBundle } from '../helpers/temporal';
+import { startTemporal } from '../helpers/temporal';
 
 let env: TestWorkflowEnvironment;
 let stack: LocalStack;
@@ -111,40 +108,4 @@ test('a failing endpoint is retried with the same webhook-id, honouring Retry-Af
   const firstDeliveredAt = first[2]!.receivedAt;
   const later = receiver.received.filter((w) => w.body.data.id === order.id && w.body.data.sequence > 1);
   expect(later.every((w) => w.receivedAt >= firstDeliveredAt)).toBe(true);
-});
-
-test('webhooks due together go out in one activity, in order; one failing in the batch holds back those behind it', async () => {
-  // The first attempt of `created` fails with Retry-After: 5; meanwhile the order is paid, so its next
-  // three webhooks queue behind it. Then `created` and `pending` are delivered and `processing`
-  // fails: `complete` waits for it.
-  receiver.answerNext({ status: 503, headers: { 'retry-after': '5' } }, { status: 204 }, { status: 204 }, { status: 500 });
-  const { body: order } = await offerThenOrder(stack.apiUrl, draftOrder());
-  await checkout(order.redirect_url, 'pay');
-  await waitForStatus(stack.apiUrl, 'sandbox', order.id, 'complete');
-  const delivered = await deliveriesUntil(order.id, 'complete');
-
-  expect(delivered.map((w) => w.body.data.status)).toEqual(['created', 'pending', 'processing', 'complete']);
-  const attempts = receiver.received.filter((w) => w.body.data.id === order.id);
-  expect(attempts.map((w) => [w.body.data.status, w.answered])).toEqual([
-    ['created', 503],
-    ['created', 204],
-    ['pending', 204],
-    ['processing', 500],
-    ['processing', 204],
-    ['complete', 204],
-  ]);
-  expect(attempts.every((w) => w.verified)).toBe(true);
-
-  const handle = env.client.workflow.getHandle(orderWorkflowId(order.id));
-  await handle.result();
-  const history = await handle.fetchHistory();
-  const scheduled = (history.events ?? []).flatMap((e) => {
-    const attributes = e.activityTaskScheduledEventAttributes;
-    return attributes ? [attributes.activityType?.name] : [];
-  });
-  // created alone; then created with the webhooks queued behind it (up to processing, which fails) in
-  // one; then processing and complete: six attempts in three activities.
-  expect(scheduled).toEqual(['attemptIntegratorWebhook', 'attemptIntegratorWebhooks', 'attemptIntegratorWebhooks']);
-  // The batch path replays.
-  await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle(), sinks: orderSinks() }, history)).resolves.toBeUndefined();
 });

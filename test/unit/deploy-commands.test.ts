@@ -5,6 +5,7 @@
  * (bench/lib/api-node-flags.ts), so it measures the API with the flags that ship. And the compose
  * demo requires a private simulator secret, and with one its environment passes the production checks.
  */
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,6 +71,12 @@ describe("the API's node flags", () => {
     const expected = packageJson.scripts['start:api'].split(/\s+/);
     expect(dockerfileCommand()).toEqual(expected);
     expect(composeCommand('api-1')).toEqual(expected);
+  });
+
+  test('this node starts with them: a V8 flag it no longer knew would stop the API from starting', () => {
+    const run = spawnSync(process.execPath, [...flags, '-e', 'process.exit(0)'], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
   });
 
   test('the flags are read from a node command line, and anything else is refused', () => {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { PROVIDER_DECIMAL_TEXT } from '../kit/decimal-text';
 
 /** Banxa sends amounts as decimal strings ("200.00", "67.1000000000000000"). */
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
+const decimalString = z.string().regex(PROVIDER_DECIMAL_TEXT);
 const optionalText = z.string().nullish();
 
 /** `GET /v2/crypto/buy`: assets, each on one or more blockchains (`address` is the token contract, if any). */

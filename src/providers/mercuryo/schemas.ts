@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { PROVIDER_DECIMAL_TEXT } from '../kit/decimal-text';
 
-const decimalString = z.string().regex(/^\d+(\.\d+)?$/);
+const decimalString = z.string().regex(PROVIDER_DECIMAL_TEXT);
 const limits = z.object({ min: decimalString, max: decimalString });
 
 /** `GET /lib/currencies`: assets per network and, per fiat currency, its payment methods and limits. */

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { PROVIDER_BASE_UNITS_TEXT } from '../kit/decimal-text';
 
 /** Ramp's fiat figures are JSON numbers; -1 stands for "no limit of its own" on an asset. */
 const amount = z.number().finite();
 /** Crypto amounts are integer strings in the asset's smallest unit (wei, satoshi...). */
-const baseUnits = z.string().regex(/^\d+$/);
+const baseUnits = z.string().regex(PROVIDER_BASE_UNITS_TEXT);
 
 /** `AssetInfo` of GET /host-api/v3/assets. */
 export const RampAssetSchema = z.object({

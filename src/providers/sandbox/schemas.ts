@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { PROVIDER_DECIMAL_TEXT } from '../kit/decimal-text';
 import { flatStringShape } from '../kit/flat-shape';
 import { SANDBOX_STATUSES } from './status-map';
 
-const DECIMAL_TEXT = /^\d+(\.\d+)?$/;
+const DECIMAL_TEXT = PROVIDER_DECIMAL_TEXT;
 const decimalString = z.string().regex(DECIMAL_TEXT);
 
 export const SandboxQuoteSchema = z.object({

@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { decimal } from '../../domain/money';
+import { PROVIDER_DECIMAL_TEXT } from '../kit/decimal-text';
 
-const amount = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/)]).transform((value) => decimal(value).toFixed());
+const amount = z.union([z.number().nonnegative(), z.string().regex(PROVIDER_DECIMAL_TEXT)]).transform((value) => decimal(value).toFixed());
 
 /** `{ "error": { "statusCode", "name", "message" } }`, the body of every refusal. */
 export const TransakErrorSchema = z.object({
