@@ -11,19 +11,19 @@ import type { ProviderRegistry } from '../providers/registry';
 import type { OrderTimings } from '../temporal/shared';
 import type { WebhookDeliveryOptions } from '../webhooks/delivery';
 import { requireApiKey } from './auth';
-import { requestLogging } from './request-log';
+import { requestLogStep } from './request-log';
 import { docsRoutes } from './openapi/docs-page';
 import { errorHandler, notFoundHandler } from './problem';
 import { freshOnlyWithValidator } from './freshness';
 import { parseQueryOnce } from './parsed-query';
-import { apiSecurityHeaders } from './security-headers';
+import { apiSecurityHeadersStep } from './security-headers';
 import type { SignalledEvents } from './signalled-events';
 import { catalogueRoutes } from './routes/catalogue';
 import { codecRoutes, type CodecEndpointOptions } from './routes/codec';
 import { dictionaryRoutes } from './routes/dictionaries';
 import { healthRoutes } from './routes/health';
 import { metricsRoutes } from './routes/metrics';
-import { httpMetrics, routeBase } from './http-metrics';
+import { countRequestStep, routeBase } from './http-metrics';
 import { httpTracing } from './tracing';
 import { activeTracing } from '../tracing';
 import { offerRoutes } from './routes/offers';
@@ -75,12 +75,11 @@ export interface AppDependencies {
  */
 function apiRouter(deps: AppDependencies): Router {
   const api = Router();
-  api.use(routeBase('/api'));
-  if (deps.ipRateLimiter) api.use(deps.ipRateLimiter);
+  // Each pair in one router layer: a layer matched costs every request that passes it.
+  api.use(routeBase('/api', deps.ipRateLimiter));
   openApiDocumentRoute(api);
   webhookRoutes(api, deps.providers, deps.orders, deps.signalledEvents);
-  api.use(requireApiKey(deps.integrators));
-  if (deps.rateLimiter) api.use(deps.rateLimiter);
+  api.use(requireApiKey(deps.integrators, deps.rateLimiter));
   dictionaryRoutes(api, deps.currencies);
   catalogueRoutes(api, deps.currencies, deps.catalogues, deps.providers);
   offerRoutes(api, deps.currencies, deps.offers, deps.providers);
@@ -110,9 +109,17 @@ export function createApp(deps: AppDependencies): Express {
   parseQueryOnce(app);
   // First, so that the access log line and everything after it run inside the request's span.
   if (activeTracing()) httpTracing(app);
-  requestLogging(app, deps.logger);
-  if (deps.recordHttpMetrics !== false) httpMetrics(app);
-  app.use(apiSecurityHeaders());
+  // The request id and access log, the HTTP metrics and the security headers in one router layer,
+  // in that order (each is also a middleware of its own: requestLogging, httpMetrics, apiSecurityHeaders).
+  const logRequest = requestLogStep(app, deps.logger);
+  const countRequest = deps.recordHttpMetrics !== false ? countRequestStep : undefined;
+  const setSecurityHeaders = apiSecurityHeadersStep();
+  app.use(function everyRequest(req, res, next) {
+    logRequest(req, res);
+    countRequest?.(req, res);
+    setSecurityHeaders(res);
+    next();
+  });
   app.use('/api', apiRouter(deps));
   healthRoutes(app, deps.ready);
   if (deps.metricsEndpoint) metricsRoutes(app, deps.metricsEndpoint);

@@ -18,22 +18,31 @@ function apiKeyOf(req: Request): string | undefined {
   return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
 }
 
-/** `X-Api-Key: <key>` or `Authorization: Bearer <key>`. */
-export function requireApiKey(directory: IntegratorDirectory): RequestHandler {
+/**
+ * `X-Api-Key: <key>` or `Authorization: Bearer <key>`. With `then`, the middleware that comes next
+ * (the key's rate limit) runs in the same router layer once the key is accepted.
+ */
+export function requireApiKey(directory: IntegratorDirectory, then?: RequestHandler): RequestHandler {
+  if (then) {
+    return function requireApiKey(req, res, next) {
+      const refused = authenticate(directory, req);
+      if (refused) next(refused);
+      else then(req, res, next);
+    };
+  }
   return function requireApiKey(req, _res, next) {
-    const key = apiKeyOf(req);
-    if (!key) {
-      next(new ProblemError('unauthorized', 'Send your API key in the X-Api-Key header.', undefined, CHALLENGE));
-      return;
-    }
-    const integrator = directory.authenticate(key);
-    if (!integrator) {
-      next(new ProblemError('unauthorized', 'The API key is not valid.', undefined, CHALLENGE));
-      return;
-    }
-    req.integrator = integrator;
-    next();
+    next(authenticate(directory, req));
   };
+}
+
+/** Sets req.integrator from the request's API key; the 401 problem when there is none or it is not valid. */
+function authenticate(directory: IntegratorDirectory, req: Request): ProblemError | undefined {
+  const key = apiKeyOf(req);
+  if (!key) return new ProblemError('unauthorized', 'Send your API key in the X-Api-Key header.', undefined, CHALLENGE);
+  const integrator = directory.authenticate(key);
+  if (!integrator) return new ProblemError('unauthorized', 'The API key is not valid.', undefined, CHALLENGE);
+  req.integrator = integrator;
+  return undefined;
 }
 
 export function integratorOf(req: { integrator?: Integrator }): Integrator {

@@ -37,9 +37,20 @@ export function clientIpKey(req: Request): string {
 
 /** Whom a request is counted against: the authenticated integrator, else its IP address (IPv6 by /56). */
 export function rateLimitKey(req: Request): string {
-  if (req.integrator) return `integrator:${req.integrator.id}`;
+  if (req.integrator) {
+    const id = req.integrator.id;
+    let key = integratorKeys.get(id);
+    if (key === undefined) {
+      key = `integrator:${id}`;
+      if (integratorKeys.size < PARTITION_KEY_CACHE_SIZE) integratorKeys.set(id, key);
+    }
+    return key;
+  }
   return clientIpKey(req);
 }
+
+/** Each integrator's key, written once (the integrators are the configured ones; bounded all the same). */
+const integratorKeys = new Map<string, string>();
 
 /**
  * The express-rate-limit store from rate-limit-redis on the shared node-redis client. The store
@@ -130,18 +141,27 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
   const windowSeconds = Math.ceil(windowMs / 1000);
   const name = `"${policyName(limit, windowMs)}"`;
   const policy = `${name}; q=${limit}; w=${windowSeconds}; pk=:`;
-  const partitionKeys = new Map<string, string>();
+  // Each key's RateLimit-Policy header, whole (it names the key's partition and nothing else varies).
+  const policies = new Map<string, string>();
   const policyFor = (key: string): string => {
-    let pk = partitionKeys.get(key);
-    if (pk === undefined) {
-      if (partitionKeys.size >= PARTITION_KEY_CACHE_SIZE) partitionKeys.clear();
-      pk = partitionKey(key);
-      partitionKeys.set(key, pk);
+    let header = policies.get(key);
+    if (header === undefined) {
+      if (policies.size >= PARTITION_KEY_CACHE_SIZE) policies.clear();
+      header = `${policy}${partitionKey(key)}:`;
+      policies.set(key, header);
     }
-    return `${policy}${pk}:`;
+    return header;
   };
 
-  const count = async (key: string): Promise<ClientRateLimitInfo> => store.increment(key);
+  // The store's count as a promise, a failure thrown at once included (without an async function's promise around it).
+  const count = (key: string): Promise<ClientRateLimitInfo> => {
+    try {
+      return Promise.resolve(store.increment(key));
+    } catch (err) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the store threw, as an async function would reject with it
+      return Promise.reject(err);
+    }
+  };
 
   return function rateLimit(req, res, next) {
     const key = keyOf(req);

@@ -22,13 +22,26 @@ const CHILD_LOGGER = Symbol('request logger');
  * line is only arranged when its level is enabled: a request that logs nothing costs a request id.
  */
 export function requestLogging(app: Express, logger: Logger): void {
+  const logRequest = requestLogStep(app, logger);
+  app.use(function requestLog(req, res, next) {
+    logRequest(req, res);
+    next();
+  });
+}
+
+/**
+ * What requestLogging installs, as a step for a middleware of the app's own that runs it with
+ * others in one router layer (createApp): `req.log` on the app's request prototype, and the step
+ * that gives a request its id and arranges its access log line.
+ */
+export function requestLogStep(app: Express, logger: Logger): (req: Request, res: Response) => void {
   Object.defineProperty(app.request, 'log', {
     configurable: true,
     get(this: Request & { [CHILD_LOGGER]?: Logger }): Logger {
       return (this[CHILD_LOGGER] ??= logger.child({ reqId: this.id }));
     },
   });
-  app.use(function requestLog(req, res, next) {
+  return function logRequest(req, res) {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     req.id = id;
@@ -51,8 +64,7 @@ export function requestLogging(app: Express, logger: Logger): void {
         );
       });
     }
-    next();
-  });
+  };
 }
 
 function orderField(res: Response): { orderId?: string } {

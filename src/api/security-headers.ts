@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { RequestHandler, Response } from 'express';
 import helmet, { type HelmetOptions } from 'helmet';
 
 /**
@@ -31,20 +31,31 @@ type CspDirectives = Extract<NonNullable<HelmetOptions['contentSecurityPolicy']>
  * than running helmet.
  */
 function helmetHeaders(options: HelmetOptions, extra: [string, string][] = []): RequestHandler {
+  const setHeaders = headerSetter(options, extra);
+  return function securityHeaders(_req, res, next) {
+    setHeaders(res);
+    next();
+  };
+}
+
+/** Sets on an answer the headers helmet sets with `options` (and `extra` first), taken from helmet once. */
+function headerSetter(options: HelmetOptions, extra: [string, string][] = []): (res: Response) => void {
   const headers: [string, string][] = [...extra];
   const capture = {
     setHeader: (name: string, value: string | number) => void headers.push([name, String(value)]),
     removeHeader: () => undefined,
   };
   helmet(options)({} as never, capture as never, () => undefined);
-  return function securityHeaders(_req, res, next) {
+  return function setSecurityHeaders(res) {
     for (const [name, value] of headers) res.setHeader(name, value);
-    next();
   };
 }
 
 /** Every answer's security headers: the JSON API's set. */
 export const apiSecurityHeaders = (): RequestHandler => helmetHeaders(API_HEADERS, [['Cache-Control', 'no-store']]);
+
+/** The JSON API's security headers as a step, for a middleware that runs it with others in one router layer (createApp). */
+export const apiSecurityHeadersStep = (): ((res: Response) => void) => headerSetter(API_HEADERS, [['Cache-Control', 'no-store']]);
 
 /**
  * An HTML page's security headers: all of helmet's defaults, the page's own content security

@@ -3,7 +3,7 @@
  * and the offers fan-out. Reason codes are the offers' `include_errors` codes.
  */
 import type { FiatCurrency } from '../domain/currency';
-import { amountLimits, decimal, type Decimal } from '../domain/money';
+import { amountLimits, compareDecimals, decimal, type Decimal } from '../domain/money';
 import { methodWorksIn } from '../domain/payment-methods';
 import type { CataloguePaymentMethod, ProviderCatalogue } from '../providers/types';
 
@@ -78,7 +78,7 @@ function parsedLimit(limit: Limit): { min: Decimal; max: Decimal } {
 
 /** Both limits at once: the higher minimum and the lower maximum. */
 function narrowed(a: { min: Decimal; max: Decimal }, b: { min: Decimal; max: Decimal }): { min: Decimal; max: Decimal } {
-  return { min: a.min.gt(b.min) ? a.min : b.min, max: a.max.lt(b.max) ? a.max : b.max };
+  return { min: compareDecimals(a.min, b.min) > 0 ? a.min : b.min, max: compareDecimals(a.max, b.max) < 0 ? a.max : b.max };
 }
 
 /**
@@ -114,6 +114,18 @@ export function eligibleMethods(catalogue: ProviderCatalogue, terms: OfferReques
   if (!supportsPair(catalogue, terms.fiat.id, terms.crypto)) return { code: 'currency', message: 'does not sell this currency pair' };
   const sold = sellsCryptoIn(catalogue, terms.crypto, terms.country, terms.state);
   if (sold) return sold;
+  // The common answer in one pass, without the intermediate arrays and decimal copies below: the
+  // methods (methodsFor, then the one asked for) whose range holds the amount, in catalogue order.
+  const fiat = terms.fiat.id;
+  let inRange: CataloguePaymentMethod[] | undefined;
+  for (const m of catalogue.paymentMethods) {
+    if (m.limits[fiat] === undefined || !methodWorksIn(m.code, terms.country)) continue;
+    if (terms.paymentMethod !== undefined && m.code !== terms.paymentMethod) continue;
+    const range = purchaseRange(catalogue, m, fiat, terms.crypto)!;
+    if (compareDecimals(terms.amount, range.min) >= 0 && compareDecimals(terms.amount, range.max) <= 0) (inRange ??= []).push(m);
+  }
+  if (inRange) return inRange;
+  // None: the same rules again, to say why.
   const methods = methodsFor(catalogue, terms.fiat.id, terms.country).filter(
     (m) => terms.paymentMethod === undefined || m.code === terms.paymentMethod,
   );

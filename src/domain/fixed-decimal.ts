@@ -27,6 +27,13 @@ export function pow10(n: number): bigint {
 export function parseFixed(text: string): FixedDecimal | undefined {
   if (!PLAIN_DECIMAL.test(text)) return undefined;
   const dot = text.indexOf('.');
+  // Up to 15 digits the units are exact in a double (below 2^53 at every step): read digit by digit,
+  // without the slices and the joined string of the general case (several per quote).
+  if (text.length - (dot === -1 ? 0 : 1) <= 15) {
+    let units = 0;
+    for (let i = 0; i < text.length; i++) if (i !== dot) units = units * 10 + (text.charCodeAt(i) - 48);
+    return { units: BigInt(units), scale: dot === -1 ? 0 : text.length - dot - 1 };
+  }
   if (dot === -1) return { units: BigInt(text), scale: 0 };
   return { units: BigInt(text.slice(0, dot) + text.slice(dot + 1)), scale: text.length - dot - 1 };
 }

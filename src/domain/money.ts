@@ -30,6 +30,31 @@ export function decimal(value: string | number | BigNumber): BigNumber {
   return result;
 }
 
+/**
+ * `a` compared with `b`: negative, zero or positive, as bignumber.js's `comparedTo` answers for
+ * finite values, read from their coefficient, exponent and sign (`c`, `e`, `s`, documented as
+ * read-only properties) without the copy of `b` that `comparedTo`, `lt`, `gte`... make on every call.
+ * This is bignumber.js's own comparison; a value that is not finite is left to `comparedTo`.
+ */
+export function compareDecimals(a: BigNumber, b: BigNumber): number {
+  const ac = a.c;
+  const bc = b.c;
+  const as = a.s;
+  const bs = b.s;
+  if (!ac || !bc || as === null || bs === null || a.e === null || b.e === null) return a.comparedTo(b) ?? NaN;
+  const aZero = !ac[0];
+  const bZero = !bc[0];
+  if (aZero || bZero) return aZero ? (bZero ? 0 : -bs) : as;
+  if (as !== bs) return as;
+  const negative = as < 0;
+  if (a.e !== b.e) return a.e > b.e !== negative ? 1 : -1;
+  const shorter = Math.min(ac.length, bc.length);
+  for (let i = 0; i < shorter; i++) {
+    if (ac[i] !== bc[i]) return ac[i]! > bc[i]! !== negative ? 1 : -1;
+  }
+  return ac.length === bc.length ? 0 : ac.length > bc.length !== negative ? 1 : -1;
+}
+
 /** Rounded down to `precision` places: what the customer receives is never overstated. */
 export function roundedDown(value: BigNumber, precision: number): BigNumber {
   return value.decimalPlaces(precision, BigNumber.ROUND_DOWN);

@@ -3,13 +3,14 @@ import { eligibleMethods } from '../catalogue/eligibility';
 import type { CryptoCurrency, FiatCurrency } from '../domain/currency';
 import { offerOutcomes, offerProviderSlow, offerQuoteDuration, offersPerRequest } from '../metrics/metrics';
 import { PairCache } from '../metrics/label-cache';
+import { CounterSeries, HistogramSeries } from '../metrics/series';
 import { amountLimits, decimal, roundDown, roundUp, type Decimal } from '../domain/money';
 import { CallAborter, type CallSignal } from '../providers/kit/call-signal';
 import type { ProviderRegistry } from '../providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote, type QuoteRequest } from '../providers/types';
 import { coversFees, quoteAmounts, toOffer, type Offer, type OfferError, type OfferErrorBody } from './calculate';
 import { QuoteCalls, type SentCalls } from './quote-calls';
-import type { OfferStore } from './store';
+import { REMEMBERED, type OfferStore } from './store';
 
 export interface OffersQuery {
   integratorId: string;
@@ -139,9 +140,10 @@ export class OffersService {
   /** The requests waiting for each provider: released at once (left out) when it turns slow. */
   private readonly waiting = new Map<string, Set<ProviderWait>>();
   private readonly calls: QuoteCalls;
-  /** Metric label objects, made once per provider (and outcome) and reused by every request. */
-  private readonly providerLabels = new Map<string, { provider: string }>();
-  private readonly outcomeLabels = new PairCache((provider, reason) => ({ provider, reason }));
+  /** Metric series, made once per provider (and outcome) and recorded in place by every request (src/metrics/series.ts). */
+  private readonly quoteDurations = new Map<string, HistogramSeries>();
+  private readonly outcomeCounts = new PairCache((provider, reason) => new CounterSeries(offerOutcomes, { provider, reason }));
+  private readonly offeredCounts = new HistogramSeries(offersPerRequest);
   private readonly now: () => number;
   private readonly slowAfterTimeouts: number;
   private readonly slowProbeIntervalMs: number;
@@ -169,19 +171,24 @@ export class OffersService {
         if (!Object.hasOwn(result.offers, outcome.code)) offered++;
         result.offers[outcome.code] = outcome.offer;
       } else result.errors[outcome.code] = { error: outcome.error };
-      offerOutcomes.inc(this.outcomeLabels.get(outcome.code, 'offer' in outcome ? 'ok' : outcome.error.code));
+      this.outcomeCounts.get(outcome.code, 'offer' in outcome ? 'ok' : outcome.error.code).inc();
     }
-    offersPerRequest.observe(offered);
-    const remembered: Promise<void>[] = [];
-    for (const code in result.offers) remembered.push(this.remember(query, code, result.offers[code]!));
-    await Promise.all(remembered);
+    this.offeredCounts.observe(offered);
+    // Only a store that has something to wait for (Redis) is waited for: the memory store's answer is
+    // REMEMBERED, already resolved, and waiting for it would cost a Promise.all per request.
+    let remembered: Promise<void>[] | undefined;
+    for (const code in result.offers) {
+      const stored = this.remember(query, code, result.offers[code]!);
+      if (stored !== REMEMBERED) (remembered ??= []).push(stored);
+    }
+    if (remembered) await Promise.all(remembered);
     return result;
   }
 
-  private labelsOf(code: string): { provider: string } {
-    let labels = this.providerLabels.get(code);
-    if (!labels) this.providerLabels.set(code, (labels = { provider: code }));
-    return labels;
+  private quoteDurationOf(code: string): HistogramSeries {
+    let series = this.quoteDurations.get(code);
+    if (!series) this.quoteDurations.set(code, (series = new HistogramSeries(offerQuoteDuration, { provider: code })));
+    return series;
   }
 
   /**
@@ -232,7 +239,7 @@ export class OffersService {
     // moment), not a sign of a hung provider: it does not count towards its being slow.
     const straggler = 'error' in outcome && outcome.error.code === 'timeout' && this.calls.answeredAfter(code, wait.sent);
     if (!straggler) this.recordOutcome(code, outcome, false, wait.ms);
-    if (outcome.asked !== false) offerQuoteDuration.observe(this.labelsOf(code), (performance.now() - wait.started) / 1000);
+    if (outcome.asked !== false) this.quoteDurationOf(code).observe((performance.now() - wait.started) / 1000);
   };
 
   private waitingFor(code: string): Set<ProviderWait> {

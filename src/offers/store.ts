@@ -156,6 +156,12 @@ export interface MemoryOfferStoreLimits {
   maxOffers?: number;
 }
 
+/**
+ * What the memory store's remember answers: one promise for every offer, already resolved, which a
+ * caller need not wait for (the offers service waits only for the others).
+ */
+export const REMEMBERED: Promise<void> = Promise.resolve();
+
 /** A key's offers: most keys have one, kept without a list around it. */
 type KeptOffers = KeptOffer | KeptOffer[];
 
@@ -187,6 +193,12 @@ export class MemoryOfferStore implements OfferStore {
     const key = offerKey(terms);
     const now = this.now();
     const known = this.cache.get(key);
+    if (known === undefined || (!Array.isArray(known) && !(known.expiresAtMs > now))) {
+      // The common case, a key with no live offer: the new one kept bare, without a list made for it.
+      const offer = kept(terms);
+      this.cache.set(key, offer, { ttl: Math.max(Math.max(0, offer.expiresAtMs) - now, 1) });
+      return REMEMBERED;
+    }
     const offers =
       known === undefined ? [] : Array.isArray(known) ? known.filter((o) => o.expiresAtMs > now) : known.expiresAtMs > now ? [known] : [];
     offers.push(kept(terms));
@@ -194,7 +206,7 @@ export class MemoryOfferStore implements OfferStore {
     let latest = 0;
     for (const offer of offers) latest = Math.max(latest, offer.expiresAtMs);
     this.cache.set(key, offers.length === 1 ? offers[0]! : offers, { ttl: Math.max(latest - now, 1) });
-    return Promise.resolve();
+    return REMEMBERED;
   }
 
   findLive(query: Parameters<OfferStore['findLive']>[0]): Promise<OfferTerms | undefined> {

@@ -1,6 +1,7 @@
 import { errors, getGlobalDispatcher, type Dispatcher } from 'undici';
 import { providerRequestDuration, providerRequests } from '../../metrics/metrics';
 import { PairCache } from '../../metrics/label-cache';
+import { CounterSeries, HistogramSeries } from '../../metrics/series';
 import { activeTracing, inSpan, SpanKind } from '../../tracing';
 import { ProviderUnavailableError } from '../types';
 import type { CallSignal } from './call-signal';
@@ -215,28 +216,30 @@ function countedRequest(url: string, options: ProviderRequestOptions): Promise<P
 }
 
 function count(options: ProviderRequestOptions, outcome: string, started: number): void {
-  const labels = labelsByCall.get(options.call?.provider ?? 'unknown', options.call?.operation ?? 'other');
-  providerRequests.inc(labels.withOutcome(outcome));
-  providerRequestDuration.observe(labels.call, (performance.now() - started) / 1000);
+  const series = seriesByCall.get(options.call?.provider ?? 'unknown', options.call?.operation ?? 'other');
+  series.withOutcome(outcome).inc();
+  series.duration.observe((performance.now() - started) / 1000);
 }
 
-/** A call's metric label objects, made once per provider, operation and outcome and reused by every call. */
-class CallLabels {
-  readonly call: { provider: string; operation: string };
-  private readonly outcomes = new Map<string, { provider: string; operation: string; outcome: string }>();
+/** A call's metric series, made once per provider, operation and outcome and recorded in place by every call (src/metrics/series.ts). */
+class CallSeries {
+  private readonly call: { provider: string; operation: string };
+  readonly duration: HistogramSeries;
+  private readonly outcomes = new Map<string, CounterSeries>();
 
   constructor(provider: string, operation: string) {
     this.call = { provider, operation };
+    this.duration = new HistogramSeries(providerRequestDuration, this.call);
   }
 
-  withOutcome(outcome: string): { provider: string; operation: string; outcome: string } {
-    let labels = this.outcomes.get(outcome);
-    if (!labels) this.outcomes.set(outcome, (labels = { ...this.call, outcome }));
-    return labels;
+  withOutcome(outcome: string): CounterSeries {
+    let series = this.outcomes.get(outcome);
+    if (!series) this.outcomes.set(outcome, (series = new CounterSeries(providerRequests, { ...this.call, outcome })));
+    return series;
   }
 }
 
-const labelsByCall = new PairCache((provider, operation) => new CallLabels(provider, operation));
+const seriesByCall = new PairCache((provider, operation) => new CallSeries(provider, operation));
 
 /** The outcome each failed call's metric counts (timeout, aborted, server_error, error), beside its error. */
 const outcomes = new WeakMap<Error, string>();

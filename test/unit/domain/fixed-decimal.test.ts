@@ -32,6 +32,33 @@ describe('fixed decimals, against bignumber.js', () => {
     expect(parseFixed('012.3400')).toEqual({ units: 123400n, scale: 4 });
   });
 
+  test('short and long decimals parse to the same units as their digits say', () => {
+    const texts = [
+      '0',
+      '0.0',
+      '7',
+      '999999999999999',
+      '9999999999999999',
+      '99999999999999.9',
+      '9999999999999.99',
+      '999999999999999.9',
+      '0.00000000000001',
+      '0.000000000000001',
+      '123456789012345',
+      '1234567890123456',
+      '12345678901234.5',
+      '00000000000000000001.5',
+      '9007199254740993',
+      '900719925474099.3',
+      '18446744073709551617.000000000000000001',
+    ];
+    for (const text of texts) {
+      const dot = text.indexOf('.');
+      const scale = dot === -1 ? 0 : text.length - dot - 1;
+      expect([text, parseFixed(text)]).toEqual([text, { units: BigInt(text.replace('.', '')), scale }]);
+    }
+  });
+
   test('sums, differences and comparisons are exact', () => {
     for (const [a, b] of pairs) {
       const [x, y] = [parseFixed(a)!, parseFixed(b)!];

@@ -1,6 +1,7 @@
 import BigNumber from 'bignumber.js';
 import {
   amountLimits,
+  compareDecimals,
   decimal,
   DECIMAL_AMOUNT_PATTERN,
   fractionDigits,
@@ -302,5 +303,53 @@ describe('fractionDigits', () => {
     ['12.3400', 4],
   ])('%s has %i', (value, digits) => {
     expect(fractionDigits(value)).toBe(digits);
+  });
+});
+
+describe('compareDecimals', () => {
+  const values = [
+    '0',
+    '-0',
+    '1',
+    '-1',
+    '0.5',
+    '-0.5',
+    '10',
+    '9.99999999999999999',
+    '100000000000000',
+    '100000000000000.00000000000001',
+    '99999999999999.99999999999999',
+    '123456789012345678901234567890.123',
+    '123456789012345678901234567890.1229',
+    '1e-30',
+    '-1e-30',
+    '1e40',
+    '-1e40',
+    '0.000001',
+    '0.0000010',
+    '30',
+    '30.00',
+    '29.999',
+    '5000',
+    '5000.01',
+    '-123.456',
+    '-123.4561',
+  ];
+  it('answers as comparedTo for every pair', () => {
+    for (const a of values) {
+      for (const b of values) {
+        const x = decimal(a);
+        const y = decimal(b);
+        expect([a, b, compareDecimals(x, y)]).toEqual([a, b, x.comparedTo(y)]);
+      }
+    }
+  });
+
+  it('answers as comparedTo for values made by arithmetic', () => {
+    const x = decimal('1').div(3);
+    const y = decimal('0.3333333333333333333333333333333333333333');
+    expect(compareDecimals(x, y)).toBe(x.comparedTo(y));
+    expect(compareDecimals(x.times(3), decimal(1))).toBe(x.times(3).comparedTo(1));
+    expect(compareDecimals(new BigNumber(NaN), decimal(1))).toBeNaN();
   });
 });
