@@ -91,15 +91,21 @@ class ProviderWait {
   }
 
   giveUp(outcome: Outcome): void {
-    if (!this.end(false)) return;
-    this.ended(this, outcome);
-    this.resolve(outcome);
+    if (this.end(false)) this.settle(outcome);
   }
 
   answered(outcome: Outcome): void {
-    if (!this.end(true)) return;
-    this.ended(this, outcome);
-    this.resolve(outcome);
+    if (this.end(true)) this.settle(outcome);
+  }
+
+  /** The request has the outcome once it is recorded; a recording that fails fails this request, not the process. */
+  private settle(outcome: Outcome): void {
+    try {
+      this.ended(this, outcome);
+      this.resolve(outcome);
+    } catch (err) {
+      this.reject(err as Error);
+    }
   }
 
   failed(err: Error): void {
