@@ -20,7 +20,6 @@ import { isTerminal } from '../src/domain/order-status';
 import {
   createOrderUpdate,
   DEFAULT_ORDER_TIMINGS,
-  type IntegratorNotification,
   getOrderQuery,
   providerEventSignal,
   type OrderMemo,
@@ -86,7 +85,6 @@ const local = {
 };
 
 const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
-
 /** Orders started before integrator webhooks existed replay without them. */
 export const INTEGRATOR_WEBHOOKS_PATCH = 'integrator-webhooks';
 /**
@@ -112,10 +110,10 @@ export const LOCAL_ACTIVITIES_PATCH = 'local-activities';
 export const WEBHOOKS_AFTER_COMMIT_PATCH = 'webhooks-after-commit';
 /**
  * Orders started from here on: every patch above applies, recorded once, and no webhook attempt
- * starts in a closing run. Each patch the SDK records
- * is a marker and an upsert of the TemporalChangeVersion search attribute (a visibility write), so
- * four of them cost every new order eight history events and four visibility writes at its start.
- * Older orders have no marker for it and replay with the four.
+ * starts in a closing run. Each patch the SDK records is a marker and an upsert of the
+ * TemporalChangeVersion search attribute (a visibility write), so four of them cost every new order
+ * eight history events and four visibility writes at its start. Older orders have no marker for it
+ * and replay with the four.
  */
 export const ORDER_PATCHES_2026_11 = 'order-patches-2026-11';
 
@@ -201,47 +199,19 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     }
   }
   /**
-   * Delivers the outbox one webhook at a time, one activity per attempt, with the
-   * pause between attempts a timer of this workflow: a closing run stops waiting at once, and the
-   * webhook keeps its place, its attempt count and its next attempt's time in the next run.
+   * Delivers the outbox one webhook at a time, one activity per attempt, with the pause between
+   * attempts a timer of this workflow: a closing run stops waiting at once, and the webhook keeps
+   * its place, its attempt count and its next attempt's time in the next run.
    */
   async function deliverOnSchedule(): Promise<void> {
     const retryDelaysMs = timings.webhookRetryDelaysMs ?? DEFAULT_ORDER_TIMINGS.webhookRetryDelaysMs!;
-    const attemptTimeoutMs = timings.webhookAttemptTimeoutMs ?? DEFAULT_ORDER_TIMINGS.webhookAttemptTimeoutMs!;
-    // A lost attempt (a worker crash, a timeout) is a failed attempt: the schedule decides the next.
-    const attemptOptions = { startToCloseTimeout: attemptTimeoutMs, retry: { maximumAttempts: 1 } };
+    const attemptOptions = {
+      startToCloseTimeout: timings.webhookAttemptTimeoutMs ?? DEFAULT_ORDER_TIMINGS.webhookAttemptTimeoutMs!,
+      // A lost attempt (a worker crash, a timeout) is a failed attempt: the schedule decides the next.
+      retry: { maximumAttempts: 1 },
+    };
     const ordinary = proxyActivities<OrderActivities>(attemptOptions);
     const inWorker = proxyLocalActivities<OrderActivities>(attemptOptions);
-
-    /** Records one attempt's outcome: the webhook leaves the outbox, or stays at its head for a later attempt. */
-    function settle(next: IntegratorNotification, attempt: number, attemptedAt: string, result: WebhookAttemptOutcome): void {
-      state.recordDelivery({
-        webhook_id: next.webhookId,
-        sequence: next.sequence,
-        attempt,
-        attempted_at: attemptedAt,
-        outcome: result.outcome,
-        ...('status' in result && result.status !== undefined ? { status_code: result.status } : {}),
-        ...('error' in result ? { error: result.error } : {}),
-      });
-      const fields = { webhookId: next.webhookId, attempt };
-      if (result.outcome === 'failed') {
-        const delayMs = nextRetryDelayMs(attempt, retryDelaysMs, result.retryAfterMs);
-        if (delayMs !== undefined) {
-          outbox[0] = { ...next, attempts: attempt, nextAttemptAtMs: Date.now() + delayMs };
-          orderMetrics.webhookFailed(next.webhookId, next.integratorId, next.occurredAt, Date.now() + delayMs);
-          return;
-        }
-        log.error('integrator webhook not delivered: retries used up', { ...fields, error: result.error });
-      } else if (result.outcome === 'refused') {
-        log.error('integrator webhook not delivered: URL refused', { ...fields, error: result.error });
-      } else if (result.outcome === 'no_endpoint') {
-        log.info('integrator has no webhook endpoint', fields);
-      }
-      orderMetrics.webhookSettled(next.webhookId, next.integratorId, result.outcome === 'failed' ? 'given_up' : result.outcome);
-      outbox.shift();
-    }
-
     for (;;) {
       await condition(() => outbox.length > 0 && !closingRun);
       const next = outbox[0]!;
@@ -263,7 +233,31 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       } finally {
         delivering = false;
       }
-      settle(next, attempt, attemptedAt, result);
+      state.recordDelivery({
+        webhook_id: next.webhookId,
+        sequence: next.sequence,
+        attempt,
+        attempted_at: attemptedAt,
+        outcome: result.outcome,
+        ...('status' in result && result.status !== undefined ? { status_code: result.status } : {}),
+        ...('error' in result ? { error: result.error } : {}),
+      });
+      const fields = { webhookId: next.webhookId, attempt };
+      if (result.outcome === 'failed') {
+        const delayMs = nextRetryDelayMs(attempt, retryDelaysMs, result.retryAfterMs);
+        if (delayMs !== undefined) {
+          outbox[0] = { ...next, attempts: attempt, nextAttemptAtMs: Date.now() + delayMs };
+          orderMetrics.webhookFailed(next.webhookId, next.integratorId, next.occurredAt, Date.now() + delayMs);
+          continue;
+        }
+        log.error('integrator webhook not delivered: retries used up', { ...fields, error: result.error });
+      } else if (result.outcome === 'refused') {
+        log.error('integrator webhook not delivered: URL refused', { ...fields, error: result.error });
+      } else if (result.outcome === 'no_endpoint') {
+        log.info('integrator has no webhook endpoint', fields);
+      }
+      orderMetrics.webhookSettled(next.webhookId, next.integratorId, result.outcome === 'failed' ? 'given_up' : result.outcome);
+      outbox.shift();
     }
   }
   if (notifiesIntegrator) void (checksIntegrity ? deliverOnSchedule() : deliverNotifications());
