@@ -110,7 +110,7 @@ export function createApp(deps: AppDependencies): Express {
   // First, so that the access log line and everything after it run inside the request's span.
   if (activeTracing()) httpTracing(app);
   // The request id and access log, the HTTP metrics and the security headers in one router layer,
-  // in that order (each is also a middleware of its own: requestLogging, httpMetrics, apiSecurityHeaders).
+  // in that order: a layer matched costs every request that passes it.
   const logRequest = requestLogStep(app, deps.logger);
   const countRequest = deps.recordHttpMetrics !== false ? countRequestStep : undefined;
   const setSecurityHeaders = apiSecurityHeadersStep();

@@ -23,15 +23,10 @@ function apiKeyOf(req: Request): string | undefined {
  * (the key's rate limit) runs in the same router layer once the key is accepted.
  */
 export function requireApiKey(directory: IntegratorDirectory, then?: RequestHandler): RequestHandler {
-  if (then) {
-    return function requireApiKey(req, res, next) {
-      const refused = authenticate(directory, req);
-      if (refused) next(refused);
-      else then(req, res, next);
-    };
-  }
-  return function requireApiKey(req, _res, next) {
-    next(authenticate(directory, req));
+  return function requireApiKey(req, res, next) {
+    const refused = authenticate(directory, req);
+    if (refused || !then) next(refused);
+    else then(req, res, next);
   };
 }
 

@@ -1,22 +1,14 @@
-import type { Express, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { PairCache } from '../metrics/label-cache';
 import { httpRequestDuration, httpRequests, statusClass } from '../metrics/metrics';
 import { CounterSeries, HistogramSeries } from '../metrics/series';
 
 /**
- * Counts and times every request by method, route template and status class when its answer is
+ * Counts and times the request by method, route template and status class when its answer is
  * sent. The route is the template that matched (`/api/on_ramp/orders/:id`), never the URL; a
  * request no route matched is `unmatched`, or `/api/*` when it was answered inside /api before a
- * route (a rate limit, an unknown key).
+ * route (a rate limit, an unknown key). A step of the app's first middleware (createApp).
  */
-export function httpMetrics(app: Express): void {
-  app.use(function countRequest(req, res, next) {
-    countRequestStep(req, res);
-    next();
-  });
-}
-
-/** What httpMetrics installs, as a step for a middleware that runs it with others in one router layer (createApp). */
 export function countRequestStep(req: Request, res: Response): void {
   const started = performance.now();
   // `on`, not `once`: an answer finishes once, and `once` wraps the listener in two more objects.
@@ -67,15 +59,10 @@ export function routeOf(req: Request, res: Response): string {
  * router layer (one layer fewer for every request through the router).
  */
 export function routeBase(base: string, then?: RequestHandler): RequestHandler {
-  if (then) {
-    return (req, res, next) => {
-      (res.locals as { routeBase?: string }).routeBase = base;
-      then(req, res, next);
-    };
-  }
-  return (_req, res, next) => {
+  return (req, res, next) => {
     (res.locals as { routeBase?: string }).routeBase = base;
-    next();
+    if (then) then(req, res, next);
+    else next();
   };
 }
 

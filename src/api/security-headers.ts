@@ -51,10 +51,7 @@ function headerSetter(options: HelmetOptions, extra: [string, string][] = []): (
   };
 }
 
-/** Every answer's security headers: the JSON API's set. */
-export const apiSecurityHeaders = (): RequestHandler => helmetHeaders(API_HEADERS, [['Cache-Control', 'no-store']]);
-
-/** The JSON API's security headers as a step, for a middleware that runs it with others in one router layer (createApp). */
+/** Every answer's security headers, the JSON API's set, as a step of the app's first middleware (createApp). */
 export const apiSecurityHeadersStep = (): ((res: Response) => void) => headerSetter(API_HEADERS, [['Cache-Control', 'no-store']]);
 
 /**

@@ -3,8 +3,7 @@ import { PROVIDER_DECIMAL_TEXT } from '../kit/decimal-text';
 import { flatStringShape } from '../kit/flat-shape';
 import { SANDBOX_STATUSES } from './status-map';
 
-const DECIMAL_TEXT = PROVIDER_DECIMAL_TEXT;
-const decimalString = z.string().regex(DECIMAL_TEXT);
+const decimalString = z.string().regex(PROVIDER_DECIMAL_TEXT);
 
 export const SandboxQuoteSchema = z.object({
   quote_id: z.string(),
@@ -24,11 +23,11 @@ export type SandboxQuote = z.infer<typeof SandboxQuoteSchema>;
  */
 export const sandboxQuoteShape = flatStringShape<keyof SandboxQuote>({
   quote_id: null,
-  fiat_amount: DECIMAL_TEXT,
-  crypto_amount: DECIMAL_TEXT,
-  price: DECIMAL_TEXT,
-  processing_fee: DECIMAL_TEXT,
-  network_fee: DECIMAL_TEXT,
+  fiat_amount: PROVIDER_DECIMAL_TEXT,
+  crypto_amount: PROVIDER_DECIMAL_TEXT,
+  price: PROVIDER_DECIMAL_TEXT,
+  processing_fee: PROVIDER_DECIMAL_TEXT,
+  network_fee: PROVIDER_DECIMAL_TEXT,
   payment_method: null,
   expires_at: z.regexes.datetime({ precision: null, offset: false, local: false }),
 });
