@@ -4,33 +4,22 @@
  */
 import { CatalogueService } from '../../../src/catalogue/service';
 import { currencyDictionary } from '../../../src/domain/currencies';
-import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
 import { OffersService, type OffersServiceOptions } from '../../../src/offers/service';
 import { MemoryOfferStore } from '../../../src/offers/store';
 import { quoteKeyOf } from '../../../src/providers/kit/quote-key';
 import { ProviderRegistry } from '../../../src/providers/registry';
-import type { ProviderAdapter, ProviderCatalogue, ProviderQuote, QuoteRequest } from '../../../src/providers/types';
+import type { ProviderAdapter, ProviderCatalogue, ProviderQuote } from '../../../src/providers/types';
+import { BTC, CARD, fakeProvider, goodQuote, NOW, offersQuery, USD } from '../../helpers/offers';
 
-const USD = currencyDictionary.fiat(1) as FiatCurrency;
-const BTC = currencyDictionary.crypto(13) as CryptoCurrency;
-const NOW = Date.parse('2026-11-21T12:00:00Z');
 const MAX_MS = 2000;
 
 const CATALOGUE: ProviderCatalogue = {
   fiat: [USD.id],
   crypto: [BTC.id],
   countries: [{ code: 'GB' }],
-  paymentMethods: [{ code: 'card', name: 'Card', icon_url: null, fee: '3.99%', limits: { [USD.id]: { min: '20', max: '5000' } } }],
+  paymentMethods: [CARD],
 };
-const goodQuote: ProviderQuote = {
-  fiatAmount: '100.00',
-  cryptoAmount: '0.001',
-  processingFee: '3.50',
-  networkFee: '1.00',
-  paymentMethod: 'card',
-  expiresAt: new Date(NOW + 60_000),
-};
-const query = { integratorId: 'i1', externalUserId: 'u1', fiat: USD, crypto: BTC, amountFrom: '100', country: 'GB' };
+const query = offersQuery;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -38,20 +27,15 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 function provider(code: string, latency: { ms: number }, quoteKey?: ProviderAdapter['quoteKey']) {
   const asked = { calls: 0 };
   const adapter: ProviderAdapter = {
-    info: { code, name: code, description: code, icon_url: 'https://example.org/i.svg' },
-    getCatalogue: () => Promise.resolve(CATALOGUE),
-    getQuote: (_request: QuoteRequest, signal?: AbortSignal) => {
+    ...fakeProvider(code, CATALOGUE, (_request, signal) => {
       asked.calls++;
       if (!Number.isFinite(latency.ms)) return new Promise<ProviderQuote>(() => undefined);
       return new Promise<ProviderQuote>((resolve, reject) => {
         const timer = setTimeout(() => resolve(goodQuote), latency.ms);
         signal?.addEventListener('abort', () => (clearTimeout(timer), reject(new Error('aborted'))));
       });
-    },
+    }),
     ...(quoteKey ? { quoteKey } : {}),
-    createOrder: () => Promise.reject(new Error('unused')),
-    getOrder: () => Promise.reject(new Error('unused')),
-    parseWebhook: () => Promise.reject(new Error('unused')),
   };
   return { adapter, asked };
 }

@@ -1,6 +1,5 @@
 import { CatalogueService } from '../../../src/catalogue/service';
 import { currencyDictionary } from '../../../src/domain/currencies';
-import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
 import { OffersService } from '../../../src/offers/service';
 import { MemoryOfferStore } from '../../../src/offers/store';
 import { ProviderRegistry } from '../../../src/providers/registry';
@@ -13,17 +12,14 @@ import {
   type QuoteRequest,
 } from '../../../src/providers/types';
 import type { CallSignal } from '../../../src/providers/kit/call-signal';
-
-const USD = currencyDictionary.fiat(1) as FiatCurrency;
-const BTC = currencyDictionary.crypto(13) as CryptoCurrency;
-const NOW = Date.parse('2026-11-21T12:00:00Z');
+import { BTC, CARD, fakeProvider, goodQuote, NOW, offersQuery, USD } from '../../helpers/offers';
 
 const CATALOGUE: ProviderCatalogue = {
   fiat: [USD.id],
   crypto: [BTC.id],
   countries: [{ code: 'GB' }, { code: 'US', states: ['CA', 'FL'] }],
   paymentMethods: [
-    { code: 'card', name: 'Card', icon_url: null, fee: '3.99%', limits: { [USD.id]: { min: '20', max: '5000' } } },
+    CARD,
     { code: 'bank_transfer', name: 'Bank', icon_url: null, fee: '1%', limits: { [USD.id]: { min: '50', max: '20000' } } },
   ],
 };
@@ -33,24 +29,8 @@ function adapter(
   quote: (signal?: CallSignal, request?: QuoteRequest) => Promise<ProviderQuote>,
   catalogue: ProviderCatalogue = { ...CATALOGUE, paymentMethods: CATALOGUE.paymentMethods.slice(0, 1) },
 ): ProviderAdapter {
-  return {
-    info: { code, name: code, description: code, icon_url: 'https://example.org/i.svg' },
-    getCatalogue: () => Promise.resolve(catalogue),
-    getQuote: (request, signal) => quote(signal, request),
-    createOrder: () => Promise.reject(new Error('unused')),
-    getOrder: () => Promise.reject(new Error('unused')),
-    parseWebhook: () => Promise.reject(new Error('unused')),
-  };
+  return fakeProvider(code, catalogue, (request, signal) => quote(signal, request));
 }
-
-const goodQuote: ProviderQuote = {
-  fiatAmount: '100.00',
-  cryptoAmount: '0.001',
-  processingFee: '3.50',
-  networkFee: '1.00',
-  paymentMethod: 'card',
-  expiresAt: new Date(NOW + 60_000),
-};
 
 function service(adapters: ProviderAdapter[], store = new MemoryOfferStore(() => NOW), timeoutMs = 200) {
   const providers = new ProviderRegistry(adapters);
@@ -64,7 +44,7 @@ function service(adapters: ProviderAdapter[], store = new MemoryOfferStore(() =>
   });
 }
 
-const query = { integratorId: 'i1', externalUserId: 'u1', fiat: USD, crypto: BTC, amountFrom: '100', country: 'GB' };
+const query = offersQuery;
 
 test('asks providers in parallel and leaves out the slow, failing and refusing ones with a reason', async () => {
   const never = () => new Promise<ProviderQuote>(() => undefined);
