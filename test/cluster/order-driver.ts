@@ -83,8 +83,16 @@ export async function driveOrder(plan: PlannedOrder, options: DriverOptions): Pr
   }
   if (plan.outcome === 'rejected') record.error = `created although planned to be refused (${record.orderId})`;
   if (record.saw503) {
-    const again = await client.call('create', ext, '/api/on_ramp/orders', plan.draft);
-    record.repeatedId = again.body?.id;
+    // Repeated as an integrator would: a 503 (an outage the schedule began meanwhile; the answers
+    // check judges it) is waited out as the create's own were, and the first other answer counts.
+    for (;;) {
+      const again = await client.call('create', ext, '/api/on_ramp/orders', plan.draft);
+      if (again.status !== 503 || Date.now() > deadline) {
+        record.repeatedId = again.body?.id;
+        break;
+      }
+      await sleep(Math.min(Number(again.retryAfter ?? 5) || 5, RETRY_AFTER_CAP_S) * 1000);
+    }
   }
   if (plan.outcome === 'rejected') return record;
   await playCustomer(plan, record, options);
