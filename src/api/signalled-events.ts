@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import type { LRUCache } from 'lru-cache';
+import { growingLru } from '../lru';
 import type { RedisClient } from '../redis/connection';
 import { withRedisDeadline } from '../redis/deadline';
 
@@ -41,7 +42,7 @@ export class MemorySignalledEvents implements SignalledEvents {
 
   /** At most `max` events (about 13 MB at 100,000); past it the least recently signalled is forgotten early. */
   constructor(options: { max?: number; ttlMs?: number } = {}) {
-    this.signalled = new LRUCache({ max: options.max ?? 100_000, ttl: options.ttlMs ?? SIGNALLED_EVENT_TTL_MS });
+    this.signalled = growingLru(options.max ?? 100_000, { ttl: options.ttlMs ?? SIGNALLED_EVENT_TTL_MS });
   }
 
   seen(event: SignalledEvent): Promise<boolean> {

@@ -10,7 +10,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
-import { LRUCache } from 'lru-cache';
+import { growingLru } from '../lru';
 import type { Order } from '../domain/order';
 import { temporalClientErrors } from '../metrics/metrics';
 import type { ProviderWebhookEvent } from '../providers/types';
@@ -56,9 +56,9 @@ export type SignalOutcome = 'delivered' | 'unknown_order' | 'other_provider' | '
 /** The API's door to order workflows: start-and-create, read, and forward provider events. */
 export class OrderService {
   /** Each order's provider, which never changes: read once per order. */
-  private readonly providerOfOrder = new LRUCache<string, string>({ max: 100_000 });
+  private readonly providerOfOrder = growingLru<string, string>(100_000);
   /** Each claimed provider order's broker order, which never changes either. */
-  private readonly claimHolders = new LRUCache<string, string>({ max: 100_000 });
+  private readonly claimHolders = growingLru<string, string>(100_000);
 
   constructor(private readonly options: OrderServiceOptions) {}
 
