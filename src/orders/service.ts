@@ -146,7 +146,10 @@ export class OrderService {
    * events that it would refuse out of its history.
    */
   async signalProviderEvent(providerCode: string, event: ProviderWebhookEvent, claimProviderOrder = false): Promise<SignalOutcome> {
-    const owner = await this.providerOf(event.orderId);
+    let owner = await this.providerOf(event.orderId);
+    // What this process remembers can be stale: an order whose creation failed may have been created
+    // again, with another provider, through another API process. Only a mismatch is worth a new look.
+    if (owner !== undefined && owner !== providerCode) owner = await this.providerOf(event.orderId, true);
     if (owner === undefined) return 'unknown_order';
     if (owner !== providerCode) return 'other_provider';
     if (claimProviderOrder && event.providerOrderId !== undefined) {
@@ -176,17 +179,24 @@ export class OrderService {
     }
   }
 
-  /** The order's provider, from the search attribute its workflow starts with; undefined for no such order. */
-  private async providerOf(orderId: string): Promise<string | undefined> {
-    const known = this.providerOfOrder.get(orderId);
+  /**
+   * The order's provider, from the search attribute its workflow starts with (remembered unless
+   * `fresh`); undefined for no such order.
+   */
+  private async providerOf(orderId: string, fresh = false): Promise<string | undefined> {
+    const known = fresh ? undefined : this.providerOfOrder.get(orderId);
     if (known !== undefined) return known;
     try {
       const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(orderWorkflowId(orderId)).describe());
       const code = description.typedSearchAttributes.get(PROVIDER_CODE_KEY);
       if (code !== undefined) this.providerOfOrder.set(orderId, code);
+      else this.providerOfOrder.delete(orderId);
       return code;
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return undefined;
+      if (err instanceof WorkflowNotFoundError) {
+        this.providerOfOrder.delete(orderId);
+        return undefined;
+      }
       throw unavailable(err, 'describe');
     }
   }
