@@ -1,8 +1,8 @@
 /**
  * The node flags the API runs with in production, read from package.json's `start:api` script
  * (the Dockerfile and docker-compose.yml use the same, test/unit/deploy-commands.test.ts checks):
- * the benchmark runs its servers with the flags that ship (though on the TypeScript sources
- * through tsx, which costs the API about 5 % more CPU than the compiled dist/ it runs in production).
+ * the benchmark runs its servers with the flags that ship, on compiled JavaScript as in production
+ * (bench/lib/compiled.ts).
  */
 import packageJson from '../../package.json';
 

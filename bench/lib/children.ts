@@ -1,7 +1,7 @@
 /** Forks bench/servers.ts children and stops them again; none outlives the benchmark. */
 import { fork, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { apiNodeFlags } from './api-node-flags';
+import { compiledScript } from './compiled';
 import type { AllocationReading, AllocationSite } from './memory';
 import type { ChildCommand, ChildMessage, ServerSpec } from './protocol';
 
@@ -23,15 +23,14 @@ export interface RunningServer {
 
 const running = new Set<ChildProcess>();
 
+/** Compiled JavaScript, without tsx (bench/lib/compiled.ts). */
 function childExecArgv(spec: ServerSpec): string[] {
-  // Under `tsx bench/api.ts` the parent's execArgv already loads tsx; otherwise ask Node to.
-  const tsx = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
   // The broker API runs with its production flags, and so do the servers it is compared with (the
   // bare Express app, the bare fan-out); the simulators stand for other companies' servers.
   const runtime = spec.role === 'sim' ? [] : apiNodeFlags();
   // e.g. BENCH_CHILD_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the servers.
   const extra = (process.env.BENCH_CHILD_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
-  return [...tsx, ...runtime, ...extra];
+  return [...runtime, ...extra];
 }
 
 /** `env`: variables of this child only (the offers runs' second API child has METRICS_ENABLED=false). */
@@ -41,7 +40,7 @@ export function startServer(
   env: Record<string, string> = {},
   readyTimeoutMs = 60_000,
 ): Promise<RunningServer> {
-  const child = fork(join(__dirname, '..', 'servers.ts'), [label], {
+  const child = fork(compiledScript('bench/servers.ts'), [label], {
     execArgv: childExecArgv(spec),
     env: { ...process.env, LOG_LEVEL: 'silent', NODE_ENV: 'production', ...env },
     // Children's output goes to our stderr: our stdout is the report.

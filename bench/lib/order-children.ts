@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { compiledScript } from './compiled';
 
 export interface ChildHandle {
   name: string;
@@ -21,7 +22,8 @@ const stopping = new Set<ChildProcess>();
 const ROOT = join(__dirname, '..', '..');
 
 /**
- * Starts `node [flags] <script> [args]` under tsx from the repository root. Its output goes to
+ * Starts `node [flags] <script> [args]` from the repository root, `script` compiled
+ * (bench/lib/compiled.ts: JavaScript, as in production, not the sources through tsx). Its output goes to
  * `logPath` (the worker's Temporal SDK logs every activity at INFO whatever LOG_LEVEL says: to a
  * file it costs what it costs in production, without flooding the terminal); its last lines are
  * printed to stderr if it exits before it is stopped.
@@ -34,9 +36,8 @@ export function startChild(
   logPath: string,
   nodeFlags: string[] = [],
 ): ChildHandle {
-  const tsx = process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : ['--import', 'tsx'];
   const log = openSync(logPath, 'a');
-  const child = spawn(process.execPath, [...tsx, ...nodeFlags, join(ROOT, script), ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, compiledScript(script), ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', log, log],
