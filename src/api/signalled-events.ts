@@ -40,7 +40,7 @@ function digest({ provider, orderId, eventId }: SignalledEvent): string {
 export class MemorySignalledEvents implements SignalledEvents {
   private readonly signalled: LRUCache<string, true>;
 
-  /** At most `max` events (about 13 MB at 100,000); past it the least recently signalled is forgotten early. */
+  /** At most `max` events (about 17 MB at 100,000, none ahead: src/lru.ts); past it the least recently signalled is forgotten early. */
   constructor(options: { max?: number; ttlMs?: number } = {}) {
     this.signalled = growingLru(options.max ?? 100_000, { ttl: options.ttlMs ?? SIGNALLED_EVENT_TTL_MS });
   }

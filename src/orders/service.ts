@@ -146,10 +146,10 @@ export class OrderService {
    * events that it would refuse out of its history.
    */
   async signalProviderEvent(providerCode: string, event: ProviderWebhookEvent, claimProviderOrder = false): Promise<SignalOutcome> {
-    let owner = await this.providerOf(event.orderId);
     // What this process remembers can be stale: an order whose creation failed may have been created
-    // again, with another provider, through another API process. Only a mismatch is worth a new look.
-    if (owner !== undefined && owner !== providerCode) owner = await this.providerOf(event.orderId, true);
+    // again, with another provider, through another API process. So only a match is taken on trust.
+    const remembered = this.providerOfOrder.get(event.orderId);
+    const owner = remembered === providerCode ? remembered : await this.providerOf(event.orderId);
     if (owner === undefined) return 'unknown_order';
     if (owner !== providerCode) return 'other_provider';
     if (claimProviderOrder && event.providerOrderId !== undefined) {
@@ -180,12 +180,10 @@ export class OrderService {
   }
 
   /**
-   * The order's provider, from the search attribute its workflow starts with (remembered unless
-   * `fresh`); undefined for no such order.
+   * The order's provider, from the search attribute its workflow starts with, remembered for the
+   * order's next webhooks; undefined for no such order.
    */
-  private async providerOf(orderId: string, fresh = false): Promise<string | undefined> {
-    const known = fresh ? undefined : this.providerOfOrder.get(orderId);
-    if (known !== undefined) return known;
+  private async providerOf(orderId: string): Promise<string | undefined> {
     try {
       const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(orderWorkflowId(orderId)).describe());
       const code = description.typedSearchAttributes.get(PROVIDER_CODE_KEY);

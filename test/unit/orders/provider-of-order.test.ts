@@ -73,6 +73,17 @@ describe('OrderService: the provider of an order', () => {
     expect(workflows.signalled).toEqual(['moonpay']);
   });
 
+  it('costs another provider’s webhook one describe, whether or not the order was remembered', async () => {
+    const workflows = new OrderWorkflows();
+    const orders = serviceOver(workflows);
+    await expect(orders.signalProviderEvent('banxa', event('e1'))).resolves.toBe('other_provider');
+    expect(workflows.describes).toBe(1);
+    await expect(orders.signalProviderEvent('banxa', event('e2'))).resolves.toBe('other_provider');
+    expect(workflows.describes).toBe(2);
+    await expect(orders.signalProviderEvent('moonpay', event('e3'))).resolves.toBe('delivered');
+    expect(workflows.describes).toBe(2);
+  });
+
   it('answers unknown_order once the order is gone, and forgets the provider it remembered', async () => {
     const workflows = new OrderWorkflows();
     const orders = serviceOver(workflows);
