@@ -309,10 +309,13 @@ async function main(): Promise<void> {
       join(dir, 'simulators.log'),
     );
     children.push(sim);
-    const apiChild = startChild('api', 'src/api/main.ts', [], brokerEnv, join(dir, 'api.log'), apiNodeFlags());
+    // BENCH_ORDERS_API_FLAGS, BENCH_ORDERS_WORKER_FLAGS: extra node flags for the API (after its
+    // production flags) and for the order worker, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
+    const flagsFrom = (name: string) => (process.env[name] ?? '').split(' ').filter(Boolean);
+    const apiFlags = [...apiNodeFlags(), ...flagsFrom('BENCH_ORDERS_API_FLAGS')];
+    const apiChild = startChild('api', 'src/api/main.ts', [], brokerEnv, join(dir, 'api.log'), apiFlags);
     children.push(apiChild);
-    // BENCH_ORDERS_WORKER_FLAGS: extra node flags for the order worker, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
-    const workerFlags = (process.env.BENCH_ORDERS_WORKER_FLAGS ?? '').split(' ').filter(Boolean);
+    const workerFlags = flagsFrom('BENCH_ORDERS_WORKER_FLAGS');
     const worker = startChild('worker', 'src/worker/main.ts', [], brokerEnv, join(dir, 'worker.log'), workerFlags);
     children.push(worker);
     const benchWorkers = startChild(
