@@ -59,6 +59,8 @@ export class OrderService {
   private readonly providerOfOrder = growingLru<string, string>(100_000);
   /** Each claimed provider order's broker order, which never changes either. */
   private readonly claimHolders = growingLru<string, string>(100_000);
+  /** The describes of orders' providers in flight, by order id. */
+  private readonly describingProvider = new Map<string, Promise<string | undefined>>();
 
   constructor(private readonly options: OrderServiceOptions) {}
 
@@ -181,9 +183,18 @@ export class OrderService {
 
   /**
    * The order's provider, from the search attribute its workflow starts with, remembered for the
-   * order's next webhooks; undefined for no such order.
+   * order's next webhooks; undefined for no such order. Webhooks of one order that arrive together
+   * share one describe: fewer calls, and no older answer landing after a newer one.
    */
-  private async providerOf(orderId: string): Promise<string | undefined> {
+  private providerOf(orderId: string): Promise<string | undefined> {
+    const inFlight = this.describingProvider.get(orderId);
+    if (inFlight) return inFlight;
+    const lookup = this.describeProvider(orderId).finally(() => this.describingProvider.delete(orderId));
+    this.describingProvider.set(orderId, lookup);
+    return lookup;
+  }
+
+  private async describeProvider(orderId: string): Promise<string | undefined> {
     try {
       const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(orderWorkflowId(orderId)).describe());
       const code = description.typedSearchAttributes.get(PROVIDER_CODE_KEY);

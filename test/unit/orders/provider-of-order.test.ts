@@ -84,6 +84,16 @@ describe('OrderService: the provider of an order', () => {
     expect(workflows.describes).toBe(2);
   });
 
+  it('shares one describe among webhooks of one order that arrive together', async () => {
+    const workflows = new OrderWorkflows();
+    const orders = serviceOver(workflows);
+    const outcomes = await Promise.all(
+      ['moonpay', 'moonpay', 'banxa', 'moonpay', 'banxa'].map((provider, i) => orders.signalProviderEvent(provider, event(`e${i}`))),
+    );
+    expect(outcomes).toEqual(['delivered', 'delivered', 'other_provider', 'delivered', 'other_provider']);
+    expect(workflows.describes).toBe(1);
+  });
+
   it('answers unknown_order once the order is gone, and forgets the provider it remembered', async () => {
     const workflows = new OrderWorkflows();
     const orders = serviceOver(workflows);
