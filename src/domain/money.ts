@@ -3,7 +3,7 @@
  * bignumber.js: exact for + - x, with explicit rounding at named steps only.
  */
 import BigNumber from 'bignumber.js';
-import { fixedQuotientText, type FixedDecimal } from './fixed-decimal';
+import { fixedQuotientText, parseFixed, type FixedDecimal } from './fixed-decimal';
 
 export const Decimal = BigNumber.clone({
   DECIMAL_PLACES: 40,
@@ -89,10 +89,8 @@ export function percentText(part: string | BigNumber, whole: string | BigNumber)
 
 /** A finite decimal's magnitude as an integer count of 10^-scale units: 12.340 → 1234n, scale 2. */
 function unitsOf(value: BigNumber): FixedDecimal {
-  const text = value.abs().toFixed();
-  const dot = text.indexOf('.');
-  if (dot === -1) return { units: BigInt(text), scale: 0 };
-  return { units: BigInt(text.slice(0, dot) + text.slice(dot + 1)), scale: text.length - dot - 1 };
+  // toFixed() of a finite magnitude is a plain non-negative decimal, which parseFixed always reads.
+  return parseFixed(value.abs().toFixed())!;
 }
 
 /**
