@@ -8,7 +8,7 @@ import { amountLimits, decimal, roundDown, roundUp, type Decimal } from '../doma
 import { CallAborter, type CallSignal } from '../providers/kit/call-signal';
 import type { ProviderRegistry } from '../providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote, type QuoteRequest } from '../providers/types';
-import { coversFees, quoteAmounts, toOffer, type Offer, type OfferError, type OfferErrorBody } from './calculate';
+import { coversFees, quoteAmounts, toOffer, type Offer, type OfferError, type OfferErrorBody, type QuoteAmounts } from './calculate';
 import { QuoteCalls, type SentCalls } from './quote-calls';
 import { REMEMBERED, type OfferStore } from './store';
 
@@ -368,10 +368,8 @@ export class OffersService {
       const quote = s.value;
       const amounts = quoteAmounts(quote, query.amountFrom);
       if (!coversFees(amounts, amount)) continue;
-      ttlEnd ??= this.now() + this.options.offerTtlSeconds * 1000;
-      offers.push(
-        toOffer(quote, query.fiat, query.crypto, amount, new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd)), amounts),
-      );
+      ttlEnd ??= this.ttlEnd();
+      offers.push(offerOf(quote, amounts, query, amount, ttlEnd));
     }
     if (offers.length === 0) return { code, error: inFiat(failureOf(settled), query.fiat) };
 
@@ -388,9 +386,12 @@ export class OffersService {
   private oneMethodOutcome(code: string, quote: ProviderQuote, query: OffersQuery, amount: Decimal): Outcome {
     const amounts = quoteAmounts(quote, query.amountFrom);
     if (!coversFees(amounts, amount)) return { code, error: inFiat(failureOf([]), query.fiat) };
-    const ttlEnd = this.now() + this.options.offerTtlSeconds * 1000;
-    const expiresAt = new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd));
-    return { code, offer: toOffer(quote, query.fiat, query.crypto, amount, expiresAt, amounts) };
+    return { code, offer: offerOf(quote, amounts, query, amount, this.ttlEnd()) };
+  }
+
+  /** When an offer made now expires at the latest (OFFER_TTL_SECONDS). */
+  private ttlEnd(): number {
+    return this.now() + this.options.offerTtlSeconds * 1000;
   }
 
   private remember(query: OffersQuery, providerCode: string, offer: Offer): Promise<void> {
@@ -426,6 +427,12 @@ function inFiat(error: OfferErrorBody, fiat: FiatCurrency): OfferErrorBody {
     ...(error.min_amount === undefined ? {} : { min_amount: roundUp(decimal(error.min_amount), fiat.precision) }),
     ...(error.max_amount === undefined ? {} : { max_amount: roundDown(decimal(error.max_amount), fiat.precision) }),
   };
+}
+
+/** A quote's offer (its fees covered), expiring at `ttlEnd` or sooner where the provider's quote expires sooner. */
+function offerOf(quote: ProviderQuote, amounts: QuoteAmounts, query: OffersQuery, amount: Decimal, ttlEnd: number): Offer {
+  const expiresAt = new Date(Math.min(ttlEnd, quote.expiresAt?.getTime() ?? ttlEnd));
+  return toOffer(quote, query.fiat, query.crypto, amount, expiresAt, amounts);
 }
 
 /** What a provider's quote call asks for one payment method. */
