@@ -12,6 +12,11 @@ export interface FixedDecimal {
 /** A plain non-negative decimal: digits, then an optional fraction; no sign, exponent or spaces. */
 const PLAIN_DECIMAL = /^\d+(?:\.\d+)?$/;
 
+/** Whether `text` is a plain non-negative decimal (digits, then an optional fraction). */
+export function isPlainDecimal(text: string): boolean {
+  return PLAIN_DECIMAL.test(text);
+}
+
 /** 10^n as a bigint: kept up to 10^64, computed beyond. */
 const CACHED_POWERS = 64;
 const powersOfTen: bigint[] = [1n];
@@ -25,7 +30,7 @@ export function pow10(n: number): bigint {
 
 /** `text` when it is a plain non-negative decimal, else undefined (the caller takes the general path). */
 export function parseFixed(text: string): FixedDecimal | undefined {
-  if (!PLAIN_DECIMAL.test(text)) return undefined;
+  if (!isPlainDecimal(text)) return undefined;
   const dot = text.indexOf('.');
   // Up to 15 digits the units are exact in a double (below 2^53 at every step): read digit by digit,
   // without the slices and the joined string of the general case (several per quote).

@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import { Decimal } from '../domain/money';
+import { isPlainDecimal } from '../domain/fixed-decimal';
 
 /** What an offer was given for; an order must match it to be accepted. */
 export interface OfferTerms {
@@ -43,16 +44,14 @@ export function offerKey(
   return JSON.stringify([t.integratorId, t.externalUserId, t.providerCode, t.fromCurrency, t.toCurrency, normalAmount(t.amountFrom)]);
 }
 
-/** Digits with an optional fraction: the amounts the API takes (DECIMAL_AMOUNT_PATTERN is stricter). */
-const PLAIN_DECIMAL = /^\d+(\.\d+)?$/;
-
 /**
  * An amount as Decimal's toFixed() writes it, without making a decimal for the plain ones (the offers
  * service remembers one offer per provider on every request): leading zeros and a fraction's trailing
  * zeros dropped. Anything else (an exponent, a sign) goes through Decimal.
  */
 export function normalAmount(amount: string): string {
-  if (!PLAIN_DECIMAL.test(amount)) return new Decimal(amount).toFixed();
+  // Digits with an optional fraction: the amounts the API takes (DECIMAL_AMOUNT_PATTERN is stricter).
+  if (!isPlainDecimal(amount)) return new Decimal(amount).toFixed();
   let start = 0;
   while (start < amount.length - 1 && amount[start] === '0' && amount[start + 1] !== '.') start++;
   let end = amount.length;
@@ -199,8 +198,8 @@ export class MemoryOfferStore implements OfferStore {
       this.cache.set(key, offer, { ttl: Math.max(Math.max(0, offer.expiresAtMs) - now, 1) });
       return REMEMBERED;
     }
-    const offers =
-      known === undefined ? [] : Array.isArray(known) ? known.filter((o) => o.expiresAtMs > now) : known.expiresAtMs > now ? [known] : [];
+    // Here a bare offer is live (a dead one was replaced above).
+    const offers = Array.isArray(known) ? known.filter((o) => o.expiresAtMs > now) : [known];
     offers.push(kept(terms));
     if (offers.length > MAX_OFFERS_PER_KEY) offers.splice(0, offers.length - MAX_OFFERS_PER_KEY);
     let latest = 0;
