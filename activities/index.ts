@@ -8,6 +8,7 @@ import { ProviderRejectedError, type ProviderAdapter, type ProviderOrder, type P
 import type { IntegratorNotification, OrderRequest } from '../src/temporal/shared';
 import type { WebhookDeliverer } from '../src/webhooks/delivery';
 import { orderWebhookBody } from '../src/webhooks/event';
+import { LocalAttemptGate } from '../src/webhooks/local-attempt-gate';
 import { nextRetryDelayMs } from '../src/webhooks/retry';
 
 export interface ActivityDependencies {
@@ -15,6 +16,8 @@ export interface ActivityDependencies {
   currencies: CurrencyDictionary;
   integrators: IntegratorDirectory;
   webhooks: WebhookDeliverer;
+  /** Which first webhook attempts this worker makes locally; one per worker by default. */
+  localAttempts?: LocalAttemptGate;
 }
 
 export type NotifyOutcome = { outcome: 'delivered'; attempts: number; status: number } | { outcome: 'no_endpoint' };
@@ -26,13 +29,22 @@ export type WebhookAttemptOutcome =
   | { outcome: 'refused'; error: string }
   | { outcome: 'failed'; error: string; retryAfterMs?: number; /** The endpoint's HTTP status, when it answered. */ status?: number };
 
+/** A local first attempt's outcome: `deferred` when the worker made none (src/webhooks/local-attempt-gate.ts). */
+export type LocalWebhookAttemptOutcome = WebhookAttemptOutcome | { outcome: 'deferred' };
+
 export interface AddressCheck {
   valid: boolean;
   reason?: string;
 }
 
 /** Activities of the order workflow. Built from their dependencies so tests can inject them. */
-export function createActivities({ providers, currencies, integrators, webhooks }: ActivityDependencies) {
+export function createActivities({
+  providers,
+  currencies,
+  integrators,
+  webhooks,
+  localAttempts = new LocalAttemptGate(),
+}: ActivityDependencies) {
   function adapter(code: string): ProviderAdapter {
     const found = providers.get(code);
     if (!found) throw ApplicationFailure.nonRetryable(`provider ${code} is not enabled on this worker`, 'provider_unavailable');
@@ -51,6 +63,7 @@ export function createActivities({ providers, currencies, integrators, webhooks 
       body: orderWebhookBody(notification),
     });
     integratorWebhookAttempts.inc({ integrator: integrator.id, outcome: result.outcome });
+    localAttempts.record(integrator.id, result.outcome);
     integratorWebhookDuration.observe({ integrator: integrator.id }, (performance.now() - started) / 1000);
     const fields = { webhookId: notification.webhookId, attempt, orderId: notification.order.id, sequence: notification.sequence };
     const log = Context.current().log;
@@ -137,6 +150,19 @@ export function createActivities({ providers, currencies, integrators, webhooks 
      */
     attemptIntegratorWebhook(input: { notification: IntegratorNotification; attempt: number }): Promise<WebhookAttemptOutcome> {
       return deliverOnce(input.notification, input.attempt);
+    },
+
+    /** The same attempt as a local activity, unless this worker cannot afford to hold the order's workflow task for it. */
+    async attemptIntegratorWebhookInWorker(input: {
+      notification: IntegratorNotification;
+      attempt: number;
+    }): Promise<LocalWebhookAttemptOutcome> {
+      if (!localAttempts.tryEnter(input.notification.integratorId)) return { outcome: 'deferred' };
+      try {
+        return await deliverOnce(input.notification, input.attempt);
+      } finally {
+        localAttempts.leave();
+      }
     },
 
     /**
