@@ -76,6 +76,12 @@ export interface OrderStateOptions {
   notifiesIntegrator: boolean;
   /** Orders started before the integrity checks apply reports unchecked (their histories replay so). */
   checksIntegrity: boolean;
+  /**
+   * A change a stamped provider webhook makes takes its time from the stamp (`receivedAt`), not the
+   * workflow task's clock, and its webhook may go out on a local first attempt. Orders started
+   * before LOCAL_FIRST_ATTEMPTS_PATCH replay without it.
+   */
+  timesChangesByReport?: boolean;
   effects: OrderEffects;
 }
 
@@ -148,11 +154,16 @@ export class OrderState {
     };
     this.publish(this.memo);
     this.options.effects.metrics?.created(input.providerCode);
-    this.apply({ ...created, eventId: undefined, providerCode: input.providerCode });
+    this.apply({ ...created, eventId: undefined, receivedAt: undefined, providerCode: input.providerCode });
   }
 
-  /** Applies a provider report; returns true when the order's status changed. */
-  apply(event: ProviderEvent): boolean {
+  /**
+   * Applies a provider report; returns true when the order's status changed. `afterWait`: the report
+   * is applied first thing in a workflow task that woke the order from its wait, so nothing the clock
+   * decided in that task came before it: with a stamped report, its webhook may make its first
+   * attempt locally (LOCAL_FIRST_ATTEMPTS_PATCH).
+   */
+  apply(event: ProviderEvent, afterWait = false): boolean {
     const { memo } = this;
     if (!memo) return false;
     if (!this.options.checksIntegrity) {
@@ -166,7 +177,7 @@ export class OrderState {
       return false;
     }
     if (event.eventId !== undefined && !this.firstSight(`${event.providerCode}:${event.eventId}`)) return false;
-    return this.applyChecked(memo, event);
+    return this.applyChecked(memo, event, afterWait);
   }
 
   /** Expires an order still unpaid at the end of its payment window; the broker's own decision, not a provider's report. */
@@ -232,7 +243,8 @@ export class OrderState {
     };
   }
 
-  private publish(current: OrderMemo): void {
+  /** `timedByReport`: the change's message is a function of the order's history alone (its first attempt may be local). */
+  private publish(current: OrderMemo, timedByReport = false): void {
     const { effects } = this.options;
     effects.upsertMemo({ ...current });
     effects.upsertSearchAttributes([{ key: ORDER_STATUS_KEY, value: current.order.status }]);
@@ -243,8 +255,27 @@ export class OrderState {
         occurredAt: current.order.updated_at,
         order: current.order,
         sequence: current.sequence,
+        ...(timedByReport ? { firstAttemptLocal: true as const } : {}),
       });
     }
+  }
+
+  /**
+   * When a change happened: when the API received the report where it says, else the workflow's
+   * clock; for orders timed by report, never before the previous change (API processes' clocks may
+   * differ a little from each other and from the workers').
+   */
+  private changeTime(previous: Order, reportedAtMs: number | undefined): string {
+    const ms = reportedAtMs ?? this.options.effects.now();
+    if (!this.options.timesChangesByReport) return new Date(ms).toISOString();
+    return new Date(Math.max(ms, Date.parse(previous.updated_at))).toISOString();
+  }
+
+  /** When the API received the report (epoch ms), for orders timed by report; undefined for polls, the broker's own decisions and unstamped signals. */
+  private reportTime(event: ProviderEvent): number | undefined {
+    if (!this.options.timesChangesByReport || event.receivedAt === undefined) return undefined;
+    const ms = Date.parse(event.receivedAt);
+    return Number.isFinite(ms) ? ms : undefined;
   }
 
   /** Records an event id; false when it was seen already. */
@@ -286,7 +317,7 @@ export class OrderState {
   }
 
   /** The provider's report, once it is known to be about this order, and the payment it says was taken. */
-  private applyChecked(current: OrderMemo, event: ProviderEvent): boolean {
+  private applyChecked(current: OrderMemo, event: ProviderEvent, afterWait: boolean): boolean {
     const { effects } = this.options;
     let next = current;
     if (next.providerOrderId === undefined && event.providerOrderId !== undefined)
@@ -313,11 +344,12 @@ export class OrderState {
       if (paymentChanged) effects.upsertMemo({ ...next });
       return false;
     }
+    const reportedAtMs = this.reportTime(event);
     const changed: Order = {
       ...order,
       status: event.status,
       to_amount: event.cryptoAmount ?? order.to_amount,
-      updated_at: new Date(effects.now()).toISOString(),
+      updated_at: this.changeTime(order, reportedAtMs),
       extras: {
         ...order.extras,
         provider_status: event.providerStatus,
@@ -327,7 +359,7 @@ export class OrderState {
     };
     this.settle(changed, event);
     this.memo = { ...next, order: changed, sequence: next.sequence + 1 };
-    this.publish(this.memo);
+    this.publish(this.memo, afterWait && reportedAtMs !== undefined);
     effects.metrics?.transition(this.input.providerCode, order.status, changed.status);
     return true;
   }

@@ -70,8 +70,8 @@ const { getProviderOrderStatus } = proxyActivities<OrderActivities>(STATUS_POLL)
  * through the server (docs/decisions.md, "Local activities"). A local call may run again when its
  * workflow task is lost, with what a replay gives it: safe because each result depends on the
  * order's input alone and repeats harmlessly: the address check is pure, a provider order is created
- * under our order id (a repeated call finds the first one), a status poll only reads. Integrator
- * webhooks are not among them (WEBHOOKS_AFTER_COMMIT_PATCH).
+ * under our order id (a repeated call finds the first one), a status poll only reads. An integrator
+ * webhook's first attempt is local only where a re-run sends the same message (LOCAL_FIRST_ATTEMPTS_PATCH).
  */
 const local = {
   validateWalletAddress: proxyLocalActivities<OrderActivities>(ADDRESS_CHECK).validateWalletAddress,
@@ -109,13 +109,28 @@ export const LOCAL_ACTIVITIES_PATCH = 'local-activities';
  */
 export const WEBHOOKS_AFTER_COMMIT_PATCH = 'webhooks-after-commit';
 /**
- * Orders started from here on: every patch above applies, recorded once, and no webhook attempt
+ * Orders started under it: every patch above applies, recorded once, and no webhook attempt
  * starts in a closing run. Each patch the SDK records is a marker and an upsert of the
  * TemporalChangeVersion search attribute (a visibility write), so four of them cost every new order
  * eight history events and four visibility writes at its start. Older orders have no marker for it
  * and replay with the four.
  */
 export const ORDER_PATCHES_2026_11 = 'order-patches-2026-11';
+/**
+ * Orders started from here on: ORDER_PATCHES_2026_11 (recorded instead of it: still one marker),
+ * and the first attempt of a webhook that a provider webhook's change made is a local activity,
+ * made only where a re-run of its workflow task sends the same message (docs/decisions.md, "Local
+ * activities"):
+ * - the change takes its time from when the API received the provider's webhook (`receivedAt`),
+ *   not from the workflow task's clock, which a re-run reads again;
+ * - signals waiting when a poll's timer fires are applied before any poll, so a re-run that finds
+ *   the timer fired beside them numbers their changes as the first run did;
+ * - only for signals that woke the order from its wait, applied before anything the clock decides
+ *   in that task (expiry, the end of the settled grace): a signal applied after a poll's answer
+ *   keeps an ordinary first attempt;
+ * - a worker short of room defers it to an ordinary attempt (activities/index.ts).
+ */
+export const LOCAL_FIRST_ATTEMPTS_PATCH = 'local-first-webhook-attempts';
 
 /**
  * One order, from address validation and provider order creation to a final status. Provider
@@ -126,7 +141,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   let rejection: { type: OrderRejectionType; message: string } | undefined;
   const inbox: ProviderEvent[] = [];
   let pollDelayMs = resume?.pollDelayMs ?? timings.pollInitialMs;
-  const allPatches = patched(ORDER_PATCHES_2026_11);
+  const localFirstAttempts = patched(LOCAL_FIRST_ATTEMPTS_PATCH);
+  const allPatches = localFirstAttempts || patched(ORDER_PATCHES_2026_11);
   const notifiesIntegrator = allPatches || patched(INTEGRATOR_WEBHOOKS_PATCH);
   const checksIntegrity = allPatches || patched(ORDER_INTEGRITY_PATCH);
   const runsLocal = allPatches || patched(LOCAL_ACTIVITIES_PATCH);
@@ -141,6 +157,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     resume,
     notifiesIntegrator,
     checksIntegrity,
+    timesChangesByReport: localFirstAttempts,
     effects: { now: () => Date.now(), upsertMemo: (memo) => upsertMemo({ ...memo }), upsertSearchAttributes, log, metrics: orderMetrics },
   });
   const { outbox } = state;
@@ -225,8 +242,17 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       delivering = true;
       let result: WebhookAttemptOutcome;
       try {
-        const runner = pollsAndWebhooksLocal && attempt === 1 && next.sequence >= firstLocalWebhookSequence ? inWorker : ordinary;
-        result = await runner.attemptIntegratorWebhook({ notification: next, attempt });
+        const request = { notification: next, attempt };
+        if (attempt === 1 && pollsAndWebhooksLocal && next.sequence >= firstLocalWebhookSequence) {
+          result = await inWorker.attemptIntegratorWebhook(request);
+        } else {
+          // The worker defers a local attempt it cannot afford (activities/index.ts): then it is an ordinary one.
+          const local =
+            attempt === 1 && localFirstAttempts && next.firstAttemptLocal === true
+              ? await inWorker.attemptIntegratorWebhookInWorker(request)
+              : undefined;
+          result = local === undefined || local.outcome === 'deferred' ? await ordinary.attemptIntegratorWebhook(request) : local;
+        }
       } catch (err) {
         const cause = err instanceof ActivityFailure ? err.cause : err;
         result = { outcome: 'failed', error: (cause as Error).message };
@@ -325,9 +351,13 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     if (now >= reviewAt) state.flagForReview();
 
     const wakeAt = Math.min(now + pollDelayMs, paymentDeadline, graceEnd, now >= reviewAt ? Infinity : reviewAt);
-    if (await condition(() => inbox.length > 0, Math.max(wakeAt - now, 1))) {
+    const waitedFrom = workflowInfo().historyLength;
+    const signalled = await condition(() => inbox.length > 0, Math.max(wakeAt - now, 1));
+    if (signalled || (localFirstAttempts && inbox.length > 0)) {
+      // Woken in a later workflow task: these signals come first in it, before anything the clock decides.
+      const afterWait = localFirstAttempts && workflowInfo().historyLength > waitedFrom;
       let changed = false;
-      for (const event of inbox.splice(0)) changed = state.apply(event) || changed;
+      for (const event of inbox.splice(0)) changed = state.apply(event, afterWait) || changed;
       if (changed) pollDelayMs = timings.pollInitialMs;
     } else if (Date.now() < graceEnd) {
       const changed = await poll();
@@ -356,7 +386,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
         providerCode: input.providerCode,
         providerOrderId: state.pollTarget(),
       });
-      return state.apply({ ...snapshot, eventId: undefined, providerCode: input.providerCode });
+      return state.apply({ ...snapshot, eventId: undefined, receivedAt: undefined, providerCode: input.providerCode });
     } catch (err) {
       log.warn('status poll failed; will try again', { error: (err as Error).message });
       return false;

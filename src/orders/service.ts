@@ -172,6 +172,7 @@ export class OrderService {
           transactionHash: event.transactionHash,
           reported: event.reported,
           providerOrderCreatedAt: event.providerOrderCreatedAt,
+          receivedAt: new Date().toISOString(),
         }),
       );
       return 'delivered';

@@ -134,6 +134,12 @@ export interface ProviderEvent {
   reported?: ReportedTerms;
   /** When the provider made the provider order it reports about, where its message says. */
   providerOrderCreatedAt?: string;
+  /**
+   * When the broker's API received the provider's webhook (ISO 8601), stamped by the API: the time
+   * of the status change it makes, the same however often its workflow task runs. Absent in polls
+   * and in signals sent before it existed.
+   */
+  receivedAt?: string;
 }
 
 export interface CreateOrderUpdateArgs {
@@ -167,6 +173,12 @@ export interface IntegratorNotification extends OrderStatusChange {
   attempts?: number;
   /** When the next attempt is due (epoch ms); absent: now. */
   nextAttemptAtMs?: number;
+  /**
+   * The first attempt may run as a local activity: the change came from a provider webhook the API
+   * stamped, so a re-run of its workflow task makes the same message (docs/decisions.md, "Local
+   * activities"). Never part of the message.
+   */
+  firstAttemptLocal?: true;
 }
 
 export const integratorWebhookId = (orderId: string, sequence: number) => `evt_${orderId}_${sequence}`;

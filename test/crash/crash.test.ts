@@ -1,7 +1,8 @@
 /**
  * Crash tests: orders in flight survive a worker killed with SIGKILL (after the provider orders
- * exist, again in the middle of integrator webhook deliveries, and in the middle of the local
- * activity that creates the provider order) and a Temporal dev server stopped
+ * exist, again in the middle of integrator webhook deliveries, in the middle of the local
+ * activity that creates the provider order, and in the middle of a webhook's local first attempt)
+ * and a Temporal dev server stopped
  * and restarted on its SQLite file. Every order must reach its right final status with exactly one
  * provider order, and the integrator must receive every status change.
  */
@@ -51,7 +52,7 @@ function startServer(): Promise<TestWorkflowEnvironment> {
   return startTemporal({ ip: '127.0.0.1', port, dbFilename: join(dir, 'temporal.db') });
 }
 
-async function startWorker(sandboxUrl = stack.simulatorUrl): Promise<WorkerProcess> {
+async function startWorker(sandboxUrl = stack.simulatorUrl, env: Record<string, string> = {}): Promise<WorkerProcess> {
   const worker = new WorkerProcess({
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
@@ -61,6 +62,7 @@ async function startWorker(sandboxUrl = stack.simulatorUrl): Promise<WorkerProce
     SANDBOX_URL: sandboxUrl,
     ONRAMP_WEBHOOK_URL: stack.config.integrators[0]!.webhook_url!,
     WEBHOOK_TIMEOUT_SECONDS: '1',
+    ...env,
   });
   workers.push(worker);
   await worker.start();
@@ -257,4 +259,42 @@ test('kill -9 of the worker while its local activity waits for the provider to c
     stack.simulator.faults.latencyMs = 0;
     await tap.close();
   }
+});
+
+test("kill -9 of the worker while a webhook's local first attempt waits on the integrator: the re-run sends the same message", async () => {
+  for (const worker of workers) if (worker.alive) await worker.kill9();
+  // The integrator's timeout is longer than the time the test needs to see the attempt and kill the worker.
+  const first = await startWorker(stack.simulatorUrl, { WEBHOOK_TIMEOUT_SECONDS: '2' });
+  const [order] = await createOrders(1);
+  expect(order!.path).toBe('pay');
+  await eventually(() => Promise.resolve(receiver.delivered(order!.id).length === 1 ? true : undefined), 'the created webhook');
+
+  // The payment's webhook is the order's first change made by a provider webhook: its first attempt
+  // is a local activity, which hangs at the integrator while the worker is killed.
+  receiver.answerNext('hang');
+  expect((await checkout(order!.redirect_url, 'pay')).status).toBe(200);
+  const deadline = Date.now() + 30_000;
+  const hung = () => receiver.received.find((w) => w.answered === 0 && w.body?.data?.id === order!.id);
+  while (!hung()) {
+    if (Date.now() > deadline) throw new Error('no webhook attempt reached the integrator');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  await first.kill9();
+  receiver.clearScript();
+  expect(hung()!.body.data.sequence).toBe(2);
+
+  // The lost workflow task runs again on the next worker, and the attempt with it.
+  await startWorker();
+  await expectSettled([order!]);
+  const byId = new Map<string, string>();
+  for (const w of receiver.received.filter((r) => r.body?.data?.id === order!.id)) {
+    const seen = byId.get(w.webhookId);
+    if (seen === undefined) byId.set(w.webhookId, w.raw);
+    else expect({ webhookId: w.webhookId, body: w.raw }).toEqual({ webhookId: w.webhookId, body: seen });
+  }
+  expect(receiver.received.filter((r) => r.webhookId === hung()!.webhookId && r.answered >= 200).length).toBeGreaterThanOrEqual(1);
+  // The first attempt was local: a marker beside the address check's and the provider create's.
+  const history = await server!.client.workflow.getHandle(orderWorkflowId(order!.id)).fetchHistory();
+  const localMarkers = (history.events ?? []).filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+  expect(localMarkers.length).toBeGreaterThanOrEqual(3);
 });

@@ -35,6 +35,7 @@ test('the current generation has every recorded path, and continue-as-new spans 
       'before-local-activities',
       'with-local-webhook-attempts',
       'before-patch-bundle',
+      'before-local-first-attempts',
     ]),
   );
 });

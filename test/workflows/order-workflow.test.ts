@@ -211,3 +211,64 @@ test('a report about a provider order made before the order, or about another on
   });
   await waitForStatus(s.apiUrl, 'sandbox', order.id, 'complete');
 });
+
+test("a provider webhook applied after a poll's answer in the same workflow task keeps an ordinary first attempt", async () => {
+  // Polls every 300 ms, each one slow: a webhook lands while a poll is out, and is applied after its answer,
+  // in the task where the workflow's clock has already decided expiry. A re-run of that task reads
+  // another clock, so that change's webhook must not leave before the task is recorded.
+  const s = await stack({ config: { orderTimings: { ...FAST_TIMINGS, pollInitialMs: 300, pollMaxMs: 300 } } });
+  const { body: order } = await offerThenOrder(s.apiUrl, draftOrder());
+  const handle = env.client.workflow.getHandle(orderWorkflowId(order.id));
+  const events = async () => (await handle.fetchHistory()).events ?? [];
+  s.simulator.faults.latencyMs = 1_500;
+  try {
+    await eventually(
+      async () => {
+        const history = await events();
+        const polls = history.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'getProviderOrderStatus');
+        const ended = history.filter((e) => e.activityTaskCompletedEventAttributes || e.activityTaskFailedEventAttributes);
+        const last = polls.at(-1);
+        return last &&
+          !ended.some(
+            (e) =>
+              (e.activityTaskCompletedEventAttributes ?? e.activityTaskFailedEventAttributes)!.scheduledEventId?.toString() ===
+              last.eventId?.toString(),
+          )
+          ? true
+          : undefined;
+      },
+      'a poll in flight',
+      10_000,
+    );
+    await handle.signal(providerEventSignal, {
+      providerCode: 'sandbox',
+      eventId: 'after-the-poll',
+      providerOrderId: order.extras.provider_order_id,
+      providerStatus: 'PAYMENT_RECEIVED',
+      status: 'processing',
+      receivedAt: new Date().toISOString(),
+    });
+    await eventually(
+      async () => ((await handle.query(getOrderQuery))?.order.status === 'processing' ? true : undefined),
+      'processing',
+      10_000,
+    );
+  } finally {
+    s.simulator.faults.latencyMs = 0;
+  }
+  const attempts = await eventually(
+    async () => {
+      const history = await events();
+      const { sequence } = (await handle.query(getOrderQuery))!;
+      const ordinary = history.filter((e) => e.activityTaskScheduledEventAttributes?.activityType?.name === 'attemptIntegratorWebhook');
+      const markers = history.filter((e) => e.markerRecordedEventAttributes?.markerName === 'core_local_activity');
+      // Two markers are the address check and the provider create.
+      return ordinary.length + markers.length - 2 >= sequence
+        ? { ordinary: ordinary.length, local: markers.length - 2, sequence }
+        : undefined;
+    },
+    'an attempt for every change',
+    15_000,
+  );
+  expect(attempts).toEqual({ ordinary: attempts.sequence, local: 0, sequence: attempts.sequence });
+});

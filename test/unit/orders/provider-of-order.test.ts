@@ -15,6 +15,7 @@ class OrderWorkflows {
   provider: string | undefined = 'moonpay';
   describes = 0;
   signalled: string[] = [];
+  events: { receivedAt?: string }[] = [];
 
   getHandle(workflowId: string) {
     expect(workflowId).toBe(orderWorkflowId(ORDER));
@@ -25,9 +26,10 @@ class OrderWorkflows {
         if (provider === undefined) return Promise.reject(new WorkflowNotFoundError('no such workflow', workflowId, undefined));
         return Promise.resolve({ typedSearchAttributes: { get: (key: unknown) => (key === PROVIDER_CODE_KEY ? provider : undefined) } });
       },
-      signal: (_signal: unknown, event: { providerCode: string }) => {
+      signal: (_signal: unknown, event: { providerCode: string; receivedAt?: string }) => {
         if (this.provider === undefined) return Promise.reject(new WorkflowNotFoundError('no such workflow', workflowId, undefined));
         this.signalled.push(event.providerCode);
+        this.events.push(event);
         return Promise.resolve();
       },
     };
@@ -40,6 +42,16 @@ function serviceOver(workflows: OrderWorkflows): OrderService {
 }
 
 const event = (eventId: string): ProviderWebhookEvent => ({ orderId: ORDER, eventId, providerStatus: 'pending', status: 'processing' });
+
+test('a forwarded webhook carries when the API received it: the time of the change it makes', async () => {
+  const workflows = new OrderWorkflows();
+  const before = Date.now();
+  await expect(serviceOver(workflows).signalProviderEvent('moonpay', event('e1'))).resolves.toBe('delivered');
+  const receivedAt = Date.parse(workflows.events[0]!.receivedAt!);
+  expect(receivedAt).toBeGreaterThanOrEqual(before);
+  expect(receivedAt).toBeLessThanOrEqual(Date.now());
+  expect(workflows.events[0]!.receivedAt).toBe(new Date(receivedAt).toISOString());
+});
 
 describe('OrderService: the provider of an order', () => {
   it('is read once, then remembered', async () => {

@@ -49,12 +49,20 @@ function recorder() {
   };
 }
 
-function orderState(options: { checksIntegrity?: boolean; notifiesIntegrator?: boolean; created?: Partial<CreatedProviderOrder> } = {}) {
+function orderState(
+  options: {
+    checksIntegrity?: boolean;
+    notifiesIntegrator?: boolean;
+    timesChangesByReport?: boolean;
+    created?: Partial<CreatedProviderOrder>;
+  } = {},
+) {
   const effects = recorder();
   const state = new OrderState({
     input,
     notifiesIntegrator: options.notifiesIntegrator ?? true,
     checksIntegrity: options.checksIntegrity ?? true,
+    timesChangesByReport: options.timesChangesByReport,
     effects: effects.effects,
   });
   state.created({ ...createdAtProvider, ...options.created });
@@ -158,6 +166,71 @@ describe.each([true, false])('status transitions (integrity checks %s)', (checks
     const { state } = orderIn('created', { checksIntegrity });
     state.apply(report({ status: 'complete', cryptoAmount: '0.00098' }));
     expect(state.memo!.order.to_amount).toBe('0.00098');
+  });
+});
+
+describe('changes timed by report (local first webhook attempts)', () => {
+  const stamped = (iso: string, overrides: Partial<ProviderEvent> = {}) => report({ receivedAt: iso, ...overrides });
+
+  test('a stamped provider webhook dates the change and its message, whatever the workflow clock says, and its first attempt may be local', () => {
+    const run = (clockMs: number) => {
+      const { state, effects } = orderState({ timesChangesByReport: true });
+      effects.setNow(clockMs);
+      state.apply(stamped('2026-11-25T10:00:05.123Z'), true);
+      return state.outbox.at(-1)!;
+    };
+    // A re-run of the workflow task reads another clock: the message stays the same.
+    const first = run(START + 7_000);
+    expect(run(START + 60_000)).toEqual(first);
+    expect(first).toMatchObject({ sequence: 2, occurredAt: '2026-11-25T10:00:05.123Z', firstAttemptLocal: true });
+    expect(first.order.updated_at).toBe('2026-11-25T10:00:05.123Z');
+  });
+
+  test('never before the previous change: a stamp from a clock behind takes the previous time', () => {
+    const { state } = orderState({ timesChangesByReport: true });
+    state.apply(stamped('2026-11-25T10:00:09.000Z', { status: 'pending', providerStatus: 'AWAITING_PAYMENT' }), true);
+    state.apply(stamped('2026-11-25T10:00:08.000Z'), true);
+    expect(state.memo!.order.updated_at).toBe('2026-11-25T10:00:09.000Z');
+    expect(state.outbox.at(-1)).toMatchObject({ sequence: 3, occurredAt: '2026-11-25T10:00:09.000Z', firstAttemptLocal: true });
+  });
+
+  test('a change the clock dates after a stamped one from a clock ahead keeps the stamped time', () => {
+    const { state, effects } = orderState({ timesChangesByReport: true });
+    state.apply(stamped('2026-11-25T10:05:00.000Z', { status: 'pending', providerStatus: 'AWAITING_PAYMENT' }), true);
+    effects.setNow(Date.parse('2026-11-25T10:01:00.000Z'));
+    state.apply(report());
+    expect(state.memo!.order.updated_at).toBe('2026-11-25T10:05:00.000Z');
+  });
+
+  test('a stamped report applied after something the clock decided in the same task (not after a wait) keeps an ordinary first attempt', () => {
+    const { state } = orderState({ timesChangesByReport: true });
+    state.apply(stamped('2026-11-25T10:00:05.123Z'));
+    expect(state.memo!.order.updated_at).toBe('2026-11-25T10:00:05.123Z');
+    expect(state.outbox.at(-1)!.firstAttemptLocal).toBeUndefined();
+  });
+
+  test.each([
+    ['a poll (no stamp)', report(), true],
+    ['an unreadable stamp', stamped('yesterday'), true],
+    ['an order started before it', stamped('2026-11-25T10:00:05.123Z'), false],
+  ])('%s: dated by the workflow clock, first attempt an ordinary activity', (_name, event, timesChangesByReport) => {
+    const { state, effects } = orderState({ timesChangesByReport });
+    effects.setNow(START + 42_000);
+    state.apply(event, true);
+    expect(state.memo!.order.updated_at).toBe(new Date(START + 42_000).toISOString());
+    expect(state.outbox.at(-1)!.firstAttemptLocal).toBeUndefined();
+  });
+
+  test("the created order, its create answer and an expiry are the broker's own: never a local first attempt", () => {
+    const { state, effects } = orderState({
+      timesChangesByReport: true,
+      created: { status: 'pending', providerStatus: 'AWAITING_PAYMENT' },
+    });
+    expect(state.outbox.map((n) => n.firstAttemptLocal)).toEqual([undefined, undefined]);
+    effects.setNow(START + input.timings.paymentWindowMs);
+    state.expireIfUnpaid();
+    expect(state.outbox.at(-1)).toMatchObject({ order: { status: 'expired' } });
+    expect(state.outbox.at(-1)!.firstAttemptLocal).toBeUndefined();
   });
 });
 
