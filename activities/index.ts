@@ -62,9 +62,10 @@ export function createActivities({
       id: notification.webhookId,
       body: orderWebhookBody(notification),
     });
+    const durationMs = performance.now() - started;
     integratorWebhookAttempts.inc({ integrator: integrator.id, outcome: result.outcome });
-    localAttempts.record(integrator.id, result.outcome);
-    integratorWebhookDuration.observe({ integrator: integrator.id }, (performance.now() - started) / 1000);
+    integratorWebhookDuration.observe({ integrator: integrator.id }, durationMs / 1000);
+    localAttempts.record(integrator.id, result.outcome, durationMs);
     const fields = { webhookId: notification.webhookId, attempt, orderId: notification.order.id, sequence: notification.sequence };
     const log = Context.current().log;
     if (result.outcome === 'delivered') {
@@ -157,11 +158,12 @@ export function createActivities({
       notification: IntegratorNotification;
       attempt: number;
     }): Promise<LocalWebhookAttemptOutcome> {
-      if (!localAttempts.tryEnter(input.notification.integratorId)) return { outcome: 'deferred' };
+      const leave = localAttempts.tryEnter(input.notification.integratorId);
+      if (!leave) return { outcome: 'deferred' };
       try {
         return await deliverOnce(input.notification, input.attempt);
       } finally {
-        localAttempts.leave();
+        leave();
       }
     },
 

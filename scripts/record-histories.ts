@@ -38,6 +38,7 @@ async function main(): Promise<void> {
     for (const scenario of SCENARIOS) {
       const stack = await startTestStack(env, { ...scenario.stack, env: { ONRAMP_WEBHOOK_URL: webhookUrl } });
       try {
+        scenario.prepare?.(receiver);
         const { res } = await startScenarioOrder(stack, scenario.walletAddress);
         if (res.status !== 200) throw new Error(`${scenario.name}: order not created (${res.status})`);
         const order = res.body as { id: string; redirect_url: string };

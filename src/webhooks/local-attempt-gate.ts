@@ -1,43 +1,68 @@
 /**
  * Which first webhook attempts a worker makes as local activities. A local attempt holds its
  * order's workflow task, and with it one of the worker's workflow task slots (the SDK's default
- * is 40), for as long as the integrator takes to answer: one integrator whose endpoint hangs must
- * not hold them all, or every other order on the worker waits. So a worker makes at most
- * `maxInFlight` local attempts at once, and none for an integrator whose last attempt from this
- * worker failed within `coolOffMs`; the workflow makes a deferred attempt as an ordinary activity,
- * which waits in an activity slot instead.
+ * is 40), for as long as the integrator takes to answer: one integrator whose endpoint hangs or
+ * crawls must not hold them, or every other order on the worker waits. So a worker makes at most
+ * `maxInFlight` local attempts at once, and none for an integrator
+ * - while one of its local attempts has been running for `slowMs` or more (a hang is seen before
+ *   it ends), or
+ * - for `coolOffMs` after one of its attempts from this worker, local or not, failed or took
+ *   `slowMs` or more, until one is delivered in less.
+ * The workflow makes a deferred attempt as an ordinary activity, which waits in an activity slot.
  */
 export const LOCAL_ATTEMPTS_MAX_IN_FLIGHT = 10;
+export const LOCAL_ATTEMPTS_SLOW_MS = 2_000;
 export const LOCAL_ATTEMPTS_COOL_OFF_MS = 60_000;
+
+export interface LocalAttemptLimits {
+  maxInFlight: number;
+  slowMs: number;
+  coolOffMs: number;
+}
+
+const DEFAULT_LIMITS: LocalAttemptLimits = {
+  maxInFlight: LOCAL_ATTEMPTS_MAX_IN_FLIGHT,
+  slowMs: LOCAL_ATTEMPTS_SLOW_MS,
+  coolOffMs: LOCAL_ATTEMPTS_COOL_OFF_MS,
+};
 
 export class LocalAttemptGate {
   private inFlight = 0;
-  /** When each integrator's last failed attempt ended (epoch ms), until one is delivered. */
-  private readonly failedAt = new Map<string, number>();
+  /** When each running local attempt began, by integrator. */
+  private readonly running = new Map<string, Set<{ startedAt: number }>>();
+  /** When each integrator's last failed or slow attempt ended (epoch ms), until one is delivered in time. */
+  private readonly troubleAt = new Map<string, number>();
 
   constructor(
-    private readonly maxInFlight = LOCAL_ATTEMPTS_MAX_IN_FLIGHT,
-    private readonly coolOffMs = LOCAL_ATTEMPTS_COOL_OFF_MS,
+    private readonly limits: LocalAttemptLimits = DEFAULT_LIMITS,
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Takes a place for a local attempt to this integrator; false when the attempt must be an ordinary one. */
-  tryEnter(integratorId: string): boolean {
-    if (this.inFlight >= this.maxInFlight) return false;
-    const failedAt = this.failedAt.get(integratorId);
-    if (failedAt !== undefined && this.now() - failedAt < this.coolOffMs) return false;
+  /** A place for a local attempt to this integrator, as the function that gives it back; undefined when the attempt must be an ordinary one. */
+  tryEnter(integratorId: string): (() => void) | undefined {
+    const now = this.now();
+    if (this.inFlight >= this.limits.maxInFlight) return undefined;
+    const troubleAt = this.troubleAt.get(integratorId);
+    if (troubleAt !== undefined && now - troubleAt < this.limits.coolOffMs) return undefined;
+    const running = this.running.get(integratorId) ?? new Set();
+    for (const attempt of running) if (now - attempt.startedAt >= this.limits.slowMs) return undefined;
+    const attempt = { startedAt: now };
+    running.add(attempt);
+    this.running.set(integratorId, running);
     this.inFlight += 1;
-    return true;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.inFlight -= 1;
+      running.delete(attempt);
+      if (running.size === 0 && this.running.get(integratorId) === running) this.running.delete(integratorId);
+    };
   }
 
-  /** Gives back the place tryEnter took. */
-  leave(): void {
-    this.inFlight = Math.max(0, this.inFlight - 1);
-  }
-
-  /** Any attempt's outcome for this integrator, local or not: a failure starts its cool-off, a delivery ends it. */
-  record(integratorId: string, outcome: string): void {
-    if (outcome === 'failed') this.failedAt.set(integratorId, this.now());
-    else if (outcome === 'delivered') this.failedAt.delete(integratorId);
+  /** Any attempt's outcome for this integrator, local or not: a failure or a slow answer starts its cool-off, a timely delivery ends it. */
+  record(integratorId: string, outcome: string, durationMs: number): void {
+    if (outcome === 'failed' || durationMs >= this.limits.slowMs) this.troubleAt.set(integratorId, this.now());
+    else if (outcome === 'delivered') this.troubleAt.delete(integratorId);
   }
 }

@@ -14,7 +14,7 @@ export interface ReceivedWebhook {
   body: { type: string; timestamp: string; data: Record<string, any> & { id: string; status: string; sequence: number } };
 }
 
-type Answer = { status: number; headers?: Record<string, string> } | 'hang';
+type Answer = { status: number; headers?: Record<string, string>; /** Answer only after this long. */ delayMs?: number } | 'hang';
 
 /**
  * The integrator's side: an HTTP endpoint that verifies each delivery with the standardwebhooks
@@ -86,6 +86,7 @@ export class IntegratorReceiver {
       this.hanging.add(res);
       return;
     }
+    if (answer.delayMs !== undefined) await new Promise((r) => setTimeout(r, answer.delayMs));
     res.writeHead(answer.status, answer.headers).end();
   }
 }

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { orderWorkflowId } from '../../src/temporal/shared';
 import { FAST_TIMINGS } from './config';
+import type { IntegratorReceiver } from './integrator-receiver';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from './orders';
 import type { TestStackOptions } from './stack';
 
@@ -10,6 +11,8 @@ export interface Scenario {
   name: string;
   stack?: TestStackOptions;
   walletAddress?: string;
+  /** Scripts the integrator's answers before the order is created. */
+  prepare?(integrator: IntegratorReceiver): void;
   /** Drives the order; resolves once the workflow has closed. */
   run(stack: LocalStack, order: { id: string; redirect_url: string }, client: Client): Promise<void>;
 }
@@ -30,6 +33,21 @@ export const SCENARIOS: Scenario[] = [
     stack: { config: noPolling },
     async run(stack, order, client) {
       await fetch(order.redirect_url);
+      await checkout(order.redirect_url, 'pay');
+      await waitForStatus(stack.apiUrl, 'sandbox', order.id, 'complete');
+      await closed(client, order.id);
+    },
+  },
+  {
+    // The integrator answers the created webhook only after 2.5 s: the worker makes no local attempt
+    // for it for a while (src/webhooks/local-attempt-gate.ts), so the payment's first attempt is
+    // deferred to an ordinary activity.
+    name: 'local-attempt-deferred',
+    stack: { config: noPolling },
+    prepare(integrator) {
+      integrator.answerNext({ status: 204, delayMs: 2_500 });
+    },
+    async run(stack, order, client) {
       await checkout(order.redirect_url, 'pay');
       await waitForStatus(stack.apiUrl, 'sandbox', order.id, 'complete');
       await closed(client, order.id);

@@ -29,7 +29,7 @@ beforeAll(async () => {
     currencies: currencyDictionary,
     integrators: new IntegratorDirectory(config.integrators),
     webhooks: new WebhookDeliverer({ allowPrivateNetworks: true, timeoutMs: 1_000 }),
-    localAttempts: new LocalAttemptGate(1, 60_000),
+    localAttempts: new LocalAttemptGate({ maxInFlight: 1, slowMs: 5_000, coolOffMs: 60_000 }),
   });
 });
 

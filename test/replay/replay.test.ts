@@ -44,3 +44,25 @@ test.each(files)('%s replays without a determinism error', async (file) => {
   const history = JSON.parse(readFileSync(resolve(DIR, file), 'utf8')) as unknown;
   await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle(), sinks: orderSinks() }, history)).resolves.toBeUndefined();
 });
+
+test('the recorded histories hold local first attempts, and one the worker deferred to an ordinary attempt', () => {
+  type Event = {
+    eventType: string;
+    markerRecordedEventAttributes?: { markerName?: string; details?: { data?: { payloads?: { data?: string }[] } } };
+    activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
+  };
+  const steps = (file: string) =>
+    (JSON.parse(readFileSync(resolve(DIR, 'current', file), 'utf8')) as { events: Event[] }).events.map((e) => {
+      const marker = e.markerRecordedEventAttributes;
+      if (marker?.markerName === 'core_local_activity') {
+        const data = marker.details?.data?.payloads?.[0]?.data ?? '';
+        return `local ${(JSON.parse(Buffer.from(data, 'base64').toString('utf8')) as { activity_type: string }).activity_type}`;
+      }
+      const scheduled = e.activityTaskScheduledEventAttributes?.activityType?.name;
+      return scheduled === undefined ? e.eventType : `ordinary ${scheduled}`;
+    });
+  const deferred = steps('local-attempt-deferred.json');
+  const at = deferred.indexOf('local attemptIntegratorWebhookInWorker');
+  expect(deferred[at + 1]).toBe('ordinary attemptIntegratorWebhook');
+  expect(steps('complete.json').filter((s) => s === 'local attemptIntegratorWebhookInWorker')).toHaveLength(3);
+});
