@@ -56,7 +56,7 @@ export class LocalAttemptGate {
       left = true;
       this.inFlight -= 1;
       running.delete(attempt);
-      if (running.size === 0 && this.running.get(integratorId) === running) this.running.delete(integratorId);
+      if (running.size === 0) this.running.delete(integratorId);
     };
   }
 
