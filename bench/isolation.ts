@@ -1,0 +1,481 @@
+/**
+ * `npm run bench:isolation`: whether one integrator can slow another. Integrator B's latencies
+ * (offers, order reads, first webhook) are measured alone, then while another integrator loads one
+ * shared resource each, within its own rate limit:
+ *
+ *   hang    A's webhook endpoint takes every delivery and never answers, while A has 200 open orders
+ *   search  A runs 10 searches at once, over and over, across its 1,000 orders
+ *   burst   A spends its whole rate limit on offers at once, against a provider that answers slowly
+ *
+ * One Temporal dev server; the broker's API and worker from their production entries and the provider
+ * simulators each in their own child process (as bench:orders). Each attack is made by an integrator
+ * of its own (A's three faces), so that one attack's rate-limit window never shapes the next. Prints
+ * a table; the last line of stdout is one JSON object (bench/README.md).
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { temporal } from '@temporalio/proto';
+import type { Client } from '@temporalio/client';
+import { TestWorkflowEnvironment } from '@temporalio/testing';
+import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
+import { ensureTemporalCli } from '../scripts/lib/temporal-cli';
+import { devServerDynamicConfigArgs } from '../scripts/lib/temporal-dynamic-config';
+import { sha256Hex } from '../src/config/integrators';
+import { ORDER_SEARCH_ATTRIBUTES, orderWorkflowId } from '../src/temporal/shared';
+import { WORKFLOW_BUNDLE_OPTIONS } from '../src/worker/build';
+import { apiNodeFlags } from './lib/api-node-flags';
+import { percentile, runConcurrently } from './lib/concurrency';
+import { FirstWebhookReceiver, SwitchableEndpoint } from './lib/integrator-endpoints';
+import { machineTicks } from './lib/load';
+import { childPidsMatching, freePort, killAll, startChild, waitFor, type ChildHandle } from './lib/order-children';
+import { renderTable, round } from './lib/table';
+
+const int = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+/** A's open orders while its endpoint hangs, and the orders its searches run over. */
+const HANG_ORDERS = int('BENCH_ISOLATION_HANG_ORDERS', 200);
+const SEARCH_ORDERS = int('BENCH_ISOLATION_SEARCH_ORDERS', 1000);
+const SEARCHES_AT_ONCE = int('BENCH_ISOLATION_SEARCHES', 10);
+/** B's samples in each phase, taken one after another. */
+const OFFER_SAMPLES = int('BENCH_ISOLATION_OFFERS', 40);
+const READ_SAMPLES = int('BENCH_ISOLATION_READS', 60);
+const WEBHOOK_SAMPLES = int('BENCH_ISOLATION_WEBHOOKS', 20);
+/** The slow provider's latency (the moonpay simulator), all run long, so that B's offers alone include it. */
+const SLOW_PROVIDER = 'moonpay';
+const SLOW_MS = int('BENCH_ISOLATION_SLOW_MS', 800);
+/**
+ * The per-integrator rate limit: the default's 600 requests (RATE_LIMIT_REQUESTS), in a 10 s window
+ * instead of 60 s (RATE_LIMIT_WINDOW_SECONDS), so that A's burst comes again every 10 s of B's
+ * measurement instead of once.
+ */
+const RATE_LIMIT = 600;
+const RATE_WINDOW_S = 10;
+const TIMEOUT_S = int('BENCH_ISOLATION_TIMEOUT_S', 900);
+const QUEUE = 'bench-isolation';
+
+const progress = (message: string) => process.stderr.write(`[bench:isolation] ${message}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Integrator {
+  id: string;
+  key: string;
+}
+
+const ORDER = {
+  provider_code: 'sandbox',
+  from_currency: 1,
+  to_currency: 13,
+  from_amount: '100.00',
+  payment_method: 'card',
+  country_code: 'GB',
+};
+const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+
+class Broker {
+  constructor(readonly url: string) {}
+
+  async call<T>(who: Integrator, path: string, body?: unknown): Promise<{ status: number; body: T; retryAfterS: number }> {
+    const response = await fetch(`${this.url}${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { 'x-api-key': who.key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = (await response.json()) as T;
+    return { status: response.status, body: json, retryAfterS: Number(response.headers.get('retry-after') ?? 1) };
+  }
+
+  async ok<T>(who: Integrator, path: string, body?: unknown): Promise<T> {
+    const answer = await this.call<T>(who, path, body);
+    if (answer.status !== 200) throw new Error(`${who.id} ${path}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
+    return answer.body;
+  }
+
+  offersPath(user: string, amount: string, providers: string): string {
+    const query = new URLSearchParams({
+      external_user_id: user,
+      currency_from: '1',
+      currency_to: '13',
+      amount_from: amount,
+      country: ORDER.country_code,
+      payment_method: ORDER.payment_method,
+      provider_codes: providers,
+    });
+    return `/api/on_ramp/offers?${query.toString()}`;
+  }
+
+  /** A sandbox offer for `user`, so that orders of `user` have a live one to match (offers live 120 s). */
+  async offerFor(who: Integrator, user: string): Promise<void> {
+    const offers = await this.ok<Record<string, unknown>>(who, this.offersPath(user, ORDER.from_amount, 'sandbox'));
+    if (!offers.sandbox) throw new Error(`no sandbox offer for ${who.id}: ${JSON.stringify(offers)}`);
+  }
+
+  createOrder(who: Integrator, user: string): Promise<{ id: string }> {
+    return this.ok<{ id: string }>(who, '/api/on_ramp/orders', {
+      ...ORDER,
+      wallet_address: WALLET,
+      external_user_id: user,
+      external_order_id: `bench-${randomUUID()}`,
+    });
+  }
+}
+
+/** Orders of `who`, created `concurrency` at a time; their ids. */
+async function ordersOf(broker: Broker, who: Integrator, count: number, concurrency = 20): Promise<string[]> {
+  const user = `bench-${who.id}-${randomUUID()}`;
+  await broker.offerFor(who, user);
+  const ids: string[] = [];
+  await runConcurrently(count, concurrency, async () => void ids.push((await broker.createOrder(who, user)).id));
+  return ids;
+}
+
+/** Ends orders the bench no longer needs (they would poll their provider for days); their visibility records stay. */
+async function terminate(client: Client, ids: string[]): Promise<void> {
+  await runConcurrently(ids.length, 20, async (i) => {
+    await client.workflow
+      .getHandle(orderWorkflowId(ids[i]!))
+      .terminate('bench:isolation: done with it')
+      .catch(() => undefined);
+  });
+}
+
+interface Samples {
+  offersMs: number[];
+  /** B's offers that carried the slow provider's quote. */
+  slowProviderQuoted: number;
+  readsMs: number[];
+  firstWebhookMs: number[];
+}
+
+type Figure = 'offers' | 'reads' | 'webhooks';
+
+/**
+ * B's figures, one request at a time, in `order`: first webhooks (create answered → first webhook
+ * received), order reads, offers (of the sandbox and the slow provider).
+ */
+async function measureB(broker: Broker, client: Client, b: Integrator, receiver: FirstWebhookReceiver, order: Figure[]): Promise<Samples> {
+  const user = `bench-b-${randomUUID()}`;
+  await broker.offerFor(b, user);
+  const samples: Samples = { offersMs: [], slowProviderQuoted: 0, readsMs: [], firstWebhookMs: [] };
+  const orders: string[] = [];
+  const timed = async <T>(into: number[], call: () => Promise<T>): Promise<T> => {
+    const t0 = performance.now();
+    const result = await call();
+    into.push(performance.now() - t0);
+    return result;
+  };
+  const steps: Record<Figure, () => Promise<void>> = {
+    webhooks: async () => {
+      for (let i = 0; i < WEBHOOK_SAMPLES; i++) {
+        const { id } = await broker.createOrder(b, user);
+        const answered = performance.now();
+        orders.push(id);
+        samples.firstWebhookMs.push((await receiver.firstArrival(id, 60_000)) - answered);
+      }
+    },
+    reads: async () => {
+      if (orders.length === 0) orders.push((await broker.createOrder(b, user)).id);
+      for (let i = 0; i < READ_SAMPLES; i++) {
+        await timed(samples.readsMs, () => broker.ok(b, `/api/on_ramp/orders/sandbox?code=${orders[i % orders.length]!}`));
+      }
+    },
+    offers: async () => {
+      for (let i = 0; i < OFFER_SAMPLES; i++) {
+        // Distinct amounts: identical quote calls in flight are made once (docs/decisions.md, "Offers").
+        const amount = (100 + i / 100 + Math.random() / 10).toFixed(2);
+        const path = broker.offersPath(user, amount, `sandbox,${SLOW_PROVIDER}`);
+        const offers = await timed(samples.offersMs, () => broker.ok<Record<string, unknown>>(b, path));
+        if (offers[SLOW_PROVIDER]) samples.slowProviderQuoted++;
+      }
+    },
+  };
+  for (const figure of order) await steps[figure]();
+  await terminate(client, orders);
+  return samples;
+}
+
+/** Waits `ms`, or less once `running` turns false. */
+async function pause(ms: number, running: () => boolean): Promise<void> {
+  const until = performance.now() + ms;
+  while (running() && performance.now() < until) await sleep(Math.min(200, until - performance.now()));
+}
+
+/** Runs `load` until B's measurement ends; `load` is told to stop through the flag it is given. */
+async function whileLoaded(load: (running: () => boolean) => Promise<unknown>, measure: () => Promise<Samples>): Promise<Samples> {
+  let running = true;
+  const loading = load(() => running);
+  try {
+    return await measure();
+  } finally {
+    running = false;
+    await loading;
+  }
+}
+
+/** A's searches, `SEARCHES_AT_ONCE` loops, each walking pages of several filters; a 429 waits its Retry-After. */
+async function searchLoops(broker: Broker, a: Integrator, running: () => boolean): Promise<{ searches: number; refused: number }> {
+  const filters = ['', 'status=complete', 'provider_code=sandbox&limit=100', 'status=created&limit=50', 'external_user_id=nobody'];
+  let searches = 0;
+  let refused = 0;
+  await Promise.all(
+    Array.from({ length: SEARCHES_AT_ONCE }, async (_, loop) => {
+      let cursor: string | undefined;
+      for (let n = loop; running(); n++) {
+        const filter = filters[n % filters.length]!;
+        const path = `/api/on_ramp/orders?${filter}${cursor ? `${filter ? '&' : ''}cursor=${cursor}` : ''}`;
+        const answer = await broker.call<{ next_cursor?: string }>(a, path);
+        if (answer.status === 429) {
+          refused++;
+          await pause(answer.retryAfterS * 1000, running);
+          continue;
+        }
+        searches++;
+        cursor = answer.status === 200 && filter === '' ? answer.body.next_cursor : undefined;
+      }
+    }),
+  );
+  return { searches, refused };
+}
+
+/** A's offers: its whole rate limit at once against the slow provider, then again whenever its window lets it. */
+async function offerBurst(broker: Broker, a: Integrator, running: () => boolean): Promise<{ offers: number; refused: number }> {
+  const user = `bench-a-burst-${randomUUID()}`;
+  let offers = 0;
+  let refused = 0;
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: 200 }, async () => {
+      while (running()) {
+        const amount = (100 + (n++ % 90_000) / 100).toFixed(2);
+        const answer = await broker.call(a, broker.offersPath(user, amount, SLOW_PROVIDER));
+        if (answer.status === 429) {
+          refused++;
+          await pause(answer.retryAfterS * 1000, running);
+        } else offers++;
+      }
+    }),
+  );
+  return { offers, refused };
+}
+
+function loadAverage(): number {
+  try {
+    return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+  } catch {
+    return NaN;
+  }
+}
+
+const newIntegrator = (id: string): Integrator => ({ id, key: `bench-${id}-${randomBytes(12).toString('hex')}` });
+const webhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+async function main(): Promise<void> {
+  const runStarted = performance.now();
+  const ticksAtStart = machineTicks();
+  const loadAtStart = loadAverage();
+  Runtime.install({ logger: new DefaultLogger('ERROR') });
+  const cli = process.env.TEMPORAL_CLI_PATH ?? ensureTemporalCli();
+  progress(`load average ${loadAtStart}; starting the Temporal dev server and bundling workflows`);
+  const env = await TestWorkflowEnvironment.createLocal({
+    server: {
+      executable: { type: 'existing-path', path: cli },
+      searchAttributes: [...ORDER_SEARCH_ATTRIBUTES],
+      extraArgs: devServerDynamicConfigArgs(),
+    },
+  });
+  const temporalPids = childPidsMatching('start-dev');
+  setTimeout(() => {
+    progress(`the run took over ${TIMEOUT_S} s (BENCH_ISOLATION_TIMEOUT_S): stopping`);
+    killAll();
+    for (const pid of temporalPids) process.kill(pid, 'SIGKILL');
+    process.exit(1);
+  }, TIMEOUT_S * 1000).unref();
+
+  const receiverB = new FirstWebhookReceiver();
+  const endpointA = new SwitchableEndpoint();
+  const [urlB, urlA] = [await receiverB.start(), await endpointA.start()];
+  const b = newIntegrator('b');
+  const hanging = newIntegrator('a_hang');
+  const searching = newIntegrator('a_search');
+  const bursting = newIntegrator('a_burst');
+  const dir = mkdtempSync(join(tmpdir(), 'bench-isolation-'));
+  const integratorsFile = join(dir, 'integrators.json');
+  writeFileSync(
+    integratorsFile,
+    JSON.stringify({
+      integrators: [
+        { id: b.id, name: 'B, measured', api_key_sha256: [sha256Hex(b.key)], webhook_url: urlB, webhook_secret: webhookSecret() },
+        ...[hanging, searching, bursting].map((a) => ({
+          id: a.id,
+          name: `A (${a.id})`,
+          api_key_sha256: [sha256Hex(a.key)],
+          webhook_url: urlA,
+          webhook_secret: webhookSecret(),
+        })),
+      ],
+    }),
+  );
+  const bundle = await bundleWorkflowCode({ ...WORKFLOW_BUNDLE_OPTIONS, logger: new DefaultLogger('ERROR') });
+  writeFileSync(join(dir, 'order-bundle.js'), bundle.code);
+
+  const [apiPort, simPort] = [await freePort(), await freePort()];
+  const broker = new Broker(`http://127.0.0.1:${apiPort}`);
+  const simUrl = `http://127.0.0.1:${simPort}`;
+  const brokerEnv: Record<string, string> = {
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    HOST: '127.0.0.1',
+    PORT: String(apiPort),
+    PUBLIC_BASE_URL: broker.url,
+    SANDBOX_URL: simUrl,
+    ONRAMP_INTEGRATORS_FILE: integratorsFile,
+    RATE_LIMIT_REQUESTS: String(RATE_LIMIT),
+    RATE_LIMIT_WINDOW_SECONDS: String(RATE_WINDOW_S),
+    // Every client here is 127.0.0.1: the per-address limit would make the integrators one.
+    RATE_LIMIT_IP_REQUESTS: '0',
+    TEMPORAL_ADDRESS: env.address,
+    TEMPORAL_TASK_QUEUE: QUEUE,
+    WORKFLOW_BUNDLE_PATH: join(dir, 'order-bundle.js'),
+  };
+  const children: ChildHandle[] = [];
+  let finished = false;
+  try {
+    progress('starting the simulators, the API and the worker');
+    children.push(
+      startChild(
+        'simulators',
+        'bench/orders-child.ts',
+        ['sim'],
+        { NODE_ENV: 'development', SIMULATOR_PORT: String(simPort), BROKER_URL: broker.url },
+        join(dir, 'simulators.log'),
+      ),
+      startChild('api', 'src/api/main.ts', [], brokerEnv, join(dir, 'api.log'), apiNodeFlags()),
+      startChild('worker', 'src/worker/main.ts', [], brokerEnv, join(dir, 'worker.log')),
+    );
+    await Promise.all([
+      waitFor('simulators', async () => (await fetch(`${simUrl}/`)).status > 0),
+      waitFor('api', async () => (await fetch(`${broker.url}/healthz`)).ok),
+      waitFor('worker', async () => {
+        const { pollers } = await env.client.workflowService.describeTaskQueue({
+          namespace: 'default',
+          taskQueue: { name: QUEUE },
+          taskQueueType: temporal.api.enums.v1.TaskQueueType.TASK_QUEUE_TYPE_WORKFLOW,
+        });
+        return pollers.length > 0;
+      }),
+    ]);
+    const slow = await fetch(`${simUrl}/${SLOW_PROVIDER}/_simulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ latencyMs: SLOW_MS }),
+    });
+    if (!slow.ok) throw new Error(`${SLOW_PROVIDER} faults: HTTP ${slow.status}`);
+
+    progress(`A's ${SEARCH_ORDERS} orders for its searches (then ended: they stay in visibility)`);
+    const searchOrders = await ordersOf(broker, searching, SEARCH_ORDERS);
+    await terminate(env.client, searchOrders);
+    await waitFor(
+      'visibility of the searched orders',
+      async () => (await env.client.workflow.count(`IntegratorId = '${searching.id}'`)).count >= SEARCH_ORDERS,
+      120_000,
+    );
+
+    progress('warming up B');
+    await measureB(broker, env.client, b, receiverB, ['webhooks', 'reads', 'offers']);
+
+    const phases: Record<string, Samples> = {};
+    const attacks: Record<string, unknown> = {};
+    progress('B alone');
+    phases.alone = await measureB(broker, env.client, b, receiverB, ['webhooks', 'reads', 'offers']);
+
+    progress(`hang: A's endpoint hangs; A creates ${HANG_ORDERS} orders`);
+    endpointA.hanging = true;
+    const hangOrders = await ordersOf(broker, hanging, HANG_ORDERS);
+    phases.hang = await measureB(broker, env.client, b, receiverB, ['webhooks', 'reads', 'offers']);
+    attacks.hang = { orders: hangOrders.length, deliveries_held: endpointA.held };
+    await terminate(env.client, hangOrders);
+    endpointA.release();
+
+    progress(`search: A runs ${SEARCHES_AT_ONCE} searches at once over its ${SEARCH_ORDERS} orders`);
+    let searchLoad: { searches: number; refused: number } | undefined;
+    phases.search = await whileLoaded(
+      async (running) => (searchLoad = await searchLoops(broker, searching, running)),
+      () => measureB(broker, env.client, b, receiverB, ['reads', 'webhooks', 'offers']),
+    );
+    attacks.search = searchLoad;
+
+    progress(`burst: A spends its rate limit (${RATE_LIMIT} per ${RATE_WINDOW_S} s) on offers against ${SLOW_PROVIDER} at ${SLOW_MS} ms`);
+    let burstLoad: { offers: number; refused: number } | undefined;
+    phases.burst = await whileLoaded(
+      async (running) => (burstLoad = await offerBurst(broker, bursting, running)),
+      () => measureB(broker, env.client, b, receiverB, ['offers', 'reads', 'webhooks']),
+    );
+    attacks.burst = burstLoad;
+
+    const p = (values: number[], q: number) => round(percentile(values, q), 1);
+    const alone = phases.alone;
+    const figures: Record<string, Record<string, number>> = {};
+    const rows: (string | number)[][] = [];
+    const checks: Record<string, boolean> = {};
+    for (const [name, samples] of Object.entries(phases)) {
+      const entry: Record<string, number> = {};
+      for (const [figure, values, aloneValues] of [
+        ['offers', samples.offersMs, alone.offersMs],
+        ['order_read', samples.readsMs, alone.readsMs],
+        ['first_webhook', samples.firstWebhookMs, alone.firstWebhookMs],
+      ] as const) {
+        const [p50, p99] = [p(values, 50), p(values, 99)];
+        const [r50, r99] = [round(p50 / p(aloneValues, 50), 2), round(p99 / p(aloneValues, 99), 2)];
+        entry[`${figure}_p50_ms`] = p50;
+        entry[`${figure}_p99_ms`] = p99;
+        if (name !== 'alone') {
+          entry[`${figure}_p50_ratio`] = r50;
+          entry[`${figure}_p99_ratio`] = r99;
+          checks[`${name}_${figure}`] = r50 <= 1.5 && r99 <= 2;
+        }
+        rows.push([name, figure, values.length, p50, p99, name === 'alone' ? '-' : r50, name === 'alone' ? '-' : r99]);
+      }
+      entry.slow_provider_quoted_pct = round((100 * samples.slowProviderQuoted) / samples.offersMs.length, 1);
+      figures[name] = entry;
+    }
+    process.stdout.write(`${renderTable(['phase', 'B figure', 'samples', 'p50 ms', 'p99 ms', 'p50 / alone', 'p99 / alone'], rows)}\n\n`);
+    process.stdout.write(
+      `B's offers carrying ${SLOW_PROVIDER}'s quote: ${Object.entries(figures)
+        .map(([name, f]) => `${name} ${f.slow_provider_quoted_pct} %`)
+        .join(', ')}\n`,
+    );
+    process.stdout.write(`A's load: ${JSON.stringify(attacks)}\n`);
+    process.stdout.write(
+      `target: each p50 within 1.5x alone, each p99 within 2x: ${Object.values(checks).every(Boolean) ? 'met' : 'NOT met'}\n\n`,
+    );
+    const ticksAtEnd = machineTicks();
+    process.stdout.write(
+      `${JSON.stringify({
+        ...figures,
+        attacks,
+        targets_met: checks,
+        slow_provider_ms: SLOW_MS,
+        run_seconds: round((performance.now() - runStarted) / 1000, 1),
+        load_average_1m_at_start: loadAtStart,
+        steal_pct: round((100 * (ticksAtEnd.steal - ticksAtStart.steal)) / (ticksAtEnd.total - ticksAtStart.total), 1),
+      })}\n`,
+    );
+    finished = true;
+  } finally {
+    for (const name of ['worker', 'api', 'simulators']) await children.find((c) => c.name === name)?.stop();
+    await receiverB.stop();
+    await endpointA.stop();
+    await env.teardown();
+    if (finished && process.env.BENCH_ISOLATION_KEEP_LOGS !== '1') rmSync(dir, { recursive: true, force: true });
+    else progress(`the children's logs are in ${dir}`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    killAll();
+    process.stderr.write(`${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);
