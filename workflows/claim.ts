@@ -1,10 +1,14 @@
+import { sleep } from '@temporalio/workflow';
 import type { ProviderOrderClaim } from '../src/temporal/shared';
 
 /**
  * The reservation of one provider order for one broker order: its workflow id names the provider
- * order, so Temporal starts it once; it ends at once and its id stays taken while Temporal keeps
- * the closed workflow (the namespace's retention). src/orders/service.ts claims with it.
+ * order, so Temporal starts it once (src/orders/service.ts claims with it). It stays open for
+ * `holdForMs`, as long as any order could still accept the provider order (src/orders/claims.ts),
+ * so the namespace's retention, which only deletes closed workflows, never frees it early.
+ * Claims started before `holdForMs` existed ended at once, and replay as they did.
  */
-export function providerOrderClaim(claim: ProviderOrderClaim): Promise<ProviderOrderClaim> {
-  return Promise.resolve(claim);
+export async function providerOrderClaim(claim: ProviderOrderClaim): Promise<ProviderOrderClaim> {
+  if (claim.holdForMs !== undefined && claim.holdForMs > 0) await sleep(claim.holdForMs);
+  return claim;
 }

@@ -6,6 +6,8 @@ import { runMain } from '../process';
 import { connectRedis } from '../redis/connection';
 import { logDisabledProviders } from '../providers/registry';
 import { startMetricsServer } from '../metrics/server';
+import { claimRetentionAtStart } from '../orders/claim-retention';
+import { claimLifetimeMs } from '../orders/claims';
 import { buildApi } from './server';
 
 runMain('api', async (logger) => {
@@ -15,8 +17,10 @@ runMain('api', async (logger) => {
   for (const warning of openMetricsWarnings(config, 'api')) logger.warn(warning);
   const client = createTemporalClient(config.temporal, encryptingDataConverter(config.encryption.keys));
   const apiLogger = createLogger(config.logLevel, 'api');
+  // Refuses to start when the namespace's retention cannot keep what provider order claims rely on.
+  const { legacyClaims } = await claimRetentionAtStart(client, claimLifetimeMs(config.orderTimings), logger);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, apiLogger) : undefined;
-  const app = buildApi(config, client, apiLogger, { redis: redis?.client });
+  const app = buildApi(config, client, apiLogger, { redis: redis?.client, legacyClaims });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   logger.info({ url: `http://${config.host}:${config.port}`, temporal: config.temporal.address }, 'API listening');

@@ -6,6 +6,7 @@ import { currencyDictionary } from '../domain/currencies';
 import type { Logger } from '../logging';
 import { OffersService } from '../offers/service';
 import { createOfferStore } from '../offers/store-factory';
+import { claimLifetimeMs } from '../orders/claims';
 import { OrderSearch } from '../orders/search';
 import { OrderService, zeroTemporalClientErrors } from '../orders/service';
 import { setMetricsRecording } from '../metrics/metrics';
@@ -24,6 +25,8 @@ export interface BuildApiOverrides {
   providers?: ProviderRegistry;
   /** A connected Redis client (REDIS_URL): the shared offer store, rate-limit counters and signalled provider events. */
   redis?: RedisClient;
+  /** Whether claims from before claim keys may still matter (src/orders/claim-retention.ts, checked by main). */
+  legacyClaims?: boolean;
 }
 
 /** Wires the API from configuration: the composition root shared by main, dev and tests. */
@@ -74,6 +77,8 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       createTimeoutMs: config.orderCreateTimeoutMs,
       rpcTimeoutMs: Math.min(5000, config.orderCreateTimeoutMs),
       searchHashKey: config.encryption.keys[0],
+      claimLifetimeMs: claimLifetimeMs(config.orderTimings),
+      legacyClaims: overrides.legacyClaims,
     }),
     orderSearch: new OrderSearch({ client, hashKeys: config.encryption.keys }),
     webhookDelivery: config.webhooks,

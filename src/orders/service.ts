@@ -23,7 +23,6 @@ import {
   orderWorkflowId,
   PROVIDER_CODE_KEY,
   providerEventSignal,
-  providerOrderClaimId,
   type ProviderOrderClaim,
   type OrderMemo,
   type OrderRejectionType,
@@ -33,6 +32,7 @@ import {
 } from '../temporal/shared';
 import { searchableHash, type EncryptionKey } from '../temporal/codec';
 import type { orderWorkflow, providerOrderClaim } from '../../workflows';
+import { CLAIM_WORKFLOW_TYPE, legacyProviderOrderClaimId, providerOrderClaimId } from './claims';
 import { OrderRejectedError, OrderUnavailableError } from './errors';
 
 export interface OrderServiceOptions {
@@ -44,6 +44,13 @@ export interface OrderServiceOptions {
   rpcTimeoutMs?: number;
   /** Stores the ExternalUserId search attribute as a keyed hash under this key (src/temporal/codec.ts); in clear without one. */
   searchHashKey?: EncryptionKey;
+  /** How long a provider order claim stays open (claimLifetimeMs in src/orders/claims.ts). */
+  claimLifetimeMs: number;
+  /**
+   * Whether claims from before claim keys may still matter (src/orders/claim-retention.ts): a
+   * provider order is then looked up under its old claim id too before it is claimed.
+   */
+  legacyClaims?: boolean;
 }
 
 /**
@@ -155,7 +162,7 @@ export class OrderService {
     if (owner === undefined) return 'unknown_order';
     if (owner !== providerCode) return 'other_provider';
     if (claimProviderOrder && event.providerOrderId !== undefined) {
-      const holder = await this.claim({ orderId: event.orderId, providerCode, providerOrderId: event.providerOrderId });
+      const holder = await this.claim(providerCode, event.claimKey ?? event.providerOrderId, event.orderId, event.providerOrderId);
       if (holder !== event.orderId) return 'claimed_elsewhere';
     }
     try {
@@ -212,39 +219,74 @@ export class OrderService {
   }
 
   /**
-   * Claims the provider order for the order (workflows/claim.ts); returns the order that holds it,
-   * which is this one when it was free or already this one's.
+   * Claims the provider order, named by its claim key, for the order (workflows/claim.ts); returns
+   * the order that holds it, which is this one when it was free or already this one's. The claim
+   * stays open for the claim lifetime, and its id can never be started again while Temporal keeps
+   * it, open or closed.
    */
-  private async claim(claim: ProviderOrderClaim): Promise<string> {
-    const workflowId = providerOrderClaimId(claim.providerCode, claim.providerOrderId);
+  private async claim(providerCode: string, claimKey: string, orderId: string, providerOrderId: string): Promise<string> {
+    const workflowId = providerOrderClaimId(providerCode, claimKey);
     const known = this.claimHolders.get(workflowId);
     if (known !== undefined) return known;
-    let holder: string;
+    // A claim made under the old id (the provider order id in clear) keeps its holder: it is carried
+    // over to a lasting claim under the new id.
+    const legacyHolder = this.options.legacyClaims
+      ? await this.holderOf(legacyProviderOrderClaimId(providerCode, providerOrderId))
+      : undefined;
+    const claimant = legacyHolder ?? orderId;
+    let holder: string | undefined;
+    for (let attempt = 0; holder === undefined; attempt++) {
+      if (
+        await this.startClaim(workflowId, {
+          orderId: claimant,
+          providerCode,
+          providerOrderId: claimKey,
+          holdForMs: this.options.claimLifetimeMs,
+        })
+      ) {
+        holder = claimant;
+      } else {
+        holder = await this.holderOf(workflowId);
+        // Gone between the start and the describe (retention deleted it): start again, once.
+        if (holder === undefined && attempt > 0)
+          throw new OrderUnavailableError('The provider order claim could not be read; try again.', 5);
+      }
+    }
+    this.claimHolders.set(workflowId, holder);
+    return holder;
+  }
+
+  /** Starts the claim; false when its id is taken (a claim open, or closed and still kept). */
+  private async startClaim(workflowId: string, claim: Required<ProviderOrderClaim>): Promise<boolean> {
     try {
       await this.withRpcDeadline(() =>
-        this.options.client.workflow.start<typeof providerOrderClaim>('providerOrderClaim', {
+        this.options.client.workflow.start<typeof providerOrderClaim>(CLAIM_WORKFLOW_TYPE, {
           workflowId,
           taskQueue: this.options.taskQueue,
           args: [claim],
           memo: { orderId: claim.orderId },
           workflowIdReusePolicy: 'REJECT_DUPLICATE',
           workflowIdConflictPolicy: 'FAIL',
-          staticSummary: `${claim.providerCode} order ${claim.providerOrderId} is order ${claim.orderId}'s`,
+          staticSummary: `${claim.providerCode} provider order claimed by order ${claim.orderId}`,
         }),
       );
-      holder = claim.orderId;
+      return true;
     } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw unavailable(err, 'claim');
-      try {
-        const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe());
-        const orderId = (description.memo as { orderId?: unknown } | undefined)?.orderId;
-        holder = typeof orderId === 'string' ? orderId : '';
-      } catch (describeErr) {
-        throw unavailable(describeErr, 'claim');
-      }
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+      throw unavailable(err, 'claim');
     }
-    this.claimHolders.set(workflowId, holder);
-    return holder;
+  }
+
+  /** The order a claim names ('' for a claim without one); undefined when there is no such claim. */
+  private async holderOf(workflowId: string): Promise<string | undefined> {
+    try {
+      const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe());
+      const orderId = (description.memo as { orderId?: unknown } | undefined)?.orderId;
+      return typeof orderId === 'string' ? orderId : '';
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return undefined;
+      throw unavailable(err, 'claim');
+    }
   }
 
   private withRpcDeadline<T>(fn: () => Promise<T>): Promise<T> {

@@ -131,6 +131,12 @@ export interface ProviderOrder extends ProviderOrderSnapshot {
 export interface ProviderWebhookEvent extends ProviderOrderSnapshot {
   /** The provider's event id where it has one, otherwise a digest of the payload: used to drop duplicates. */
   eventId: string;
+  /**
+   * What a claim names the provider order by, where the adapter claims provider orders: the same in
+   * every message about it, and no capability (Ramp's purchase id, never its view token). Absent:
+   * the provider order id.
+   */
+  claimKey?: string;
 }
 
 export interface IncomingWebhook {

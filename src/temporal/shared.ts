@@ -15,13 +15,20 @@ export const DEFAULT_TASK_QUEUE = 'onramp-orders';
 
 export const orderWorkflowId = (orderId: string) => `onramp-order-${orderId}`;
 
-/** The workflow whose id reserves one provider order for one broker order (workflows/claim.ts). */
-export const providerOrderClaimId = (providerCode: string, providerOrderId: string) => `onramp-claim-${providerCode}-${providerOrderId}`;
-
+/**
+ * The input of the workflow whose id reserves one provider order for one broker order
+ * (workflows/claim.ts; its id is made in src/orders/claims.ts).
+ */
 export interface ProviderOrderClaim {
   orderId: string;
   providerCode: string;
+  /**
+   * What names the provider order in the claim: its claim key (Ramp's purchase id). Claims started
+   * before claim keys existed hold the full provider order id here, view token included.
+   */
   providerOrderId: string;
+  /** How long the claim stays open; absent in claims started before claims lasted (they ended at once). */
+  holdForMs?: number;
 }
 
 export const ORDER_STATUS_KEY = defineSearchAttributeKey('OrderStatus', SearchAttributeType.KEYWORD);

@@ -43,5 +43,10 @@ export function parseRampWebhook(
   checkOrderMac(urlSecret, orderId, webhook.query[RAMP_ORDER_MAC_PARAM]);
   // Ramp's purchase events carry no event id: a digest of the signed content stands in for one.
   const eventId = eventDigest(stableStringify(json));
-  return { ...webhookReport(() => fromPurchase(orderId, event.purchase, dictionary, undefined, event.type)), eventId };
+  // The purchase is claimed by its id alone: a body of it with or without the view token claims the same.
+  return {
+    ...webhookReport(() => fromPurchase(orderId, event.purchase, dictionary, undefined, event.type)),
+    eventId,
+    claimKey: event.purchase.id,
+  };
 }

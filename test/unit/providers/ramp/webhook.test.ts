@@ -36,6 +36,8 @@ describe('Ramp webhook verification', () => {
     expect(event).toEqual({
       orderId: 'order-1',
       providerOrderId: `${created.purchase.id}:${created.purchase.purchaseViewToken}`,
+      // Claimed by the purchase id alone: a body without the view token claims the same purchase.
+      claimKey: created.purchase.id,
       providerStatus: 'INITIALIZED',
       status: 'pending',
       cryptoAmount: '0.03',
