@@ -3,6 +3,7 @@ import { validateForProvider } from '../src/addresses/validate';
 import type { IntegratorDirectory } from '../src/config/integrators';
 import { integratorWebhookAttempts, integratorWebhookDuration } from '../src/metrics/metrics';
 import type { CurrencyDictionary } from '../src/domain/currency';
+import { loggableProviderOrderId } from '../src/domain/provider-order-id';
 import type { ProviderRegistry } from '../src/providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderOrder, type ProviderOrderSnapshot } from '../src/providers/types';
 import type { IntegratorNotification, OrderRequest } from '../src/temporal/shared';
@@ -188,7 +189,7 @@ export function createActivities({
 function snapshotMismatch(asked: { orderId: string; providerOrderId?: string }, snapshot: ProviderOrderSnapshot): string | undefined {
   if (snapshot.orderId !== asked.orderId) return `order ${JSON.stringify(snapshot.orderId)}, not ${asked.orderId}`;
   if (asked.providerOrderId !== undefined && snapshot.providerOrderId !== undefined && snapshot.providerOrderId !== asked.providerOrderId) {
-    return `provider order ${snapshot.providerOrderId}, not ${asked.providerOrderId}`;
+    return `provider order ${loggableProviderOrderId(snapshot.providerOrderId)}, not ${loggableProviderOrderId(asked.providerOrderId)}`;
   }
   return undefined;
 }

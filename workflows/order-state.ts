@@ -11,6 +11,7 @@ import { checkReportedTerms, mergeDifferences, type OrderedTerms, type PaymentDi
 import type { Order } from '../src/domain/order';
 import { integratorExtras } from '../src/domain/order-extras';
 import { canTransition, type OrderStatus } from '../src/domain/order-status';
+import { loggableProviderOrderId } from '../src/domain/provider-order-id';
 import {
   DEFAULT_ORDER_TIMINGS,
   INTEGRITY_ALERT_KEY,
@@ -291,12 +292,12 @@ export class OrderState {
     const { providerCode } = this.input;
     if (event.providerCode !== providerCode) return `from provider ${event.providerCode ?? '(unnamed)'}, not ${providerCode}`;
     if (current.providerOrderId !== undefined && event.providerOrderId !== undefined && event.providerOrderId !== current.providerOrderId) {
-      return `about provider order ${event.providerOrderId}, not ${current.providerOrderId}`;
+      return `about provider order ${loggableProviderOrderId(event.providerOrderId)}, not ${loggableProviderOrderId(current.providerOrderId)}`;
     }
     // A provider order made before this order cannot be its payment (a body kept from an older purchase).
     const providerOrderMadeAt = event.providerOrderCreatedAt === undefined ? NaN : Date.parse(event.providerOrderCreatedAt);
     if (providerOrderMadeAt < Date.parse(current.order.created_at) - PROVIDER_CLOCK_SKEW_MS) {
-      return `about provider order ${event.providerOrderId ?? '(unnamed)'} made at ${event.providerOrderCreatedAt}, before this order`;
+      return `about provider order ${loggableProviderOrderId(event.providerOrderId) ?? '(unnamed)'} made at ${event.providerOrderCreatedAt}, before this order`;
     }
     const { refused } = checkReportedTerms(this.ordered, event.reported);
     if (refused.length > 0) return refused.map((d) => `${d.field} ${d.reported}, not ${d.ordered}`).join('; ');

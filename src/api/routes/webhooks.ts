@@ -1,5 +1,6 @@
 import express, { type Router } from 'express';
 import type { Logger } from '../../logging';
+import { loggableProviderOrderId } from '../../domain/provider-order-id';
 import {
   providerWebhooksDuplicate,
   providerWebhooksReceived,
@@ -71,7 +72,7 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
         else {
           if (outcome !== 'delivered')
             req.log.warn(
-              { ...ref, outcome, providerOrderId: event.providerOrderId },
+              { ...ref, outcome, providerOrderId: loggableProviderOrderId(event.providerOrderId) },
               'provider webhook not signalled: not about this order',
             );
           await remember(signalled, ref, req.log);
