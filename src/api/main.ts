@@ -15,7 +15,7 @@ runMain('api', async (logger) => {
   logger.level = config.logLevel;
   logDisabledProviders(config, logger);
   for (const warning of openMetricsWarnings(config, 'api')) logger.warn(warning);
-  const client = createTemporalClient(config.temporal, encryptingDataConverter(config.encryption.keys));
+  const client = createTemporalClient(config.temporal, encryptingDataConverter(config.encryption.keys, config.encryption));
   const apiLogger = createLogger(config.logLevel, 'api');
   // Refuses to start when the namespace's retention cannot keep what provider order claims rely on.
   const { legacyClaims } = await claimRetentionAtStart(client, claimLifetimeMs(config.orderTimings), logger);

@@ -85,7 +85,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     signalledEvents: redis ? new RedisSignalledEvents(redis) : new MemorySignalledEvents(),
     timings: config.orderTimings,
     ...(config.encryption.codecEndpoint
-      ? { codecEndpoint: { ...config.encryption.codecEndpoint, codec: new EncryptionCodec(config.encryption.keys) } }
+      ? { codecEndpoint: { ...config.encryption.codecEndpoint, codec: new EncryptionCodec(config.encryption.keys, { acceptClear: true }) } }
       : {}),
     loopbackHttpUrls: config.env !== 'production',
     recordHttpMetrics: config.metrics.enabled,

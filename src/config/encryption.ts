@@ -13,6 +13,21 @@ export const ENCRYPTION_ENV_SHAPE = {
   ENCRYPTION_KEYS_FILE: optionalString,
   /** The bearer token the codec endpoint (/codec/encode, /codec/decode) requires. */
   CODEC_AUTH_TOKEN: optionalString.pipe(z.string().min(32).optional()),
+  /**
+   * A migration: until this date (ISO 8601, at most ACCEPT_CLEAR_MAX_DAYS ahead), payloads in clear
+   * (recorded before the keys were set) and payloads of the first encrypted format still decode.
+   */
+  ENCRYPTION_ACCEPT_CLEAR_UNTIL: optionalString.pipe(
+    z
+      .string()
+      .regex(
+        /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/,
+        'expected an ISO 8601 date or date-time with its offset',
+      )
+      .transform((v) => new Date(v))
+      .refine((d) => !Number.isNaN(d.getTime()), 'not a valid date')
+      .optional(),
+  ),
   /** Origins (the Temporal Web UI's) whose browsers may call the codec endpoint, comma-separated. */
   CODEC_CORS_ORIGINS: optionalString.pipe(
     z
@@ -33,12 +48,18 @@ export const DEV_ENCRYPTION_KEY_ID = 'dev';
 const DEV_ENCRYPTION_KEY = Buffer.from('b25yYW1wLWJyb2tlci1kZXYtb25seS1wYXlsb2FkLWs=', 'base64');
 export const DEV_ENCRYPTION_KEYS = `${DEV_ENCRYPTION_KEY_ID}:${DEV_ENCRYPTION_KEY.toString('base64')}`;
 
+/** How far ahead ENCRYPTION_ACCEPT_CLEAR_UNTIL may be: clear payloads are a hole to close, not a way of running. */
+export const ACCEPT_CLEAR_MAX_DAYS = 30;
+const DAY_MS = 86_400_000;
+
 /** The Web UI of `npm run dev` (its Temporal dev server's --ui-port). */
 const DEV_UI_ORIGINS = ['http://localhost:8233', 'http://127.0.0.1:8233'];
 
 export interface EncryptionConfig {
   /** The payload keys, the encrypting one first; none: payloads are stored in clear (tests only). */
   keys: EncryptionKey[];
+  /** Until when payloads in clear (and of the first encrypted format) still decode; absent: never. */
+  acceptClearUntil?: Date;
   /** The codec endpoint; absent: not served. Without a token only with the published development key. */
   codecEndpoint?: { token?: string; corsOrigins: string[] };
 }
@@ -64,7 +85,7 @@ function readKeysFile(path: string, problems: string[]): EncryptionKey[] {
  * key and a browser-reachable codec endpoint without a token; development without keys uses the
  * published development key; tests without keys store payloads in clear.
  */
-export function encryptionConfig(env: EncryptionEnv): EncryptionConfig {
+export function encryptionConfig(env: EncryptionEnv, now = Date.now()): EncryptionConfig {
   const problems: string[] = [];
   const production = env.NODE_ENV === 'production';
   let keys = [
@@ -81,17 +102,21 @@ export function encryptionConfig(env: EncryptionEnv): EncryptionConfig {
   if (production && keys.some((k) => k.id === DEV_ENCRYPTION_KEY_ID || k.key.equals(DEV_ENCRYPTION_KEY))) {
     problems.push('ENCRYPTION_KEYS: the published development key is refused in production');
   }
+  const until = env.ENCRYPTION_ACCEPT_CLEAR_UNTIL;
+  if (until && until.getTime() > now + ACCEPT_CLEAR_MAX_DAYS * DAY_MS)
+    problems.push(`ENCRYPTION_ACCEPT_CLEAR_UNTIL: at most ${ACCEPT_CLEAR_MAX_DAYS} days ahead (${until.toISOString()} is later)`);
   if (production && env.CODEC_CORS_ORIGINS && !env.CODEC_AUTH_TOKEN)
     problems.push('CODEC_AUTH_TOKEN: required in production with CODEC_CORS_ORIGINS');
   if (problems.length > 0) throw new ConfigError(problems);
 
   const development = env.NODE_ENV === 'development';
   if (keys.length === 0 && development) keys = parseKeys('ENCRYPTION_KEYS', DEV_ENCRYPTION_KEYS, problems);
-  const devKeyOnly = development && keys.length === 1 && keys[0]!.id === DEV_ENCRYPTION_KEY_ID;
+  // The key's bytes, not only its id: `dev:<a private key>` must not open the endpoint without a token.
+  const devKeyOnly = development && keys.length === 1 && keys[0]!.id === DEV_ENCRYPTION_KEY_ID && keys[0]!.key.equals(DEV_ENCRYPTION_KEY);
   const corsOrigins = env.CODEC_CORS_ORIGINS ?? (development ? DEV_UI_ORIGINS : []);
   const codecEndpoint =
     keys.length > 0 && (env.CODEC_AUTH_TOKEN || devKeyOnly)
       ? { ...(env.CODEC_AUTH_TOKEN ? { token: env.CODEC_AUTH_TOKEN } : {}), corsOrigins }
       : undefined;
-  return { keys, ...(codecEndpoint ? { codecEndpoint } : {}) };
+  return { keys, ...(until ? { acceptClearUntil: until } : {}), ...(codecEndpoint ? { codecEndpoint } : {}) };
 }

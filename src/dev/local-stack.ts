@@ -80,7 +80,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   // (Transak's access token, which each new one revokes) and cached lists are not fetched twice.
   const providers = createProviderRegistry(config);
   // The API and the worker encrypt with this configuration's keys, whatever the given client does.
-  const dataConverter = encryptingDataConverter(config.encryption.keys);
+  const dataConverter = encryptingDataConverter(config.encryption.keys, config.encryption);
   const client = new Client({
     connection: options.client.connection,
     namespace: config.temporal.namespace,

@@ -12,7 +12,7 @@ import { currencyDictionary } from '../domain/currencies';
 import { setMetricsRecording } from '../metrics/metrics';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
 import { connectionOptions } from '../temporal/connection-options';
-import { encryptingDataConverter } from '../temporal/codec';
+import { encryptingDataConverter, FAILURE_CONVERTER_PATH } from '../temporal/codec';
 import { orderSinks } from './sinks';
 import { tracingWorkerInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from './tracing';
 
@@ -32,14 +32,19 @@ export interface OrderWorkerOptions {
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
 
 /** What every bundle of the order workflow is built from (`npm run build`, the tests, the worker without a prebuilt bundle). */
-export const WORKFLOW_BUNDLE_OPTIONS = { workflowsPath: WORKFLOWS_PATH, workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES };
+export const WORKFLOW_BUNDLE_OPTIONS = {
+  workflowsPath: WORKFLOWS_PATH,
+  workflowInterceptorModules: WORKFLOW_INTERCEPTOR_MODULES,
+  failureConverterPath: FAILURE_CONVERTER_PATH,
+};
 
 export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
     taskQueue: options.taskQueue,
-    dataConverter: options.dataConverter,
+    // The workflow bundle encodes failures this way (WORKFLOW_BUNDLE_OPTIONS): the worker's activities too.
+    dataConverter: { failureConverterPath: FAILURE_CONVERTER_PATH, ...options.dataConverter },
     sinks: orderSinks(),
     // A prebuilt bundle has the workflow interceptors in it (WORKFLOW_BUNDLE_OPTIONS); otherwise they are bundled now.
     ...(options.workflowBundle
@@ -70,7 +75,7 @@ export async function connectWorker(config: AppConfig, logger: Logger): Promise<
     providers: createProviderRegistry(config, redis ? new RedisSharedValues(redis.client) : undefined),
     integrators: new IntegratorDirectory(config.integrators),
     webhooks: new WebhookDeliverer(config.webhooks),
-    dataConverter: encryptingDataConverter(config.encryption.keys),
+    dataConverter: encryptingDataConverter(config.encryption.keys, config.encryption),
     ...(config.temporal.workflowBundlePath ? { workflowBundle: readBundle(config.temporal.workflowBundlePath) } : {}),
   });
   return {

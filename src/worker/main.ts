@@ -29,7 +29,7 @@ runMain('worker', async (logger) => {
   // Open orders are counted by a worker that serves metrics, unless OPEN_ORDERS_METRICS_INTERVAL_SECONDS=0.
   const client =
     metricsServer && metrics.openOrdersIntervalMs > 0
-      ? createTemporalClient(config.temporal, encryptingDataConverter(config.encryption.keys))
+      ? createTemporalClient(config.temporal, encryptingDataConverter(config.encryption.keys, config.encryption))
       : undefined;
   const openOrders = client ? new OpenOrdersCounter({ client, logger, intervalMs: metrics.openOrdersIntervalMs }) : undefined;
   openOrders?.start();

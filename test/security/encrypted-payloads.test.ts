@@ -101,7 +101,7 @@ test('with keys set, history and memo hold no customer data in clear; the status
   expect(read.body).toMatchObject({ id, wallet_address: draft.wallet_address, external_user_id: draft.external_user_id });
 });
 
-test('an order recorded in clear before, and one encrypted under a rotated-out key, are read by the API with the new keys', async () => {
+test('an order recorded in clear before (during ENCRYPTION_ACCEPT_CLEAR_UNTIL), and one encrypted under a rotated-out key, are read by the API with the new keys', async () => {
   const clear = await stack({});
   const before = await createOrder(clear.apiUrl);
   expect((await rawHistory(before.id)).includes(before.draft.wallet_address)).toBe(true);
@@ -109,7 +109,8 @@ test('an order recorded in clear before, and one encrypted under a rotated-out k
   const oldKey = await stack({ ENCRYPTION_KEYS: OLD_KEY });
   const underOldKey = await createOrder(oldKey.apiUrl);
 
-  const rotated = await stack({ ENCRYPTION_KEYS: `${NEW_KEY},${OLD_KEY}` });
+  const migrating = new Date(Date.now() + 86_400_000).toISOString();
+  const rotated = await stack({ ENCRYPTION_KEYS: `${NEW_KEY},${OLD_KEY}`, ENCRYPTION_ACCEPT_CLEAR_UNTIL: migrating });
   for (const { id, draft } of [before, underOldKey]) {
     const read = await readOrder(rotated.apiUrl, id);
     expect(read.status).toBe(200);
