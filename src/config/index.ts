@@ -8,6 +8,7 @@ import type { ProviderResolutions } from '../providers/manifest';
 import { resolveProviders } from './providers';
 import { temporalSecurity } from './temporal-tls';
 import { encryptionConfig, type EncryptionConfig } from './encryption';
+import { publishedEnvProblems, publishedIntegratorProblems } from './published-values';
 import type { TemporalEndpoint } from '../temporal/connection-options';
 
 export { ConfigError, parseEnv } from './env';
@@ -111,6 +112,20 @@ function checkIntegratorWebhooks(integrators: Integrator[], allowPrivateNetworks
   if (problems.length > 0) throw new ConfigError(problems);
 }
 
+/**
+ * Production refuses every value this repository publishes (src/config/published-values.ts), each
+ * named by its variable or file entry; the demo integrator only in a demo, where no provider is live.
+ */
+function checkPublishedValues(env: Env, integrators: Integrator[], providerEnv: ProvidersEnv, providers: ProviderResolutions): void {
+  if (env.NODE_ENV !== 'production') return;
+  const demo = env.SANDBOX_IN_PRODUCTION && Object.values(providers).every((resolution) => resolution.mode !== 'live');
+  const problems = [
+    ...publishedEnvProblems(env, providerEnv).map(({ variable, message }) => `${variable}: ${message}`),
+    ...(env.ONRAMP_INTEGRATORS_FILE ? publishedIntegratorProblems(integrators, demo) : []),
+  ];
+  if (problems.length > 0) throw new ConfigError(problems);
+}
+
 export function buildConfig(env: Env): AppConfig {
   const production = env.NODE_ENV === 'production';
   const integrators = integratorsFrom(env);
@@ -118,6 +133,12 @@ export function buildConfig(env: Env): AppConfig {
   const publicBaseUrl = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
   const simulatorUrl = (env.SANDBOX_URL ?? (production ? undefined : `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`))?.replace(/\/+$/, '');
   const providerEnv = providersEnv(env);
+  const providers = resolveProviders(providerEnv, {
+    simulatorUrl,
+    simulatorPublicUrl: env.SANDBOX_PUBLIC_URL?.replace(/\/+$/, ''),
+    brokerPublicUrl: publicBaseUrl,
+  });
+  checkPublishedValues(env, integrators, providerEnv, providers);
   return {
     env: env.NODE_ENV,
     host: env.HOST,
@@ -158,11 +179,7 @@ export function buildConfig(env: Env): AppConfig {
     encryption: encryptionConfig(env),
     redisUrl: env.REDIS_URL,
     simulatorUrl,
-    providers: resolveProviders(providerEnv, {
-      simulatorUrl,
-      simulatorPublicUrl: env.SANDBOX_PUBLIC_URL?.replace(/\/+$/, ''),
-      brokerPublicUrl: publicBaseUrl,
-    }),
+    providers,
     providerEnv,
     metrics: {
       enabled: env.METRICS_ENABLED,

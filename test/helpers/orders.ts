@@ -64,10 +64,10 @@ export async function offerThenOrder(apiUrl: string, draft: OrderDraft) {
   return callApi(apiUrl, '/api/on_ramp/orders', { body: draft });
 }
 
-export function waitForStatus(apiUrl: string, providerCode: string, id: string, status: string, timeoutMs?: number) {
+export function waitForStatus(apiUrl: string, providerCode: string, id: string, status: string, timeoutMs?: number, apiKey?: string) {
   return eventually(
     async () => {
-      const res = await callApi(apiUrl, `/api/on_ramp/orders/${providerCode}?code=${id}`);
+      const res = await callApi(apiUrl, `/api/on_ramp/orders/${providerCode}?code=${id}`, { apiKey });
       return res.status === 200 && res.body.status === status ? res.body : undefined;
     },
     `order ${id} to reach ${status}`,

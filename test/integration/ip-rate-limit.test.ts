@@ -74,15 +74,15 @@ test('with TRUST_PROXY naming 127.0.0.1 the forwarded client address is what is 
 });
 
 test('TRUST_PROXY accepts addresses, CIDRs and named ranges, and refuses anything else naming the variable', () => {
-  expect(testConfig({}, { TRUST_PROXY: '10.0.0.1, 10.1.0.0/16,::1,fd00::/8,loopback' }).trustProxy).toEqual([
+  expect(testConfig({}, { TRUST_PROXY: '10.0.0.1, 10.1.0.0/16,::1,fd00::/48,loopback' }).trustProxy).toEqual([
     '10.0.0.1',
     '10.1.0.0/16',
     '::1',
-    'fd00::/8',
+    'fd00::/48',
     'loopback',
   ]);
   expect(testConfig().trustProxy).toEqual([]);
-  for (const bad of ['true', '1', '10.0.0.0/33', 'proxy.example', '10.0.0.1/8/1'])
+  for (const bad of ['true', '1', '10.0.0.0/33', 'proxy.example', '10.0.0.1/8/1', '0.0.0.0/0', '::/0'])
     expect(() => testConfig({}, { TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
 });
 

@@ -19,7 +19,7 @@ import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay/confi
 import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../src/providers/ramp/config';
 import { TRANSAK_SIMULATOR_CREDENTIALS } from '../../src/providers/transak/config';
 import { moonpayWebhookSignature } from '../../src/simulators/moonpay/signing';
-import { TEST_API_KEY, TEST_ENCRYPTION_KEYS } from '../helpers/config';
+import { TEST_ENCRYPTION_KEYS } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { checkout, draftOrder, waitForStatus, type OrderDraft } from '../helpers/orders';
 import { freePort } from '../helpers/ports';
@@ -30,7 +30,9 @@ import { signedSandboxWebhook } from '../helpers/webhooks';
 const ROOT = resolve(__dirname, '..', '..');
 /** Private to this run, as an operator's would be. */
 const SIMULATOR_SECRET = randomBytes(32).toString('hex');
-const PRODUCTION = { NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, LOG_LEVEL: 'silent', ONRAMP_API_KEY: TEST_API_KEY };
+/** Private too: production refuses the development API key (test/security/published-credentials.test.ts). */
+const API_KEY = `obk_live_${randomBytes(16).toString('hex')}`;
+const PRODUCTION = { NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, LOG_LEVEL: 'silent', ONRAMP_API_KEY: API_KEY };
 const OPTED_IN = { ...PRODUCTION, SANDBOX_URL: 'http://127.0.0.1:4010', SANDBOX_IN_PRODUCTION: 'true' };
 
 /** What signs each simulated provider's webhooks, as published in this repository (Transak's: the secret that gets the signing token). */
@@ -182,15 +184,15 @@ describe('with SANDBOX_IN_PRODUCTION=true and a private SIMULATOR_SECRET', () =>
       ip,
       ...(draft.state_code ? { state: draft.state_code } : {}),
     });
-    const offers = await callApi(stack.apiUrl, `/api/on_ramp/offers?${query.toString()}`);
+    const offers = await callApi(stack.apiUrl, `/api/on_ramp/offers?${query.toString()}`, { apiKey: API_KEY });
     expect(offers.body).toHaveProperty(draft.provider_code);
-    const created = await callApi(stack.apiUrl, '/api/on_ramp/orders', { body: { ...draft, ip } });
+    const created = await callApi(stack.apiUrl, '/api/on_ramp/orders', { body: { ...draft, ip }, apiKey: API_KEY });
     expect(created.status).toBe(200);
     return created.body as { id: string; redirect_url: string; extras: { provider_order_id: string } };
   }
 
   const orderStatus = async (code: string, id: string) =>
-    (await callApi(stack.apiUrl, `/api/on_ramp/orders/${code}?code=${id}`)).body.status as string;
+    (await callApi(stack.apiUrl, `/api/on_ramp/orders/${code}?code=${id}`, { apiKey: API_KEY })).body.status as string;
 
   test("a sandbox webhook signed with the repository's development secret is refused: 401 invalid_signature", async () => {
     const order = await orderAt(draftOrder());
@@ -212,7 +214,7 @@ describe('with SANDBOX_IN_PRODUCTION=true and a private SIMULATOR_SECRET', () =>
     // The customer opens MoonPay's widget, which creates the transaction (and the simulator's own
     // webhook makes the order pending); the broker's secret key reads the transaction back.
     expect((await fetch(order.redirect_url)).status).toBe(200);
-    await waitForStatus(stack.apiUrl, 'moonpay', order.id, 'pending');
+    await waitForStatus(stack.apiUrl, 'moonpay', order.id, 'pending', undefined, API_KEY);
     const { secretKey, webhookKey, apiUrl } = simulated('moonpay');
     const transactions = await eventually(async () => {
       const response = await fetch(`${apiUrl}/v1/transactions/ext/${order.id}`, { headers: { authorization: `Api-Key ${secretKey}` } });
@@ -247,7 +249,7 @@ describe('with SANDBOX_IN_PRODUCTION=true and a private SIMULATOR_SECRET', () =>
       const order = await orderAt('market' in journey ? journeyOrder(journey) : draftOrder());
       expect((await fetch(order.redirect_url)).status).toBe(200);
       expect((await checkout(order.redirect_url, 'pay')).status).toBe(200);
-      await waitForStatus(stack.apiUrl, journey.code, order.id, 'complete');
+      await waitForStatus(stack.apiUrl, journey.code, order.id, 'complete', undefined, API_KEY);
       const answers = stack.simulators.get(journey.code).webhooks.attempts.map((attempt) => attempt.httpStatus);
       expect(answers).toContain(200);
       expect(answers.filter((status) => status !== 200)).toEqual([]);

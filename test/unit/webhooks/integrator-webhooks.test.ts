@@ -164,7 +164,8 @@ describe('webhook configuration', () => {
     NODE_ENV: 'production',
     ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
     ONRAMP_API_KEY: 'obk_live_0123456789abcdef',
-    ONRAMP_WEBHOOK_SECRET: SECRET,
+    // Private: production refuses the development secret (test/security/published-credentials.test.ts).
+    ONRAMP_WEBHOOK_SECRET: 'whsec_cHJpdmF0ZS10by10aGlzLXRlc3Qtd2ViaG9vay1zZWNyZXQ=',
   };
 
   test('production refuses a private webhook URL at start-up unless allowed', () => {

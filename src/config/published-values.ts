@@ -1,0 +1,78 @@
+import { PROVIDERS } from '../providers/manifest';
+import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from './env';
+import { sha256Hex, type Integrator } from './integrators';
+
+/**
+ * The demo integrator of deploy/integrators.example.json (docker-compose.yml, `npm run cluster`):
+ * its API key is printed in docs/operations.md, so anyone can use it. A unit test checks these
+ * against the file.
+ */
+export const DEMO_INTEGRATOR_API_KEY_SHA256 = '800ed0e7dbe24f31a003d3b89f5fa6c74fb1c1294c00435f70c6f1395b424c5e';
+export const DEMO_INTEGRATOR_WEBHOOK_SECRET = 'whsec_Qt8hWTg8vkvW485npy+kmjdL9VajUMl/rtHi2YxKN/o=';
+
+/** A PEM in one environment line often has its line breaks written as \n; spaces around do not count. */
+const normalized = (value: string) => value.replaceAll('\\n', '\n').trim();
+
+/** The simulators' fixed development credentials (each provider's `publishedValues`). */
+const SIMULATOR_VALUES: ReadonlySet<string> = new Set(PROVIDERS.flatMap((provider) => provider.publishedValues).map(normalized));
+
+export interface PublishedValueProblem {
+  variable: string;
+  message: string;
+}
+
+/**
+ * Production's refusals of the values this repository publishes, one per variable: the development
+ * API key and webhook secret, the demo integrator's, and any provider variable set to a simulator's
+ * development credential (a live Ramp with the simulator's URL secret or signing key, for example).
+ */
+export function publishedEnvProblems(
+  env: { ONRAMP_API_KEY?: string; ONRAMP_WEBHOOK_SECRET?: string },
+  providerEnv: Readonly<Record<string, unknown>>,
+): PublishedValueProblem[] {
+  const problems: PublishedValueProblem[] = [];
+  if (env.ONRAMP_API_KEY !== undefined) {
+    const digest = sha256Hex(env.ONRAMP_API_KEY);
+    if (digest === sha256Hex(DEFAULT_DEV_API_KEY) || digest === DEMO_INTEGRATOR_API_KEY_SHA256)
+      problems.push({
+        variable: 'ONRAMP_API_KEY',
+        message: 'a key published in this repository (development or demo); choose a private one',
+      });
+  }
+  if (env.ONRAMP_WEBHOOK_SECRET === DEFAULT_DEV_WEBHOOK_SECRET || env.ONRAMP_WEBHOOK_SECRET === DEMO_INTEGRATOR_WEBHOOK_SECRET)
+    problems.push({
+      variable: 'ONRAMP_WEBHOOK_SECRET',
+      message: 'a secret published in this repository (development or demo); choose a private one',
+    });
+  for (const [variable, value] of Object.entries(providerEnv)) {
+    if (typeof value === 'string' && SIMULATOR_VALUES.has(normalized(value)))
+      problems.push({ variable, message: "a simulator's development credential, published in this repository; use the provider's own" });
+  }
+  return problems;
+}
+
+/**
+ * Production's refusals in the integrators file: the development key and webhook secret always, the
+ * demo integrator's only outside a demo (SANDBOX_IN_PRODUCTION with no live provider: nothing real
+ * is bought there).
+ */
+export function publishedIntegratorProblems(integrators: readonly Integrator[], demo: boolean): string[] {
+  const devDigest = sha256Hex(DEFAULT_DEV_API_KEY);
+  const problems: string[] = [];
+  for (const integrator of integrators) {
+    const where = `ONRAMP_INTEGRATORS_FILE: integrator ${integrator.id}`;
+    if (integrator.api_key_sha256.includes(devDigest))
+      problems.push(`${where}: api_key_sha256 holds the digest of the development API key, published in this repository`);
+    if (integrator.webhook_secret === DEFAULT_DEV_WEBHOOK_SECRET)
+      problems.push(`${where}: webhook_secret is the development webhook secret, published in this repository`);
+    if (demo) continue;
+    const outsideDemo = 'refused in production unless it is a demo (SANDBOX_IN_PRODUCTION=true and no live provider)';
+    if (integrator.api_key_sha256.includes(DEMO_INTEGRATOR_API_KEY_SHA256))
+      problems.push(
+        `${where}: api_key_sha256 holds the demo key of deploy/integrators.example.json, published in docs/operations.md; ${outsideDemo}`,
+      );
+    if (integrator.webhook_secret === DEMO_INTEGRATOR_WEBHOOK_SECRET)
+      problems.push(`${where}: webhook_secret is the demo secret of deploy/integrators.example.json; ${outsideDemo}`);
+  }
+  return problems;
+}
