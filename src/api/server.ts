@@ -18,7 +18,11 @@ import { EncryptionCodec } from '../temporal/codec';
 import { createApp } from './app';
 import { createIpRateLimiter } from './ip-rate-limit';
 import { createRateLimiter } from './rate-limit';
+import { sharedProbe } from './shared-probe';
 import { MemorySignalledEvents, RedisSignalledEvents } from './signalled-events';
+
+/** How long /readyz reuses its answer about Temporal (docs/security.md, "The edges"). */
+export const READY_PROBE_TTL_MS = 1000;
 
 export interface BuildApiOverrides {
   /** Providers to use instead of those the configuration enables (benchmarks, tests). */
@@ -37,6 +41,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
   zeroTemporalClientErrors();
   const providers = overrides.providers ?? createProviderRegistry(config, redis ? new RedisSharedValues(redis) : undefined);
   const offerStore = createOfferStore(redis, { logger });
+  const temporalReady = sharedProbe(() => temporalReachable(client), READY_PROBE_TTL_MS);
   const catalogues = new CatalogueService({
     providers,
     currencies: currencyDictionary,
@@ -90,6 +95,6 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     loopbackHttpUrls: config.env !== 'production',
     recordHttpMetrics: config.metrics.enabled,
     ...(config.metrics.onApiPort ? { metricsEndpoint: { token: config.metrics.token } } : {}),
-    ready: async () => ({ temporal: await temporalReachable(client), ...(redis ? { redis: redis.isReady } : {}) }),
+    ready: async () => ({ temporal: await temporalReady(), ...(redis ? { redis: redis.isReady } : {}) }),
   });
 }
