@@ -168,6 +168,11 @@ export function loadBalancerEnv(ports: StackPorts, apis: number): Record<string,
   return {
     LB_BIND: `127.0.0.1:${ports.loadBalancer}`,
     ERRORS_DIR: join(REPO, 'deploy', 'haproxy'),
+    LB_MAXCONN: '4096',
+    // Every client of the local cluster (the fault run, the bench, the simulators' webhooks) comes
+    // from 127.0.0.1: one address, which the per-address limits must not throttle here.
+    LB_SOURCE_MAX_CONN: '4096',
+    LB_SOURCE_CONN_RATE: '1000000',
     ...Object.fromEntries(Array.from({ length: apis }, (_, i) => [`API_${i + 1}`, `127.0.0.1:${ports.apiFirst + i}`])),
   };
 }
