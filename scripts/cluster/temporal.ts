@@ -157,7 +157,10 @@ export async function setUpNamespace(address: string, stack: Stack, say: (line: 
     const added = await retryUntil(() => ensureSearchAttributes(client, namespace), 60_000);
     if (added.length > 0) say(`registered search attributes: ${added.join(', ')}`);
     // The frontend caches search attributes: wait until a query naming all of them is accepted.
-    const query = ['OrderStatus', 'ProviderCode', 'ExternalOrderId', 'IntegratorId'].map((name) => `${name}='x'`).join(' AND ');
+    const query = [
+      ...['OrderStatus', 'ProviderCode', 'ExternalOrderId', 'IntegratorId'].map((name) => `${name}='x'`),
+      "OrderRequestedAt < '2000-01-01T00:00:00Z'",
+    ].join(' AND ');
     await retryUntil(() => client.workflow.count(query), 60_000);
   } finally {
     await connection.close();

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { StoreUnavailableError } from '../offers/redis-store';
-import { OrderRejectedError, OrderUnavailableError } from '../orders/errors';
+import { OrderRejectedError, OrderUnavailableError, SearchesBusyError } from '../orders/errors';
 
 /** Stable error codes of the API (docs/api.md, "Errors"). */
 export const PROBLEM_CODES = {
@@ -163,6 +163,7 @@ export function problemOf(err: unknown): ProblemError | undefined {
     return new ProblemError('service_unavailable', err.message, undefined, headers);
   }
   if (err instanceof StoreUnavailableError) return new ProblemError('service_unavailable', err.message);
+  if (err instanceof SearchesBusyError) return new ProblemError('rate_limited', err.message, undefined, { 'Retry-After': '1' });
   return undefined;
 }
 

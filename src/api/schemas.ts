@@ -338,7 +338,7 @@ export const OrderSearchQuery = OrderSearchQuerySchema.extend({
 
 export const OrderSearchPageSchema = z
   .object({
-    orders: z.array(Order).meta({ description: 'Newest first (by created_at).' }),
+    orders: z.array(Order).meta({ description: 'Newest first (by when each was requested, which created_at follows).' }),
     next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
   })
   .meta({ id: 'OrderSearchPage' });

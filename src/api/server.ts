@@ -85,7 +85,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       claimLifetimeMs: claimLifetimeMs(config.orderTimings),
       legacyClaims: overrides.legacyClaims,
     }),
-    orderSearch: new OrderSearch({ client, hashKeys: config.encryption.keys }),
+    orderSearch: new OrderSearch({ client, hashKeys: config.encryption.keys, concurrencyPerIntegrator: config.orderSearchConcurrency }),
     webhookDelivery: config.webhooks,
     signalledEvents: redis ? new RedisSignalledEvents(redis) : new MemorySignalledEvents(),
     timings: config.orderTimings,

@@ -73,6 +73,8 @@ const BrokerEnvSchema = z.object({
   TRUST_PROXY: TrustProxySchema.optional(),
 
   ORDER_CREATE_TIMEOUT_SECONDS: seconds.pipe(z.number().max(300)).default(30),
+  /** Order searches (GET /api/on_ramp/orders) in flight per integrator per API process; more are answered 429. */
+  ORDER_SEARCH_CONCURRENCY: integer(1, 100).default(2),
   ORDER_POLL_INITIAL_SECONDS: seconds.default(30),
   ORDER_POLL_MAX_SECONDS: seconds.default(1800),
   ORDER_PAYMENT_WINDOW_SECONDS: seconds.default(86_400),

@@ -43,6 +43,8 @@ export interface AppConfig {
   orderTimings: OrderTimings;
   /** How long POST /orders waits for the provider order before answering 503. */
   orderCreateTimeoutMs: number;
+  /** Order searches in flight per integrator in this process. */
+  orderSearchConcurrency: number;
   /** Integrator webhook delivery: SSRF guard and per-attempt HTTP timeout. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
   /** Payload encryption in Temporal and the codec endpoint (src/config/encryption.ts). */
@@ -162,6 +164,7 @@ export function buildConfig(env: Env): AppConfig {
     ipRateLimit: { limit: env.RATE_LIMIT_IP_REQUESTS, windowMs: env.RATE_LIMIT_IP_WINDOW_SECONDS * 1000 },
     trustProxy: env.TRUST_PROXY ?? [],
     orderCreateTimeoutMs: env.ORDER_CREATE_TIMEOUT_SECONDS * 1000,
+    orderSearchConcurrency: env.ORDER_SEARCH_CONCURRENCY,
     orderTimings: {
       pollInitialMs: env.ORDER_POLL_INITIAL_SECONDS * 1000,
       pollMaxMs: Math.max(env.ORDER_POLL_MAX_SECONDS, env.ORDER_POLL_INITIAL_SECONDS) * 1000,

@@ -205,6 +205,14 @@ export const redisErrors = new Counter({
   labelNames: ['kind'] as const,
   registers,
 });
+/** The work of GET /api/on_ramp/orders: records listed from visibility, and memos decoded (decrypted) of them. */
+export const orderSearchRecords = new Counter({
+  name: 'onramp_order_search_records_total',
+  help: 'Visibility records the order search read (stage="read") and whose memo it decoded (stage="decoded").',
+  labelNames: ['stage'] as const,
+  registers,
+});
+
 export const temporalClientErrors = new Counter({
   name: 'onramp_temporal_client_errors_total',
   help: "The API's Temporal calls that failed for want of Temporal, by operation (create, describe, signal, claim).",

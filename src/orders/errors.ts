@@ -21,3 +21,11 @@ export class OrderUnavailableError extends Error {
     this.name = 'OrderUnavailableError';
   }
 }
+
+/** The integrator already has as many order searches in flight in this process as it may; it can search again once one ends. */
+export class SearchesBusyError extends Error {
+  constructor(readonly inFlight: number) {
+    super(`${inFlight} order searches of yours are in progress; wait for one to finish before starting another.`);
+    this.name = 'SearchesBusyError';
+  }
+}

@@ -20,6 +20,7 @@ import {
   EXTERNAL_USER_ID_KEY,
   INTEGRATOR_ID_KEY,
   ORDER_REJECTION_TYPES,
+  ORDER_REQUESTED_AT_KEY,
   orderWorkflowId,
   PROVIDER_CODE_KEY,
   providerEventSignal,
@@ -87,6 +88,7 @@ export class OrderService {
         { key: INTEGRATOR_ID_KEY, value: input.integratorId },
         { key: EXTERNAL_ORDER_ID_KEY, value: input.request.external_order_id },
         { key: EXTERNAL_USER_ID_KEY, value: this.searchableUserId(input.request.external_user_id) },
+        { key: ORDER_REQUESTED_AT_KEY, value: new Date() },
       ],
       staticSummary: `${input.providerCode} order ${input.request.external_order_id} (${input.integratorId})`,
     });

@@ -50,3 +50,21 @@ export function orderSearchQuery(integratorId: string, filters: VisibilityFilter
   if (filters.providerCode !== undefined) clauses.push(`ProviderCode = ${literal('provider_code', filters.providerCode)}`);
   return clauses.join(' AND ');
 }
+
+const instant = (ms: number) => `'${new Date(ms).toISOString()}'`;
+
+/**
+ * Orders requested from `fromMs` to `toMs` (epoch ms, both included; infinite for no bound), by
+ * OrderRequestedAt; orders from before that search attribute existed, by their run's StartTime.
+ * Undefined when neither end bounds anything.
+ */
+export function requestedBetween(fromMs: number, toMs: number): string | undefined {
+  const range = (name: string) =>
+    [
+      ...(Number.isFinite(fromMs) ? [`${name} >= ${instant(fromMs)}`] : []),
+      // Before the next millisecond: StartTime has finer digits than the millisecond a cursor holds.
+      ...(Number.isFinite(toMs) ? [`${name} < ${instant(toMs + 1)}`] : []),
+    ].join(' AND ');
+  if (!Number.isFinite(fromMs) && !Number.isFinite(toMs)) return undefined;
+  return `((${range('OrderRequestedAt')}) OR (OrderRequestedAt IS NULL AND ${range('StartTime')}))`;
+}

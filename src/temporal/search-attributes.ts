@@ -2,7 +2,15 @@ import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
 import { ORDER_SEARCH_ATTRIBUTES } from './shared';
 
-const KEYWORD = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD;
+const INDEXED_TYPES = {
+  KEYWORD: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+  DATETIME: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
+} as const;
+
+const typeOf = (name: string) => {
+  const key = ORDER_SEARCH_ATTRIBUTES.find((k) => k.name === name);
+  return key?.type === 'DATETIME' ? INDEXED_TYPES.DATETIME : INDEXED_TYPES.KEYWORD;
+};
 
 /** Registers the broker's custom search attributes that the namespace lacks; returns the ones added. */
 export async function ensureSearchAttributes(client: Client, namespace: string): Promise<string[]> {
@@ -13,7 +21,7 @@ export async function ensureSearchAttributes(client: Client, namespace: string):
   return missing;
 }
 
-/** Adds the named search attributes (all of the broker's by default), as Keyword, without asking what exists. */
+/** Adds the named search attributes (all of the broker's by default), each of its type, without asking what exists. */
 export async function addSearchAttributes(
   client: Client,
   namespace: string,
@@ -21,6 +29,6 @@ export async function addSearchAttributes(
 ): Promise<void> {
   await client.connection.operatorService.addSearchAttributes({
     namespace,
-    searchAttributes: Object.fromEntries(names.map((name) => [name, KEYWORD])),
+    searchAttributes: Object.fromEntries(names.map((name) => [name, typeOf(name)])),
   });
 }

@@ -41,6 +41,12 @@ export const INTEGRITY_ALERT_KEY = defineSearchAttributeKey('IntegrityAlert', Se
 /** Set when an order needs an operator's look although nothing failed (an order open too long). */
 export const REVIEW_REASON_KEY = defineSearchAttributeKey('ReviewReason', SearchAttributeType.KEYWORD);
 
+/**
+ * When the API asked for the order (the start of its workflow), kept by every continued run: the
+ * order search seeks on it (src/orders/search.ts). The run's own StartTime moves on continue-as-new.
+ */
+export const ORDER_REQUESTED_AT_KEY = defineSearchAttributeKey('OrderRequestedAt', SearchAttributeType.DATETIME);
+
 /** Custom search attributes the Temporal namespace must have (registered by `npm run dev` and compose). */
 export const ORDER_SEARCH_ATTRIBUTES = [
   ORDER_STATUS_KEY,
@@ -50,6 +56,7 @@ export const ORDER_SEARCH_ATTRIBUTES = [
   INTEGRATOR_ID_KEY,
   INTEGRITY_ALERT_KEY,
   REVIEW_REASON_KEY,
+  ORDER_REQUESTED_AT_KEY,
 ] as const;
 
 /**

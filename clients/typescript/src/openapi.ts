@@ -175,7 +175,7 @@ export interface paths {
         };
         /**
          * The API key's integrator's own orders, newest first
-         * @description Answered from Temporal visibility through the order search attributes, always limited to your own orders. Filters combine with AND; an unknown parameter is `400`. Page with `limit` and the `next_cursor` of the answer: a keyset on created_at, so pages neither repeat nor skip orders while new ones are created. Visibility is eventually consistent: an order can take a moment to appear, or to show its latest status, here (GET /api/on_ramp/orders/{provider_code} is exact).
+         * @description Answered from Temporal visibility through the order search attributes, always limited to your own orders. Filters combine with AND; an unknown parameter is `400`. Page with `limit` and the `next_cursor` of the answer: a keyset on when each order was requested (its created_at follows within the provider's answer), so pages neither repeat nor skip orders while new ones are created; a page reads about its own size from visibility, however many orders you have. Visibility is eventually consistent: an order can take a moment to appear, or to show its latest status, here (GET /api/on_ramp/orders/{provider_code} is exact). At most ORDER_SEARCH_CONCURRENCY (2) searches of yours run at once in each API process; another is `429`.
          */
         get: operations["searchOrders"];
         put?: never;
@@ -519,7 +519,7 @@ export interface components {
             }[];
         };
         OrderSearchPage: {
-            /** @description Newest first (by created_at). */
+            /** @description Newest first (by when each was requested, which created_at follows). */
             orders: components["schemas"]["Order"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
@@ -1585,7 +1585,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
-            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window; or as many searches of yours as may run at once are running (Retry-After: 1). */
             429: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

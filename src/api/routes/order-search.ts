@@ -40,9 +40,12 @@ export const OrderSearchQuerySchema = z.strictObject({
 
 const CursorSchema = z.strictObject({ c: z.iso.datetime(), i: z.uuid() });
 
-/** The opaque cursor: base64url JSON of the last order's created_at and id (a keyset, newest first). */
+/**
+ * The opaque cursor: base64url JSON of when the page's last order was requested (`c`, its
+ * OrderRequestedAt) and its id: a keyset, newest first, that the search seeks to.
+ */
 export function encodeCursor(position: OrderSearchPosition): string {
-  return Buffer.from(JSON.stringify({ c: position.createdAt, i: position.id })).toString('base64url');
+  return Buffer.from(JSON.stringify({ c: position.requestedAt, i: position.id })).toString('base64url');
 }
 
 export function decodeCursor(cursor: string): OrderSearchPosition {
@@ -57,7 +60,7 @@ export function decodeCursor(cursor: string): OrderSearchPosition {
       { path: 'cursor', message: 'the next_cursor of a previous answer' },
     ]);
   }
-  return { createdAt: parsed.data.c, id: parsed.data.i };
+  return { requestedAt: parsed.data.c, id: parsed.data.i };
 }
 
 /** GET /api/on_ramp/orders: the caller's own orders, newest first, a page at a time. */

@@ -1,4 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
+import { RATE_LIMIT_HEADERS } from '../openapi/headers';
 import { AUTHENTICATED, BAD_QUERY, BODY_ERRORS, ok, problem } from '../openapi/responses';
 import * as S from '../schemas';
 
@@ -55,8 +56,11 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
     description:
       'Answered from Temporal visibility through the order search attributes, always limited to your own orders. ' +
       'Filters combine with AND; an unknown parameter is `400`. Page with `limit` and the `next_cursor` of the answer: a keyset on ' +
-      'created_at, so pages neither repeat nor skip orders while new ones are created. Visibility is eventually consistent: ' +
-      'an order can take a moment to appear, or to show its latest status, here (GET /api/on_ramp/orders/{provider_code} is exact).',
+      "when each order was requested (its created_at follows within the provider's answer), so pages neither repeat nor skip " +
+      'orders while new ones are created; a page reads about its own size from visibility, however many orders you have. ' +
+      'Visibility is eventually consistent: an order can take a moment to appear, or to show its latest status, here ' +
+      '(GET /api/on_ramp/orders/{provider_code} is exact). At most ORDER_SEARCH_CONCURRENCY (2) searches of yours run at once ' +
+      'in each API process; another is `429`.',
     request: { query: S.OrderSearchQuery },
     responses: {
       200: ok('A page of orders, each as GET /api/on_ramp/orders/{provider_code} returns it.', S.OrderSearchPageSchema),
@@ -67,6 +71,12 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
       ),
       503: problem(503, '`service_unavailable`: Temporal cannot be reached.', ['Retry-After']),
       ...AUTHENTICATED,
+      429: problem(
+        429,
+        '`rate_limited`: more requests than the API key, or the client address, may make in the window; or as many searches ' +
+          'of yours as may run at once are running (Retry-After: 1).',
+        ['Retry-After', ...RATE_LIMIT_HEADERS],
+      ),
     },
   });
 
