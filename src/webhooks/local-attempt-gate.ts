@@ -8,16 +8,18 @@
  *   it ends), or
  * - for `coolOffMs` after one of its attempts from this worker, local or not, failed or took
  *   `slowMs` or more, until one is delivered in less.
- * The workflow makes a deferred attempt as an ordinary activity, which waits in an activity slot.
+ * The workflow makes a deferred attempt as an ordinary activity, which the delivery gate bounds
+ * in its turn (src/webhooks/delivery-gate.ts). The cool-off is the worker's view of the endpoint
+ * (src/webhooks/endpoint-health.ts), shared with that gate.
  */
-export const LOCAL_ATTEMPTS_MAX_IN_FLIGHT = 10;
-export const LOCAL_ATTEMPTS_SLOW_MS = 2_000;
-export const LOCAL_ATTEMPTS_COOL_OFF_MS = 60_000;
+import { ENDPOINT_COOL_OFF_MS, ENDPOINT_SLOW_MS, EndpointHealth, type EndpointHealthLimits } from './endpoint-health';
 
-export interface LocalAttemptLimits {
+export const LOCAL_ATTEMPTS_MAX_IN_FLIGHT = 10;
+export const LOCAL_ATTEMPTS_SLOW_MS = ENDPOINT_SLOW_MS;
+export const LOCAL_ATTEMPTS_COOL_OFF_MS = ENDPOINT_COOL_OFF_MS;
+
+export interface LocalAttemptLimits extends EndpointHealthLimits {
   maxInFlight: number;
-  slowMs: number;
-  coolOffMs: number;
 }
 
 const DEFAULT_LIMITS: LocalAttemptLimits = {
@@ -30,20 +32,19 @@ export class LocalAttemptGate {
   private inFlight = 0;
   /** When each running local attempt began, by integrator. */
   private readonly running = new Map<string, Set<{ startedAt: number }>>();
-  /** When each integrator's last failed or slow attempt ended (epoch ms), until one is delivered in time. */
-  private readonly troubleAt = new Map<string, number>();
 
   constructor(
     private readonly limits: LocalAttemptLimits = DEFAULT_LIMITS,
     private readonly now: () => number = Date.now,
+    /** The worker's view of each endpoint, shared with the ordinary attempts' gate. */
+    readonly health: EndpointHealth = new EndpointHealth(limits, now),
   ) {}
 
   /** A place for a local attempt to this integrator, as the function that gives it back; undefined when the attempt must be an ordinary one. */
   tryEnter(integratorId: string): (() => void) | undefined {
     const now = this.now();
     if (this.inFlight >= this.limits.maxInFlight) return undefined;
-    const troubleAt = this.troubleAt.get(integratorId);
-    if (troubleAt !== undefined && now - troubleAt < this.limits.coolOffMs) return undefined;
+    if (this.health.inTrouble(integratorId)) return undefined;
     const running = this.running.get(integratorId) ?? new Set();
     for (const attempt of running) if (now - attempt.startedAt >= this.limits.slowMs) return undefined;
     const attempt = { startedAt: now };
@@ -60,9 +61,8 @@ export class LocalAttemptGate {
     };
   }
 
-  /** Any attempt's outcome for this integrator, local or not: a failure or a slow answer starts its cool-off, a timely delivery ends it. */
+  /** Any attempt's outcome for this integrator, local or not (src/webhooks/endpoint-health.ts). */
   record(integratorId: string, outcome: string, durationMs: number): void {
-    if (outcome === 'failed' || durationMs >= this.limits.slowMs) this.troubleAt.set(integratorId, this.now());
-    else if (outcome === 'delivered') this.troubleAt.delete(integratorId);
+    this.health.record(integratorId, outcome, durationMs);
   }
 }

@@ -61,3 +61,13 @@ test('an attempt running for slowMs or more shuts its integrator out before it e
   hanging();
   expect(g.tryEnter('hangs')).toBeDefined();
 });
+
+test("the ordinary attempts' gate and the local one share the worker's view of an endpoint", () => {
+  const { gate: g } = gate({ maxInFlight: 10 });
+  g.health.record('x', 'failed', 5);
+  expect(g.tryEnter('x')).toBeUndefined();
+  expect(g.health.inTrouble('x')).toBe(true);
+  expect(g.health.stalled('x')).toBe(false);
+  g.record('x', 'failed', 100);
+  expect(g.health.stalled('x')).toBe(true);
+});
