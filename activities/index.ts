@@ -1,13 +1,14 @@
 import { ApplicationFailure, Context } from '@temporalio/activity';
 import { validateForProvider } from '../src/addresses/validate';
 import type { IntegratorDirectory } from '../src/config/integrators';
-import { integratorWebhookAttempts, integratorWebhookDuration } from '../src/metrics/metrics';
+import { integratorWebhookAttempts, integratorWebhookAttemptsNotMade, integratorWebhookDuration } from '../src/metrics/metrics';
 import type { CurrencyDictionary } from '../src/domain/currency';
 import { loggableProviderOrderId } from '../src/domain/provider-order-id';
 import type { ProviderRegistry } from '../src/providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderOrder, type ProviderOrderSnapshot } from '../src/providers/types';
 import type { IntegratorNotification, OrderRequest } from '../src/temporal/shared';
 import type { WebhookDeliverer } from '../src/webhooks/delivery';
+import { deferralDelayMs, DeliveryGate, type DeliveryLimits } from '../src/webhooks/delivery-gate';
 import { orderWebhookBody } from '../src/webhooks/event';
 import { LocalAttemptGate } from '../src/webhooks/local-attempt-gate';
 import { nextRetryDelayMs } from '../src/webhooks/retry';
@@ -19,7 +20,12 @@ export interface ActivityDependencies {
   webhooks: WebhookDeliverer;
   /** Which first webhook attempts this worker makes locally; one per worker by default. */
   localAttempts?: LocalAttemptGate;
+  /** How many ordinary webhook attempts this worker makes at once, in all and per integrator. */
+  deliveryLimits?: DeliveryLimits;
 }
+
+/** The worker's defaults for 100 activity slots (WORKER_ACTIVITY_SLOTS; src/config/index.ts derives them from it). */
+export const DEFAULT_DELIVERY_LIMITS: DeliveryLimits = { perWorker: 50, perIntegrator: 10 };
 
 export type NotifyOutcome = { outcome: 'delivered'; attempts: number; status: number } | { outcome: 'no_endpoint' };
 
@@ -33,6 +39,13 @@ export type WebhookAttemptOutcome =
 /** A local first attempt's outcome: `deferred` when the worker made none (src/webhooks/local-attempt-gate.ts). */
 export type LocalWebhookAttemptOutcome = WebhookAttemptOutcome | { outcome: 'deferred' };
 
+/**
+ * An ordinary attempt's outcome: `deferred` when the worker made none because the integrator or the
+ * worker had as many attempts out as it may (src/webhooks/delivery-gate.ts); try again after
+ * `retryAfterMs`, as the same attempt. Only for an order that said it takes it (`deferrable`).
+ */
+export type OrdinaryWebhookAttemptOutcome = WebhookAttemptOutcome | { outcome: 'deferred'; retryAfterMs: number };
+
 export interface AddressCheck {
   valid: boolean;
   reason?: string;
@@ -45,7 +58,9 @@ export function createActivities({
   integrators,
   webhooks,
   localAttempts = new LocalAttemptGate(),
+  deliveryLimits = DEFAULT_DELIVERY_LIMITS,
 }: ActivityDependencies) {
+  const deliveries = new DeliveryGate(deliveryLimits, localAttempts.health);
   function adapter(code: string): ProviderAdapter {
     const found = providers.get(code);
     if (!found) throw ApplicationFailure.nonRetryable(`provider ${code} is not enabled on this worker`, 'provider_unavailable');
@@ -149,9 +164,33 @@ export function createActivities({
     /**
      * One attempt to deliver an order webhook; the workflow keeps the attempt count and the next
      * attempt's time in its own state, so a retry series never holds the order up (docs/decisions.md).
+     * Within the worker's share for the integrator (src/webhooks/delivery-gate.ts): beyond it the
+     * attempt is deferred for an order that takes that (`deferrable`), and an endpoint that stalls
+     * gets one attempt at a time, the others failing at once without a request.
      */
-    attemptIntegratorWebhook(input: { notification: IntegratorNotification; attempt: number }): Promise<WebhookAttemptOutcome> {
-      return deliverOnce(input.notification, input.attempt);
+    async attemptIntegratorWebhook(input: {
+      notification: IntegratorNotification;
+      attempt: number;
+      deferrable?: true;
+    }): Promise<OrdinaryWebhookAttemptOutcome> {
+      const { integratorId } = input.notification;
+      const place = deliveries.tryEnter(integratorId, input.deferrable === true);
+      if ('refused' in place) {
+        integratorWebhookAttemptsNotMade.inc({ integrator: integratorId, reason: place.refused });
+        if (place.refused !== 'not_answering') {
+          return { outcome: 'deferred', retryAfterMs: deferralDelayMs(input.notification.deferrals ?? 0) };
+        }
+        const coolOffS = Math.round(localAttempts.health.limits.coolOffMs / 1000);
+        return {
+          outcome: 'failed',
+          error: `not attempted: the endpoint failed to answer in time within ${coolOffS} s and is being probed`,
+        };
+      }
+      try {
+        return await deliverOnce(input.notification, input.attempt);
+      } finally {
+        place.leave();
+      }
     },
 
     /** The same attempt as a local activity, unless this worker cannot afford to hold the order's workflow task for it. */

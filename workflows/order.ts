@@ -15,7 +15,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { ActivityOptions, LocalActivityOptions, Sinks } from '@temporalio/workflow';
-import type { OrderActivities, WebhookAttemptOutcome } from '../activities';
+import type { OrderActivities, OrdinaryWebhookAttemptOutcome } from '../activities';
 import { isTerminal } from '../src/domain/order-status';
 import {
   createOrderUpdate,
@@ -131,6 +131,16 @@ export const ORDER_PATCHES_2026_11 = 'order-patches-2026-11';
  * - a worker short of room defers it to an ordinary attempt (activities/index.ts).
  */
 export const LOCAL_FIRST_ATTEMPTS_PATCH = 'local-first-webhook-attempts';
+/**
+ * Orders started from here on: LOCAL_FIRST_ATTEMPTS_PATCH (recorded instead of it: still one
+ * marker), and their ordinary webhook attempts may be deferred by the worker (`deferrable`): a
+ * worker with as many attempts out to the integrator, or in all, as it may answers `deferred` at
+ * once without a request (src/webhooks/delivery-gate.ts), and the order makes the same attempt
+ * again after the pause the worker names; a deferral is not an attempt and is not recorded as one
+ * (docs/decisions.md, "Webhooks to integrators"). Older orders never ask for it, so a worker never
+ * answers them `deferred`, which their code would take for a settled webhook.
+ */
+export const DEFERRABLE_ATTEMPTS_PATCH = 'deferrable-webhook-attempts';
 
 /**
  * One order, from address validation and provider order creation to a final status. Provider
@@ -141,7 +151,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   let rejection: { type: OrderRejectionType; message: string } | undefined;
   const inbox: ProviderEvent[] = [];
   let pollDelayMs = resume?.pollDelayMs ?? timings.pollInitialMs;
-  const localFirstAttempts = patched(LOCAL_FIRST_ATTEMPTS_PATCH);
+  const deferrableAttempts = patched(DEFERRABLE_ATTEMPTS_PATCH);
+  const localFirstAttempts = deferrableAttempts || patched(LOCAL_FIRST_ATTEMPTS_PATCH);
   const allPatches = localFirstAttempts || patched(ORDER_PATCHES_2026_11);
   const notifiesIntegrator = allPatches || patched(INTEGRATOR_WEBHOOKS_PATCH);
   const checksIntegrity = allPatches || patched(ORDER_INTEGRITY_PATCH);
@@ -240,9 +251,10 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
       const attempt = (next.attempts ?? 0) + 1;
       const attemptedAt = new Date(Date.now()).toISOString();
       delivering = true;
-      let result: WebhookAttemptOutcome;
+      let result: OrdinaryWebhookAttemptOutcome;
       try {
         const request = { notification: next, attempt };
+        const ordinaryRequest = deferrableAttempts ? { ...request, deferrable: true as const } : request;
         if (attempt === 1 && pollsAndWebhooksLocal && next.sequence >= firstLocalWebhookSequence) {
           result = await inWorker.attemptIntegratorWebhook(request);
         } else {
@@ -251,13 +263,18 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
             attempt === 1 && localFirstAttempts && next.firstAttemptLocal === true
               ? await inWorker.attemptIntegratorWebhookInWorker(request)
               : undefined;
-          result = local === undefined || local.outcome === 'deferred' ? await ordinary.attemptIntegratorWebhook(request) : local;
+          result = local === undefined || local.outcome === 'deferred' ? await ordinary.attemptIntegratorWebhook(ordinaryRequest) : local;
         }
       } catch (err) {
         const cause = err instanceof ActivityFailure ? err.cause : err;
         result = { outcome: 'failed', error: (cause as Error).message };
       } finally {
         delivering = false;
+      }
+      if (result.outcome === 'deferred') {
+        // Not an attempt: the same one is made after the worker's pause (orders under DEFERRABLE_ATTEMPTS_PATCH only).
+        outbox[0] = { ...next, deferrals: (next.deferrals ?? 0) + 1, nextAttemptAtMs: Date.now() + result.retryAfterMs };
+        continue;
       }
       state.recordDelivery({
         webhook_id: next.webhookId,

@@ -102,6 +102,12 @@ const BrokerEnvSchema = z.object({
   WEBHOOK_TIMEOUT_SECONDS: seconds.pipe(z.number().max(60)).default(10),
   /** Deliver webhooks to loopback and private-network addresses (SSRF guard off); default on outside production. */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: z.stringbool().optional(),
+  /** Worker: activities (webhook attempts, status polls) it runs at once (the SDK's maxConcurrentActivityTaskExecutions). */
+  WORKER_ACTIVITY_SLOTS: integer(2, 10_000).default(100),
+  /** Worker: ordinary webhook attempts out at once, below WORKER_ACTIVITY_SLOTS (the rest stay free for status polls); default half of them. */
+  WEBHOOK_ATTEMPTS_PER_WORKER: integer(1, 10_000).optional(),
+  /** Worker: ordinary webhook attempts out at once to one integrator; default a tenth of WORKER_ACTIVITY_SLOTS. */
+  WEBHOOK_ATTEMPTS_PER_INTEGRATOR: integer(1, 10_000).optional(),
 
   /** The provider simulator host; providers without credentials run against it. */
   SANDBOX_URL: optionalString.pipe(z.url().optional()),
@@ -152,7 +158,34 @@ export const EnvSchema = BrokerEnvSchema.extend(ProvidersEnvSchema.shape).superR
   }
   for (const { variable, message } of simulatedProvidersProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
   for (const { variable, message } of metricsPortProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
+  for (const { variable, message } of webhookAttemptProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
 });
+
+/** Webhook attempts must leave activity slots for status polls, and one integrator's share fit in the worker's. */
+function webhookAttemptProblems(env: z.infer<typeof BrokerEnvSchema>): { variable: string; message: string }[] {
+  const { perWorker, perIntegrator } = webhookAttemptLimits(env);
+  const problems: { variable: string; message: string }[] = [];
+  if (perWorker >= env.WORKER_ACTIVITY_SLOTS)
+    problems.push({
+      variable: 'WEBHOOK_ATTEMPTS_PER_WORKER',
+      message: `must be below WORKER_ACTIVITY_SLOTS (${env.WORKER_ACTIVITY_SLOTS}): the rest are for status polls`,
+    });
+  if (perIntegrator > perWorker)
+    problems.push({ variable: 'WEBHOOK_ATTEMPTS_PER_INTEGRATOR', message: `must be at most WEBHOOK_ATTEMPTS_PER_WORKER (${perWorker})` });
+  return problems;
+}
+
+/** A worker's caps on ordinary webhook attempts: as set, else half and a tenth of its activity slots. */
+export function webhookAttemptLimits(env: {
+  WORKER_ACTIVITY_SLOTS: number;
+  WEBHOOK_ATTEMPTS_PER_WORKER?: number | undefined;
+  WEBHOOK_ATTEMPTS_PER_INTEGRATOR?: number | undefined;
+}): { perWorker: number; perIntegrator: number } {
+  return {
+    perWorker: env.WEBHOOK_ATTEMPTS_PER_WORKER ?? Math.max(1, Math.floor(env.WORKER_ACTIVITY_SLOTS / 2)),
+    perIntegrator: env.WEBHOOK_ATTEMPTS_PER_INTEGRATOR ?? Math.max(1, Math.floor(env.WORKER_ACTIVITY_SLOTS / 10)),
+  };
+}
 
 /** Ports that would collide: the API's metrics port on the API's own, the worker's two on each other. */
 function metricsPortProblems(env: z.infer<typeof BrokerEnvSchema>): { variable: string; message: string }[] {

@@ -1,5 +1,14 @@
 import { isIP } from 'node:net';
-import { ConfigError, DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET, parseEnv, providersEnv, type Env, type ProvidersEnv } from './env';
+import {
+  ConfigError,
+  DEFAULT_DEV_API_KEY,
+  DEFAULT_DEV_WEBHOOK_SECRET,
+  parseEnv,
+  providersEnv,
+  webhookAttemptLimits,
+  type Env,
+  type ProvidersEnv,
+} from './env';
 import type { OrderTimings } from '../temporal/shared';
 import { checkWebhookUrl, WebhookUrlRefusedError } from '../webhooks/ssrf';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
@@ -47,6 +56,11 @@ export interface AppConfig {
   orderSearchConcurrency: number;
   /** Integrator webhook delivery: SSRF guard and per-attempt HTTP timeout. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
+  /**
+   * The worker's activity slots (WORKER_ACTIVITY_SLOTS), and how many of them ordinary webhook
+   * attempts may hold, in all and for one integrator (src/webhooks/delivery-gate.ts).
+   */
+  worker: { activitySlots: number; webhookAttempts: { perWorker: number; perIntegrator: number } };
   /** Payload encryption in Temporal and the codec endpoint (src/config/encryption.ts). */
   encryption: EncryptionConfig;
   redisUrl?: string;
@@ -179,6 +193,7 @@ export function buildConfig(env: Env): AppConfig {
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS ?? !production,
       timeoutMs: env.WEBHOOK_TIMEOUT_SECONDS * 1000,
     },
+    worker: { activitySlots: env.WORKER_ACTIVITY_SLOTS, webhookAttempts: webhookAttemptLimits(env) },
     encryption: encryptionConfig(env),
     redisUrl: env.REDIS_URL,
     simulatorUrl,

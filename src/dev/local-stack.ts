@@ -102,6 +102,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       webhooks,
       workflowBundle: options.workflowBundle,
       dataConverter,
+      activitySlots: config.worker.activitySlots,
+      webhookAttempts: config.worker.webhookAttempts,
     });
     running = worker.run();
   }

@@ -179,6 +179,12 @@ export const integratorWebhookDuration = new Histogram({
   buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
   registers,
 });
+export const integratorWebhookAttemptsNotMade = new Counter({
+  name: 'onramp_integrator_webhook_attempts_not_made_total',
+  help: 'Ordinary webhook attempts a worker did not make, by integrator and reason: integrator_busy or worker_busy (deferred, tried again soon), not_answering (failed at once: the endpoint stalls and is being probed).',
+  labelNames: ['integrator', 'reason'] as const,
+  registers,
+});
 export const integratorWebhooksSettled = new Counter({
   name: 'onramp_integrator_webhooks_settled_total',
   help: 'Integrator webhooks done with, by outcome: delivered, given_up (retries used up), refused (URL refused), no_endpoint.',

@@ -187,6 +187,8 @@ export interface IntegratorNotification extends OrderStatusChange {
   attempts?: number;
   /** When the next attempt is due (epoch ms); absent: now. */
   nextAttemptAtMs?: number;
+  /** Times the worker deferred this webhook's next attempt (over its caps); the pause doubles with each. */
+  deferrals?: number;
   /**
    * The first attempt may run as a local activity: the change came from a provider webhook the API
    * stamped, so a re-run of its workflow task makes the same message (docs/decisions.md, "Local

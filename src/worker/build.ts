@@ -8,6 +8,7 @@ import { createActivities } from '../../activities';
 import { ConfigError, type AppConfig } from '../config';
 import { IntegratorDirectory } from '../config/integrators';
 import { WebhookDeliverer } from '../webhooks/delivery';
+import type { DeliveryLimits } from '../webhooks/delivery-gate';
 import { currencyDictionary } from '../domain/currencies';
 import { setMetricsRecording } from '../metrics/metrics';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
@@ -27,6 +28,10 @@ export interface OrderWorkerOptions {
   workflowBundle?: { code: string };
   /** Payload encryption (src/temporal/codec.ts); the SDK's default, in clear, when absent. */
   dataConverter?: DataConverter;
+  /** Activities run at once (WORKER_ACTIVITY_SLOTS); the SDK's default (100) when absent. */
+  activitySlots?: number;
+  /** Ordinary webhook attempts out at once, in all and per integrator (below activitySlots); the activities' defaults when absent. */
+  webhookAttempts?: DeliveryLimits;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
@@ -45,6 +50,7 @@ export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> 
     taskQueue: options.taskQueue,
     // The workflow bundle encodes failures this way (WORKFLOW_BUNDLE_OPTIONS): the worker's activities too.
     dataConverter: { failureConverterPath: FAILURE_CONVERTER_PATH, ...options.dataConverter },
+    ...(options.activitySlots === undefined ? {} : { maxConcurrentActivityTaskExecutions: options.activitySlots }),
     sinks: orderSinks(),
     // A prebuilt bundle has the workflow interceptors in it (WORKFLOW_BUNDLE_OPTIONS); otherwise they are bundled now.
     ...(options.workflowBundle
@@ -55,6 +61,7 @@ export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> 
       currencies: currencyDictionary,
       integrators: options.integrators,
       webhooks: options.webhooks,
+      ...(options.webhookAttempts ? { deliveryLimits: options.webhookAttempts } : {}),
     }),
   });
 }
@@ -76,6 +83,8 @@ export async function connectWorker(config: AppConfig, logger: Logger): Promise<
     integrators: new IntegratorDirectory(config.integrators),
     webhooks: new WebhookDeliverer(config.webhooks),
     dataConverter: encryptingDataConverter(config.encryption.keys, config.encryption),
+    activitySlots: config.worker.activitySlots,
+    webhookAttempts: config.worker.webhookAttempts,
     ...(config.temporal.workflowBundlePath ? { workflowBundle: readBundle(config.temporal.workflowBundlePath) } : {}),
   });
   return {
