@@ -54,7 +54,11 @@ test('deferred attempts are made again as the same attempt until delivered, howe
   for (const draft of drafts) expect((await fetchOffers(stack.apiUrl, draft)).status).toBe(200);
   // Created at once: their first webhooks meet the cap together.
   const orders = await Promise.all(
-    drafts.map(async (draft) => (await callApi<{ id: string }>(stack.apiUrl, '/api/on_ramp/orders', { body: draft })).body),
+    drafts.map(async (draft) => {
+      const created = await callApi<{ id: string }>(stack.apiUrl, '/api/on_ramp/orders', { body: draft });
+      expect(created.status).toBe(200);
+      return created.body;
+    }),
   );
   for (const order of orders) {
     const first = integratorWebhookId(order.id, 1);
