@@ -1,6 +1,11 @@
 import { CallAborter, type CallSignal } from '../providers/kit/call-signal';
 import { abortReason } from './limiter';
 
+/** A call in flight, as the function that starts it sees it. */
+export interface SharedCall<H> {
+  handle: H | undefined;
+}
+
 /**
  * Coalescing of identical calls in flight: a call whose key matches one already in flight waits for
  * that one's result instead of being made again. Every caller gets the same answer or the same error.
@@ -8,28 +13,32 @@ import { abortReason } from './limiter';
  * rejects with the signal's reason) without touching the others; only when every caller has left is
  * the shared call aborted. A key is forgotten as soon as its call ends: nothing is cached.
  *
+ * Whoever starts a call may keep something about it in its `handle` (QuoteCalls keeps its place in
+ * the provider's queue there), and `onJoin` is given it with each caller that joins.
+ *
  * Every quote call of an offers request goes through here, so each call costs as little as it can:
  * one reaction per shared call (not one per caller) answers its callers in the order they came, and a
  * caller is one small object that is its own abort listener (no closures per caller).
  */
-class Shared<T> {
+class Shared<T, H> implements SharedCall<H> {
   readonly controller = new CallAborter();
+  handle: H | undefined = undefined;
   /** Callers still waiting. */
   callers = 0;
   /** Every caller that joined, in order (the first, then the others: most calls have one); one that left is marked done and skipped. */
-  first: Caller<T> | undefined;
-  others: Caller<T>[] | undefined;
+  first: Caller<T, H> | undefined;
+  others: Caller<T, H>[] | undefined;
 }
 
 const ONCE = { once: true } as const;
 
-class Caller<T> {
+class Caller<T, H> {
   done = false;
 
   constructor(
-    private readonly coalescer: Coalescer<T>,
+    private readonly coalescer: { forget(key: string, call: Shared<T, H>): void },
     private readonly key: string,
-    private readonly call: Shared<T>,
+    private readonly call: Shared<T, H>,
     private readonly signal: CallSignal | undefined,
     readonly resolve: (value: T) => void,
     readonly reject: (err: Error) => void,
@@ -63,21 +72,21 @@ class Caller<T> {
   }
 }
 
-export class Coalescer<T> {
-  private readonly inFlight = new Map<string, Shared<T>>();
+export class Coalescer<T, H = undefined, J = undefined> {
+  private readonly inFlight = new Map<string, Shared<T, H>>();
 
-  /** `onJoin` is told each time a caller joins a call already in flight (a call saved). */
-  constructor(private readonly onJoin?: () => void) {}
+  /** `onJoin` is told each time a caller joins a call already in flight (a call saved): the call's handle, and the caller's `joiner`. */
+  constructor(private readonly onJoin?: (handle: H | undefined, joiner: J | undefined) => void) {}
 
   /** Calls in flight now. */
   get size(): number {
     return this.inFlight.size;
   }
 
-  run(key: string, start: (signal: CallSignal) => Promise<T>, signal?: CallSignal): Promise<T> {
+  run(key: string, start: (signal: CallSignal, call: SharedCall<H>) => Promise<T>, signal?: CallSignal, joiner?: J): Promise<T> {
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     let shared = this.inFlight.get(key);
-    if (shared) this.onJoin?.();
+    if (shared) this.onJoin?.(shared.handle, joiner);
     else shared = this.begin(key, start);
     const call = shared;
     return new Promise<T>((resolve, reject) => {
@@ -86,15 +95,15 @@ export class Coalescer<T> {
   }
 
   /** Forgets the key's call, if it is still this one. */
-  forget(key: string, call: Shared<T>): void {
+  forget(key: string, call: Shared<T, H>): void {
     if (this.inFlight.get(key) === call) this.inFlight.delete(key);
   }
 
-  private begin(key: string, start: (signal: CallSignal) => Promise<T>): Shared<T> {
-    const shared = new Shared<T>();
+  private begin(key: string, start: (signal: CallSignal, call: SharedCall<H>) => Promise<T>): Shared<T, H> {
+    const shared = new Shared<T, H>();
     let promise: Promise<T>;
     try {
-      promise = start(shared.controller.signal);
+      promise = start(shared.controller.signal, shared);
     } catch (err) {
       promise = Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
@@ -108,7 +117,7 @@ export class Coalescer<T> {
     return shared;
   }
 
-  private settled(key: string, shared: Shared<T>, value: T | undefined, err: Error | undefined, failed: boolean): void {
+  private settled(key: string, shared: Shared<T, H>, value: T | undefined, err: Error | undefined, failed: boolean): void {
     this.forget(key, shared);
     const { first, others } = shared;
     shared.first = undefined;

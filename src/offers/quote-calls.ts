@@ -1,22 +1,25 @@
 import { offerProviderDeadline, providerQuoteQueueWait, providerQuotesCoalesced } from '../metrics/metrics';
 import { ALL_QUOTE_FIELDS, quoteKeyOf } from '../providers/kit/quote-key';
 import type { ProviderAdapter, ProviderQuote, QuoteRequest } from '../providers/types';
-import { Coalescer } from './coalescer';
+import { Coalescer, type SharedCall } from './coalescer';
 import type { CallSignal } from '../providers/kit/call-signal';
 import { AdaptiveDeadline, type DeadlineSettings } from './deadline';
-import { ConcurrencyLimiter } from './limiter';
+import { FairShareLimiter, type QueuedCall } from './limiter';
 
 export interface QuoteCallSettings {
   /** Quote calls in flight to one provider from this process (PROVIDER_QUOTE_CONCURRENCY). */
   concurrency: number;
+  /** The most of them one integrator's calls may hold (PROVIDER_QUOTE_INTEGRATOR_SHARE of the cap, at least one; default all). */
+  integratorConcurrency?: number;
   deadline: DeadlineSettings;
 }
 
 interface ProviderCalls {
   labels: { provider: string };
   deadline: AdaptiveDeadline;
-  limiter: ConcurrencyLimiter;
-  coalescer: Coalescer<ProviderQuote>;
+  limiter: FairShareLimiter;
+  /** Each call's handle is its place in the limiter's queue while it waits; a joiner is the request joining. */
+  coalescer: Coalescer<ProviderQuote, QueuedCall, SentCalls>;
   /** The deadline last exported, so that the gauge is set only when it changes. */
   exportedMs: number;
   /** The number the next call sent gets: calls are numbered in the order they are sent. */
@@ -27,17 +30,33 @@ interface ProviderCalls {
 
 /**
  * One request's view of its calls to a provider: the number of the latest call it sent (or, before
- * it sent any, of the latest call sent before it asked). QuoteCalls.quote moves it on.
+ * it sent any, of the latest call sent before it asked), and whether any of them had to wait for a
+ * slot. QuoteCalls.quote moves it on.
  */
 export interface SentCalls {
+  /** Whose share of the provider's cap its calls use: its integrator's id (or PROBE_LANE). */
+  readonly lane: string;
   lastSeq: number;
+  /**
+   * One of its calls waited for a slot (its own, or another's it joined while that one waited): its
+   * deadline was partly spent in the queue, so its timing out says nothing of the provider.
+   */
+  queued: boolean;
 }
+
+/** The lane of the probes of slow providers: no integrator's (not a valid integrator id). */
+export const PROBE_LANE = '(probe)';
 
 /**
  * Every quote call the offers service makes goes through here, per provider: identical calls in
  * flight are made once (the adapter's quoteKey says what is identical on the wire), at most
- * `concurrency` calls are in flight (the rest wait their turn within their caller's deadline), and
- * each answered call's latency feeds the provider's adaptive deadline.
+ * `concurrency` calls are in flight, shared out fairly among integrators (the rest wait their turn
+ * in their integrator's lane within their caller's deadline: FairShareLimiter), and each sent
+ * call's own time (never its wait for a slot) feeds the provider's adaptive deadline.
+ *
+ * A call shared by several integrators' requests waits in the lane of each of them that joined it
+ * while it waited, and is sent on the first of their turns, using that integrator's share: a burst
+ * of one integrator cannot hold back another's identical quote behind its own queue.
  */
 export class QuoteCalls {
   private readonly providers = new Map<string, ProviderCalls>();
@@ -56,8 +75,8 @@ export class QuoteCalls {
   }
 
   /** A request's record of its calls to the provider, before it makes any: calls sent until now are not its own. */
-  sentCalls(code: string): SentCalls {
-    return { lastSeq: this.of(code).nextSeq - 1 };
+  sentCalls(code: string, lane: string): SentCalls {
+    return { lane, lastSeq: this.of(code).nextSeq - 1, queued: false };
   }
 
   /**
@@ -78,38 +97,53 @@ export class QuoteCalls {
    * One quote, made or shared. `signal` is the caller's: when it aborts, the caller stops waiting,
    * and the call itself is aborted only if no other caller waits for it.
    */
-  quote(adapter: ProviderAdapter, request: QuoteRequest, signal: CallSignal, sent?: SentCalls): Promise<ProviderQuote> {
+  quote(adapter: ProviderAdapter, request: QuoteRequest, signal: CallSignal, sent: SentCalls): Promise<ProviderQuote> {
     const code = adapter.info.code;
     const calls = this.of(code);
     const key = adapter.quoteKey ? adapter.quoteKey(request) : quoteKeyOf(request, ALL_QUOTE_FIELDS);
-    return calls.coalescer.run(key, (shared) => this.send(adapter, calls, request, shared, sent), signal);
+    return calls.coalescer.run(key, (shared, call) => this.send(adapter, calls, request, shared, call, sent), signal, sent);
   }
 
+  /** The call made in its first caller's lane; `call.handle` is its place in the queue if it has to wait. */
   private send(
     adapter: ProviderAdapter,
     calls: ProviderCalls,
     request: QuoteRequest,
     signal: CallSignal,
-    sent: SentCalls | undefined,
+    call: SharedCall<QueuedCall>,
+    sent: SentCalls,
   ): Promise<ProviderQuote> {
     // Only calls that wait are timed, by the limiter (when they start or leave the queue): the common case costs nothing.
-    return calls.limiter.run(async () => {
-      const seq = calls.nextSeq++;
-      if (sent && seq > sent.lastSeq) sent.lastSeq = seq;
-      const started = performance.now();
-      let quote: ProviderQuote;
-      try {
-        quote = await adapter.getQuote(request, signal);
-      } catch (err) {
-        // A call cut short by its deadline took at least that long: counted, so that a slow mode the
-        // deadline cuts off raises the deadline instead of staying unseen below it.
-        if (signal.aborted) calls.deadline.record(performance.now() - started);
-        throw err;
-      }
-      calls.deadline.record(performance.now() - started);
-      if (seq > calls.answeredSeq) calls.answeredSeq = seq;
-      return quote;
-    }, signal);
+    const answer = calls.limiter.run(sent.lane, (waited) => this.make(adapter, calls, request, signal, sent, waited), signal, call);
+    if (call.handle !== undefined) sent.queued = true;
+    return answer;
+  }
+
+  private async make(
+    adapter: ProviderAdapter,
+    calls: ProviderCalls,
+    request: QuoteRequest,
+    signal: CallSignal,
+    sent: SentCalls,
+    waited: boolean,
+  ): Promise<ProviderQuote> {
+    const seq = calls.nextSeq++;
+    if (seq > sent.lastSeq) sent.lastSeq = seq;
+    const started = performance.now();
+    let quote: ProviderQuote;
+    try {
+      quote = await adapter.getQuote(request, signal);
+    } catch (err) {
+      // A call cut short by its deadline took at least that long: counted, so that a slow mode the
+      // deadline cuts off raises the deadline instead of staying unseen below it. Not a call that
+      // waited for its slot: its deadline was partly spent in the queue, and the time it ran is no
+      // measure of the provider.
+      if (signal.aborted && !waited) calls.deadline.record(performance.now() - started);
+      throw err;
+    }
+    calls.deadline.record(performance.now() - started);
+    if (seq > calls.answeredSeq) calls.answeredSeq = seq;
+    return quote;
   }
 
   private of(code: string): ProviderCalls {
@@ -117,11 +151,18 @@ export class QuoteCalls {
     if (!calls) {
       // One label object per provider, reused by every observation.
       const labels = { provider: code };
+      const { concurrency, integratorConcurrency } = this.settings;
       calls = {
         labels,
         deadline: new AdaptiveDeadline(this.settings.deadline),
-        limiter: new ConcurrencyLimiter(this.settings.concurrency, (ms) => providerQuoteQueueWait.observe(labels, ms / 1000)),
-        coalescer: new Coalescer<ProviderQuote>(() => providerQuotesCoalesced.inc(labels)),
+        limiter: new FairShareLimiter(concurrency, Math.min(concurrency, integratorConcurrency ?? concurrency), (ms) =>
+          providerQuoteQueueWait.observe(labels, ms / 1000),
+        ),
+        coalescer: new Coalescer<ProviderQuote, QueuedCall, SentCalls>((queued, joiner) => {
+          providerQuotesCoalesced.inc(labels);
+          // Joining a call that still waits: it waits in the joiner's lane too, and the joiner waited.
+          if (queued !== undefined && joiner !== undefined && queued.join(joiner.lane)) joiner.queued = true;
+        }),
         exportedMs: NaN,
         nextSeq: 0,
         answeredSeq: -1,

@@ -9,7 +9,7 @@ import { CallAborter, type CallSignal } from '../providers/kit/call-signal';
 import type { ProviderRegistry } from '../providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote, type QuoteRequest } from '../providers/types';
 import { coversFees, quoteAmounts, toOffer, type Offer, type OfferError, type OfferErrorBody, type QuoteAmounts } from './calculate';
-import { QuoteCalls, type SentCalls } from './quote-calls';
+import { PROBE_LANE, QuoteCalls, type SentCalls } from './quote-calls';
 import { REMEMBERED, type OfferStore } from './store';
 
 export interface OffersQuery {
@@ -43,6 +43,8 @@ export interface OffersServiceOptions {
   deadlineFloorMs?: number;
   /** Quote calls in flight to one provider from this process; more wait their turn within their deadline (default 64). */
   quoteConcurrency?: number;
+  /** The share of those one integrator's calls may hold, 0 < share <= 1 (default 1: all; at least one call). */
+  quoteIntegratorShare?: number;
   /** Timeouts in a row after which a provider stops holding answers (default 2). */
   slowAfterTimeouts?: number;
   /** How often a slow provider is given its full deadline again to show it has recovered (default 30 s). */
@@ -159,8 +161,10 @@ export class OffersService {
     this.slowAfterTimeouts = options.slowAfterTimeouts ?? 2;
     this.slowProbeIntervalMs = options.slowProbeIntervalMs ?? 30_000;
     const maxMs = options.providerTimeoutMs;
+    const concurrency = options.quoteConcurrency ?? 64;
     this.calls = new QuoteCalls({
-      concurrency: options.quoteConcurrency ?? 64,
+      concurrency,
+      integratorConcurrency: Math.max(1, Math.floor(concurrency * (options.quoteIntegratorShare ?? 1))),
       deadline: { maxMs, floorMs: Math.min(options.deadlineFloorMs ?? 250, maxMs), multiplier: options.deadlineMultiplier ?? 2 },
     });
   }
@@ -228,7 +232,7 @@ export class OffersService {
   private askWithin(adapter: ProviderAdapter, query: OffersQuery, amount: Decimal): Promise<Outcome> {
     const code = adapter.info.code;
     const ms = this.calls.deadlineMs(code);
-    const sent = this.calls.sentCalls(code);
+    const sent = this.calls.sentCalls(code, query.integratorId);
     return new Promise<Outcome>((resolve, reject) => {
       const wait = new ProviderWait(code, ms, sent, this.waitingFor(code), this.waitEnded, resolve, reject);
       this.quoteProvider(adapter, query, amount, wait.calls, sent).then(
@@ -241,10 +245,12 @@ export class OffersService {
   /** A provider's outcome for a request, recorded: its health and the time the request waited for it. */
   private readonly waitEnded = (wait: ProviderWait, outcome: Outcome): void => {
     const { code } = wait;
-    // A timeout while the provider answers calls sent after this request's is a straggler (a busy
-    // moment), not a sign of a hung provider: it does not count towards its being slow.
-    const straggler = 'error' in outcome && outcome.error.code === 'timeout' && this.calls.answeredAfter(code, wait.sent);
-    if (!straggler) this.recordOutcome(code, outcome, false, wait.ms);
+    // A timeout says nothing of the provider when the request's deadline was partly spent waiting
+    // for a slot (behind the cap, not at the provider), or when the provider answers calls sent after
+    // the request's (a straggler, a busy moment): neither counts towards its being slow.
+    const excused =
+      'error' in outcome && outcome.error.code === 'timeout' && (wait.sent.queued || this.calls.answeredAfter(code, wait.sent));
+    if (!excused) this.recordOutcome(code, outcome, false, wait.ms);
     if (outcome.asked !== false) this.quoteDurationOf(code).observe((performance.now() - wait.started) / 1000);
   };
 
@@ -270,6 +276,8 @@ export class OffersService {
   private probe(adapter: ProviderAdapter, query: OffersQuery, amount: Decimal): void {
     const code = adapter.info.code;
     const call = new AbortController();
+    // In a lane of their own: a probe waits behind no integrator's queue.
+    const sent = this.calls.sentCalls(code, PROBE_LANE);
     let timedOut = false;
     // Under the full maximum, whatever its recent deadline: a recovering provider can show it.
     const timer = setTimeout(() => {
@@ -277,10 +285,11 @@ export class OffersService {
       call.abort();
     }, this.options.providerTimeoutMs);
     timer.unref();
-    this.quoteProvider(adapter, query, amount, call.signal)
+    // A probe whose time ran out while it waited for a slot showed nothing either way.
+    this.quoteProvider(adapter, query, amount, call.signal, sent)
       .then(
-        (outcome) => this.recordOutcome(code, outcome, timedOut),
-        () => this.record(code, timedOut),
+        (outcome) => (timedOut && sent.queued ? undefined : this.recordOutcome(code, outcome, timedOut)),
+        () => (timedOut && sent.queued ? undefined : this.record(code, timedOut)),
       )
       .finally(() => clearTimeout(timer))
       .catch(() => undefined);
@@ -328,7 +337,7 @@ export class OffersService {
     query: OffersQuery,
     amount: Decimal,
     signal: CallSignal,
-    sent?: SentCalls,
+    sent: SentCalls,
   ): Promise<Outcome> {
     const code = adapter.info.code;
     // A catalogue in the cache is read without a promise (every provider of every request reads one).

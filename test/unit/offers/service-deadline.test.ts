@@ -303,3 +303,35 @@ test('calls the deadline cuts short still count: a slow mode it cuts off raises 
   for (let i = 0; i < 8; i++) await timed();
   expect((offers as unknown as { calls: { deadlineMs(code: string): number } }).calls.deadlineMs('moody')).toBeGreaterThan(before);
 });
+
+describe('time spent waiting for a slot is not the provider being slow', () => {
+  test('timeouts of requests whose calls waited behind the cap (sent late, or never) do not make the provider slow', async () => {
+    // Cold (fewer than 20 answers): the deadline is the maximum, 400 ms; the provider answers in 300.
+    const waitedOut = provider('waited', { ms: 300 });
+    const { timed } = setup([provider('fast', { ms: 5 }).adapter, waitedOut.adapter], { quoteConcurrency: 1, providerTimeoutMs: 400 });
+    // Three at once: the first is sent and answered; the second is sent at 300 ms and cut at 400; the
+    // third waits all its deadline. Neither timeout is the provider's.
+    const burst = await Promise.all([100, 101, 102].map((amount) => timed({ amountFrom: `${amount}` })));
+    expect(burst.map(({ result }) => result.errors.waited?.error.code ?? 'offer')).toEqual(['offer', 'timeout', 'timeout']);
+    const after = await timed({ amountFrom: '103' });
+    expect(after.result.offers.waited).toBeDefined();
+  });
+
+  test("one integrator's burst leaves another the provider: its call is sent at once in the rest of the cap", async () => {
+    const slow = provider('slow', { ms: 100 });
+    const { timed } = setup([provider('fast', { ms: 5 }).adapter, slow.adapter], {
+      quoteConcurrency: 4,
+      quoteIntegratorShare: 0.75,
+      providerTimeoutMs: 400,
+    });
+    const burst = Array.from({ length: 40 }, (_, i) => timed({ integratorId: 'a', amountFrom: `${100 + i}` }));
+    await sleep(20);
+    const theirs = await timed({ integratorId: 'b', amountFrom: '99' });
+    expect(theirs.result.offers.slow).toBeDefined();
+    expect(theirs.ms).toBeLessThan(300);
+    const ours = await Promise.all(burst);
+    expect(ours.filter(({ result }) => result.errors.slow?.error.code === 'timeout').length).toBeGreaterThan(20);
+    // And no one's wait made it slow.
+    expect((await timed({ integratorId: 'b', amountFrom: '98' })).result.offers.slow).toBeDefined();
+  });
+});
