@@ -75,6 +75,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       deadlineMultiplier: config.offersDeadline.multiplier,
       deadlineFloorMs: config.offersDeadline.floorMs,
       quoteConcurrency: config.providerQuoteConcurrency,
+      quoteIntegratorShare: config.providerQuoteIntegratorShare,
     }),
     orders: new OrderService({
       client,

@@ -62,6 +62,14 @@ const BrokerEnvSchema = z.object({
   OFFERS_DEADLINE_FLOOR_MS: integer(10, 60_000).default(250),
   /** Quote calls in flight to one provider from one API process; more wait their turn within their deadline. */
   PROVIDER_QUOTE_CONCURRENCY: integer(1, 10_000).default(64),
+  /** The share of that cap one integrator's quote calls may hold (0 < share <= 1; at least one call): the rest is kept for the others. */
+  PROVIDER_QUOTE_INTEGRATOR_SHARE: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, 'expected a number')
+    .transform(Number)
+    .pipe(z.number().gt(0).max(1))
+    .default(0.875),
   CATALOGUE_TTL_SECONDS: integer(1, 86_400).default(300),
   /** Requests per API key per window; 0 turns rate limiting off. */
   RATE_LIMIT_REQUESTS: integer(0, 1_000_000).default(600),

@@ -41,6 +41,8 @@ export interface AppConfig {
   offersDeadline: { multiplier: number; floorMs: number };
   /** Quote calls in flight to one provider from this process. */
   providerQuoteConcurrency: number;
+  /** PROVIDER_QUOTE_INTEGRATOR_SHARE. */
+  providerQuoteIntegratorShare: number;
   /** How long a provider's catalogue is served before it is refreshed (stale while refreshing). */
   catalogueTtlMs: number;
   /** Requests per API key per window; a limit of 0 means no rate limiting. */
@@ -173,6 +175,7 @@ export function buildConfig(env: Env): AppConfig {
     offersProviderTimeoutMs: env.OFFERS_PROVIDER_TIMEOUT_MS,
     offersDeadline: { multiplier: env.OFFERS_DEADLINE_MULTIPLIER, floorMs: env.OFFERS_DEADLINE_FLOOR_MS },
     providerQuoteConcurrency: env.PROVIDER_QUOTE_CONCURRENCY,
+    providerQuoteIntegratorShare: env.PROVIDER_QUOTE_INTEGRATOR_SHARE,
     catalogueTtlMs: env.CATALOGUE_TTL_SECONDS * 1000,
     rateLimit: { limit: env.RATE_LIMIT_REQUESTS, windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     ipRateLimit: { limit: env.RATE_LIMIT_IP_REQUESTS, windowMs: env.RATE_LIMIT_IP_WINDOW_SECONDS * 1000 },

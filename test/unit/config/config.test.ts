@@ -76,6 +76,7 @@ describe('parseEnv defaults (development)', () => {
       OFFERS_DEADLINE_MULTIPLIER: 2,
       OFFERS_DEADLINE_FLOOR_MS: 250,
       PROVIDER_QUOTE_CONCURRENCY: 64,
+      PROVIDER_QUOTE_INTEGRATOR_SHARE: 0.875,
       ORDER_POLL_INITIAL_SECONDS: 30,
       ORDER_POLL_MAX_SECONDS: 1800,
       ORDER_PAYMENT_WINDOW_SECONDS: 86_400,
@@ -107,6 +108,8 @@ describe('parseEnv values', () => {
   test('the offers deadline and the quote cap', () => {
     const env = parseEnv({ OFFERS_DEADLINE_MULTIPLIER: '2.5', OFFERS_DEADLINE_FLOOR_MS: '400', PROVIDER_QUOTE_CONCURRENCY: '8' });
     expect([env.OFFERS_DEADLINE_MULTIPLIER, env.OFFERS_DEADLINE_FLOOR_MS, env.PROVIDER_QUOTE_CONCURRENCY]).toEqual([2.5, 400, 8]);
+    expect(parseEnv({ PROVIDER_QUOTE_INTEGRATOR_SHARE: '0.5' }).PROVIDER_QUOTE_INTEGRATOR_SHARE).toBe(0.5);
+    expect(parseEnv({ PROVIDER_QUOTE_INTEGRATOR_SHARE: '1' }).PROVIDER_QUOTE_INTEGRATOR_SHARE).toBe(1);
   });
 
   test.each(['0', '1', '65535'])('PORT %s is accepted', (port) => {
@@ -183,6 +186,9 @@ describe('parseEnv refuses bad values, naming the variable', () => {
     ['OFFERS_DEADLINE_MULTIPLIER', 'twice'],
     ['OFFERS_DEADLINE_FLOOR_MS', '9'],
     ['PROVIDER_QUOTE_CONCURRENCY', '0'],
+    ['PROVIDER_QUOTE_INTEGRATOR_SHARE', '0'],
+    ['PROVIDER_QUOTE_INTEGRATOR_SHARE', '1.5'],
+    ['PROVIDER_QUOTE_INTEGRATOR_SHARE', 'half'],
     ['ORDER_POLL_INITIAL_SECONDS', '0'],
     ['ORDER_PAYMENT_WINDOW_SECONDS', '-5'],
     ['NODE_ENV', 'staging'],
