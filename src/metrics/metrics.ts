@@ -64,7 +64,7 @@ export const providerQuotesCoalesced = new Counter({
 });
 export const providerQuoteQueueWait = new Histogram({
   name: 'onramp_provider_quote_queue_wait_seconds',
-  help: 'Time a quote call waited for a slot under PROVIDER_QUOTE_CONCURRENCY, for the calls that had to wait (given up ones included).',
+  help: "Time a quote call waited for a slot under PROVIDER_QUOTE_CONCURRENCY (or its integrator's share of it), for the calls that had to wait (given up ones included).",
   labelNames: ['provider'] as const,
   buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3],
   registers,
