@@ -36,6 +36,7 @@ test('the current generation has every recorded path, and continue-as-new spans 
       'with-local-webhook-attempts',
       'before-patch-bundle',
       'before-local-first-attempts',
+      'before-deferrable-attempts',
     ]),
   );
 });
