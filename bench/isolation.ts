@@ -37,10 +37,10 @@ const int = (name: string, fallback: number) => Number(process.env[name] ?? fall
 const HANG_ORDERS = int('BENCH_ISOLATION_HANG_ORDERS', 200);
 const SEARCH_ORDERS = int('BENCH_ISOLATION_SEARCH_ORDERS', 1000);
 const SEARCHES_AT_ONCE = int('BENCH_ISOLATION_SEARCHES', 10);
-/** B's samples in each phase, taken one after another. */
-const OFFER_SAMPLES = int('BENCH_ISOLATION_OFFERS', 40);
-const READ_SAMPLES = int('BENCH_ISOLATION_READS', 60);
-const WEBHOOK_SAMPLES = int('BENCH_ISOLATION_WEBHOOKS', 20);
+/** How long each phase measures B, and the pace of B's reads and orders (its offers go one after another). */
+const PHASE_S = int('BENCH_ISOLATION_PHASE_S', 30);
+const READ_EVERY_MS = int('BENCH_ISOLATION_READ_EVERY_MS', 200);
+const WEBHOOK_EVERY_MS = int('BENCH_ISOLATION_WEBHOOK_EVERY_MS', 1000);
 /** The slow provider's latency (the moonpay simulator), all run long, so that B's offers alone include it. */
 const SLOW_PROVIDER = 'moonpay';
 const SLOW_MS = int('BENCH_ISOLATION_SLOW_MS', 800);
@@ -147,49 +147,49 @@ interface Samples {
   firstWebhookMs: number[];
 }
 
-type Figure = 'offers' | 'reads' | 'webhooks';
-
 /**
- * B's figures, one request at a time, in `order`: first webhooks (create answered → first webhook
- * received), order reads, offers (of the sandbox and the slow provider).
+ * B's figures over one phase of `PHASE_S` seconds, three streams side by side so that each one's
+ * samples spread over the whole phase (A's loads come in waves): offers one after another (of the
+ * sandbox and the slow provider), an order read every `READ_EVERY_MS`, and an order created every
+ * `WEBHOOK_EVERY_MS`, timed from its create's answer to its first webhook at B's endpoint.
  */
-async function measureB(broker: Broker, client: Client, b: Integrator, receiver: FirstWebhookReceiver, order: Figure[]): Promise<Samples> {
+async function measureB(broker: Broker, client: Client, b: Integrator, receiver: FirstWebhookReceiver): Promise<Samples> {
   const user = `bench-b-${randomUUID()}`;
   await broker.offerFor(b, user);
   const samples: Samples = { offersMs: [], slowProviderQuoted: 0, readsMs: [], firstWebhookMs: [] };
-  const orders: string[] = [];
-  const timed = async <T>(into: number[], call: () => Promise<T>): Promise<T> => {
-    const t0 = performance.now();
-    const result = await call();
-    into.push(performance.now() - t0);
-    return result;
+  const orders = [(await broker.createOrder(b, user)).id];
+  const ends = performance.now() + PHASE_S * 1000;
+  const running = () => performance.now() < ends;
+  /** Runs `step` every `everyMs` (or back to back with 0) until the phase ends. */
+  const paced = async (everyMs: number, step: (i: number) => Promise<void>) => {
+    for (let i = 0; running(); i++) {
+      const started = performance.now();
+      await step(i);
+      await pause(everyMs - (performance.now() - started), running);
+    }
   };
-  const steps: Record<Figure, () => Promise<void>> = {
-    webhooks: async () => {
-      for (let i = 0; i < WEBHOOK_SAMPLES; i++) {
-        const { id } = await broker.createOrder(b, user);
-        const answered = performance.now();
-        orders.push(id);
-        samples.firstWebhookMs.push((await receiver.firstArrival(id, 60_000)) - answered);
-      }
-    },
-    reads: async () => {
-      if (orders.length === 0) orders.push((await broker.createOrder(b, user)).id);
-      for (let i = 0; i < READ_SAMPLES; i++) {
-        await timed(samples.readsMs, () => broker.ok(b, `/api/on_ramp/orders/sandbox?code=${orders[i % orders.length]!}`));
-      }
-    },
-    offers: async () => {
-      for (let i = 0; i < OFFER_SAMPLES; i++) {
-        // Distinct amounts: identical quote calls in flight are made once (docs/decisions.md, "Offers").
-        const amount = (100 + i / 100 + Math.random() / 10).toFixed(2);
-        const path = broker.offersPath(user, amount, `sandbox,${SLOW_PROVIDER}`);
-        const offers = await timed(samples.offersMs, () => broker.ok<Record<string, unknown>>(b, path));
-        if (offers[SLOW_PROVIDER]) samples.slowProviderQuoted++;
-      }
-    },
-  };
-  for (const figure of order) await steps[figure]();
+  await Promise.all([
+    paced(0, async (i) => {
+      // Distinct amounts: identical quote calls in flight are made once (docs/decisions.md, "Offers").
+      const amount = (100 + i / 100 + Math.random() / 10).toFixed(2);
+      const path = broker.offersPath(user, amount, `sandbox,${SLOW_PROVIDER}`);
+      const t0 = performance.now();
+      const offers = await broker.ok<Record<string, unknown>>(b, path);
+      samples.offersMs.push(performance.now() - t0);
+      if (offers[SLOW_PROVIDER]) samples.slowProviderQuoted++;
+    }),
+    paced(READ_EVERY_MS, async (i) => {
+      const t0 = performance.now();
+      await broker.ok(b, `/api/on_ramp/orders/sandbox?code=${orders[i % orders.length]!}`);
+      samples.readsMs.push(performance.now() - t0);
+    }),
+    paced(WEBHOOK_EVERY_MS, async () => {
+      const { id } = await broker.createOrder(b, user);
+      const answered = performance.now();
+      orders.push(id);
+      samples.firstWebhookMs.push((await receiver.firstArrival(id, 60_000)) - answered);
+    }),
+  ]);
   await terminate(client, orders);
   return samples;
 }
@@ -381,17 +381,17 @@ async function main(): Promise<void> {
     );
 
     progress('warming up B');
-    await measureB(broker, env.client, b, receiverB, ['webhooks', 'reads', 'offers']);
+    await measureB(broker, env.client, b, receiverB);
 
     const phases: Record<string, Samples> = {};
     const attacks: Record<string, unknown> = {};
     progress('B alone');
-    phases.alone = await measureB(broker, env.client, b, receiverB, ['webhooks', 'reads', 'offers']);
+    phases.alone = await measureB(broker, env.client, b, receiverB);
 
     progress(`hang: A's endpoint hangs; A creates ${HANG_ORDERS} orders`);
     endpointA.hanging = true;
     const hangOrders = await ordersOf(broker, hanging, HANG_ORDERS);
-    phases.hang = await measureB(broker, env.client, b, receiverB, ['webhooks', 'reads', 'offers']);
+    phases.hang = await measureB(broker, env.client, b, receiverB);
     attacks.hang = { orders: hangOrders.length, deliveries_held: endpointA.held };
     await terminate(env.client, hangOrders);
     endpointA.release();
@@ -400,7 +400,7 @@ async function main(): Promise<void> {
     let searchLoad: { searches: number; refused: number } | undefined;
     phases.search = await whileLoaded(
       async (running) => (searchLoad = await searchLoops(broker, searching, running)),
-      () => measureB(broker, env.client, b, receiverB, ['reads', 'webhooks', 'offers']),
+      () => measureB(broker, env.client, b, receiverB),
     );
     attacks.search = searchLoad;
 
@@ -408,7 +408,7 @@ async function main(): Promise<void> {
     let burstLoad: { offers: number; refused: number } | undefined;
     phases.burst = await whileLoaded(
       async (running) => (burstLoad = await offerBurst(broker, bursting, running)),
-      () => measureB(broker, env.client, b, receiverB, ['offers', 'reads', 'webhooks']),
+      () => measureB(broker, env.client, b, receiverB),
     );
     attacks.burst = burstLoad;
 
