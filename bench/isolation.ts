@@ -7,8 +7,9 @@
  *   search  A runs 10 searches at once, over and over, across its 1,000 orders
  *   burst   A spends its whole rate limit on offers at once, against a provider that answers slowly
  *
- * One Temporal dev server; the broker's API and worker from their production entries and the provider
- * simulators each in their own child process (as bench:orders). Each attack is made by an integrator
+ * One Temporal dev server; the broker's API and worker from their production entries, the provider
+ * simulators and A's searches and offers (bench/isolation-load.ts) each in their own child process,
+ * so that B's timings never share an event loop with A's client. Each attack is made by an integrator
  * of its own (A's three faces), so that one attack's rate-limit window never shapes the next. Prints
  * a table; the last line of stdout is one JSON object (bench/README.md).
  */
@@ -28,6 +29,7 @@ import { WORKFLOW_BUNDLE_OPTIONS } from '../src/worker/build';
 import { apiNodeFlags } from './lib/api-node-flags';
 import { percentile, runConcurrently } from './lib/concurrency';
 import { FirstWebhookReceiver, SwitchableEndpoint } from './lib/integrator-endpoints';
+import { Broker, pause, type Integrator } from './lib/isolation-client';
 import { machineTicks } from './lib/load';
 import { childPidsMatching, freePort, killAll, startChild, waitFor, type ChildHandle } from './lib/order-children';
 import { renderTable, round } from './lib/table';
@@ -39,8 +41,8 @@ const SEARCH_ORDERS = int('BENCH_ISOLATION_SEARCH_ORDERS', 1000);
 const SEARCHES_AT_ONCE = int('BENCH_ISOLATION_SEARCHES', 10);
 /** How long each phase measures B, and the pace of B's reads and orders (its offers go one after another). */
 const PHASE_S = int('BENCH_ISOLATION_PHASE_S', 30);
-const READ_EVERY_MS = int('BENCH_ISOLATION_READ_EVERY_MS', 200);
-const WEBHOOK_EVERY_MS = int('BENCH_ISOLATION_WEBHOOK_EVERY_MS', 1000);
+const READ_EVERY_MS = int('BENCH_ISOLATION_READ_EVERY_MS', 100);
+const WEBHOOK_EVERY_MS = int('BENCH_ISOLATION_WEBHOOK_EVERY_MS', 500);
 /** The slow provider's latency (the moonpay simulator), all run long, so that B's offers alone include it. */
 const SLOW_PROVIDER = 'moonpay';
 const SLOW_MS = int('BENCH_ISOLATION_SLOW_MS', 800);
@@ -56,69 +58,6 @@ const QUEUE = 'bench-isolation';
 
 const progress = (message: string) => process.stderr.write(`[bench:isolation] ${message}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Integrator {
-  id: string;
-  key: string;
-}
-
-const ORDER = {
-  provider_code: 'sandbox',
-  from_currency: 1,
-  to_currency: 13,
-  from_amount: '100.00',
-  payment_method: 'card',
-  country_code: 'GB',
-};
-const WALLET = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
-
-class Broker {
-  constructor(readonly url: string) {}
-
-  async call<T>(who: Integrator, path: string, body?: unknown): Promise<{ status: number; body: T; retryAfterS: number }> {
-    const response = await fetch(`${this.url}${path}`, {
-      method: body === undefined ? 'GET' : 'POST',
-      headers: { 'x-api-key': who.key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const json = (await response.json()) as T;
-    return { status: response.status, body: json, retryAfterS: Number(response.headers.get('retry-after') ?? 1) };
-  }
-
-  async ok<T>(who: Integrator, path: string, body?: unknown): Promise<T> {
-    const answer = await this.call<T>(who, path, body);
-    if (answer.status !== 200) throw new Error(`${who.id} ${path}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
-    return answer.body;
-  }
-
-  offersPath(user: string, amount: string, providers: string): string {
-    const query = new URLSearchParams({
-      external_user_id: user,
-      currency_from: '1',
-      currency_to: '13',
-      amount_from: amount,
-      country: ORDER.country_code,
-      payment_method: ORDER.payment_method,
-      provider_codes: providers,
-    });
-    return `/api/on_ramp/offers?${query.toString()}`;
-  }
-
-  /** A sandbox offer for `user`, so that orders of `user` have a live one to match (offers live 120 s). */
-  async offerFor(who: Integrator, user: string): Promise<void> {
-    const offers = await this.ok<Record<string, unknown>>(who, this.offersPath(user, ORDER.from_amount, 'sandbox'));
-    if (!offers.sandbox) throw new Error(`no sandbox offer for ${who.id}: ${JSON.stringify(offers)}`);
-  }
-
-  createOrder(who: Integrator, user: string): Promise<{ id: string }> {
-    return this.ok<{ id: string }>(who, '/api/on_ramp/orders', {
-      ...ORDER,
-      wallet_address: WALLET,
-      external_user_id: user,
-      external_order_id: `bench-${randomUUID()}`,
-    });
-  }
-}
 
 /** Orders of `who`, created `concurrency` at a time; their ids. */
 async function ordersOf(broker: Broker, who: Integrator, count: number, concurrency = 20): Promise<string[]> {
@@ -192,70 +131,6 @@ async function measureB(broker: Broker, client: Client, b: Integrator, receiver:
   ]);
   await terminate(client, orders);
   return samples;
-}
-
-/** Waits `ms`, or less once `running` turns false. */
-async function pause(ms: number, running: () => boolean): Promise<void> {
-  const until = performance.now() + ms;
-  while (running() && performance.now() < until) await sleep(Math.min(200, until - performance.now()));
-}
-
-/** Runs `load` until B's measurement ends; `load` is told to stop through the flag it is given. */
-async function whileLoaded(load: (running: () => boolean) => Promise<unknown>, measure: () => Promise<Samples>): Promise<Samples> {
-  let running = true;
-  const loading = load(() => running);
-  try {
-    return await measure();
-  } finally {
-    running = false;
-    await loading;
-  }
-}
-
-/** A's searches, `SEARCHES_AT_ONCE` loops, each walking pages of several filters; a 429 waits its Retry-After. */
-async function searchLoops(broker: Broker, a: Integrator, running: () => boolean): Promise<{ searches: number; refused: number }> {
-  const filters = ['', 'status=complete', 'provider_code=sandbox&limit=100', 'status=created&limit=50', 'external_user_id=nobody'];
-  let searches = 0;
-  let refused = 0;
-  await Promise.all(
-    Array.from({ length: SEARCHES_AT_ONCE }, async (_, loop) => {
-      let cursor: string | undefined;
-      for (let n = loop; running(); n++) {
-        const filter = filters[n % filters.length]!;
-        const path = `/api/on_ramp/orders?${filter}${cursor ? `${filter ? '&' : ''}cursor=${cursor}` : ''}`;
-        const answer = await broker.call<{ next_cursor?: string }>(a, path);
-        if (answer.status === 429) {
-          refused++;
-          await pause(answer.retryAfterS * 1000, running);
-          continue;
-        }
-        searches++;
-        cursor = answer.status === 200 && filter === '' ? answer.body.next_cursor : undefined;
-      }
-    }),
-  );
-  return { searches, refused };
-}
-
-/** A's offers: its whole rate limit at once against the slow provider, then again whenever its window lets it. */
-async function offerBurst(broker: Broker, a: Integrator, running: () => boolean): Promise<{ offers: number; refused: number }> {
-  const user = `bench-a-burst-${randomUUID()}`;
-  let offers = 0;
-  let refused = 0;
-  let n = 0;
-  await Promise.all(
-    Array.from({ length: 200 }, async () => {
-      while (running()) {
-        const amount = (100 + (n++ % 90_000) / 100).toFixed(2);
-        const answer = await broker.call(a, broker.offersPath(user, amount, SLOW_PROVIDER));
-        if (answer.status === 429) {
-          refused++;
-          await pause(answer.retryAfterS * 1000, running);
-        } else offers++;
-      }
-    }),
-  );
-  return { offers, refused };
 }
 
 function loadAverage(): number {
@@ -397,20 +272,32 @@ async function main(): Promise<void> {
     endpointA.release();
 
     progress(`search: A runs ${SEARCHES_AT_ONCE} searches at once over its ${SEARCH_ORDERS} orders`);
-    let searchLoad: { searches: number; refused: number } | undefined;
-    phases.search = await whileLoaded(
-      async (running) => (searchLoad = await searchLoops(broker, searching, running)),
-      () => measureB(broker, env.client, b, receiverB),
-    );
-    attacks.search = searchLoad;
+    /** B's figures while A's load child runs `role`; what A sent. */
+    const underLoad = async (role: 'search' | 'burst', a: Integrator, extra: Record<string, string>) => {
+      const resultPath = join(dir, `${role}.json`);
+      const child = startChild(
+        `A's ${role}`,
+        'bench/isolation-load.ts',
+        [],
+        { ROLE: role, API_URL: broker.url, A_ID: a.id, A_KEY: a.key, RESULT_PATH: resultPath, ...extra },
+        join(dir, `${role}.log`),
+      );
+      // The child's first requests, before B starts: A's load is on for the whole phase.
+      await sleep(1000);
+      const samples = await measureB(broker, env.client, b, receiverB);
+      await child.stop();
+      return { samples, sent: JSON.parse(readFileSync(resultPath, 'utf8')) as unknown };
+    };
+
+    progress(`search: A runs ${SEARCHES_AT_ONCE} searches at once over its ${SEARCH_ORDERS} orders`);
+    const search = await underLoad('search', searching, { SEARCHES: String(SEARCHES_AT_ONCE) });
+    phases.search = search.samples;
+    attacks.search = search.sent;
 
     progress(`burst: A spends its rate limit (${RATE_LIMIT} per ${RATE_WINDOW_S} s) on offers against ${SLOW_PROVIDER} at ${SLOW_MS} ms`);
-    let burstLoad: { offers: number; refused: number } | undefined;
-    phases.burst = await whileLoaded(
-      async (running) => (burstLoad = await offerBurst(broker, bursting, running)),
-      () => measureB(broker, env.client, b, receiverB),
-    );
-    attacks.burst = burstLoad;
+    const burst = await underLoad('burst', bursting, { SLOW_PROVIDER });
+    phases.burst = burst.samples;
+    attacks.burst = burst.sent;
 
     const p = (values: number[], q: number) => round(percentile(values, q), 1);
     const alone = phases.alone;
