@@ -6,9 +6,8 @@ import type { ProviderOrderClaim } from '../src/temporal/shared';
  * order, so Temporal starts it once (src/orders/service.ts claims with it). It stays open for
  * `holdForMs`, as long as any order could still accept the provider order (src/orders/claims.ts),
  * so the namespace's retention, which only deletes closed workflows, never frees it early.
- * Claims started before `holdForMs` existed ended at once, and replay as they did.
  */
 export async function providerOrderClaim(claim: ProviderOrderClaim): Promise<ProviderOrderClaim> {
-  if (claim.holdForMs !== undefined && claim.holdForMs > 0) await sleep(claim.holdForMs);
+  if (claim.holdForMs > 0) await sleep(claim.holdForMs);
   return claim;
 }

@@ -18,9 +18,9 @@ runMain('api', async (logger) => {
   const client = createTemporalClient(config.temporal, encryptingDataConverter(config.encryption.keys, config.encryption));
   const apiLogger = createLogger(config.logLevel, 'api');
   // Refuses to start when the namespace's retention cannot keep what provider order claims rely on.
-  const { legacyClaims } = await claimRetentionAtStart(client, claimLifetimeMs(config.orderTimings), logger);
+  await claimRetentionAtStart(client, claimLifetimeMs(config.orderTimings), logger);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, apiLogger) : undefined;
-  const app = buildApi(config, client, apiLogger, { redis: redis?.client, legacyClaims });
+  const app = buildApi(config, client, apiLogger, { redis: redis?.client });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   logger.info({ url: `http://${config.host}:${config.port}`, temporal: config.temporal.address }, 'API listening');

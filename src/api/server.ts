@@ -29,8 +29,6 @@ export interface BuildApiOverrides {
   providers?: ProviderRegistry;
   /** A connected Redis client (REDIS_URL): the shared offer store, rate-limit counters and signalled provider events. */
   redis?: RedisClient;
-  /** Whether claims from before claim keys may still matter (src/orders/claim-retention.ts, checked by main). */
-  legacyClaims?: boolean;
 }
 
 /** Wires the API from configuration: the composition root shared by main, dev and tests. */
@@ -84,7 +82,6 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       rpcTimeoutMs: Math.min(5000, config.orderCreateTimeoutMs),
       searchHashKey: config.encryption.keys[0],
       claimLifetimeMs: claimLifetimeMs(config.orderTimings),
-      legacyClaims: overrides.legacyClaims,
     }),
     orderSearch: new OrderSearch({ client, hashKeys: config.encryption.keys, concurrencyPerIntegrator: config.orderSearchConcurrency }),
     webhookDelivery: config.webhooks,

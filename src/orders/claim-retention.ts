@@ -8,8 +8,9 @@ import { CLAIM_MIN_RETENTION_MS, CLAIM_WORKFLOW_TYPE } from './claims';
 export interface ClaimRetentionCheck {
   retentionMs: number;
   /**
-   * Claims that ended before their time (started before claims lasted, or terminated) and may still
-   * matter: their ids are all that keeps a provider order claimed, for as long as retention keeps them.
+   * Claims that ended before their time (terminated, cancelled, timed out or reset: a claim stays
+   * open a claim lifetime) and may still matter: their ids are all that keeps a provider order
+   * claimed, for as long as retention keeps them.
    */
   closedEarlyClaims: number;
 }
@@ -30,9 +31,10 @@ const days = (ms: number) => `${+(ms / DAY_MS).toFixed(2)} day(s)`;
  * (one describe and one count); throws ClaimRetentionError when retention is too short for them:
  * - every claim: a closed claim must stay at least CLAIM_MIN_RETENTION_MS, the room for an order
  *   whose expiry a worker outage delayed past the claim's margin;
- * - a claim that closed early (before claims stayed open) holds its provider order only while
- *   retention keeps it, and an order may accept that provider order for a claim lifetime after it:
- *   retention must be at least the claim lifetime while such claims exist.
+ * - a claim that closed early (one started within the last claim lifetime that is not running: an
+ *   operator terminated it) holds its provider order only while retention keeps it, and an order
+ *   may accept that provider order for a claim lifetime after it: retention must be at least the
+ *   claim lifetime while such claims exist.
  */
 export async function checkClaimRetention(client: Client, claimLifetimeMs: number, now = Date.now()): Promise<ClaimRetentionCheck> {
   const { config } = await client.workflowService.describeNamespace({ namespace: client.options.namespace });
@@ -54,7 +56,7 @@ export async function checkClaimRetention(client: Client, claimLifetimeMs: numbe
   if (closedEarlyClaims > 0 && retentionMs < claimLifetimeMs) {
     throw new ClaimRetentionError(
       `Temporal namespace ${namespace} keeps closed workflows ${days(retentionMs)} (its workflow execution retention), ` +
-        `and ${closedEarlyClaims} provider order claim(s) that closed early (before claims stayed open) must be kept ` +
+        `and ${closedEarlyClaims} provider order claim(s) that closed early (terminated before their time) must be kept ` +
         `a claim's lifetime, ${days(claimLifetimeMs)} (ORDER_PAYMENT_WINDOW_SECONDS + ORDER_SETTLED_GRACE_SECONDS + margins): ` +
         `temporal operator namespace update --namespace ${namespace} --retention ${Math.ceil(claimLifetimeMs / 3_600_000)}h`,
     );
@@ -68,19 +70,19 @@ const RETRY_MS = 5000;
 /**
  * The check as the API starts: when Temporal answers, a retention too short throws (the API does
  * not start; ConfigError names the setting). When it does not answer, the API starts anyway (as it
- * does without Temporal), looks up old claim ids meanwhile, and checks again in the background
- * until Temporal answers, stopping the process then if the retention is too short.
+ * does without Temporal) and checks again in the background until Temporal answers, stopping the
+ * process then if the retention is too short.
  */
 export async function claimRetentionAtStart(
   client: Client,
   claimLifetimeMs: number,
   logger: Logger,
   exit: (code: number) => void = (code) => process.exit(code),
-): Promise<{ legacyClaims: boolean }> {
+): Promise<void> {
   const attempt = () => client.withDeadline(Date.now() + RETRY_MS, () => checkClaimRetention(client, claimLifetimeMs));
   try {
-    const { closedEarlyClaims } = await attempt();
-    return { legacyClaims: closedEarlyClaims > 0 };
+    await attempt();
+    return;
   } catch (err) {
     if (err instanceof ClaimRetentionError) throw new ConfigError([err.message]);
     logger.warn({ err }, 'Temporal did not answer the claim retention check; starting, and checking again until it does');
@@ -98,5 +100,4 @@ export async function claimRetentionAtStart(
     }, RETRY_MS).unref();
   };
   retry();
-  return { legacyClaims: true };
 }

@@ -38,8 +38,3 @@ export function claimLifetimeMs(timings: Pick<OrderTimings, 'paymentWindowMs' | 
 export function providerOrderClaimId(providerCode: string, claimKey: string): string {
   return `onramp-claim-${providerCode}-${createHash('sha256').update(claimKey).digest('hex')}`;
 }
-
-/** The id claims had before claim keys: the provider order id in clear (Ramp's `purchaseId:viewToken`). */
-export function legacyProviderOrderClaimId(providerCode: string, providerOrderId: string): string {
-  return `onramp-claim-${providerCode}-${providerOrderId}`;
-}

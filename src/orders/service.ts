@@ -33,7 +33,7 @@ import {
 } from '../temporal/shared';
 import { searchableHash, type EncryptionKey } from '../temporal/codec';
 import type { orderWorkflow, providerOrderClaim } from '../../workflows';
-import { CLAIM_WORKFLOW_TYPE, legacyProviderOrderClaimId, providerOrderClaimId } from './claims';
+import { CLAIM_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
 import { OrderRejectedError, OrderUnavailableError } from './errors';
 
 export interface OrderServiceOptions {
@@ -47,11 +47,6 @@ export interface OrderServiceOptions {
   searchHashKey?: EncryptionKey;
   /** How long a provider order claim stays open (claimLifetimeMs in src/orders/claims.ts). */
   claimLifetimeMs: number;
-  /**
-   * Whether claims from before claim keys may still matter (src/orders/claim-retention.ts): a
-   * provider order is then looked up under its old claim id too before it is claimed.
-   */
-  legacyClaims?: boolean;
 }
 
 /**
@@ -164,7 +159,7 @@ export class OrderService {
     if (owner === undefined) return 'unknown_order';
     if (owner !== providerCode) return 'other_provider';
     if (claimProviderOrder && event.providerOrderId !== undefined) {
-      const holder = await this.claim(providerCode, event.claimKey ?? event.providerOrderId, event.orderId, event.providerOrderId);
+      const holder = await this.claim(providerCode, event.claimKey ?? event.providerOrderId, event.orderId);
       if (holder !== event.orderId) return 'claimed_elsewhere';
     }
     try {
@@ -226,27 +221,16 @@ export class OrderService {
    * stays open for the claim lifetime, and its id can never be started again while Temporal keeps
    * it, open or closed.
    */
-  private async claim(providerCode: string, claimKey: string, orderId: string, providerOrderId: string): Promise<string> {
+  private async claim(providerCode: string, claimKey: string, orderId: string): Promise<string> {
     const workflowId = providerOrderClaimId(providerCode, claimKey);
     const known = this.claimHolders.get(workflowId);
     if (known !== undefined) return known;
-    // A claim made under the old id (the provider order id in clear) keeps its holder: it is carried
-    // over to a lasting claim under the new id.
-    const legacyHolder = this.options.legacyClaims
-      ? await this.holderOf(legacyProviderOrderClaimId(providerCode, providerOrderId))
-      : undefined;
-    const claimant = legacyHolder ?? orderId;
     let holder: string | undefined;
     for (let attempt = 0; holder === undefined; attempt++) {
       if (
-        await this.startClaim(workflowId, {
-          orderId: claimant,
-          providerCode,
-          providerOrderId: claimKey,
-          holdForMs: this.options.claimLifetimeMs,
-        })
+        await this.startClaim(workflowId, { orderId, providerCode, providerOrderId: claimKey, holdForMs: this.options.claimLifetimeMs })
       ) {
-        holder = claimant;
+        holder = orderId;
       } else {
         holder = await this.holderOf(workflowId);
         // Gone between the start and the describe (retention deleted it): start again, once.
@@ -259,7 +243,7 @@ export class OrderService {
   }
 
   /** Starts the claim; false when its id is taken (a claim open, or closed and still kept). */
-  private async startClaim(workflowId: string, claim: Required<ProviderOrderClaim>): Promise<boolean> {
+  private async startClaim(workflowId: string, claim: ProviderOrderClaim): Promise<boolean> {
     try {
       await this.withRpcDeadline(() =>
         this.options.client.workflow.start<typeof providerOrderClaim>(CLAIM_WORKFLOW_TYPE, {

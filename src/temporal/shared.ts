@@ -22,13 +22,10 @@ export const orderWorkflowId = (orderId: string) => `onramp-order-${orderId}`;
 export interface ProviderOrderClaim {
   orderId: string;
   providerCode: string;
-  /**
-   * What names the provider order in the claim: its claim key (Ramp's purchase id). Claims started
-   * before claim keys existed hold the full provider order id here, view token included.
-   */
+  /** What names the provider order in the claim: its claim key (Ramp's purchase id, never its view token). */
   providerOrderId: string;
-  /** How long the claim stays open; absent in claims started before claims lasted (they ended at once). */
-  holdForMs?: number;
+  /** How long the claim stays open (claimLifetimeMs in src/orders/claims.ts). */
+  holdForMs: number;
 }
 
 export const ORDER_STATUS_KEY = defineSearchAttributeKey('OrderStatus', SearchAttributeType.KEYWORD);

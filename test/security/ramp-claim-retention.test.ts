@@ -16,6 +16,7 @@ import type { Client, WorkflowExecutionInfo } from '@temporalio/client';
 import { msToTs, tsToMs } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { buildApi } from '../../src/api/server';
+import { providerOrderClaimId } from '../../src/orders/claims';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { createLogger } from '../../src/logging';
 import { rampSimulatorSigningKey, signRampBody } from '../../src/simulators/ramp/signing';
@@ -195,6 +196,7 @@ test('a paid purchase never completes a second order, even after retention delet
 
 test('the same purchase without its view token is the same purchase: it claims nothing more', async () => {
   const [paid, second] = [await rampOrder('85.00'), await rampOrder('85.00')];
+  // Claimed by the paid order with bodies that carry the view token.
   const { released } = await payThroughRelay(paid);
   // Ramp's signature over the body without purchaseViewToken (the simulator's key is the one this broker trusts).
   const body = JSON.parse(released.body) as { purchase: Record<string, unknown> };
@@ -204,6 +206,13 @@ test('the same purchase without its view token is the same purchase: it claims n
     headers: { 'x-body-signature': signRampBody(body, rampSimulatorSigningKey(undefined)) },
     body: JSON.stringify(body),
   };
+  // Through an API that remembers nothing (the claim is read from Temporal), and through the one that made the claim.
+  const api = await freshApi();
+  try {
+    expect(await postTo(api.url, second, tokenless)).toBe(200);
+  } finally {
+    await api.close();
+  }
   expect(await postTo(stack.apiUrl, second, tokenless)).toBe(200);
   await new Promise((r) => setTimeout(r, 2000));
   expect((await statusOf(second)).status).toBe('created');
@@ -290,15 +299,16 @@ describe('start-up against the namespace retention', () => {
 
   test('claims that closed early, on a namespace that deletes them sooner than orders listen: refused, naming the retention', async () => {
     const namespace = await namespaceWithRetention(2 * DAY_MS);
-    // A claim as the API made them before claims stayed open: closed at once, its id the provider order id.
+    // A claim as the API makes them, terminated by an operator before its time.
     const client = new (env.client.constructor as typeof Client)({ connection: env.client.connection, namespace });
+    const purchaseId = randomUUID();
     const handle = await client.workflow.start('providerOrderClaim', {
-      workflowId: `onramp-claim-ramp-purchase-${randomUUID()}:view-token`,
+      workflowId: providerOrderClaimId('ramp', purchaseId),
       taskQueue: `no-worker-${randomUUID()}`,
-      args: [{ orderId: randomUUID(), providerCode: 'ramp', providerOrderId: 'purchase:view-token' }],
+      args: [{ orderId: randomUUID(), providerCode: 'ramp', providerOrderId: purchaseId, holdForMs: 9 * DAY_MS }],
       memo: { orderId: 'some-order' },
     });
-    await handle.terminate('closed as claims did before they lasted');
+    await handle.terminate('terminated before its time');
     await eventually(
       async () =>
         (await client.workflow.count("WorkflowType = 'providerOrderClaim' AND ExecutionStatus != 'Running'")).count > 0 ? true : undefined,
@@ -311,6 +321,15 @@ describe('start-up against the namespace retention', () => {
       new RegExp(`Temporal namespace ${namespace} keeps closed workflows 2 day\\(s\\) \\(its workflow execution retention\\)`),
     );
     expect(output).toContain('--retention');
+  });
+
+  test('a namespace that keeps closed workflows less than a day: refused, naming the retention', async () => {
+    const { result, output } = await startApi(await namespaceWithRetention(DAY_MS / 2));
+    expect(result).toBe(1);
+    expect(output).toMatch(
+      /keeps closed workflows 0\.5 day\(s\) \(its workflow execution retention\); provider order claims need at least 1 day\(s\)/,
+    );
+    expect(output).toContain('--retention 24h');
   });
 
   test('a namespace that keeps closed claims a day, none of them closed early: the API starts', async () => {
