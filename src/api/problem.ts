@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { StoreUnavailableError } from '../offers/redis-store';
-import { OrderRejectedError, OrderUnavailableError, SearchesBusyError } from '../orders/errors';
+import { OrderRejectedError, OrderUnavailableError, OrderUnreadableError, SearchesBusyError } from '../orders/errors';
 
 /** Stable error codes of the API (docs/api.md, "Errors"). */
 export const PROBLEM_CODES = {
@@ -169,6 +169,13 @@ export function problemOf(err: unknown): ProblemError | undefined {
 
 /** Last handler: everything becomes problem+json; unexpected errors are logged, never shown. */
 export const errorHandler: ErrorRequestHandler = (err: unknown, req, res, _next) => {
+  if (err instanceof OrderUnreadableError) {
+    // An operator's matter (keys, ENCRYPTION_ACCEPT_CLEAR_UNTIL), answered as a 503 below.
+    req.log.error(
+      { workflowId: err.workflowId, err: err.cause },
+      'a payload of this workflow cannot be decoded: check ENCRYPTION_KEYS and ENCRYPTION_ACCEPT_CLEAR_UNTIL (docs/operations.md)',
+    );
+  }
   const problem = problemOf(err);
   if (problem) return sendProblem(res, problem);
   const httpError = err as HttpError;

@@ -1,3 +1,4 @@
+import { ValueError } from '@temporalio/common';
 import type { OrderRejectionType } from '../temporal/shared';
 
 /** The order was not created, for the reason its workflow gave; repeating the same request gives the same answer. */
@@ -20,6 +21,36 @@ export class OrderUnavailableError extends Error {
     super(message);
     this.name = 'OrderUnavailableError';
   }
+}
+
+/**
+ * The order engine answered with a payload this API cannot decode: encrypted under a key it does not
+ * hold, in clear or in the first encrypted format after ENCRYPTION_ACCEPT_CLEAR_UNTIL, or bound to
+ * another workflow (src/temporal/codec.ts). Not the caller's fault, and no retry helps until an
+ * operator changes the encryption settings: the API logs it once (src/api/problem.ts), with the workflow's id.
+ */
+export class OrderUnreadableError extends OrderUnavailableError {
+  constructor(
+    readonly workflowId: string,
+    cause: unknown,
+  ) {
+    super(
+      "This order's stored records cannot be decoded by the broker (an encryption setting its operator must correct); try again later.",
+      60,
+    );
+    this.name = 'OrderUnreadableError';
+    this.cause = cause;
+  }
+}
+
+/** Whether a Temporal call failed decoding a payload (the SDK's ValueError, the codec's refusals among them), at any depth of causes. */
+export function isUndecodablePayload(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < 5 && e instanceof Error; depth++) {
+    if (e instanceof ValueError) return true;
+    e = e.cause;
+  }
+  return false;
 }
 
 /** The integrator already has as many order searches in flight in this process as it may; it can search again once one ends. */

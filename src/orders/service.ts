@@ -34,7 +34,7 @@ import {
 import { searchableHash, type EncryptionKey } from '../temporal/codec';
 import type { orderWorkflow, providerOrderClaim } from '../../workflows';
 import { CLAIM_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
-import { OrderRejectedError, OrderUnavailableError } from './errors';
+import { isUndecodablePayload, OrderRejectedError, OrderUnavailableError, OrderUnreadableError } from './errors';
 
 export interface OrderServiceOptions {
   client: Client;
@@ -105,7 +105,7 @@ export class OrderService {
         const type = err.cause.type;
         if (isOrderRejection(type)) throw new OrderRejectedError(type, err.cause.message);
       }
-      throw unavailable(err, 'create');
+      throw unavailable(err, 'create', workflowId);
     }
   }
 
@@ -116,14 +116,14 @@ export class OrderService {
 
   /** The order as its workflow memo records it; works with no worker running and after the workflow closed. */
   async get(orderId: string): Promise<OrderMemo | undefined> {
+    const workflowId = orderWorkflowId(orderId);
     try {
-      const handle = this.options.client.workflow.getHandle(orderWorkflowId(orderId));
-      const description = await this.withRpcDeadline(() => handle.describe());
+      const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe());
       const memo = description.memo as Partial<OrderMemo> | undefined;
       return memo?.order ? (memo as OrderMemo) : undefined;
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return undefined;
-      throw unavailable(err, 'describe');
+      throw unavailable(err, 'describe', workflowId);
     }
   }
 
@@ -132,16 +132,16 @@ export class OrderService {
    * workflow is replayed on a worker to answer); undefined when there is no such workflow.
    */
   async webhookDeliveries(orderId: string): Promise<WebhookDeliveryRecord[] | undefined> {
+    const workflowId = orderWorkflowId(orderId);
     try {
-      const handle = this.options.client.workflow.getHandle(orderWorkflowId(orderId));
-      return await this.withRpcDeadline(() => handle.query(webhookDeliveriesQuery));
+      return await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).query(webhookDeliveriesQuery));
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return undefined;
       if (err instanceof QueryNotRegisteredError) {
         // A worker from before the query existed answered: a newer one will.
         throw new OrderUnavailableError('The order engine cannot answer this yet; try again shortly.', 5);
       }
-      throw unavailable(err, 'query');
+      throw unavailable(err, 'query', workflowId);
     }
   }
 
@@ -162,10 +162,10 @@ export class OrderService {
       const holder = await this.claim(providerCode, event.claimKey ?? event.providerOrderId, event.orderId);
       if (holder !== event.orderId) return 'claimed_elsewhere';
     }
+    const workflowId = orderWorkflowId(event.orderId);
     try {
-      const handle = this.options.client.workflow.getHandle(orderWorkflowId(event.orderId));
       await this.withRpcDeadline(() =>
-        handle.signal(providerEventSignal, {
+        this.options.client.workflow.getHandle(workflowId).signal(providerEventSignal, {
           eventId: event.eventId,
           providerCode,
           providerStatus: event.providerStatus,
@@ -182,7 +182,7 @@ export class OrderService {
       return 'delivered';
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return 'unknown_order';
-      throw unavailable(err, 'signal');
+      throw unavailable(err, 'signal', workflowId);
     }
   }
 
@@ -200,8 +200,9 @@ export class OrderService {
   }
 
   private async describeProvider(orderId: string): Promise<string | undefined> {
+    const workflowId = orderWorkflowId(orderId);
     try {
-      const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(orderWorkflowId(orderId)).describe());
+      const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe());
       const code = description.typedSearchAttributes.get(PROVIDER_CODE_KEY);
       if (code !== undefined) this.providerOfOrder.set(orderId, code);
       else this.providerOfOrder.delete(orderId);
@@ -211,7 +212,7 @@ export class OrderService {
         this.providerOfOrder.delete(orderId);
         return undefined;
       }
-      throw unavailable(err, 'describe');
+      throw unavailable(err, 'describe', workflowId);
     }
   }
 
@@ -259,7 +260,7 @@ export class OrderService {
       return true;
     } catch (err) {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
-      throw unavailable(err, 'claim');
+      throw unavailable(err, 'claim', workflowId);
     }
   }
 
@@ -271,7 +272,7 @@ export class OrderService {
       return typeof orderId === 'string' ? orderId : '';
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return undefined;
-      throw unavailable(err, 'claim');
+      throw unavailable(err, 'claim', workflowId);
     }
   }
 
@@ -307,9 +308,13 @@ export function zeroTemporalClientErrors(): void {
   for (const operation of TEMPORAL_OPERATIONS) temporalClientErrors.inc({ operation }, 0);
 }
 
-/** The error an API caller gets for a failed Temporal call; one for want of Temporal is counted under `operation`. */
-function unavailable(err: unknown, operation: (typeof TEMPORAL_OPERATIONS)[number]): unknown {
+/**
+ * The error an API caller gets for a failed Temporal call on `workflowId`; one for want of Temporal is
+ * counted under `operation`. A payload the API cannot decode is the order's, not the caller's: never a 500.
+ */
+function unavailable(err: unknown, operation: (typeof TEMPORAL_OPERATIONS)[number], workflowId: string): unknown {
   if (err instanceof OrderRejectedError || err instanceof OrderUnavailableError) return err;
+  if (isUndecodablePayload(err)) return new OrderUnreadableError(workflowId, err);
   if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
     temporalClientErrors.inc({ operation });
     // The workflow exists and keeps going; the same request later returns the order.

@@ -152,10 +152,15 @@ export class EncryptionCodec implements PayloadCodec {
     }
     const data = Buffer.from(payload.data ?? []);
     if (data.length < IV_BYTES + TAG_BYTES) throw new ValueError('encrypted payload too short');
-    const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES)).setAAD(aad);
-    decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
-    const plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
-    return temporal.api.common.v1.Payload.decode(plain);
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES)).setAAD(aad);
+      decipher.setAuthTag(data.subarray(data.length - TAG_BYTES));
+      const plain = Buffer.concat([decipher.update(data.subarray(IV_BYTES, data.length - TAG_BYTES)), decipher.final()]);
+      return temporal.api.common.v1.Payload.decode(plain);
+    } catch (err) {
+      // Another key under the same id, or altered bytes: a refusal like the others, not a crash.
+      throw new ValueError(`encrypted payload does not decrypt under key id ${JSON.stringify(id)}`, err);
+    }
   }
 }
 

@@ -1730,7 +1730,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem500"];
                 };
             };
-            /** @description `service_unavailable` (Temporal cannot be reached, or the order is not created yet: repeat the request after Retry-After) or `provider_unavailable`. */
+            /** @description `service_unavailable` (Temporal cannot be reached, the order is not created yet: repeat the request after Retry-After, or the order this external_order_id names cannot be decoded by the broker: an encryption setting, Retry-After 60) or `provider_unavailable`. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1824,7 +1824,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem500"];
                 };
             };
-            /** @description `service_unavailable`: Temporal cannot be reached. */
+            /** @description `service_unavailable`: Temporal cannot be reached, or the order's stored records cannot be decoded by the broker (an encryption setting; Retry-After 60). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1985,7 +1985,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem500"];
                 };
             };
-            /** @description `service_unavailable`: Temporal cannot be reached. */
+            /** @description `service_unavailable`: Temporal cannot be reached, or the order's stored records cannot be decoded by the broker (an encryption setting; Retry-After 60). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2079,7 +2079,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem500"];
                 };
             };
-            /** @description `service_unavailable`: Temporal cannot be reached, or no worker answered in time. */
+            /** @description `service_unavailable`: Temporal cannot be reached, no worker answered in time, or the order's stored records cannot be decoded by the broker (an encryption setting; Retry-After 60). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2203,7 +2203,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem500"];
                 };
             };
-            /** @description `service_unavailable`: Temporal cannot be reached; `provider_unavailable`: the provider cannot be reached to read an event that names only an id (Banxa). The provider retries. */
+            /** @description `service_unavailable`: Temporal cannot be reached, or the order's or its provider order claim's stored records cannot be decoded by the broker (an encryption setting); `provider_unavailable`: the provider cannot be reached to read an event that names only an id (Banxa). The provider retries. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -12,6 +12,10 @@ export function ok(description: string, schema: ZodType, extra: HeaderName[] = [
   return { description, headers: headers(...RATE_LIMIT_HEADERS, ...extra), content: json(schema) };
 }
 
+/** The 503 of a route that reads one order: Temporal unreachable, or the order's records unreadable (src/orders/errors.ts). */
+export const UNREADABLE_503 =
+  "`service_unavailable`: Temporal cannot be reached, or the order's stored records cannot be decoded by the broker (an encryption setting; Retry-After 60).";
+
 export function problem(status: number, description: string, extra: HeaderName[] = []): ResponseConfig {
   return {
     description,

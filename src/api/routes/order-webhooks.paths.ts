@@ -1,5 +1,5 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { AUTHENTICATED, ok, problem } from '../openapi/responses';
+import { AUTHENTICATED, ok, problem, UNREADABLE_503 } from '../openapi/responses';
 import * as S from '../schemas';
 
 /** The OpenAPI paths of an order's webhook routes (./order-webhooks.ts). */
@@ -23,7 +23,7 @@ export function registerOrderWebhookPaths(registry: OpenAPIRegistry): void {
         404,
         "`not_found`: no such order at this provider for this API key's integrator, or no webhook endpoint is configured for this API key.",
       ),
-      503: problem(503, '`service_unavailable`: Temporal cannot be reached.', ['Retry-After']),
+      503: problem(503, UNREADABLE_503, ['Retry-After']),
       ...AUTHENTICATED,
     },
   });
@@ -43,7 +43,11 @@ export function registerOrderWebhookPaths(registry: OpenAPIRegistry): void {
       200: ok('The delivery attempts.', S.WebhookDeliveriesSchema),
       400: problem(400, '`validation_error`: code is missing or not an order id.'),
       404: problem(404, "`not_found`: no such order at this provider for this API key's integrator."),
-      503: problem(503, '`service_unavailable`: Temporal cannot be reached, or no worker answered in time.', ['Retry-After']),
+      503: problem(
+        503,
+        "`service_unavailable`: Temporal cannot be reached, no worker answered in time, or the order's stored records cannot be decoded by the broker (an encryption setting; Retry-After 60).",
+        ['Retry-After'],
+      ),
       ...AUTHENTICATED,
     },
   });

@@ -1,6 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { RATE_LIMIT_HEADERS } from '../openapi/headers';
-import { AUTHENTICATED, BAD_QUERY, BODY_ERRORS, ok, problem } from '../openapi/responses';
+import { AUTHENTICATED, BAD_QUERY, BODY_ERRORS, ok, problem, UNREADABLE_503 } from '../openapi/responses';
 import * as S from '../schemas';
 
 /** The OpenAPI paths of the order routes (./orders.ts). */
@@ -39,7 +39,8 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
       ),
       503: problem(
         503,
-        '`service_unavailable` (Temporal cannot be reached, or the order is not created yet: repeat the request after Retry-After) ' +
+        '`service_unavailable` (Temporal cannot be reached, the order is not created yet: repeat the request after Retry-After, ' +
+          'or the order this external_order_id names cannot be decoded by the broker: an encryption setting, Retry-After 60) ' +
           'or `provider_unavailable`.',
         ['Retry-After'],
       ),
@@ -92,7 +93,7 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
       200: ok('The order.', S.Order),
       400: problem(400, '`validation_error`: code is missing or not an order id.'),
       404: problem(404, "`not_found`: no such order at this provider for this API key's integrator."),
-      503: problem(503, '`service_unavailable`: Temporal cannot be reached.', ['Retry-After']),
+      503: problem(503, UNREADABLE_503, ['Retry-After']),
       ...AUTHENTICATED,
     },
   });

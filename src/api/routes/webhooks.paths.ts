@@ -32,7 +32,8 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
       500: AUTHENTICATED[500]!,
       503: problem(
         503,
-        '`service_unavailable`: Temporal cannot be reached; `provider_unavailable`: the provider cannot be reached to read an event that names only an id (Banxa). The provider retries.',
+        "`service_unavailable`: Temporal cannot be reached, or the order's or its provider order claim's stored records cannot be decoded by the broker (an encryption setting); " +
+          '`provider_unavailable`: the provider cannot be reached to read an event that names only an id (Banxa). The provider retries.',
         ['Retry-After'],
       ),
     },

@@ -2,7 +2,7 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defaultPayloadConverter } from '@temporalio/common';
+import { defaultPayloadConverter, ValueError } from '@temporalio/common';
 import {
   decodeOptionalFailureToOptionalError,
   encodeErrorToFailure,
@@ -66,11 +66,14 @@ describe('EncryptionCodec', () => {
       /encrypted for another workflow is refused for workflow order-y/,
     );
     // Relabelling the metadata does not help: the workflow id is authenticated.
+    // Every refusal is the SDK's ValueError, which the API answers as an unreadable order (never a 500).
     const relabelled = { ...bound!, metadata: { ...bound!.metadata, 'encryption-workflow-id': Buffer.from('order-y') } };
-    await expect(codec.decode([relabelled], workflow('order-y'))).rejects.toThrow();
+    await expect(codec.decode([relabelled], workflow('order-y'))).rejects.toThrow(ValueError);
     const stripped = { ...bound!, metadata: { ...bound!.metadata } };
     delete stripped.metadata['encryption-workflow-id'];
-    await expect(codec.decode([stripped])).rejects.toThrow();
+    await expect(codec.decode([stripped])).rejects.toThrow(/does not decrypt under key id "k"/);
+    // The same id naming another key (a key set that differs from the writer's) is refused alike.
+    await expect(new EncryptionCodec(keys(keyEntry('k'))).decode([bound!], workflow('order-x'))).rejects.toThrow(ValueError);
 
     const [unbound] = await codec.encode([defaultPayloadConverter.toPayload(order)]);
     expect(unbound!.metadata!['encryption-workflow-id']).toBeUndefined();
