@@ -115,7 +115,19 @@ test('the demo values the broker refuses are those of deploy/integrators.example
 });
 
 describe('TRUST_PROXY', () => {
-  test.each(['0.0.0.0/0', '1.0.0.0/7', '::/0', '2001:db8::/31', '::ffff:0.0.0.0/96', '::ffff:10.0.0.0/103', 'fd00::/8'])(
+  test.each([
+    '0.0.0.0/0',
+    '1.0.0.0/7',
+    '::/0',
+    '2001:db8::/31',
+    '::ffff:0.0.0.0/96',
+    '::ffff:10.0.0.0/103',
+    'fd00::/8',
+    // IPv4-mapped ranges spelt otherwise, which Express reads as 0.0.0.0/0.
+    '0:0:0:0:0:ffff:0.0.0.0/96',
+    '0::ffff:0:0/96',
+    '::0:ffff:0.0.0.0/96',
+  ])(
     '%s believes almost any sender: refused, naming the variable',
     (range) => {
       expect(problems({ NODE_ENV: 'test', LOG_LEVEL: 'silent', TRUST_PROXY: `10.0.0.1,${range}` })).toEqual([
