@@ -1,4 +1,5 @@
 import { PROVIDERS } from '../providers/manifest';
+import { webhookSecretKey } from '../webhooks/signature';
 import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from './env';
 import { sha256Hex, type Integrator } from './integrators';
 
@@ -9,6 +10,15 @@ import { sha256Hex, type Integrator } from './integrators';
  */
 export const DEMO_INTEGRATOR_API_KEY_SHA256 = '800ed0e7dbe24f31a003d3b89f5fa6c74fb1c1294c00435f70c6f1395b424c5e';
 export const DEMO_INTEGRATOR_WEBHOOK_SECRET = 'whsec_Qt8hWTg8vkvW485npy+kmjdL9VajUMl/rtHi2YxKN/o=';
+
+/**
+ * Whether `secret` signs as `published` does. Webhooks are signed with a secret's base64-decoded
+ * bytes (src/webhooks/signature.ts), and many spellings decode to the same bytes: without padding,
+ * with other unused low bits in the last character, with anything after the padding.
+ */
+function sameWebhookKey(secret: string | undefined, published: string): boolean {
+  return secret?.startsWith('whsec_') === true && webhookSecretKey(secret).equals(webhookSecretKey(published));
+}
 
 /** A PEM in one environment line often has its line breaks written as \n; spaces around do not count. */
 const normalized = (value: string) => value.replaceAll('\\n', '\n').trim();
@@ -39,7 +49,10 @@ export function publishedEnvProblems(
         message: 'a key published in this repository (development or demo); choose a private one',
       });
   }
-  if (env.ONRAMP_WEBHOOK_SECRET === DEFAULT_DEV_WEBHOOK_SECRET || env.ONRAMP_WEBHOOK_SECRET === DEMO_INTEGRATOR_WEBHOOK_SECRET)
+  if (
+    sameWebhookKey(env.ONRAMP_WEBHOOK_SECRET, DEFAULT_DEV_WEBHOOK_SECRET) ||
+    sameWebhookKey(env.ONRAMP_WEBHOOK_SECRET, DEMO_INTEGRATOR_WEBHOOK_SECRET)
+  )
     problems.push({
       variable: 'ONRAMP_WEBHOOK_SECRET',
       message: 'a secret published in this repository (development or demo); choose a private one',
@@ -63,7 +76,7 @@ export function publishedIntegratorProblems(integrators: readonly Integrator[], 
     const where = `ONRAMP_INTEGRATORS_FILE: integrator ${integrator.id}`;
     if (integrator.api_key_sha256.includes(devDigest))
       problems.push(`${where}: api_key_sha256 holds the digest of the development API key, published in this repository`);
-    if (integrator.webhook_secret === DEFAULT_DEV_WEBHOOK_SECRET)
+    if (sameWebhookKey(integrator.webhook_secret, DEFAULT_DEV_WEBHOOK_SECRET))
       problems.push(`${where}: webhook_secret is the development webhook secret, published in this repository`);
     if (demo) continue;
     const outsideDemo = 'refused in production unless it is a demo (SANDBOX_IN_PRODUCTION=true and no live provider)';
@@ -71,7 +84,7 @@ export function publishedIntegratorProblems(integrators: readonly Integrator[], 
       problems.push(
         `${where}: api_key_sha256 holds the demo key of deploy/integrators.example.json, published in docs/operations.md; ${outsideDemo}`,
       );
-    if (integrator.webhook_secret === DEMO_INTEGRATOR_WEBHOOK_SECRET)
+    if (sameWebhookKey(integrator.webhook_secret, DEMO_INTEGRATOR_WEBHOOK_SECRET))
       problems.push(`${where}: webhook_secret is the demo secret of deploy/integrators.example.json; ${outsideDemo}`);
   }
   return problems;

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/config';
 import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import { sha256Hex } from '../../src/config/integrators';
+import { DEMO_INTEGRATOR_WEBHOOK_SECRET } from '../../src/config/published-values';
 import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay/config';
 import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../src/providers/ramp/config';
 import { TEST_ENCRYPTION_KEYS } from '../helpers/config';
@@ -37,6 +38,26 @@ function problems(env: NodeJS.ProcessEnv): string[] {
     throw err;
   }
   return [];
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const keyBytes = (secret: string) => Buffer.from(secret.slice('whsec_'.length), 'base64').toString('hex');
+
+/**
+ * Other spellings of a padded `whsec_` secret that decode to the same key, the one webhooks are
+ * signed with: without its padding, with the unused low bits of its last character set, and with
+ * characters after the padding (where decoding stops).
+ */
+function sameKeySpellings(secret: string): string[] {
+  const unpadded = secret.replace(/=+$/, '');
+  const last = BASE64.indexOf(unpadded.at(-1)!);
+  const otherBits = `${unpadded.slice(0, -1)}${BASE64.charAt(last | 1)}${secret.slice(unpadded.length)}`;
+  const spellings = [unpadded, otherBits, `${secret}AAAA`];
+  for (const spelling of spellings) {
+    expect(spelling).not.toBe(secret);
+    expect(keyBytes(spelling)).toBe(keyBytes(secret));
+  }
+  return spellings;
 }
 
 function integratorsFile(integrator: Record<string, unknown>): string {
@@ -114,6 +135,25 @@ test('the demo values the broker refuses are those of deploy/integrators.example
   expect(readFileSync(resolve(__dirname, '..', '..', 'docs', 'operations.md'), 'utf8')).toContain(DEMO_API_KEY);
 });
 
+test.each([
+  [
+    'development',
+    DEFAULT_DEV_WEBHOOK_SECRET,
+    /^ONRAMP_INTEGRATORS_FILE: integrator acme: webhook_secret is the development webhook secret/,
+  ],
+  ['demo', DEMO_INTEGRATOR_WEBHOOK_SECRET, /^ONRAMP_INTEGRATORS_FILE: integrator acme: webhook_secret is the demo secret/],
+])('the %s webhook secret spelt otherwise is the same key, and refused as it is', (_name, published, inFile) => {
+  for (const spelling of sameKeySpellings(published)) {
+    expect(problems({ ...PRODUCTION, ONRAMP_WEBHOOK_SECRET: spelling })).toEqual([
+      expect.stringMatching(/^ONRAMP_WEBHOOK_SECRET: a secret published/),
+    ]);
+    const path = integratorsFile({ api_key_sha256: [sha256Hex(PRIVATE_KEY)], webhook_secret: spelling });
+    expect(problems({ ...PRODUCTION, ONRAMP_API_KEY: undefined, ONRAMP_INTEGRATORS_FILE: path })).toEqual([expect.stringMatching(inFile)]);
+  }
+  // A private secret is not refused.
+  expect(problems({ ...PRODUCTION, ONRAMP_WEBHOOK_SECRET: `whsec_${randomBytes(32).toString('base64')}` })).toEqual([]);
+});
+
 describe('TRUST_PROXY', () => {
   test.each([
     '0.0.0.0/0',
@@ -127,14 +167,11 @@ describe('TRUST_PROXY', () => {
     '0:0:0:0:0:ffff:0.0.0.0/96',
     '0::ffff:0:0/96',
     '::0:ffff:0.0.0.0/96',
-  ])(
-    '%s believes almost any sender: refused, naming the variable',
-    (range) => {
-      expect(problems({ NODE_ENV: 'test', LOG_LEVEL: 'silent', TRUST_PROXY: `10.0.0.1,${range}` })).toEqual([
-        expect.stringMatching(/^TRUST_PROXY\.1: .* is wider than \/8 \(IPv4\) or \/32 \(IPv6\)/),
-      ]);
-    },
-  );
+  ])('%s believes almost any sender: refused, naming the variable', (range) => {
+    expect(problems({ NODE_ENV: 'test', LOG_LEVEL: 'silent', TRUST_PROXY: `10.0.0.1,${range}` })).toEqual([
+      expect.stringMatching(/^TRUST_PROXY\.1: .* is wider than \/8 \(IPv4\) or \/32 \(IPv6\)/),
+    ]);
+  });
 
   test('a /8 of IPv4, a /32 of IPv6, an IPv4-mapped /104 and the named private ranges are accepted', () => {
     const ranges = ['10.0.0.0/8', '2001:db8::/32', '::ffff:10.0.0.0/104', 'uniquelocal', 'loopback'];
