@@ -83,7 +83,12 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       searchHashKey: config.encryption.keys[0],
       claimLifetimeMs: claimLifetimeMs(config.orderTimings),
     }),
-    orderSearch: new OrderSearch({ client, hashKeys: config.encryption.keys, concurrencyPerIntegrator: config.orderSearchConcurrency }),
+    orderSearch: new OrderSearch({
+      client,
+      hashKeys: config.encryption.keys,
+      concurrencyPerIntegrator: config.orderSearchConcurrency,
+      logger,
+    }),
     webhookDelivery: config.webhooks,
     signalledEvents: redis ? new RedisSignalledEvents(redis) : new MemorySignalledEvents(),
     timings: config.orderTimings,

@@ -214,7 +214,7 @@ export const redisErrors = new Counter({
 /** The work of GET /api/on_ramp/orders: records listed from visibility, and memos decoded (decrypted) of them. */
 export const orderSearchRecords = new Counter({
   name: 'onramp_order_search_records_total',
-  help: 'Visibility records the order search read (stage="read") and whose memo it decoded (stage="decoded").',
+  help: 'Visibility records the order search read (stage="read"), whose memo it decoded (stage="decoded"), and left out because the memo could not be decoded (stage="undecodable").',
   labelNames: ['stage'] as const,
   registers,
 });

@@ -7,6 +7,7 @@ import { requiredTsToMs } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
 import type { Order } from '../domain/order';
 import type { OrderStatus } from '../domain/order-status';
+import type { Logger } from '../logging';
 import { orderSearchRecords } from '../metrics/metrics';
 import { searchableHashes, type EncryptionKey } from '../temporal/codec';
 import { ORDER_REQUESTED_AT_KEY, orderWorkflowId, type OrderMemo } from '../temporal/shared';
@@ -44,6 +45,8 @@ export interface OrderSearchOptions {
   timeoutMs?: number;
   /** Searches of one integrator in flight at once (default 2); one more is refused with SearchesBusyError. */
   concurrencyPerIntegrator?: number;
+  /** Where a record left out because its memo cannot be decoded is reported. */
+  logger?: Logger;
 }
 
 /**
@@ -227,11 +230,23 @@ export class OrderSearch {
   /** The order of a record, its memo decoded (and decrypted); undefined unless it is this integrator's. */
   private async orderOf(candidate: Candidate, integratorId: string): Promise<Order | undefined> {
     orderSearchRecords.inc({ stage: 'decoded' });
-    const memo = (await decodeMapFromPayloads(this.converter, candidate.raw.memo?.fields, {
-      type: 'workflow',
-      namespace: this.options.client.options.namespace,
-      workflowId: candidate.workflowId,
-    })) as Partial<OrderMemo> | undefined;
+    let memo: Partial<OrderMemo> | undefined;
+    try {
+      memo = await decodeMapFromPayloads(this.converter, candidate.raw.memo?.fields, {
+        type: 'workflow',
+        namespace: this.options.client.options.namespace,
+        workflowId: candidate.workflowId,
+      });
+    } catch (err) {
+      // The codec runs here, on this record's bytes only (a key this process lacks, a payload bound
+      // to another workflow, altered bytes): the record is left out, not the page.
+      orderSearchRecords.inc({ stage: 'undecodable' });
+      this.options.logger?.warn(
+        { workflowId: candidate.workflowId, err: (err as Error).message },
+        'order search: a record whose memo cannot be decoded is left out',
+      );
+      return undefined;
+    }
     // The query already holds the integrator; the memo is checked too, so a record can never leak.
     return memo?.order && memo.integratorId === integratorId ? memo.order : undefined;
   }

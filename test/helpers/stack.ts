@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { startLocalStack, type LocalStack, type LocalStackOptions } from '../../src/dev/local-stack';
-import { createLogger } from '../../src/logging';
+import { createLogger, type Logger } from '../../src/logging';
 import type { AppConfig } from '../../src/config';
 import { testConfig } from './config';
 import { startTemporal, workflowBundle } from './temporal';
@@ -12,6 +12,8 @@ export interface TestStackOptions extends Partial<
   config?: Partial<AppConfig>;
   /** Environment variables the configuration is built from (e.g. ONRAMP_WEBHOOK_URL). */
   env?: NodeJS.ProcessEnv;
+  /** The API's and worker's logger (default: silent). */
+  logger?: Logger;
 }
 
 /** API + simulator + worker against a test Temporal server, on its own task queue. */
@@ -25,7 +27,7 @@ export async function startTestStack(env: TestWorkflowEnvironment, options: Test
     config,
     client: env.client,
     connection: env.nativeConnection,
-    logger: createLogger('silent', 'test'),
+    logger: options.logger ?? createLogger('silent', 'test'),
     settleDelayMs: options.settleDelayMs ?? 50,
     faults: options.faults,
     worker: options.worker,

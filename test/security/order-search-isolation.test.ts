@@ -5,14 +5,25 @@
  * only; and an integrator has at most ORDER_SEARCH_CONCURRENCY searches in flight per API process
  * (more are 429 rate_limited), which another integrator's searches do not count against.
  *
- * The work is counted, not timed: onramp_order_search_records_total, by stage (read, decoded).
- * Real Temporal dev server, real API, orders made through the API, encryption keys on.
+ * A record whose memo this API cannot decode is left out of its page (a metric and a warning),
+ * never a 500.
+ *
+ * The work is counted, not timed: onramp_order_search_records_total, by stage (read, decoded,
+ * undecodable). Real Temporal dev server, real API, orders made through the API (and, for an
+ * undecodable memo, an order workflow started straight in Temporal, which no worker runs),
+ * encryption keys on.
  */
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { Client, WorkflowClient } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { sha256Hex } from '../../src/config/integrators';
 import type { LocalStack } from '../../src/dev/local-stack';
+import { createLogger } from '../../src/logging';
 import { registry } from '../../src/metrics/registry';
 import { searchMargin } from '../../src/orders/search';
+import { encryptingDataConverter, EncryptionKeysSchema } from '../../src/temporal/codec';
+import { INTEGRATOR_ID_KEY, ORDER_REQUESTED_AT_KEY, orderWorkflowId } from '../../src/temporal/shared';
 import { FAST_TIMINGS, TEST_ENCRYPTION_KEYS, testConfig } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { draftOrder, offersQuery, type OrderDraft } from '../helpers/orders';
@@ -23,10 +34,21 @@ const OTHER_KEY = 'obk_test_other_search_00000000000000000000';
 const A_ORDERS = 48;
 const PAGE = 5;
 const ENV = { ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ORDER_SEARCH_CONCURRENCY: '2' };
+/** A key the API does not hold: a memo encrypted under it cannot be decoded there. */
+const ROGUE_KEYS = `rogue:${Buffer.alloc(32, 9).toString('base64')}`;
 
 let env: TestWorkflowEnvironment;
 let stack: LocalStack;
 const mine: string[] = [];
+
+/** The API's log lines at warn and above. */
+const logLines: Record<string, unknown>[] = [];
+const logSink = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
+    done();
+  },
+});
 
 async function order(draft: OrderDraft, apiKey?: string): Promise<string> {
   const offers = await callApi(stack.apiUrl, `/api/on_ramp/offers?${offersQuery(draft)}`, { apiKey });
@@ -38,11 +60,57 @@ async function order(draft: OrderDraft, apiKey?: string): Promise<string> {
 
 const search = (query: string, apiKey?: string) => callApi(stack.apiUrl, `/api/on_ramp/orders?${query}`, { apiKey });
 
-/** The search's counter: records read and memos decoded so far in this process. */
-async function work(): Promise<{ read: number; decoded: number }> {
+/** The search's counter: records read, memos decoded and records left out undecodable so far in this process. */
+async function work(): Promise<{ read: number; decoded: number; undecodable: number }> {
   const metric = await registry.getSingleMetric('onramp_order_search_records_total')?.get();
   const value = (stage: string) => metric?.values.find((v) => v.labels.stage === stage)?.value ?? 0;
-  return { read: value('read'), decoded: value('decoded') };
+  return { read: value('read'), decoded: value('decoded'), undecodable: value('undecodable') };
+}
+
+/**
+ * An order workflow started straight in Temporal, as the API starts one (integrator and request
+ * time search attributes, a memo with the order), on a task queue no worker polls; its memo
+ * encrypted under `keys`. Returns the order id.
+ */
+async function plant(integratorId: string, requestedAt: Date, keys = TEST_ENCRYPTION_KEYS): Promise<string> {
+  const client = new Client({
+    connection: env.client.connection,
+    namespace: env.client.options.namespace,
+    dataConverter: encryptingDataConverter(EncryptionKeysSchema.parse(keys)),
+  });
+  const id = randomUUID();
+  await client.workflow.start('orderWorkflow', {
+    taskQueue: 'planted-no-worker',
+    workflowId: orderWorkflowId(id),
+    args: [],
+    memo: { integratorId, order: { id, status: 'created', created_at: requestedAt.toISOString() } },
+    typedSearchAttributes: [
+      { key: INTEGRATOR_ID_KEY, value: integratorId },
+      { key: ORDER_REQUESTED_AT_KEY, value: requestedAt },
+    ],
+  });
+  return id;
+}
+
+/** Every page of `query` (a cursor appended), each checked to be 200; and the count queries of each. */
+async function pages(query: string, apiKey?: string, most = 500): Promise<{ ids: string[]; counts: string[][] }> {
+  const counted = jest.spyOn(WorkflowClient.prototype, 'count');
+  const ids: string[] = [];
+  const counts: string[][] = [];
+  try {
+    let cursor: string | null = null;
+    do {
+      counted.mockClear();
+      const res = await search(`${query}${cursor ? `&cursor=${cursor}` : ''}`, apiKey);
+      expect([res.status, res.body.code]).toEqual([200, undefined]);
+      ids.push(...res.body.orders.map((o: { id: string }) => o.id));
+      counts.push(counted.mock.calls.map(([q]) => q ?? ''));
+      cursor = res.body.next_cursor;
+    } while (cursor && counts.length < most);
+  } finally {
+    counted.mockRestore();
+  }
+  return { ids, counts };
 }
 
 beforeAll(async () => {
@@ -54,6 +122,7 @@ beforeAll(async () => {
       integrators: [...base.integrators, { id: 'other', name: 'Other', api_key_sha256: [sha256Hex(OTHER_KEY)] }],
       orderTimings: { ...FAST_TIMINGS, paymentWindowMs: 3_600_000 },
     },
+    logger: createLogger('warn', 'test', logSink),
   });
   // Four at a time: A's orders, then one of B's.
   for (let i = 0; i < A_ORDERS; i += 4) {
@@ -110,4 +179,20 @@ test('a third concurrent search of one integrator is 429 rate_limited, while ano
   expect((await theirs).status).toBe(200);
   // The searches are over: A is answered again.
   expect((await search('limit=1')).status).toBe(200);
+}, 60_000);
+
+test('a record whose memo cannot be decoded is left out of its page, with a metric and a warning: never a 500', async () => {
+  const rogue = orderWorkflowId(await plant('other', new Date(), ROGUE_KEYS));
+  await eventually(
+    async () => ((await env.client.workflow.count(`IntegratorId = 'other'`)).count === 2 ? true : undefined),
+    'the planted record in visibility',
+  );
+  const before = await work();
+  const res = await search('limit=100', OTHER_KEY);
+  expect([res.status, res.body.code]).toEqual([200, undefined]);
+  expect(res.body.orders).toHaveLength(1);
+  expect((await work()).undecodable - before.undecodable).toBe(1);
+  expect(logLines).toContainEqual(expect.objectContaining({ level: 40, workflowId: rogue }));
+  // Page by page too: every page is answered, and B's one order is there once.
+  expect((await pages('limit=1', OTHER_KEY)).ids).toEqual(res.body.orders.map((o: { id: string }) => o.id));
 }, 60_000);
