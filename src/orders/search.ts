@@ -12,7 +12,7 @@ import { orderSearchRecords } from '../metrics/metrics';
 import { searchableHashes, type EncryptionKey } from '../temporal/codec';
 import { ORDER_REQUESTED_AT_KEY, orderWorkflowId, type OrderMemo } from '../temporal/shared';
 import { OrderUnavailableError, SearchesBusyError } from './errors';
-import { orderSearchQuery, requestedBetween } from './visibility-query';
+import { orderSearchQuery, requestedBetween, type KeysetPosition } from './visibility-query';
 
 export interface OrderSearchFilters {
   externalUserId?: string;
@@ -61,9 +61,43 @@ export const searchMargin = (limit: number) => Math.max(limit, 10);
  */
 const CREATED_AFTER_REQUEST_MS = 5 * 60_000;
 
-/** The first window a page tries below its upper bound, and the most windows it counts to find one. */
+/**
+ * The first window a page counts below its upper bound, how much wider each next one is, and the
+ * most counts a page makes (each a CountWorkflowExecutions call; see `windowFor`).
+ */
 const FIRST_WINDOW_MS = 60_000;
-const MAX_COUNTS = 24;
+const WIDENING = 32;
+const MAX_COUNTS = 8;
+
+/**
+ * No order was requested before 1970 or after 9999 (created_from and created_to outside are refused):
+ * a page's window stays between, where visibility takes every instant the query names.
+ */
+const FLOOR_MS = 0;
+const CEILING_MS = Date.UTC(9999, 11, 31);
+
+/**
+ * Inside one millisecond, a window is narrowed by workflow id: by the first 32 bits of the order id
+ * (a UUID in lowercase hex, so string order is number order) that the window's ids start from.
+ */
+const ID_KEYS = 2 ** 32;
+const idFrom = (key: number) => orderWorkflowId(key.toString(16).padStart(8, '0'));
+/** The cursor just below the ids from `key` up: string order puts every id starting with a lesser key before it. */
+const idBelow = (key: number) => `${key.toString(16).padStart(8, '0')}-0000-0000-0000-000000000000`;
+
+/** One count of a window: where it reaches (a span below the top, or a share of a millisecond's ids) and how many it holds. */
+interface Probe {
+  at: number;
+  count: number;
+}
+
+/** The window a page reads: from `from` (included) to the page's upper bound; `rest`: older orders may be left. */
+interface Window {
+  from: KeysetPosition;
+  rest: boolean;
+  /** Where the next page starts when this window held no more than a page. */
+  below?: OrderSearchPosition;
+}
 
 /** One visibility record: where it sorts, before its memo is decoded (only the returned ones are). */
 interface Candidate {
@@ -86,10 +120,12 @@ function newestFirst(a: { atMs: number; workflowId: string }, b: { atMs: number;
  *
  * SQL visibility (the dev server, PostgreSQL) cannot sort, so a page cannot just read the first
  * `limit` records. It seeks instead: it counts (no record is transferred or decoded) the matches in
- * a window of request times that ends at the cursor, widening then narrowing the window until it
- * holds more than `limit` and at most `limit + margin` records, reads that window only, and decodes
- * the memos of the `limit` it returns. The work of a page is bounded by its `limit`, whatever the
- * integrator's number of orders.
+ * a window of request times that ends at the cursor, widening then narrowing the window (at most
+ * MAX_COUNTS counts) until it holds more than `limit` and at most `limit + margin` records, reads
+ * that window only, and decodes the memos of the `limit` it returns. The work of a page is bounded
+ * by its `limit`, whatever the integrator's number of orders. The cursor's position is a keyset of
+ * request time and workflow id, in the query itself, so orders sharing a millisecond are neither
+ * skipped nor repeated.
  */
 export class OrderSearch {
   private readonly converter: LoadedDataConverter;
@@ -134,13 +170,13 @@ export class OrderSearch {
     });
     // An order is requested before it is created: created_to bounds its request time exactly, created_from with a margin.
     const cursor = after === undefined ? undefined : { atMs: Date.parse(after.requestedAt), workflowId: orderWorkflowId(after.id) };
-    const upperMs = Math.min(cursor?.atMs ?? Infinity, filters.createdToMs ?? Infinity);
-    const lowerMs = filters.createdFromMs === undefined ? -Infinity : filters.createdFromMs - CREATED_AFTER_REQUEST_MS;
+    const to = upperBound(cursor, filters.createdToMs);
+    const floorMs = Math.max(FLOOR_MS, filters.createdFromMs === undefined ? FLOOR_MS : filters.createdFromMs - CREATED_AFTER_REQUEST_MS);
     try {
       return await client.withDeadline(Date.now() + timeoutMs, async () => {
-        const window = await this.windowFor(base, lowerMs, upperMs, limit);
+        const window = await this.windowFor(base, floorMs, to, limit);
         // Twice what was counted at most: orders created meanwhile can join the window (and are then read).
-        const candidates = (await this.read(within(base, window.fromMs, upperMs), 2 * (limit + searchMargin(limit))))
+        const candidates = (await this.read(within(base, window.from, to), 2 * (limit + searchMargin(limit))))
           .filter((c) => !cursor || newestFirst(c, cursor) > 0)
           .sort(newestFirst);
         const page = candidates.slice(0, limit);
@@ -152,9 +188,7 @@ export class OrderSearch {
         const last = page.at(-1);
         if (candidates.length > limit && last) return { orders, next: positionOf(last) };
         // The window held no more than a page: the next one starts below it, if anything is left there.
-        return window.fromMs > lowerMs
-          ? { orders, next: { requestedAt: new Date(window.fromMs - 1).toISOString(), id: LAST_ID } }
-          : { orders };
+        return window.rest && window.below ? { orders, next: window.below } : { orders };
       });
     } catch (err) {
       if (isGrpcServiceError(err) || err instanceof ServiceError || (err as Error).name === 'TransportError') {
@@ -165,43 +199,72 @@ export class OrderSearch {
   }
 
   /**
-   * The start of the window below `upperMs` that a page reads: `lowerMs` when everything down to it
-   * fits in `limit + margin` records; else a window holding more than `limit` and at most
-   * `limit + margin`, found by counts (widened from a minute, then narrowed by turns of
-   * interpolation and halving), or the narrowest found when orders crowd into too short a time.
+   * The window a page reads, from `floorMs` up to `to` (the cursor, or created_to): a window holding
+   * more than `limit` and at most `limit + margin` records, or everything down to the floor when
+   * that fits in `limit + margin`. Found by at most MAX_COUNTS counts: widening from a minute below
+   * the top by x32 until a window holds more than `limit` (never a count over all time first), then
+   * narrowing by turns of interpolation and halving; when one millisecond holds too many, narrowing
+   * inside it by workflow id. When the counts run out, the widest window known to hold at most
+   * `limit` (the page is short, and the next one starts below it).
    */
-  private async windowFor(base: string, lowerMs: number, upperMs: number, limit: number): Promise<{ fromMs: number }> {
+  private async windowFor(base: string, floorMs: number, to: KeysetPosition | undefined, limit: number): Promise<Window> {
     const most = limit + searchMargin(limit);
-    const target = limit + Math.ceil(searchMargin(limit) / 2);
-    const topMs = Number.isFinite(upperMs) ? upperMs : Date.now();
+    // The millisecond a span counts down from: the cursor's (below its id), created_to's, or now.
+    const topMs = to === undefined ? Date.now() : to.workflowId === undefined ? to.ms - 1 : to.ms;
+    const deepest = topMs - floorMs;
+    if (deepest < 0) return { from: { ms: floorMs }, rest: false };
     let counts = 0;
-    const count = async (spanMs: number) => {
+    const count = async (from: KeysetPosition) => {
       counts++;
-      return (await this.options.client.workflow.count(within(base, Math.max(topMs - spanMs, lowerMs), upperMs))).count;
+      return (await this.options.client.workflow.count(within(base, from, to))).count;
     };
-    const total = await count(Infinity);
-    if (total <= most) return { fromMs: lowerMs };
-    // narrow: a span below topMs holding at most `limit`; wide: one holding more.
-    let narrow = { span: 0, count: 0 };
-    let wide = { span: Number.isFinite(lowerMs) ? topMs - lowerMs : Infinity, count: total };
-    for (let span = FIRST_WINDOW_MS; span < wide.span && counts < MAX_COUNTS; span *= 8) {
-      const found = await count(span);
-      if (found > limit) wide = { span, count: found };
-      else narrow = { span, count: found };
-      if (found > limit) break;
+    const spanning = (span: number): Window => ({
+      from: { ms: topMs - span },
+      rest: span < deepest,
+      below: { requestedAt: new Date(topMs - span - 1).toISOString(), id: LAST_ID },
+    });
+
+    // Widen: span s holds the milliseconds from topMs - s to the top (-1: none).
+    let narrow: Probe = { at: -1, count: 0 };
+    let wide: Probe;
+    for (let span = FIRST_WINDOW_MS; ; span *= WIDENING) {
+      const at = Math.min(span, deepest);
+      const found = await count({ ms: topMs - at });
+      if (found > limit) {
+        wide = { at, count: found };
+        break;
+      }
+      if (at === deepest || counts >= MAX_COUNTS) return spanning(at);
+      narrow = { at, count: found };
     }
-    if (!Number.isFinite(wide.span)) return { fromMs: lowerMs };
-    for (let turn = 0; wide.count > most && wide.span - narrow.span > 1 && counts < MAX_COUNTS; turn++) {
-      const guess =
-        turn % 2 === 0
-          ? narrow.span + ((wide.span - narrow.span) * (target - narrow.count)) / (wide.count - narrow.count)
-          : (narrow.span + wide.span) / 2;
-      const span = Math.min(wide.span - 1, Math.max(narrow.span + 1, Math.round(guess)));
-      const found = await count(span);
-      if (found > limit) wide = { span, count: found };
-      else narrow = { span, count: found };
+    const left = () => counts < MAX_COUNTS;
+    if (narrow.at === -1 && to?.workflowId !== undefined && wide.count > most && left()) {
+      // The first minute holds more than a page: first the rest of the cursor's own millisecond.
+      const found = await count({ ms: topMs });
+      if (found > limit) wide = { at: 0, count: found };
+      else narrow = { at: 0, count: found };
     }
-    return { fromMs: Math.max(topMs - wide.span, lowerMs) };
+    ({ narrow, wide } = await narrowDown(narrow, wide, limit, left, (span) => count({ ms: topMs - span })));
+    if (wide.count <= most) return spanning(wide.at);
+
+    if (wide.at - narrow.at === 1 && left()) {
+      // Millisecond m alone holds more than a page: x of its ids, the greatest first (x = ID_KEYS: all of them).
+      const m = topMs - wide.at;
+      const inside = (x: number): Window => ({
+        from: { ms: m, workflowId: idFrom(ID_KEYS - x) },
+        rest: true,
+        below: { requestedAt: new Date(m).toISOString(), id: idBelow(ID_KEYS - x) },
+      });
+      const ids = await narrowDown({ at: 0, count: narrow.count }, { at: ID_KEYS, count: wide.count }, limit, left, (x) =>
+        count(inside(x).from),
+      );
+      if (ids.wide.count <= most) return inside(ids.wide.at);
+      if (ids.narrow.at > 0) return inside(ids.narrow.at);
+    }
+    if (narrow.at >= 0) return spanning(narrow.at);
+    // No window of a page found within the counts (more than a page crowds just below the top):
+    // the narrowest found, read in part (at most twice the bound).
+    return spanning(wide.at);
   }
 
   /** The records of `query`, at most `most` (their memos still encoded). */
@@ -252,10 +315,44 @@ export class OrderSearch {
   }
 }
 
-/** `base`, limited to the orders requested from `fromMs` to `toMs`. */
-function within(base: string, fromMs: number, toMs: number): string {
-  const range = requestedBetween(fromMs, toMs);
+/** `base`, limited to the orders from position `from` (included) to position `to` (excluded). */
+function within(base: string, from: KeysetPosition | undefined, to: KeysetPosition | undefined): string {
+  const range = requestedBetween(from, to);
   return range === undefined ? base : `${base} AND ${range}`;
+}
+
+/** A page's upper bound (excluded): the cursor, or the millisecond after created_to, whichever is older. */
+function upperBound(cursor: { atMs: number; workflowId: string } | undefined, createdToMs: number | undefined): KeysetPosition | undefined {
+  if (createdToMs !== undefined && (cursor === undefined || cursor.atMs > createdToMs))
+    return { ms: Math.min(createdToMs + 1, CEILING_MS) };
+  return cursor && (cursor.atMs < CEILING_MS ? { ms: cursor.atMs, workflowId: cursor.workflowId } : { ms: CEILING_MS });
+}
+
+/**
+ * Narrows a window between `narrow` (holding at most `limit`) and `wide` (holding more), by turns
+ * of interpolation and halving, until `wide` holds at most `limit + margin`, the two are next to
+ * each other, or `more()` says the counts are spent.
+ */
+async function narrowDown(
+  narrow: Probe,
+  wide: Probe,
+  limit: number,
+  more: () => boolean,
+  count: (at: number) => Promise<number>,
+): Promise<{ narrow: Probe; wide: Probe }> {
+  const most = limit + searchMargin(limit);
+  const target = limit + Math.ceil(searchMargin(limit) / 2);
+  for (let turn = 0; wide.count > most && wide.at - narrow.at > 1 && more(); turn++) {
+    const guess =
+      turn % 2 === 0
+        ? narrow.at + ((wide.at - narrow.at) * (target - narrow.count)) / (wide.count - narrow.count)
+        : (narrow.at + wide.at) / 2;
+    const at = Math.min(wide.at - 1, Math.max(narrow.at + 1, Math.round(guess)));
+    const found = await count(at);
+    if (found > limit) wide = { at, count: found };
+    else narrow = { at, count: found };
+  }
+  return { narrow, wide };
 }
 
 const orderIdOf = (workflowId: string) => workflowId.slice(orderWorkflowId('').length);

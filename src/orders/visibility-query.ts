@@ -54,17 +54,38 @@ export function orderSearchQuery(integratorId: string, filters: VisibilityFilter
 const instant = (ms: number) => `'${new Date(ms).toISOString()}'`;
 
 /**
- * Orders requested from `fromMs` to `toMs` (epoch ms, both included; infinite for no bound), by
- * OrderRequestedAt; orders from before that search attribute existed, by their run's StartTime.
- * Undefined when neither end bounds anything.
+ * A place in the newest-first order of orders: a millisecond of request time and, inside it, a
+ * workflow id (orders of one millisecond come by workflow id, greatest first). Without an id: the
+ * millisecond's edge.
  */
-export function requestedBetween(fromMs: number, toMs: number): string | undefined {
+export interface KeysetPosition {
+  ms: number;
+  workflowId?: string;
+}
+
+/** `name` (a Datetime) inside millisecond `ms`: StartTime has finer digits than the millisecond a position holds. */
+const inMs = (name: string, ms: number) => `${name} >= ${instant(ms)} AND ${name} < ${instant(ms + 1)}`;
+
+/** `from` or newer: a later millisecond, or in `from`'s a workflow id from its id up. */
+function fromOn(name: string, from: KeysetPosition): string {
+  if (from.workflowId === undefined) return `${name} >= ${instant(from.ms)}`;
+  return `(${name} >= ${instant(from.ms + 1)} OR (${inMs(name, from.ms)} AND WorkflowId >= ${literal('workflow_id', from.workflowId)}))`;
+}
+
+/** Older than `to`: an earlier millisecond, or in `to`'s a lesser workflow id. */
+function olderThan(name: string, to: KeysetPosition): string {
+  if (to.workflowId === undefined) return `${name} < ${instant(to.ms)}`;
+  return `(${name} < ${instant(to.ms)} OR (${inMs(name, to.ms)} AND WorkflowId < ${literal('workflow_id', to.workflowId)}))`;
+}
+
+/**
+ * Orders older than position `to` (a cursor: excluded) and not older than position `from`
+ * (included), by OrderRequestedAt and workflow id; orders from before that search attribute
+ * existed, by their run's StartTime. Undefined when neither end bounds anything.
+ */
+export function requestedBetween(from: KeysetPosition | undefined, to: KeysetPosition | undefined): string | undefined {
+  if (from === undefined && to === undefined) return undefined;
   const range = (name: string) =>
-    [
-      ...(Number.isFinite(fromMs) ? [`${name} >= ${instant(fromMs)}`] : []),
-      // Before the next millisecond: StartTime has finer digits than the millisecond a cursor holds.
-      ...(Number.isFinite(toMs) ? [`${name} < ${instant(toMs + 1)}`] : []),
-    ].join(' AND ');
-  if (!Number.isFinite(fromMs) && !Number.isFinite(toMs)) return undefined;
+    [...(from === undefined ? [] : [fromOn(name, from)]), ...(to === undefined ? [] : [olderThan(name, to)])].join(' AND ');
   return `((${range('OrderRequestedAt')}) OR (OrderRequestedAt IS NULL AND ${range('StartTime')}))`;
 }

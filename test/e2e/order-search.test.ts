@@ -155,12 +155,23 @@ test('bad limits, dates and cursors are 400 validation_error naming the field', 
     ['limit=101', 'limit'],
     ['limit=ten', 'limit'],
     ['created_from=2026-11-22', 'created_from'],
+    // Visibility takes no instant before 1970 or after 9999: refused here, not a 503 from Temporal.
+    ['created_from=0000-01-01T00:00:00Z', 'created_from'],
+    ['created_to=1969-12-31T23:59:59.999Z', 'created_to'],
+    [`created_to=${encodeURIComponent('9999-12-31T23:00:00-05:00')}`, 'created_to'],
     ['cursor=not%20a%20cursor', 'cursor'],
     [`cursor=${Buffer.from('{"c":"x"}').toString('base64url')}`, 'cursor'],
+    [`cursor=${Buffer.from(`{"c":"0000-01-01T00:00:00Z","i":"${mine[0].id}"}`).toString('base64url')}`, 'cursor'],
   ]) {
     const res = await search(query!);
     expect([query, res.status, res.body.errors?.[0]?.path]).toEqual([query, 400, field]);
   }
+});
+
+test('the earliest and latest instants a search may name are answered', async () => {
+  const res = await search(`created_from=1970-01-01T00:00:00Z&created_to=9999-12-31T23:59:59.999Z`);
+  expect(res.status).toBe(200);
+  expect(ids(res.body.orders)).toEqual(ids([...mine].reverse()));
 });
 
 describe('POST /api/on_ramp/webhooks/test', () => {

@@ -5,13 +5,14 @@
  * only; and an integrator has at most ORDER_SEARCH_CONCURRENCY searches in flight per API process
  * (more are 429 rate_limited), which another integrator's searches do not count against.
  *
- * A record whose memo this API cannot decode is left out of its page (a metric and a warning),
- * never a 500.
+ * A page makes at most 8 count queries, each over a window below its cursor (never one over all
+ * time); orders sharing one millisecond are listed once each, however many; and a record whose memo
+ * this API cannot decode is left out of its page (a metric and a warning), never a 500.
  *
  * The work is counted, not timed: onramp_order_search_records_total, by stage (read, decoded,
- * undecodable). Real Temporal dev server, real API, orders made through the API (and, for an
- * undecodable memo, an order workflow started straight in Temporal, which no worker runs),
- * encryption keys on.
+ * undecodable), and the client's count calls. Real Temporal dev server, real API, orders made
+ * through the API (and, for a crowd in one millisecond and an undecodable memo, order workflows
+ * started straight in Temporal, which no worker runs), encryption keys on.
  */
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -31,8 +32,11 @@ import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
 
 const OTHER_KEY = 'obk_test_other_search_00000000000000000000';
+const CROWD_KEY = 'obk_test_crowd_search_00000000000000000000';
 const A_ORDERS = 48;
 const PAGE = 5;
+/** The most count queries a page may make. */
+const MOST_COUNTS = 8;
 const ENV = { ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ORDER_SEARCH_CONCURRENCY: '2' };
 /** A key the API does not hold: a memo encrypted under it cannot be decoded there. */
 const ROGUE_KEYS = `rogue:${Buffer.alloc(32, 9).toString('base64')}`;
@@ -119,7 +123,11 @@ beforeAll(async () => {
   stack = await startTestStack(env, {
     env: ENV,
     config: {
-      integrators: [...base.integrators, { id: 'other', name: 'Other', api_key_sha256: [sha256Hex(OTHER_KEY)] }],
+      integrators: [
+        ...base.integrators,
+        { id: 'other', name: 'Other', api_key_sha256: [sha256Hex(OTHER_KEY)] },
+        { id: 'crowd', name: 'Crowd', api_key_sha256: [sha256Hex(CROWD_KEY)] },
+      ],
       orderTimings: { ...FAST_TIMINGS, paymentWindowMs: 3_600_000 },
     },
     logger: createLogger('warn', 'test', logSink),
@@ -180,6 +188,36 @@ test('a third concurrent search of one integrator is 429 rate_limited, while ano
   // The searches are over: A is answered again.
   expect((await search('limit=1')).status).toBe(200);
 }, 60_000);
+
+test(`a page makes at most ${MOST_COUNTS} count queries, each over a window below its cursor, never one over all time`, async () => {
+  const { ids, counts } = await pages(`limit=${PAGE}`);
+  expect([...ids].sort()).toEqual([...mine].sort());
+  for (const queries of counts) {
+    expect(queries.length).toBeLessThanOrEqual(MOST_COUNTS);
+    // Each count has a lower end of request time: none counts all of the integrator's orders.
+    for (const query of queries) expect(query).toMatch(/OrderRequestedAt >= '/);
+  }
+}, 60_000);
+
+test('orders sharing one millisecond, more than a page reads, are each listed once and in order', async () => {
+  const atMs = Date.now() - 3_600_000;
+  const planted: { id: string; ms: number }[] = [];
+  const times = [atMs + 1, atMs + 1, ...Array.from({ length: 30 }, () => atMs), atMs - 1, atMs - 1];
+  for (let i = 0; i < times.length; i += 8) {
+    const batch = times.slice(i, i + 8);
+    planted.push(...(await Promise.all(batch.map(async (ms) => ({ id: await plant('crowd', new Date(ms)), ms })))));
+  }
+  await eventually(
+    async () => ((await search('limit=100', CROWD_KEY)).body.orders?.length === planted.length ? true : undefined),
+    'the planted orders in visibility',
+  );
+  // Newest first: by request time, then by id, both descending.
+  const expected = [...planted].sort((a, b) => b.ms - a.ms || (a.id < b.id ? 1 : -1)).map((p) => p.id);
+  // Pages of 1 read at most 2 x (1 + 10) = 22 records: fewer than the 30 of one millisecond.
+  const { ids, counts } = await pages('limit=1', CROWD_KEY);
+  expect(ids).toEqual(expected);
+  for (const queries of counts) expect(queries.length).toBeLessThanOrEqual(MOST_COUNTS);
+}, 120_000);
 
 test('a record whose memo cannot be decoded is left out of its page, with a metric and a warning: never a 500', async () => {
   const rogue = orderWorkflowId(await plant('other', new Date(), ROGUE_KEYS));

@@ -13,7 +13,17 @@ export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
 const searchable = (schema: z.ZodString) =>
   schema.refine((v) => !UNSAFE_QUERY_CHARACTERS.test(v), 'quotes and backslashes cannot be searched');
 
-const Rfc3339 = z.iso.datetime({ offset: true, message: 'expected an RFC 3339 date-time, e.g. 2026-11-22T10:00:00Z' });
+/** The instants a search can name: visibility takes no date before 1970 or after 9999 (and no order has one). */
+const SEARCHABLE_FROM_MS = Date.UTC(1970, 0, 1);
+const SEARCHABLE_TO_MS = Date.UTC(10000, 0, 1) - 1;
+const searchableInstant = (value: string) => {
+  const ms = Date.parse(value);
+  return ms >= SEARCHABLE_FROM_MS && ms <= SEARCHABLE_TO_MS;
+};
+
+const Rfc3339 = z.iso
+  .datetime({ offset: true, message: 'expected an RFC 3339 date-time, e.g. 2026-11-22T10:00:00Z' })
+  .refine(searchableInstant, 'a date-time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z');
 
 /** GET /api/on_ramp/orders query. Strict: a misspelt filter is an error, never a wider answer. */
 export const OrderSearchQuerySchema = z.strictObject({
@@ -38,7 +48,8 @@ export const OrderSearchQuerySchema = z.strictObject({
     .optional(),
 });
 
-const CursorSchema = z.strictObject({ c: z.iso.datetime(), i: z.uuid() });
+// `i` is an order id, or the edge a page ended at inside a millisecond (search.ts: idBelow): any UUID-shaped id.
+const CursorSchema = z.strictObject({ c: z.iso.datetime().refine(searchableInstant), i: z.guid() });
 
 /**
  * The opaque cursor: base64url JSON of when the page's last order was requested (`c`, its

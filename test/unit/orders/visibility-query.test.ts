@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { literal, orderSearchQuery, UnsafeQueryValueError } from '../../../src/orders/visibility-query';
+import { literal, orderSearchQuery, requestedBetween, UnsafeQueryValueError } from '../../../src/orders/visibility-query';
 
 const TENANT = "WorkflowType = 'orderWorkflow' AND IntegratorId = 'dev' AND ExecutionStatus != 'ContinuedAsNew'";
 
@@ -30,4 +30,21 @@ test('any value is either refused or stays inside its quotes', () => {
     }),
     { numRuns: 2000 },
   );
+});
+
+test('a keyset position holds the workflow id inside its millisecond, for OrderRequestedAt and for StartTime', () => {
+  const ms = Date.parse('2026-11-28T09:00:00.123Z');
+  const range = requestedBetween({ ms: ms - 5 }, { ms, workflowId: 'onramp-order-c5c30c5c-d555-5c48-8af3-e44a5ad8bbc8' });
+  const olderThan = (name: string) =>
+    `(${name} < '2026-11-28T09:00:00.123Z' OR (${name} >= '2026-11-28T09:00:00.123Z' AND ${name} < '2026-11-28T09:00:00.124Z' AND WorkflowId < 'onramp-order-c5c30c5c-d555-5c48-8af3-e44a5ad8bbc8'))`;
+  expect(range).toBe(
+    `((OrderRequestedAt >= '2026-11-28T09:00:00.118Z' AND ${olderThan('OrderRequestedAt')}) OR ` +
+      `(OrderRequestedAt IS NULL AND StartTime >= '2026-11-28T09:00:00.118Z' AND ${olderThan('StartTime')}))`,
+  );
+  expect(requestedBetween({ ms, workflowId: 'onramp-order-8' }, undefined)).toBe(
+    `(((OrderRequestedAt >= '2026-11-28T09:00:00.124Z' OR (OrderRequestedAt >= '2026-11-28T09:00:00.123Z' AND OrderRequestedAt < '2026-11-28T09:00:00.124Z' AND WorkflowId >= 'onramp-order-8'))) OR ` +
+      `(OrderRequestedAt IS NULL AND (StartTime >= '2026-11-28T09:00:00.124Z' OR (StartTime >= '2026-11-28T09:00:00.123Z' AND StartTime < '2026-11-28T09:00:00.124Z' AND WorkflowId >= 'onramp-order-8'))))`,
+  );
+  expect(requestedBetween(undefined, undefined)).toBeUndefined();
+  expect(() => requestedBetween(undefined, { ms, workflowId: "x' OR '1'='1" })).toThrow(UnsafeQueryValueError);
 });
