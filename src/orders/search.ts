@@ -128,12 +128,16 @@ function newestFirst(a: { atMs: number; workflowId: string }, b: { atMs: number;
  * skipped nor repeated.
  */
 export class OrderSearch {
-  private readonly converter: LoadedDataConverter;
+  private loadedConverter?: LoadedDataConverter;
   /** Searches in flight, by integrator (an integrator with none has no entry). */
   private readonly inFlight = new Map<string, number>();
 
-  constructor(private readonly options: OrderSearchOptions) {
-    this.converter = (options.client.options as unknown as { loadedDataConverter: LoadedDataConverter }).loadedDataConverter;
+  constructor(private readonly options: OrderSearchOptions) {}
+
+  /** The client's data converter, read when a search first decodes (a client that never searches need not have one). */
+  private get converter(): LoadedDataConverter {
+    this.loadedConverter ??= (this.options.client.options as unknown as { loadedDataConverter: LoadedDataConverter }).loadedDataConverter;
+    return this.loadedConverter;
   }
 
   /** A page of the integrator's orders; refused (SearchesBusyError) while it has its share of searches in flight. */
