@@ -39,6 +39,8 @@ export interface AppDependencies {
   catalogues: CatalogueService;
   /** Per-API-key rate limiting; absent when turned off. */
   rateLimiter?: RequestHandler;
+  /** Each integrator's requests worked on a few at a time (src/api/integrator-admission.ts); absent: no limit. */
+  admission?: RequestHandler;
   /** Per-client-IP rate limiting before authentication and on provider webhooks; absent when turned off. */
   ipRateLimiter?: RequestHandler;
   /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed (none when empty or absent). */
@@ -79,7 +81,7 @@ function apiRouter(deps: AppDependencies): Router {
   api.use(routeBase('/api', deps.ipRateLimiter));
   openApiDocumentRoute(api);
   webhookRoutes(api, deps.providers, deps.orders, deps.signalledEvents);
-  api.use(requireApiKey(deps.integrators, deps.rateLimiter));
+  api.use(requireApiKey(deps.integrators, inTurn(deps.rateLimiter, deps.admission)));
   dictionaryRoutes(api, deps.currencies);
   catalogueRoutes(api, deps.currencies, deps.catalogues, deps.providers);
   offerRoutes(api, deps.currencies, deps.offers, deps.providers);
@@ -97,6 +99,12 @@ function apiRouter(deps: AppDependencies): Router {
   orderWebhookRoutes(api, deps.orders, deps.webhookDelivery);
   webhookTestRoutes(api, deps.webhookDelivery);
   return api;
+}
+
+/** The key's rate limit, then its admission, as one middleware (either may be absent). */
+function inTurn(first?: RequestHandler, second?: RequestHandler): RequestHandler | undefined {
+  if (!first || !second) return first ?? second;
+  return (req, res, next) => first(req, res, (err?: unknown) => (err === undefined ? second(req, res, next) : next(err)));
 }
 
 export function createApp(deps: AppDependencies): Express {

@@ -1,3 +1,4 @@
+import { integratorAdmission } from './integrator-admission';
 import type { Client } from '@temporalio/client';
 import { CatalogueService } from '../catalogue/service';
 import type { AppConfig } from '../config';
@@ -54,6 +55,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       config.rateLimit.limit > 0
         ? createRateLimiter({ limit: config.rateLimit.limit, windowMs: config.rateLimit.windowMs, redis, logger })
         : undefined,
+    admission: config.integratorAdmission.concurrency > 0 ? integratorAdmission(config.integratorAdmission) : undefined,
     ipRateLimiter:
       config.ipRateLimit.limit > 0
         ? createIpRateLimiter({ limit: config.ipRateLimit.limit, windowMs: config.ipRateLimit.windowMs, redis, logger })

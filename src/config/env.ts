@@ -71,6 +71,10 @@ const BrokerEnvSchema = z.object({
     .pipe(z.number().gt(0).max(1))
     .default(0.875),
   CATALOGUE_TTL_SECONDS: integer(1, 86_400).default(300),
+  /** Requests of one integrator one API process works on at once; the others wait their turn (0: no limit). */
+  API_INTEGRATOR_CONCURRENCY: integer(0, 100_000).default(32),
+  /** Requests of one integrator that may wait for that turn; one more is answered 429. */
+  API_INTEGRATOR_QUEUE: integer(1, 1_000_000).default(1000),
   /** Requests per API key per window; 0 turns rate limiting off. */
   RATE_LIMIT_REQUESTS: integer(0, 1_000_000).default(600),
   RATE_LIMIT_WINDOW_SECONDS: integer(1, 86_400).default(60),

@@ -47,6 +47,8 @@ export interface AppConfig {
   catalogueTtlMs: number;
   /** Requests per API key per window; a limit of 0 means no rate limiting. */
   rateLimit: { limit: number; windowMs: number };
+  /** Requests of one integrator worked on at once per API process, and how many may wait (src/api/integrator-admission.ts); concurrency 0: no limit. */
+  integratorAdmission: { concurrency: number; queued: number };
   /** Requests per client IP per window, before authentication and on provider webhooks; a limit of 0 means none. */
   ipRateLimit: { limit: number; windowMs: number };
   /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed; empty means the socket's address. */
@@ -178,6 +180,7 @@ export function buildConfig(env: Env): AppConfig {
     providerQuoteIntegratorShare: env.PROVIDER_QUOTE_INTEGRATOR_SHARE,
     catalogueTtlMs: env.CATALOGUE_TTL_SECONDS * 1000,
     rateLimit: { limit: env.RATE_LIMIT_REQUESTS, windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000 },
+    integratorAdmission: { concurrency: env.API_INTEGRATOR_CONCURRENCY, queued: env.API_INTEGRATOR_QUEUE },
     ipRateLimit: { limit: env.RATE_LIMIT_IP_REQUESTS, windowMs: env.RATE_LIMIT_IP_WINDOW_SECONDS * 1000 },
     trustProxy: env.TRUST_PROXY ?? [],
     orderCreateTimeoutMs: env.ORDER_CREATE_TIMEOUT_SECONDS * 1000,

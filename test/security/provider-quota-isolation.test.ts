@@ -52,6 +52,8 @@ beforeAll(async () => {
     testConfig({
       providerQuoteConcurrency: CONCURRENCY,
       rateLimit: { limit: RATE_LIMIT, windowMs: 60_000 },
+      // The provider's cap alone is under test: A's whole burst reaches it at once, as without admission.
+      integratorAdmission: { concurrency: 0, queued: 1 },
       integrators: [
         { id: 'burst-a', name: 'A', api_key_sha256: [sha256Hex(A_KEY)] },
         { id: 'quiet-b', name: 'B', api_key_sha256: [sha256Hex(B_KEY)] },
