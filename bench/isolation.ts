@@ -90,7 +90,8 @@ interface Samples {
  * B's figures over one phase of `PHASE_S` seconds, three streams side by side so that each one's
  * samples spread over the whole phase (A's loads come in waves): offers one after another (of the
  * sandbox and the slow provider), an order read every `READ_EVERY_MS`, and an order created every
- * `WEBHOOK_EVERY_MS`, timed from its create's answer to its first webhook at B's endpoint.
+ * `WEBHOOK_EVERY_MS`, timed from its create request to its first webhook at B's endpoint (the
+ * webhook often comes before the create's answer, so the create's own latency is part of it).
  */
 async function measureB(broker: Broker, client: Client, b: Integrator, receiver: FirstWebhookReceiver): Promise<Samples> {
   const user = `bench-b-${randomUUID()}`;
@@ -123,10 +124,10 @@ async function measureB(broker: Broker, client: Client, b: Integrator, receiver:
       samples.readsMs.push(performance.now() - t0);
     }),
     paced(WEBHOOK_EVERY_MS, async () => {
+      const asked = performance.now();
       const { id } = await broker.createOrder(b, user);
-      const answered = performance.now();
       orders.push(id);
-      samples.firstWebhookMs.push((await receiver.firstArrival(id, 60_000)) - answered);
+      samples.firstWebhookMs.push((await receiver.firstArrival(id, 60_000)) - asked);
     }),
   ]);
   await terminate(client, orders);
