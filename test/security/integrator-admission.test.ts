@@ -6,17 +6,10 @@
  * sandbox provider; the simulator counts the quote calls it holds at once. With A's admission at
  * 4 requests, it never holds more than A's 4 requests' calls, while B's offers go straight in.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { buildApi } from '../../src/api/server';
-import { sandboxCredentials, withEndpoints } from '../../src/config';
-import { sha256Hex } from '../../src/config/integrators';
-import { createLogger } from '../../src/logging';
-import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
-import { createTemporalClient } from '../../src/temporal/connection';
-import { testConfig } from '../helpers/config';
+import type { SimulatorHost } from '../../src/simulators';
 import { callApi } from '../helpers/http';
 import { BTC, USD } from '../helpers/orders';
+import { startTwoIntegratorStack, type TwoIntegratorStack } from '../helpers/two-integrators';
 
 const A_KEY = 'obk_test_admission_burst_a_0000000000000000';
 const B_KEY = 'obk_test_admission_quiet_b_0000000000000000';
@@ -24,54 +17,29 @@ const LATENCY_MS = 300;
 const ADMITTED = 4;
 const BURST = 60;
 
-let apiServer: Server;
-let simulatorServer: Server;
-let host: SimulatorHost;
+let stack: TwoIntegratorStack;
 let apiUrl: string;
+let host: SimulatorHost;
 /** Quote calls the simulator is answering now, and the most it answered at once. */
 let quoting = 0;
 let mostQuoting = 0;
 
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 beforeAll(async () => {
-  simulatorServer = createServer();
-  apiServer = createServer();
-  const simulatorUrl = await listen(simulatorServer);
-  apiUrl = await listen(apiServer);
-  const config = withEndpoints(
-    testConfig({
-      integratorAdmission: { concurrency: ADMITTED, queued: 1000 },
-      integrators: [
-        { id: 'burst-a', name: 'A', api_key_sha256: [sha256Hex(A_KEY)] },
-        { id: 'quiet-b', name: 'B', api_key_sha256: [sha256Hex(B_KEY)] },
-      ],
-    }),
-    { publicBaseUrl: apiUrl, simulatorUrl },
+  stack = await startTwoIntegratorStack(
+    { a: A_KEY, b: B_KEY },
+    { integratorAdmission: { concurrency: ADMITTED, queued: 1000 } },
+    (req, res) => {
+      if (req.url?.includes('/quotes')) {
+        quoting++;
+        mostQuoting = Math.max(mostQuoting, quoting);
+        res.once('close', () => quoting--);
+      }
+    },
   );
-  host = createSimulatorHost({ sandbox: sandboxCredentials(config.providerEnv), brokerUrl: apiUrl, publicUrl: simulatorUrl });
-  simulatorServer.on('request', (req, res) => {
-    if (req.url?.includes('/quotes')) {
-      quoting++;
-      mostQuoting = Math.max(mostQuoting, quoting);
-      res.once('close', () => quoting--);
-    }
-    host.app(req, res);
-  });
-  const client = createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' });
-  apiServer.on('request', buildApi(config, client, createLogger('silent', 'test')));
+  ({ apiUrl, host } = stack);
 });
 
-afterAll(async () => {
-  host?.stop();
-  for (const server of [apiServer, simulatorServer]) {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-  }
-});
+afterAll(() => stack?.stop());
 
 async function offers(key: string, amount: string): Promise<{ ms: number; status: number; body: Record<string, unknown> }> {
   const query = new URLSearchParams({

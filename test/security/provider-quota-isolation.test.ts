@@ -7,18 +7,10 @@
  * then: each answer must still carry the sandbox provider's offer (not `timeout`, neither its own
  * nor "left out: timed out in recent requests"), within about one provider latency.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { buildApi } from '../../src/api/server';
-import { sandboxCredentials, withEndpoints } from '../../src/config';
-import { sha256Hex } from '../../src/config/integrators';
-import { createLogger } from '../../src/logging';
-import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
 import type { SandboxSimulator } from '../../src/simulators/sandbox/server';
-import { createTemporalClient } from '../../src/temporal/connection';
-import { testConfig } from '../helpers/config';
 import { callApi } from '../helpers/http';
 import { BTC, USD } from '../helpers/orders';
+import { startTwoIntegratorStack, type TwoIntegratorStack } from '../helpers/two-integrators';
 
 const A_KEY = 'obk_test_quota_burst_a_000000000000000000';
 const B_KEY = 'obk_test_quota_quiet_b_00000000000000000';
@@ -32,50 +24,25 @@ const RATE_LIMIT = 120;
  */
 const B_PROVIDERS = 'sandbox,transak';
 
-let apiServer: Server;
-let simulatorServer: Server;
-let host: SimulatorHost;
+let stack: TwoIntegratorStack;
 let simulator: SandboxSimulator;
 let apiUrl: string;
 
-async function listen(server: Server): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
-
 beforeAll(async () => {
-  simulatorServer = createServer();
-  apiServer = createServer();
-  const simulatorUrl = await listen(simulatorServer);
-  apiUrl = await listen(apiServer);
-  const config = withEndpoints(
-    testConfig({
+  stack = await startTwoIntegratorStack(
+    { a: A_KEY, b: B_KEY },
+    {
       providerQuoteConcurrency: CONCURRENCY,
       rateLimit: { limit: RATE_LIMIT, windowMs: 60_000 },
       // The provider's cap alone is under test: A's whole burst reaches it at once, as without admission.
       integratorAdmission: { concurrency: 0, queued: 1 },
-      integrators: [
-        { id: 'burst-a', name: 'A', api_key_sha256: [sha256Hex(A_KEY)] },
-        { id: 'quiet-b', name: 'B', api_key_sha256: [sha256Hex(B_KEY)] },
-      ],
-    }),
-    { publicBaseUrl: apiUrl, simulatorUrl },
+    },
   );
-  host = createSimulatorHost({ sandbox: sandboxCredentials(config.providerEnv), brokerUrl: apiUrl, publicUrl: simulatorUrl });
-  simulator = host.get('sandbox');
-  simulatorServer.on('request', host.app);
-  // Offers need no Temporal: a client of an address where nothing listens.
-  const client = createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' });
-  apiServer.on('request', buildApi(config, client, createLogger('silent', 'test')));
+  apiUrl = stack.apiUrl;
+  simulator = stack.host.get('sandbox');
 });
 
-afterAll(async () => {
-  host?.stop();
-  for (const server of [apiServer, simulatorServer]) {
-    server?.closeAllConnections();
-    await new Promise((resolve) => server?.close(resolve));
-  }
-});
+afterAll(() => stack?.stop());
 
 interface Asked {
   ms: number;
