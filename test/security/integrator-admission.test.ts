@@ -41,7 +41,9 @@ beforeAll(async () => {
 
 afterAll(() => stack?.stop());
 
-async function offers(key: string, amount: string): Promise<{ ms: number; status: number; body: Record<string, unknown> }> {
+type Answer = { ms: number; doneAt: number; status: number; body: Record<string, unknown> };
+
+async function offers(key: string, amount: string): Promise<Answer> {
   const query = new URLSearchParams({
     provider_codes: 'sandbox',
     external_user_id: 'user-1',
@@ -53,7 +55,8 @@ async function offers(key: string, amount: string): Promise<{ ms: number; status
   });
   const started = performance.now();
   const res = await callApi(apiUrl, `/api/on_ramp/offers?${query.toString()}`, { apiKey: key });
-  return { ms: performance.now() - started, status: res.status, body: res.body as Record<string, unknown> };
+  const doneAt = performance.now();
+  return { ms: doneAt - started, doneAt, status: res.status, body: res.body as Record<string, unknown> };
 }
 
 test("A's burst is worked on a few requests at a time, and B's offers go straight in", async () => {
@@ -72,7 +75,9 @@ test("A's burst is worked on a few requests at a time, and B's offers go straigh
   // Every one of A's requests is answered in its turn; none is refused (the line holds them all).
   expect(answers.map((a) => a.status)).toEqual(answers.map(() => 200));
   expect(answers.filter((a) => a.body.sandbox !== undefined).length).toBeGreaterThan(BURST / 2);
-  // B did not wait behind A's line: about one provider latency.
+  // B did not wait behind A's line: it was answered while most of A's line still waited. An order
+  // of answers, not a time: a loaded CI machine slows both alike (a wall-clock bound was flaky).
   expect(b.body.sandbox).toBeDefined();
-  expect(b.ms).toBeLessThan(3 * LATENCY_MS);
+  const answeredBeforeB = answers.filter((a) => a.doneAt < b.doneAt).length;
+  expect(answeredBeforeB).toBeLessThan(BURST / 2);
 }, 60_000);
