@@ -35,6 +35,13 @@ if [[ "${go_minor}" =~ ^[0-9]+$ ]] && (( go_minor < 25 )); then
 fi
 
 mkdir -p "${tools_bin}"
+# Two test runs started at once on a fresh machine would each build it: the second waits for the first.
+exec 9>"${tools_bin}/.temporal-cli.lock"
+if ! flock -n 9; then
+  say "Another process is building the Temporal CLI; waiting for it."
+  flock 9
+  if [[ -x "${tools_bin}/temporal" ]]; then echo "${tools_bin}/temporal"; exit 0; fi
+fi
 say "Building the Temporal CLI ${TEMPORAL_CLI_VERSION} from source into ${tools_bin}"
 say "(go install ${MODULE}; about 5 minutes on 2 cores and ~3 GB of Go caches, once)."
 started=$(date +%s)
