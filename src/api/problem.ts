@@ -1,7 +1,13 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { StoreUnavailableError } from '../offers/redis-store';
-import { OrderRejectedError, OrderUnavailableError, OrderUnreadableError, SearchesBusyError } from '../orders/errors';
+import {
+  OrderRejectedError,
+  OrderUnavailableError,
+  OrderUnreadableError,
+  SearchBudgetSpentError,
+  SearchesBusyError,
+} from '../orders/errors';
 
 /** Stable error codes of the API (docs/api.md, "Errors"). */
 export const PROBLEM_CODES = {
@@ -164,6 +170,9 @@ export function problemOf(err: unknown): ProblemError | undefined {
   }
   if (err instanceof StoreUnavailableError) return new ProblemError('service_unavailable', err.message);
   if (err instanceof SearchesBusyError) return new ProblemError('rate_limited', err.message, undefined, { 'Retry-After': '1' });
+  if (err instanceof SearchBudgetSpentError) {
+    return new ProblemError('rate_limited', err.message, undefined, { 'Retry-After': String(err.retryAfterSeconds) });
+  }
   return undefined;
 }
 

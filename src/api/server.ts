@@ -89,6 +89,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       client,
       hashKeys: config.encryption.keys,
       concurrencyPerIntegrator: config.orderSearchConcurrency,
+      budget: config.orderSearchBudget,
       logger,
     }),
     webhookDelivery: config.webhooks,

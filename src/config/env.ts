@@ -87,6 +87,12 @@ const BrokerEnvSchema = z.object({
   ORDER_CREATE_TIMEOUT_SECONDS: seconds.pipe(z.number().max(300)).default(30),
   /** Order searches (GET /api/on_ramp/orders) in flight per integrator per API process; more are answered 429. */
   ORDER_SEARCH_CONCURRENCY: integer(1, 100).default(2),
+  /**
+   * Calls to Temporal's visibility store (counts and reads) one integrator's searches may make per
+   * second, on average, per API process, and at once after a quiet spell; 0 turns the budget off.
+   */
+  ORDER_SEARCH_CALLS_PER_SECOND: integer(0, 10_000).default(5),
+  ORDER_SEARCH_CALLS_BURST: integer(1, 100_000).default(30),
   ORDER_POLL_INITIAL_SECONDS: seconds.default(30),
   ORDER_POLL_MAX_SECONDS: seconds.default(1800),
   ORDER_PAYMENT_WINDOW_SECONDS: seconds.default(86_400),

@@ -58,6 +58,8 @@ export interface AppConfig {
   orderCreateTimeoutMs: number;
   /** Order searches in flight per integrator in this process. */
   orderSearchConcurrency: number;
+  /** Visibility calls per integrator's searches (src/orders/search-budget.ts); undefined: no budget. */
+  orderSearchBudget?: { perSecond: number; burst: number };
   /** Integrator webhook delivery: SSRF guard and per-attempt HTTP timeout. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
   /**
@@ -185,6 +187,10 @@ export function buildConfig(env: Env): AppConfig {
     trustProxy: env.TRUST_PROXY ?? [],
     orderCreateTimeoutMs: env.ORDER_CREATE_TIMEOUT_SECONDS * 1000,
     orderSearchConcurrency: env.ORDER_SEARCH_CONCURRENCY,
+    orderSearchBudget:
+      env.ORDER_SEARCH_CALLS_PER_SECOND === 0
+        ? undefined
+        : { perSecond: env.ORDER_SEARCH_CALLS_PER_SECOND, burst: env.ORDER_SEARCH_CALLS_BURST },
     orderTimings: {
       pollInitialMs: env.ORDER_POLL_INITIAL_SECONDS * 1000,
       pollMaxMs: Math.max(env.ORDER_POLL_MAX_SECONDS, env.ORDER_POLL_INITIAL_SECONDS) * 1000,

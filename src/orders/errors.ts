@@ -60,3 +60,11 @@ export class SearchesBusyError extends Error {
     this.name = 'SearchesBusyError';
   }
 }
+
+/** The integrator's searches have spent their share of the visibility store for now (src/orders/search-budget.ts). */
+export class SearchBudgetSpentError extends Error {
+  constructor(readonly retryAfterSeconds: number) {
+    super(`Your order searches have used their share of the order store for now; search again in ${retryAfterSeconds} s.`);
+    this.name = 'SearchBudgetSpentError';
+  }
+}

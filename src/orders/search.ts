@@ -11,7 +11,8 @@ import type { Logger } from '../logging';
 import { orderSearchRecords } from '../metrics/metrics';
 import { searchableHashes, type EncryptionKey } from '../temporal/codec';
 import { ORDER_REQUESTED_AT_KEY, orderWorkflowId, type OrderMemo } from '../temporal/shared';
-import { OrderUnavailableError, SearchesBusyError } from './errors';
+import { OrderUnavailableError, SearchBudgetSpentError, SearchesBusyError } from './errors';
+import { SearchBudget, type SearchBudgetOptions } from './search-budget';
 import { orderSearchQuery, requestedBetween, type KeysetPosition } from './visibility-query';
 
 export interface OrderSearchFilters {
@@ -45,6 +46,8 @@ export interface OrderSearchOptions {
   timeoutMs?: number;
   /** Searches of one integrator in flight at once (default 2); one more is refused with SearchesBusyError. */
   concurrencyPerIntegrator?: number;
+  /** Visibility calls per integrator (src/orders/search-budget.ts); unbounded without it. */
+  budget?: SearchBudgetOptions;
   /** Where a record left out because its memo cannot be decoded is reported. */
   logger?: Logger;
 }
@@ -131,8 +134,11 @@ export class OrderSearch {
   private loadedConverter?: LoadedDataConverter;
   /** Searches in flight, by integrator (an integrator with none has no entry). */
   private readonly inFlight = new Map<string, number>();
+  private readonly budget?: SearchBudget;
 
-  constructor(private readonly options: OrderSearchOptions) {}
+  constructor(private readonly options: OrderSearchOptions) {
+    if (options.budget) this.budget = new SearchBudget(options.budget);
+  }
 
   /** The client's data converter, read when a search first decodes (a client that never searches need not have one). */
   private get converter(): LoadedDataConverter {
@@ -140,14 +146,19 @@ export class OrderSearch {
     return this.loadedConverter;
   }
 
-  /** A page of the integrator's orders; refused (SearchesBusyError) while it has its share of searches in flight. */
+  /**
+   * A page of the integrator's orders; refused while it has its share of searches in flight
+   * (SearchesBusyError) or has spent its visibility budget (SearchBudgetSpentError).
+   */
   async search(integratorId: string, filters: OrderSearchFilters, limit: number, after?: OrderSearchPosition): Promise<OrderSearchPage> {
     const running = this.inFlight.get(integratorId) ?? 0;
     const most = this.options.concurrencyPerIntegrator ?? 2;
     if (running >= most) throw new SearchesBusyError(running);
+    const wait = this.budget?.waitSeconds(integratorId) ?? 0;
+    if (wait > 0) throw new SearchBudgetSpentError(wait);
     this.inFlight.set(integratorId, running + 1);
     try {
-      return await this.page(integratorId, filters, limit, after);
+      return await this.page(integratorId, filters, limit, after, (calls) => this.budget?.spend(integratorId, calls));
     } finally {
       const left = this.inFlight.get(integratorId)! - 1;
       if (left === 0) this.inFlight.delete(integratorId);
@@ -159,7 +170,8 @@ export class OrderSearch {
     integratorId: string,
     filters: OrderSearchFilters,
     limit: number,
-    after?: OrderSearchPosition,
+    after: OrderSearchPosition | undefined,
+    spend: (calls: number) => void,
   ): Promise<OrderSearchPage> {
     const { client, hashKeys, timeoutMs = 10_000 } = this.options;
     const base = orderSearchQuery(integratorId, {
@@ -178,9 +190,9 @@ export class OrderSearch {
     const floorMs = Math.max(FLOOR_MS, filters.createdFromMs === undefined ? FLOOR_MS : filters.createdFromMs - CREATED_AFTER_REQUEST_MS);
     try {
       return await client.withDeadline(Date.now() + timeoutMs, async () => {
-        const window = await this.windowFor(base, floorMs, to, limit);
+        const window = await this.windowFor(base, floorMs, to, limit, spend);
         // Twice what was counted at most: orders created meanwhile can join the window (and are then read).
-        const candidates = (await this.read(within(base, window.from, to), 2 * (limit + searchMargin(limit))))
+        const candidates = (await this.read(within(base, window.from, to), 2 * (limit + searchMargin(limit)), spend))
           .filter((c) => !cursor || newestFirst(c, cursor) > 0)
           .sort(newestFirst);
         const page = candidates.slice(0, limit);
@@ -211,7 +223,13 @@ export class OrderSearch {
    * inside it by workflow id. When the counts run out, the widest window known to hold at most
    * `limit` (the page is short, and the next one starts below it).
    */
-  private async windowFor(base: string, floorMs: number, to: KeysetPosition | undefined, limit: number): Promise<Window> {
+  private async windowFor(
+    base: string,
+    floorMs: number,
+    to: KeysetPosition | undefined,
+    limit: number,
+    spend: (calls: number) => void,
+  ): Promise<Window> {
     const most = limit + searchMargin(limit);
     // The millisecond a span counts down from: the cursor's (below its id), created_to's, or now.
     const topMs = to === undefined ? Date.now() : to.workflowId === undefined ? to.ms - 1 : to.ms;
@@ -220,6 +238,7 @@ export class OrderSearch {
     let counts = 0;
     const count = async (from: KeysetPosition) => {
       counts++;
+      spend(1);
       return (await this.options.client.workflow.count(within(base, from, to))).count;
     };
     const spanning = (span: number): Window => ({
@@ -272,11 +291,12 @@ export class OrderSearch {
   }
 
   /** The records of `query`, at most `most` (their memos still encoded). */
-  private async read(query: string, most: number): Promise<Candidate[]> {
+  private async read(query: string, most: number, spend: (calls: number) => void): Promise<Candidate[]> {
     const { client } = this.options;
     const candidates: Candidate[] = [];
     let nextPageToken: Uint8Array | undefined;
     do {
+      spend(1);
       const response = await client.workflowService.listWorkflowExecutions({
         namespace: client.options.namespace,
         query,

@@ -24,6 +24,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}, env: NodeJS.Proce
     rateLimit: { limit: 100_000, windowMs: 60_000 },
     // The tests and benchmarks send everything from one address.
     ipRateLimit: { limit: 1_000_000_000, windowMs: 60_000 },
+    // Tests page through searches quickly; test/security/order-search-budget.test.ts sets a budget.
+    orderSearchBudget: undefined,
     ...overrides,
   };
 }
