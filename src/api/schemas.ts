@@ -1,9 +1,9 @@
 /**
  * The zod schemas of every request and response of the API: the one source of the OpenAPI document
- * (src/api/openapi/document.ts). Where a route parses its input with a zod schema, that schema is reused
- * here (extended only where the route checks a field by hand, such as currency IDs), and so are the
- * schemas whose `z.infer` types the routes answer with (Currency, Country, ProviderInfo, Offer,
- * Order, Problem).
+ * (src/api/openapi/document.ts). The schemas the routes parse their input with live here (or, for an
+ * order's body, in src/orders/request.ts), and the documented schema of each extends the parsed one
+ * only where the route checks a field by hand, such as currency IDs; so do the schemas whose
+ * `z.infer` types the routes answer with (Currency, Country, ProviderInfo, Offer, Order, Problem).
  *
  * OpenAPI names, descriptions and examples are zod's own `.meta()`, which zod-to-openapi reads as it
  * reads `.openapi()`. (`.openapi()` from extendZodWithOpenApi exists only on schemas built after the
@@ -13,16 +13,15 @@ import { z } from 'zod';
 import { COUNTRIES, CountrySchema, StateSchema } from '../domain/countries';
 import { currencyDictionary } from '../domain/currencies';
 import { CurrencySchema } from '../domain/currency';
+import { ExternalIdSchema } from '../domain/external-id';
+import { DECIMAL_AMOUNT_PATTERN } from '../domain/money';
 import { BROKER_EXTRAS_KEYS, OrderSchema, OrderStatusSchema } from '../domain/order';
 import { OfferErrorSchema, OfferSchema } from '../offers/calculate';
 import { CreateOrderBodySchema, orderIdFor } from '../orders/request';
 import { EXTRAS_LIMITS } from '../orders/extras-limits';
+import { UNSAFE_QUERY_CHARACTERS } from '../orders/visibility-query';
 import { ProviderInfoSchema } from '../providers/types';
 import { FieldErrorSchema, PROBLEM_CODES, ProblemSchema, type ProblemCode } from './problem';
-import { OffersQuerySchema } from './routes/offers';
-import { OrderSearchQuerySchema, SEARCH_LIMIT } from './routes/order-search';
-import { StatusQuerySchema } from './routes/orders';
-import { ValidateAddressBodySchema } from './routes/validate-address';
 
 // ---- shared pieces -------------------------------------------------------------------------------
 
@@ -236,6 +235,23 @@ export const ProvidersQuerySchema = z.object({
 
 // ---- offers --------------------------------------------------------------------------------------
 
+/** GET /api/on_ramp/offers query as the route parses it; the currencies are checked by hand (src/api/params.ts). */
+export const OffersQuerySchema = z.object({
+  external_user_id: ExternalIdSchema,
+  amount_from: z.string().regex(DECIMAL_AMOUNT_PATTERN, 'a positive decimal string such as "100.00"'),
+  country: z
+    .string()
+    .regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals')
+    .optional(),
+  state: z.string().optional(),
+  ip: z.union([z.ipv4(), z.ipv6()]).optional(),
+  payment_method: z
+    .string()
+    .regex(/^[a-z0-9_]{2,48}$/)
+    .optional(),
+  include_errors: z.enum(['true', 'false']).optional(),
+});
+
 /** The offers query as GET /api/on_ramp/offers parses it, with the currency IDs it checks by hand. */
 export const OffersParamsSchema = OffersQuerySchema.extend({
   external_user_id: OffersQuerySchema.shape.external_user_id.meta({ description: "Your user's id.", example: 'user-1' }),
@@ -299,12 +315,62 @@ export const Order = OrderSchema.extend({
 }).meta({ id: 'Order' });
 
 export const OrderPathSchema = z.object({ provider_code: ProviderCodeSchema });
+
+/** `?code=` of the status route and the order's webhook routes, as they parse it. */
+export const StatusQuerySchema = z.object({ code: z.uuid('code must be the order id returned at creation') });
 export const OrderStatusQuerySchema = StatusQuerySchema.extend({
   code: StatusQuerySchema.shape.code.meta({
     description: 'The order id returned at creation.',
     example: EXAMPLE_ORDER_ID,
   }),
 });
+
+export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
+
+/** Quotes and backslashes could end a visibility string literal: refused rather than escaped (docs/decisions.md). */
+const searchable = (schema: z.ZodString) =>
+  schema.refine((v) => !UNSAFE_QUERY_CHARACTERS.test(v), 'quotes and backslashes cannot be searched');
+
+/** The instants a search can name: visibility takes no date before 1970 or after 9999 (and no order has one). */
+const SEARCHABLE_FROM_MS = Date.UTC(1970, 0, 1);
+const SEARCHABLE_TO_MS = Date.UTC(10000, 0, 1) - 1;
+const searchableInstant = (value: string) => {
+  const ms = Date.parse(value);
+  return ms >= SEARCHABLE_FROM_MS && ms <= SEARCHABLE_TO_MS;
+};
+
+const Rfc3339 = z.iso
+  .datetime({ offset: true, message: 'expected an RFC 3339 date-time, e.g. 2026-11-22T10:00:00Z' })
+  .refine(searchableInstant, 'a date-time from 1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z');
+
+/** GET /api/on_ramp/orders query as the route parses it. Strict: a misspelt filter is an error, never a wider answer. */
+export const OrderSearchQuerySchema = z.strictObject({
+  external_user_id: searchable(ExternalIdSchema).optional(),
+  external_order_id: searchable(ExternalIdSchema).optional(),
+  status: OrderStatusSchema.optional(),
+  provider_code: z
+    .string()
+    .regex(/^[a-z0-9_]{2,32}$/)
+    .optional(),
+  created_from: Rfc3339.optional(),
+  created_to: Rfc3339.optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, `an integer from ${SEARCH_LIMIT.min} to ${SEARCH_LIMIT.max}`)
+    .transform(Number)
+    .pipe(z.number().int().min(SEARCH_LIMIT.min).max(SEARCH_LIMIT.max))
+    .optional(),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,512}$/, 'the next_cursor of a previous answer')
+    .optional(),
+});
+
+/**
+ * What the search's opaque cursor decodes to (src/api/routes/order-search.ts). `i` is an order id, or
+ * the edge a page ended at inside a millisecond (search.ts: idBelow): any UUID-shaped id.
+ */
+export const OrderSearchCursorSchema = z.strictObject({ c: z.iso.datetime().refine(searchableInstant), i: z.guid() });
 
 export const OrderSearchQuery = OrderSearchQuerySchema.extend({
   external_user_id: OrderSearchQuerySchema.shape.external_user_id.meta({
@@ -398,6 +464,19 @@ export const WebhookDeliveriesSchema = z
   .meta({ id: 'WebhookDeliveries' });
 
 // ---- addresses -----------------------------------------------------------------------------------
+
+/**
+ * POST /api/on_ramp/validate-address body as the route parses it (spec "POST
+ * /api/on_ramp/validate-address"). `memo` is the broker's addition: the destination tag or memo for
+ * networks that have one (docs/decisions.md). The address is trimmed as in order creation, so both
+ * give one verdict for one address.
+ */
+export const ValidateAddressBodySchema = z.strictObject({
+  provider_code: z.string().regex(/^[a-z0-9_]{2,32}$/),
+  currency: z.unknown().optional(),
+  wallet_address: z.string().trim().min(1).max(256),
+  memo: z.string().max(256).optional(),
+});
 
 export const ValidateAddressRequest = ValidateAddressBodySchema.extend({
   currency: CryptoCurrencyId,

@@ -1,29 +1,11 @@
 import type { Router } from 'express';
-import { z } from 'zod';
 import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../../domain/currency';
-import { ExternalIdSchema } from '../../domain/external-id';
-import { DECIMAL_AMOUNT_PATTERN } from '../../domain/money';
 import type { OffersService } from '../../offers/service';
 import type { ProviderRegistry } from '../../providers/registry';
 import { integratorOf } from '../auth';
 import { countryParam, currencyParam, FieldProblems, fiatAmountParam, providerCodesParam, stateParam } from '../params';
 import { methodNotAllowed, REQUEST_PARSE, validationProblem } from '../problem';
-
-export const OffersQuerySchema = z.object({
-  external_user_id: ExternalIdSchema,
-  amount_from: z.string().regex(DECIMAL_AMOUNT_PATTERN, 'a positive decimal string such as "100.00"'),
-  country: z
-    .string()
-    .regex(/^[A-Z]{2}$/, 'an ISO 3166-1 alpha-2 code in capitals')
-    .optional(),
-  state: z.string().optional(),
-  ip: z.union([z.ipv4(), z.ipv6()]).optional(),
-  payment_method: z
-    .string()
-    .regex(/^[a-z0-9_]{2,48}$/)
-    .optional(),
-  include_errors: z.enum(['true', 'false']).optional(),
-});
+import { OffersQuerySchema } from '../schemas';
 
 export function offerRoutes(router: Router, currencies: CurrencyDictionary, offers: OffersService, providers: ProviderRegistry): void {
   router

@@ -1,5 +1,4 @@
 import type { Request, Response, Router } from 'express';
-import { z } from 'zod';
 import type { CatalogueService } from '../../catalogue/service';
 import type { CurrencyDictionary } from '../../domain/currency';
 import { decimal } from '../../domain/money';
@@ -16,6 +15,7 @@ import { customerUrlsParam } from '../customer-urls';
 import { jsonBody } from '../json-body';
 import { bodyFields, countryParam, currencyParam, FieldProblems, fiatAmountParam, providerParam, stateParam } from '../params';
 import { methodNotAllowed, ProblemError, REQUEST_PARSE, validationProblem } from '../problem';
+import { StatusQuerySchema } from '../schemas';
 import { forOrder } from '../tracing';
 import { searchOrdersHandler } from './order-search';
 
@@ -29,8 +29,6 @@ export interface OrderRouteDeps {
   timings: OrderTimings;
   customerUrls: CustomerUrlRule;
 }
-
-export const StatusQuerySchema = z.object({ code: z.uuid('code must be the order id returned at creation') });
 
 /**
  * The caller's order named by `?code=` at `:provider_code` (the status route and the order's webhook

@@ -1,23 +1,11 @@
 import type { Router } from 'express';
-import { z } from 'zod';
 import { validateForProvider } from '../../addresses/validate';
 import type { CryptoCurrency, CurrencyDictionary } from '../../domain/currency';
 import type { ProviderRegistry } from '../../providers/registry';
 import { jsonBody } from '../json-body';
 import { bodyFields, currencyParam, FieldProblems, providerParam } from '../params';
 import { methodNotAllowed, ProblemError, REQUEST_PARSE, validationProblem } from '../problem';
-
-/**
- * POST /api/on_ramp/validate-address body (spec "POST /api/on_ramp/validate-address"). `memo` is the
- * broker's addition: the destination tag or memo for networks that have one (docs/decisions.md).
- * The address is trimmed as in order creation, so both give one verdict for one address.
- */
-export const ValidateAddressBodySchema = z.strictObject({
-  provider_code: z.string().regex(/^[a-z0-9_]{2,32}$/),
-  currency: z.unknown().optional(),
-  wallet_address: z.string().trim().min(1).max(256),
-  memo: z.string().max(256).optional(),
-});
+import { ValidateAddressBodySchema } from '../schemas';
 
 /** Answers `{ result }` with 200 whether the address is valid or not, and a `reason` when it is not. */
 export function validateAddressRoutes(router: Router, currencies: CurrencyDictionary, providers: ProviderRegistry): void {
