@@ -2,6 +2,7 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { StoreUnavailableError } from '../offers/redis-store';
 import {
+  NoLiveOfferError,
   OrderRejectedError,
   OrderUnavailableError,
   OrderUnreadableError,
@@ -164,6 +165,7 @@ function isJsonScalar(raw: unknown): boolean {
 export function problemOf(err: unknown): ProblemError | undefined {
   if (err instanceof ProblemError) return err;
   if (err instanceof OrderRejectedError) return new ProblemError(err.reason, err.message);
+  if (err instanceof NoLiveOfferError) return new ProblemError('offer_expired', err.message);
   if (err instanceof OrderUnavailableError) {
     const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
     return new ProblemError('service_unavailable', err.message, undefined, headers);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from '../logging';
 import type { RedisClient } from '../redis/connection';
 import { DEFAULT_REDIS_CALL_TIMEOUT_MS, withRedisDeadline } from '../redis/deadline';
-import { matches, MAX_OFFERS_PER_KEY, offerKey, type OfferStore, type OfferTerms } from './store';
+import { matches, MAX_OFFERS_PER_KEY, offerKey, type LiveOfferQuery, type OfferStore, type OfferTerms } from './store';
 
 export const DEFAULT_OFFER_KEY_PREFIX = 'onramp:offer:';
 
@@ -99,7 +99,7 @@ export class RedisOfferStore implements OfferStore {
     });
   }
 
-  async findLive(query: Parameters<OfferStore['findLive']>[0]): Promise<OfferTerms | undefined> {
+  async findLive(query: LiveOfferQuery): Promise<OfferTerms | undefined> {
     const items = await this.call('findLive', () => this.redis.lRange(this.keyOf(query), 0, -1));
     const now = this.now();
     for (const item of items) {

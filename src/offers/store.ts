@@ -22,13 +22,14 @@ export interface OfferTerms {
   ip?: string;
 }
 
+/** What an order asks of the offer it is placed against: the terms it must match, with the one payment method it pays by. */
+export type LiveOfferQuery = Omit<OfferTerms, 'amountExpectedTo' | 'expiresAt' | 'paymentMethods' | 'ip'> & { paymentMethod: string };
+
 /** Remembers every returned offer until it expires (in memory; Redis when REDIS_URL is set). */
 export interface OfferStore {
   remember(terms: OfferTerms): Promise<void>;
   /** The live offer matching an order, if any. */
-  findLive(
-    query: Omit<OfferTerms, 'amountExpectedTo' | 'expiresAt' | 'paymentMethods' | 'ip'> & { paymentMethod: string },
-  ): Promise<OfferTerms | undefined>;
+  findLive(query: LiveOfferQuery): Promise<OfferTerms | undefined>;
 }
 
 /**
@@ -208,7 +209,7 @@ export class MemoryOfferStore implements OfferStore {
     return REMEMBERED;
   }
 
-  findLive(query: Parameters<OfferStore['findLive']>[0]): Promise<OfferTerms | undefined> {
+  findLive(query: LiveOfferQuery): Promise<OfferTerms | undefined> {
     const candidates = listOf(this.cache.get(offerKey(query)));
     const offer = candidates.find((o) => matchesAt(o, o.expiresAtMs, query, this.now()));
     if (!offer) return Promise.resolve(undefined);

@@ -68,3 +68,11 @@ export class SearchBudgetSpentError extends Error {
     this.name = 'SearchBudgetSpentError';
   }
 }
+
+/** No live offer matches the order: its offer expired, or it differs from every offer given (src/orders/offer-match.ts). */
+export class NoLiveOfferError extends Error {
+  constructor() {
+    super('No live offer matches this order (provider, currencies, amount, user, country and payment method). Request new offers.');
+    this.name = 'NoLiveOfferError';
+  }
+}

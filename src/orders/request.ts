@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
 import { v5 as uuidv5 } from 'uuid';
 import { z } from 'zod';
+import type { Currency } from '../domain/currency';
 import { ExternalIdSchema } from '../domain/external-id';
 import { BROKER_EXTRAS_KEYS } from '../domain/order';
-import { DECIMAL_AMOUNT_PATTERN } from '../domain/money';
+import { decimal, DECIMAL_AMOUNT_PATTERN } from '../domain/money';
 import { extrasLimitBroken } from './extras-limits';
 
 /** Namespace of the broker's order ids (UUIDv5 over integrator and external_order_id). */
@@ -49,21 +49,30 @@ export const CreateOrderBodySchema = z.strictObject({
 });
 export type CreateOrderBody = z.infer<typeof CreateOrderBodySchema>;
 
-/** Digest of the fields that define an order; the same external_order_id with another digest is a conflict. */
-export function requestHash(body: Record<string, unknown>): string {
-  const canonical = JSON.stringify(canonicalize(body));
-  return createHash('sha256').update(canonical).digest('hex');
+/** A create request that passed the API's checks, with the currencies it names and the integrator that sent it. */
+export interface AcceptedOrderRequest {
+  integratorId: string;
+  /** The broker's id of the order (orderIdFor): a repeated request names the same order. */
+  orderId: string;
+  body: CreateOrderBody;
+  fiat: Currency;
+  crypto: Currency;
+  /** The state the order is for, as checked against its country. */
+  state: string | undefined;
+  /** from_amount at the fiat currency's precision: "100" and "100.00" are one order. */
+  fromAmount: string;
 }
 
-function canonicalize(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(canonicalize);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value as Record<string, unknown>)
-        .filter(([, v]) => v !== undefined)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([k, v]) => [k, canonicalize(v)]),
-    );
-  }
-  return value;
+/** The accepted request, named by its order id and with its amount at the fiat currency's precision. */
+export function acceptedOrderRequest(
+  integratorId: string,
+  checked: Pick<AcceptedOrderRequest, 'body' | 'fiat' | 'crypto' | 'state'>,
+): AcceptedOrderRequest {
+  const { body, fiat } = checked;
+  return {
+    integratorId,
+    orderId: orderIdFor(integratorId, body.external_order_id),
+    ...checked,
+    fromAmount: decimal(body.from_amount).toFixed(fiat.precision),
+  };
 }

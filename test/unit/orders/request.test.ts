@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { validate as uuidValidate, version as uuidVersion } from 'uuid';
-import { CreateOrderBodySchema, orderIdFor, requestHash } from '../../../src/orders/request';
+import { currencyDictionary } from '../../../src/domain/currencies';
+import { acceptedOrderRequest, CreateOrderBodySchema, orderIdFor } from '../../../src/orders/request';
 
 /** RFC 9562 UUIDv5, written out with node:crypto so the test does not trust the uuid package. */
 function uuidV5(namespace: string, name: string): string {
@@ -90,53 +91,6 @@ describe('orderIdFor', () => {
   });
 });
 
-describe('requestHash', () => {
-  const body = { a: 1, b: 'two', c: { x: [1, 2, { y: true }], z: null } };
-  const hash = requestHash(body);
-
-  test('is a hex SHA-256 of the canonical JSON (sorted keys)', () => {
-    expect(hash).toMatch(/^[0-9a-f]{64}$/);
-    const canonical = '{"a":1,"b":"two","c":{"x":[1,2,{"y":true}],"z":null}}';
-    expect(hash).toBe(createHash('sha256').update(canonical).digest('hex'));
-  });
-
-  test('ignores key order, at every depth', () => {
-    expect(requestHash({ c: { z: null, x: [1, 2, { y: true }] }, b: 'two', a: 1 })).toBe(hash);
-  });
-
-  test('ignores undefined values, at every depth', () => {
-    expect(requestHash({ ...body, d: undefined })).toBe(hash);
-    expect(requestHash({ ...body, c: { ...body.c, w: undefined } })).toBe(hash);
-  });
-
-  test.each<[string, Record<string, unknown>]>([
-    ['a changed number', { ...body, a: 2 }],
-    ['a number turned string', { ...body, a: '1' }],
-    ['a changed string', { ...body, b: 'Two' }],
-    ['an added key', { ...body, d: 0 }],
-    ['an added null', { ...body, d: null }],
-    ['a removed key', { a: 1, b: 'two' }],
-    ['a nested change', { ...body, c: { ...body.c, z: 0 } }],
-    ['array order', { ...body, c: { ...body.c, x: [2, 1, { y: true }] } }],
-    ['a deep array element', { ...body, c: { ...body.c, x: [1, 2, { y: false }] } }],
-    ['a renamed key', { a: 1, b: 'two', d: body.c }],
-  ])('changes with %s', (_label, changed) => {
-    expect(requestHash(changed)).not.toBe(hash);
-  });
-
-  test('changes with every value of an order body', () => {
-    const base = requestHash(FULL_BODY);
-    for (const key of Object.keys(FULL_BODY)) {
-      const changed = { ...FULL_BODY, [key]: `${JSON.stringify((FULL_BODY as Record<string, unknown>)[key])}-changed` };
-      expect(requestHash(changed)).not.toBe(base);
-    }
-  });
-
-  test('"100" and "100.00" are different bodies (the caller normalises amounts first)', () => {
-    expect(requestHash({ from_amount: '100' })).not.toBe(requestHash({ from_amount: '100.00' }));
-  });
-});
-
 describe('CreateOrderBodySchema', () => {
   test('accepts a full valid body, unchanged', () => {
     const parsed = CreateOrderBodySchema.safeParse(FULL_BODY);
@@ -220,5 +174,29 @@ describe('CreateOrderBodySchema', () => {
 
   test.each<unknown>([null, [], 'body', 42])('refuses a non-object body %p', (body) => {
     expect(CreateOrderBodySchema.safeParse(body).success).toBe(false);
+  });
+});
+
+describe('acceptedOrderRequest', () => {
+  const usd = currencyDictionary.get(1)!;
+  const btc = currencyDictionary.get(13)!;
+  const body = CreateOrderBodySchema.parse(MINIMAL_BODY);
+
+  test('names the order by its integrator and external_order_id', () => {
+    const request = acceptedOrderRequest('acme', { body, fiat: usd, crypto: btc, state: undefined });
+    expect(request.integratorId).toBe('acme');
+    expect(request.orderId).toBe(orderIdFor('acme', 'o'));
+  });
+
+  test.each(['100', '100.0', '100.00'])('writes from_amount %p at the fiat currency precision', (from_amount) => {
+    const request = acceptedOrderRequest('acme', { body: { ...body, from_amount }, fiat: usd, crypto: btc, state: undefined });
+    expect(usd.precision).toBe(2);
+    expect(request.fromAmount).toBe('100.00');
+    expect(request.body.from_amount).toBe(from_amount);
+  });
+
+  test('keeps the checked currencies and state as given', () => {
+    const request = acceptedOrderRequest('acme', { body, fiat: usd, crypto: btc, state: 'CA' });
+    expect(request).toMatchObject({ body, fiat: usd, crypto: btc, state: 'CA' });
   });
 });
