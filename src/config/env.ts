@@ -100,7 +100,7 @@ const BrokerEnvSchema = z.object({
   /** An order still on hold or processing this long after creation is flagged for review. */
   ORDER_REVIEW_AFTER_SECONDS: seconds.default(432_000),
 
-  /** Pauses between integrator webhook attempts, in seconds (design.md: about three days in all). */
+  /** Pauses between integrator webhook attempts, in seconds (docs/decisions.md, "Webhooks to integrators": about three days in all). */
   WEBHOOK_RETRY_SCHEDULE_SECONDS: z
     .string()
     .transform((v) => v.split(',').map((s) => s.trim()))

@@ -11,9 +11,9 @@ export interface OrderStatusChange {
 }
 
 /**
- * The body of an order webhook (design.md): the order as the status endpoint returns it, plus
- * `sequence`, so receivers can drop stale events. Built from the change alone, so every attempt
- * sends the same bytes.
+ * The body of an order webhook (docs/api.md, "Webhooks to the integrator"): the order as the status
+ * endpoint returns it, plus `sequence`, so receivers can drop stale events. Built from the change
+ * alone, so every attempt sends the same bytes.
  */
 export function orderWebhookBody(change: OrderStatusChange): string {
   return JSON.stringify({

@@ -1,4 +1,4 @@
-/** Pauses between delivery attempts (design.md): about three days in all. */
+/** Pauses between delivery attempts (docs/decisions.md, "Webhooks to integrators"): about three days in all. */
 export const DEFAULT_WEBHOOK_RETRY_DELAYS_MS: readonly number[] = [
   5_000,
   5 * 60_000,

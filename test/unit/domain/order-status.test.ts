@@ -9,7 +9,7 @@ import {
 } from '../../../src/domain/order-status';
 
 /**
- * The expected transition table, written out from design.md ("Order status values"):
+ * The expected transition table, written out from docs/decisions.md ("Order statuses"):
  *  - forward moves only: created -> pending <-> hold -> processing -> an outcome;
  *  - `hold` may return to `pending` or go on to `processing`;
  *  - `failed` may still become `refunded` (and nothing else);

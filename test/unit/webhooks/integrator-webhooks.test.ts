@@ -66,7 +66,7 @@ describe('order webhook body', () => {
 });
 
 describe('retry schedule', () => {
-  test('design.md schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (about three days)', () => {
+  test('the documented schedule (docs/decisions.md): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h (about three days)', () => {
     expect(DEFAULT_WEBHOOK_RETRY_DELAYS_MS.map((ms) => ms / 1000)).toEqual([5, 300, 1800, 7200, 18000, 36000, 50400, 72000, 86400]);
     const total = DEFAULT_WEBHOOK_RETRY_DELAYS_MS.reduce((a, b) => a + b, 0);
     expect(total / 86_400_000).toBeCloseTo(3.1, 1);
