@@ -3,7 +3,7 @@
  * provider simulator, via the load balancer, while processes are killed and a provider turns slow
  * then down; then the invariants, printed as tables; the exit code says whether they all held.
  *
- *   npm run build && npm run test:cluster
+ *   npm run test:cluster                # builds dist/ first, as npm run cluster does
  *   npm run test:cluster -- --local     # against the in-process local stack (no process faults)
  *
  * Environment: FAULT_RUN_RATE (orders a second, default 1), FAULT_RUN_ORDERS (at most, default 450),
