@@ -1,9 +1,10 @@
 /**
  * `npm run bench:orders`: order creation and whole order lifecycles through the broker, against the
- * engine's floor and a baseline workflow of the same Temporal shape, on one Temporal dev server in
- * one run. The broker's API and worker, the provider simulators and the baseline's and floors' worker
+ * engine's floor (and, when asked, a baseline workflow of the same Temporal shape), on one Temporal
+ * dev server in one run. The broker's API and worker, the provider simulators and the floors' worker
  * each run in their own child process, so that each one's CPU time per lifecycle can be read apart
- * (/proc). Prints tables; the last line of stdout is one JSON object (bench/README.md).
+ * (/proc); every completed lifecycle's history is read back and its events counted. Prints tables;
+ * the last line of stdout is one JSON object (bench/README.md).
  */
 import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -27,16 +28,26 @@ import { baselineCreateUpdate, baselineEventSignal } from './baseline/workflow';
 import { apiNodeFlags } from './lib/api-node-flags';
 import { payAtCheckout } from './lib/checkout';
 import { CompletionReceiver } from './lib/completion-receiver';
-import { percentile, runConcurrently, type Run } from './lib/concurrency';
+import { percentile, runConcurrently, runFor, type Run } from './lib/concurrency';
+import { eventsPerWorkflow, mergeTallies, tallyHistories, workflowHistoryEvents, type HistoryTally } from './lib/history-events';
 import { cpuSeconds, machineTicks } from './lib/load';
 import { childPidsMatching, freePort, killAll, startChild, waitFor, type ChildHandle } from './lib/order-children';
-import { cpuDelta, cpuMsPerUnit, createOverFloorMs, roundRatios, type CpuSnapshot } from './lib/order-figures';
+import { cpuDelta, cpuMsPerUnit, createOverFloorMs, ratio, roundRatios, type CpuSnapshot } from './lib/order-figures';
 import { median, renderTable, round } from './lib/table';
 
-const LIFECYCLES = Number(process.env.BENCH_ORDERS_LIFECYCLES ?? 150);
 const CREATES = Number(process.env.BENCH_ORDERS_CREATES ?? 150);
 const CONCURRENCY = Number(process.env.BENCH_ORDERS_CONCURRENCY ?? 20);
-const ROUNDS = Number(process.env.BENCH_ORDERS_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_ORDERS_ROUNDS ?? 5);
+/**
+ * How long each side's measured run of a round lasts at least: lifecycles start until then. Long
+ * enough that one of the dev server's ~2 s update-with-start pauses moves a round's figure by a
+ * tenth, not decides it (bench/README.md).
+ */
+const ROUND_S = Number(process.env.BENCH_ORDERS_ROUND_S ?? 20);
+/** The baseline workflow's rounds too: context only, no target (bench/README.md). */
+const WITH_BASELINE = process.env.BENCH_ORDERS_BASELINE === '1';
+/** Histories read at once after each measured run. */
+const HISTORY_READS_IN_FLIGHT = 8;
 /** Creations measured one at a time (each of the broker, the floor and the provider). */
 const C1 = Number(process.env.BENCH_ORDERS_C1 ?? 40);
 const C1_WARMUP = 3;
@@ -94,22 +105,38 @@ async function createOrder(apiUrl: string, user: string): Promise<{ id: string; 
   });
 }
 
-async function brokerLifecycles(apiUrl: string, receiver: CompletionReceiver, count: number): Promise<Run> {
+/** Runs lifecycles: a fixed number (the warm-up) or for a round's time (the measured runs). */
+type Driver = (task: () => Promise<void>) => Promise<Run>;
+const warmUp: Driver = (task) => runConcurrently(CONCURRENCY, CONCURRENCY, task);
+const aRound: Driver = (task) => runFor(ROUND_S, CONCURRENCY, task);
+
+/** A run of lifecycles, and the workflow ids of those that completed. */
+interface Lifecycles {
+  run: Run;
+  workflowIds: string[];
+}
+
+async function brokerLifecycles(apiUrl: string, receiver: CompletionReceiver, drive: Driver): Promise<Lifecycles> {
   const user = `bench-${randomUUID()}`;
   await offerFor(apiUrl, user);
-  return runConcurrently(count, CONCURRENCY, async () => {
+  const workflowIds: string[] = [];
+  const run = await drive(async () => {
     const order = await createOrder(apiUrl, user);
     const completed = receiver.completed(order.id);
     await payAtCheckout(order.redirect_url);
     await completed;
+    workflowIds.push(orderWorkflowId(order.id));
   });
+  return { run, workflowIds };
 }
 
 /** Lifecycles of the baseline or the floor workflow (same update and signals), driven as the broker's are. */
-async function workflowLifecycles(client: Client, workflow: 'baselineWorkflow' | 'floorWorkflow', count: number): Promise<Run> {
-  return runConcurrently(count, CONCURRENCY, async () => {
+async function workflowLifecycles(client: Client, workflow: 'baselineWorkflow' | 'floorWorkflow', drive: Driver): Promise<Lifecycles> {
+  const workflowIds: string[] = [];
+  const run = await drive(async () => {
+    const workflowId = `bench-${workflow}-${randomUUID()}`;
     const start = new WithStartWorkflowOperation(workflow, {
-      workflowId: `bench-${workflow}-${randomUUID()}`,
+      workflowId,
       taskQueue: BENCH_QUEUE,
       args: [PROVIDER_SIGNALS],
       workflowIdConflictPolicy: 'USE_EXISTING',
@@ -118,7 +145,22 @@ async function workflowLifecycles(client: Client, workflow: 'baselineWorkflow' |
     const handle = await start.workflowHandle();
     for (let i = 0; i < PROVIDER_SIGNALS; i++) await handle.signal(baselineEventSignal, `event-${i}`);
     await handle.result();
+    workflowIds.push(workflowId);
   });
+  return { run, workflowIds };
+}
+
+/**
+ * The histories of a run's completed lifecycles, counted. The broker's `complete` webhook can come
+ * just before its workflow closes, so each is awaited closed before its history is read.
+ */
+async function historiesOf(client: Client, workflowIds: string[]): Promise<HistoryTally> {
+  const histories: Awaited<ReturnType<typeof workflowHistoryEvents>>[] = [];
+  await runConcurrently(workflowIds.length, HISTORY_READS_IN_FLIGHT, async (i) => {
+    await closed(client, workflowIds[i]!);
+    histories.push(await workflowHistoryEvents(client, workflowIds[i]!));
+  });
+  return tallyHistories(histories);
 }
 
 /** The create floor: update-with-start of a workflow that runs no activity and answers at once. */
@@ -248,6 +290,9 @@ async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('ERROR') });
   const cli = process.env.TEMPORAL_CLI_PATH ?? ensureTemporalCli();
   const tree = workingTree();
+  if (process.env.BENCH_ORDERS_LIFECYCLES !== undefined) {
+    progress('BENCH_ORDERS_LIFECYCLES no longer applies: each round lasts BENCH_ORDERS_ROUND_S seconds');
+  }
   progress(
     `load average ${loadAtStart}; git ${tree.head}${tree.dirty ? ' (working tree changed)' : ''}; workflows/order.ts local activities: ${tree.orderWorkflowLocalActivities}`,
   );
@@ -346,69 +391,70 @@ async function main(): Promise<void> {
       load: process.pid,
     };
     const snapshot = (): CpuSnapshot => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid)]));
-    const measured = async (run: () => Promise<Run>): Promise<{ run: Run; cpu: CpuSnapshot }> => {
-      const before = snapshot();
-      const result = await run();
-      return { run: result, cpu: cpuDelta(before, snapshot()) };
-    };
+    type Side = 'baseline' | 'floor' | 'broker';
+    const sides: Side[] = WITH_BASELINE ? ['baseline', 'floor', 'broker'] : ['floor', 'broker'];
+    const lifecyclesOf = (side: Side, drive: Driver): Promise<Lifecycles> =>
+      side === 'broker'
+        ? brokerLifecycles(apiUrl, receiver, drive)
+        : workflowLifecycles(env.client, side === 'baseline' ? 'baselineWorkflow' : 'floorWorkflow', drive);
 
     progress('warming up');
-    await workflowLifecycles(env.client, 'baselineWorkflow', CONCURRENCY);
-    await workflowLifecycles(env.client, 'floorWorkflow', CONCURRENCY);
-    await brokerLifecycles(apiUrl, receiver, CONCURRENCY);
+    for (const side of sides) await lifecyclesOf(side, warmUp);
 
     progress(`creation one at a time: ${C1} each of the floor, the provider and the broker`);
     const c1 = await oneAtATime(env.client, apiUrl, sandbox, receiver);
 
-    const phases = {
-      baseline: [] as { run: Run; cpu: CpuSnapshot }[],
-      floor: [] as { run: Run; cpu: CpuSnapshot }[],
-      broker: [] as { run: Run; cpu: CpuSnapshot }[],
-    };
-    for (let round = 1; round <= ROUNDS; round++) {
+    interface Measured {
+      run: Run;
+      cpu: CpuSnapshot;
+      history: HistoryTally;
+    }
+    const phases: Record<Side, Measured[]> = { baseline: [], floor: [], broker: [] };
+    for (let r = 1; r <= ROUNDS; r++) {
       // The order alternates from one round to the next, so that no side always follows the same one.
-      const order = round % 2 === 1 ? (['baseline', 'floor', 'broker'] as const) : (['broker', 'floor', 'baseline'] as const);
-      for (const phase of order) {
-        progress(`round ${round}/${ROUNDS}: ${phase}`);
-        phases[phase].push(
-          await measured(() =>
-            phase === 'broker'
-              ? brokerLifecycles(apiUrl, receiver, LIFECYCLES)
-              : workflowLifecycles(env.client, phase === 'baseline' ? 'baselineWorkflow' : 'floorWorkflow', LIFECYCLES),
-          ),
+      for (const side of r % 2 === 1 ? sides : [...sides].reverse()) {
+        progress(`round ${r}/${ROUNDS}: ${side}, ${ROUND_S} s`);
+        const before = snapshot();
+        const { run, workflowIds } = await lifecyclesOf(side, aRound);
+        const cpu = cpuDelta(before, snapshot());
+        // Read after the CPU snapshot: the reads are not the lifecycles' cost.
+        const history = await historiesOf(env.client, workflowIds);
+        phases[side].push({ run, cpu, history });
+        progress(
+          `round ${r}/${ROUNDS}: ${side}: ${run.count} lifecycles in ${round(run.seconds, 1)} s, ${round(run.count / run.seconds, 2)}/s, ${eventsPerWorkflow(history).median} history events each (median)`,
         );
       }
     }
     progress('order creation');
     const created = await creates(apiUrl, CREATES);
 
-    const perSecond = (runs: { run: Run }[]) => median(runs.map(({ run }) => run.count / run.seconds));
-    const all = (runs: { run: Run }[]) => runs.flatMap(({ run }) => run.latenciesMs);
-    const cpuOf = (runs: { run: Run; cpu: CpuSnapshot }[], names: string[]) => {
+    const rates = (side: Side) => phases[side].map(({ run }) => run.count / run.seconds);
+    const perSecond = (side: Side) => median(rates(side));
+    const all = (side: Side) => phases[side].flatMap(({ run }) => run.latenciesMs);
+    const lifecycles = (side: Side) => phases[side].reduce((sum, { run }) => sum + run.count, 0);
+    const cpuOf = (side: Side, names: string[]) => {
       const perLifecycle = cpuMsPerUnit(
-        runs.map(({ cpu }) => cpu),
-        runs.reduce((sum, { run }) => sum + run.count, 0),
+        phases[side].map(({ cpu }) => cpu),
+        lifecycles(side),
       );
       return Object.fromEntries(names.map((name) => [name, perLifecycle[name]!]));
     };
-    const lifecyclePerS = perSecond(phases.broker);
-    const baselinePerS = perSecond(phases.baseline);
-    const floorPerS = perSecond(phases.floor);
-    const rates = (runs: { run: Run }[]) => runs.map(({ run }) => run.count / run.seconds);
-    const vsBaseline = roundRatios(rates(phases.broker), rates(phases.baseline));
-    const vsFloor = roundRatios(rates(phases.broker), rates(phases.floor));
+    const lifecyclePerS = perSecond('broker');
+    const floorPerS = perSecond('floor');
+    const vsFloor = roundRatios(rates('broker'), rates('floor'));
+    const vsBaseline = WITH_BASELINE ? roundRatios(rates('broker'), rates('baseline')) : undefined;
     const p = (values: number[], q: number) => percentile(values, q);
     const createC1P50 = p(c1.create, 50);
     const floorC1P50 = p(c1.floor, 50);
     const providerP50 = p(c1.provider, 50);
     const overFloor = createOverFloorMs(createC1P50, floorC1P50, providerP50);
-    const lifecycleRow = (name: string, runs: { run: Run }[], perS: number) => [
+    const lifecycleRow = (name: string, side: Side) => [
       name,
-      ROUNDS * LIFECYCLES,
+      lifecycles(side),
       CONCURRENCY,
-      perS,
-      p(all(runs), 50),
-      p(all(runs), 99),
+      perSecond(side),
+      p(all(side), 50),
+      p(all(side), 99),
     ];
     const c1Row = (name: string, values: number[]) => [
       name,
@@ -419,23 +465,55 @@ async function main(): Promise<void> {
       p(values, 99),
     ];
     const rows: (string | number)[][] = [
-      lifecycleRow('baseline lifecycle', phases.baseline, baselinePerS),
-      lifecycleRow('floor lifecycle (local activities)', phases.floor, floorPerS),
-      lifecycleRow('broker lifecycle', phases.broker, lifecyclePerS),
+      ...(WITH_BASELINE ? [lifecycleRow('baseline lifecycle', 'baseline')] : []),
+      lifecycleRow('floor lifecycle (local activities)', 'floor'),
+      lifecycleRow('broker lifecycle', 'broker'),
       c1Row('floor create (no activity)', c1.floor),
       c1Row('provider create (sandbox adapter)', c1.provider),
       c1Row('broker create', c1.create),
       ['broker create', CREATES, CONCURRENCY, created.count / created.seconds, p(created.latenciesMs, 50), p(created.latenciesMs, 99)],
     ];
+    process.stdout.write(`Lifecycles: "per s" is the median of the ${ROUNDS} rounds' (each at least ${ROUND_S} s)\n`);
     process.stdout.write(`${renderTable(['run', 'count', 'concurrency', 'per s', 'p50 ms', 'p99 ms'], rows)}\n\n`);
 
-    const brokerCpu = cpuOf(phases.broker, ['api', 'worker', 'temporal', 'simulators', 'load']);
-    const baselineCpu = cpuOf(phases.baseline, ['bench workers', 'temporal', 'load']);
-    const floorCpu = cpuOf(phases.floor, ['bench workers', 'temporal', 'load']);
+    const roundRows = phases.broker.map((_, i) => [
+      i + 1,
+      ...(vsBaseline ? [rates('baseline')[i]!] : []),
+      rates('floor')[i]!,
+      rates('broker')[i]!,
+      vsFloor.ratios[i]!,
+      ...(vsBaseline ? [vsBaseline.ratios[i]!] : []),
+    ]);
+    const roundHeader = [
+      'round',
+      ...(vsBaseline ? ['baseline per s'] : []),
+      'floor per s',
+      'broker per s',
+      'broker / floor',
+      ...(vsBaseline ? ['broker / baseline'] : []),
+    ];
+    process.stdout.write(`${renderTable(roundHeader, roundRows)}\n\n`);
+
+    const brokerCpu = cpuOf('broker', ['api', 'worker', 'temporal', 'simulators', 'load']);
+    const floorCpu = cpuOf('floor', ['bench workers', 'temporal', 'load']);
+    const baselineCpu = WITH_BASELINE ? cpuOf('baseline', ['bench workers', 'temporal', 'load']) : undefined;
+    // What issue 34 compares: every process that does an order's work, not the load that drives it.
+    const cpuVsFloor = ratio(
+      brokerCpu.api! + brokerCpu.worker! + brokerCpu.temporal! + brokerCpu.simulators!,
+      floorCpu['bench workers']! + floorCpu.temporal!,
+    );
     const cell = (n: number | undefined) => (n === undefined ? '-' : n);
+    const benchWorkersRow = (name: string, cpu: Record<string, number>) => [
+      name,
+      '-',
+      cell(cpu['bench workers']),
+      cell(cpu.temporal),
+      '-',
+      cell(cpu.load),
+    ];
     const cpuRows = [
-      ['baseline lifecycle', '-', cell(baselineCpu['bench workers']), cell(baselineCpu.temporal), '-', cell(baselineCpu.load)],
-      ['floor lifecycle', '-', cell(floorCpu['bench workers']), cell(floorCpu.temporal), '-', cell(floorCpu.load)],
+      ...(baselineCpu ? [benchWorkersRow('baseline lifecycle', baselineCpu)] : []),
+      benchWorkersRow('floor lifecycle', floorCpu),
       [
         'broker lifecycle',
         cell(brokerCpu.api),
@@ -446,16 +524,48 @@ async function main(): Promise<void> {
       ],
     ];
     process.stdout.write(
-      `CPU ms per lifecycle (user + system, /proc; "worker" is the bench workers' process for the baseline and the floor)\n`,
+      `CPU ms per lifecycle (user + system, /proc; "worker" is the bench workers' process for the floor${WITH_BASELINE ? ' and the baseline' : ''})\n`,
     );
     process.stdout.write(`${renderTable(['run', 'API', 'worker', 'Temporal', 'simulators', 'load'], cpuRows)}\n\n`);
+
+    const tallies = Object.fromEntries(sides.map((side) => [side, mergeTallies(phases[side].map(({ history }) => history))])) as Record<
+      Side,
+      HistoryTally
+    >;
+    const labels = [...new Set(sides.flatMap((side) => Object.keys(tallies[side].perWorkflow)))].sort();
+    const mean = (side: Side, label: string) => tallies[side].perWorkflow[label] ?? 0;
+    const meanTotal = (side: Side) => Object.values(tallies[side].perWorkflow).reduce((a, b) => a + b, 0);
+    const eventRow = (label: string, of: (side: Side) => number) => [
+      label,
+      ...(WITH_BASELINE ? [round(of('baseline'), 2)] : []),
+      round(of('floor'), 2),
+      round(of('broker'), 2),
+      round(of('broker') - of('floor'), 2),
+    ];
+    process.stdout.write(
+      `History events per completed lifecycle, by event (mean per lifecycle, every run of each workflow; ${lifecycles('broker')} broker and ${lifecycles('floor')} floor lifecycles read)\n`,
+    );
+    process.stdout.write(
+      `${renderTable(
+        ['event', ...(WITH_BASELINE ? ['baseline'] : []), 'floor', 'broker', 'broker - floor'],
+        [...labels.map((label) => eventRow(label, (side) => mean(side, label))), eventRow('all events', meanTotal)],
+      )}\n\n`,
+    );
+    const brokerEvents = eventsPerWorkflow(tallies.broker);
+    const floorEvents = eventsPerWorkflow(tallies.floor);
+    const baselineEvents = WITH_BASELINE ? eventsPerWorkflow(tallies.baseline) : undefined;
+    const range = (e: { min: number; max: number }) => `${e.min}-${e.max}`;
+    process.stdout.write(
+      `history events per completed lifecycle (median, range): broker ${brokerEvents.median} (${range(brokerEvents)}), floor ${floorEvents.median} (${range(floorEvents)})${baselineEvents ? `, baseline ${baselineEvents.median} (${range(baselineEvents)})` : ''}\n`,
+    );
     process.stdout.write(
       `create one at a time: broker p50 ${round(createC1P50, 1)} ms - (floor ${round(floorC1P50, 1)} + provider ${round(providerP50, 1)}) = ${round(overFloor, 1)} ms over the floor (target <= 25)\n`,
     );
     process.stdout.write(
-      `lifecycles: ${round(vsBaseline.median, 3)}x the baseline (target >= 1.3), ${round(vsFloor.median, 3)}x the floor (target >= 0.8), medians of the rounds' ratios\n\n`,
+      `lifecycles: ${round(vsFloor.median, 3)}x the floor (target >= 0.8), the median of the ${ROUNDS} rounds' ratios; CPU per lifecycle ${round(cpuVsFloor, 2)}x the floor's (issue 34: <= 1.4)${vsBaseline ? `; ${round(vsBaseline.median, 3)}x the baseline (context, no target)` : ''}\n\n`,
     );
     const ms = (o: Record<string, number>) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k.replace(' ', '_'), round(v, 2)]));
+    const perEvent = (tally: HistoryTally) => Object.fromEntries(Object.entries(tally.perWorkflow).map(([k, v]) => [k, round(v, 2)]));
     const runSeconds = (performance.now() - runStarted) / 1000;
     const ticksAtEnd = machineTicks();
     process.stdout.write(
@@ -470,17 +580,32 @@ async function main(): Promise<void> {
         create_per_s: round(created.count / created.seconds, 2),
         create_p50_ms: round(p(created.latenciesMs, 50), 1),
         create_p99_ms: round(p(created.latenciesMs, 99), 1),
+        rounds: ROUNDS,
+        round_s: ROUND_S,
         lifecycle_per_s: round(lifecyclePerS, 2),
-        baseline_lifecycle_per_s: round(baselinePerS, 2),
         floor_lifecycle_per_s: round(floorPerS, 2),
-        lifecycle_vs_baseline: round(vsBaseline.median, 3),
         lifecycle_vs_floor: round(vsFloor.median, 3),
-        lifecycle_ratio: round(vsBaseline.median, 3),
-        lifecycle_vs_baseline_rounds: vsBaseline.ratios.map((r) => round(r, 3)),
         lifecycle_vs_floor_rounds: vsFloor.ratios.map((r) => round(r, 3)),
+        lifecycle_per_s_rounds: rates('broker').map((r) => round(r, 2)),
+        floor_lifecycle_per_s_rounds: rates('floor').map((r) => round(r, 2)),
         cpu_ms_per_lifecycle: ms(brokerCpu),
-        baseline_cpu_ms_per_lifecycle: ms(baselineCpu),
         floor_cpu_ms_per_lifecycle: ms(floorCpu),
+        cpu_vs_floor: round(cpuVsFloor, 3),
+        history_events_per_order: brokerEvents.median,
+        history_events_per_order_range: [brokerEvents.min, brokerEvents.max],
+        floor_history_events_per_lifecycle: floorEvents.median,
+        floor_history_events_per_lifecycle_range: [floorEvents.min, floorEvents.max],
+        history_events_by_type: perEvent(tallies.broker),
+        floor_history_events_by_type: perEvent(tallies.floor),
+        ...(vsBaseline && baselineCpu && baselineEvents
+          ? {
+              baseline_lifecycle_per_s: round(perSecond('baseline'), 2),
+              lifecycle_vs_baseline: round(vsBaseline.median, 3),
+              lifecycle_vs_baseline_rounds: vsBaseline.ratios.map((r) => round(r, 3)),
+              baseline_cpu_ms_per_lifecycle: ms(baselineCpu),
+              baseline_history_events_per_lifecycle: baselineEvents.median,
+            }
+          : {}),
         run_seconds: round(runSeconds, 1),
         load_average_1m_at_start: loadAtStart,
         steal_pct: round((100 * (ticksAtEnd.steal - ticksAtStart.steal)) / (ticksAtEnd.total - ticksAtStart.total), 1),
