@@ -11,7 +11,6 @@ import type { WebhookDeliverer } from '../src/webhooks/delivery';
 import { deferralDelayMs, DeliveryGate, type DeliveryLimits } from '../src/webhooks/delivery-gate';
 import { orderWebhookBody } from '../src/webhooks/event';
 import { LocalAttemptGate } from '../src/webhooks/local-attempt-gate';
-import { nextRetryDelayMs } from '../src/webhooks/retry';
 
 export interface ActivityDependencies {
   providers: ProviderRegistry;
@@ -27,8 +26,6 @@ export interface ActivityDependencies {
 /** The worker's defaults for 100 activity slots (WORKER_ACTIVITY_SLOTS; src/config/index.ts derives them from it). */
 export const DEFAULT_DELIVERY_LIMITS: DeliveryLimits = { perWorker: 50, perIntegrator: 10 };
 
-export type NotifyOutcome = { outcome: 'delivered'; attempts: number; status: number } | { outcome: 'no_endpoint' };
-
 /** One delivery attempt's outcome; the workflow decides when to try again (src/webhooks/retry.ts). */
 export type WebhookAttemptOutcome =
   | { outcome: 'delivered'; status: number }
@@ -42,7 +39,7 @@ export type LocalWebhookAttemptOutcome = WebhookAttemptOutcome | { outcome: 'def
 /**
  * An ordinary attempt's outcome: `deferred` when the worker made none because the integrator or the
  * worker had as many attempts out as it may (src/webhooks/delivery-gate.ts); try again after
- * `retryAfterMs`, as the same attempt. Only for an order that said it takes it (`deferrable`).
+ * `retryAfterMs`, as the same attempt.
  */
 export type OrdinaryWebhookAttemptOutcome = WebhookAttemptOutcome | { outcome: 'deferred'; retryAfterMs: number };
 
@@ -138,43 +135,18 @@ export function createActivities({
     },
 
     /**
-     * One attempt to deliver an order webhook to the integrator (orders started before the integrity
-     * checks). A failed attempt tells Temporal when to try again (the retry schedule, or the
-     * receiver's Retry-After), so each attempt is an activity attempt visible in Temporal.
-     */
-    async notifyIntegrator(input: { notification: IntegratorNotification; retryDelaysMs: number[] }): Promise<NotifyOutcome> {
-      const { attempt } = Context.current().info;
-      const result = await deliverOnce(input.notification, attempt);
-      if (result.outcome === 'no_endpoint') return result;
-      if (result.outcome === 'delivered') return { outcome: 'delivered', attempts: attempt, status: result.status };
-      if (result.outcome === 'refused') {
-        throw ApplicationFailure.nonRetryable(`webhook URL refused: ${result.error}`, 'webhook_url_refused');
-      }
-      const delay = nextRetryDelayMs(attempt, input.retryDelaysMs, result.retryAfterMs);
-      if (delay === undefined) {
-        throw ApplicationFailure.nonRetryable(`gave up after ${attempt} attempts: ${result.error}`, 'webhook_delivery_failed');
-      }
-      throw ApplicationFailure.create({
-        message: `attempt ${attempt}: ${result.error}`,
-        type: 'webhook_attempt_failed',
-        nextRetryDelay: delay,
-      });
-    },
-
-    /**
      * One attempt to deliver an order webhook; the workflow keeps the attempt count and the next
      * attempt's time in its own state, so a retry series never holds the order up (docs/decisions.md).
      * Within the worker's share for the integrator (src/webhooks/delivery-gate.ts): beyond it the
-     * attempt is deferred for an order that takes that (`deferrable`), and an endpoint that stalls
-     * gets one attempt at a time, the others failing at once without a request.
+     * attempt is deferred, and an endpoint that stalls gets one attempt at a time, the others
+     * failing at once without a request.
      */
     async attemptIntegratorWebhook(input: {
       notification: IntegratorNotification;
       attempt: number;
-      deferrable?: true;
     }): Promise<OrdinaryWebhookAttemptOutcome> {
       const { integratorId } = input.notification;
-      const place = deliveries.tryEnter(integratorId, input.deferrable === true);
+      const place = deliveries.tryEnter(integratorId);
       if ('refused' in place) {
         integratorWebhookAttemptsNotMade.inc({ integrator: integratorId, reason: place.refused });
         if (place.refused !== 'not_answering') {

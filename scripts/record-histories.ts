@@ -1,9 +1,9 @@
 /**
- * Re-records the replay fixtures in test/replay/histories from real runs of every order path on a
- * real Temporal dev server. Run it after an intentional workflow change (docs/decisions.md,
- * "Changing the workflow safely"): `npm run test:replay:record`.
+ * Re-records the current release's replay histories (test/replay/histories/<CURRENT_GENERATION>) from
+ * real runs of every order path on a real Temporal dev server: `npm run test:replay:record`. Older
+ * releases' folders are left as they are (docs/decisions.md, "Changing the workflow safely").
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { orderIdFor } from '../src/orders/request';
@@ -11,15 +11,17 @@ import { orderWorkflowId } from '../src/temporal/shared';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../src/config/env';
 import { IntegratorReceiver } from '../test/helpers/integrator-receiver';
 import { REJECTED_SCENARIO, SCENARIOS, startScenarioOrder, workflowRuns } from '../test/helpers/scenarios';
+import { CURRENT_GENERATION, HISTORIES_DIR } from '../test/replay/generations';
 import { startTestStack } from '../test/helpers/stack';
 import { startTemporal } from '../test/helpers/temporal';
 import { ensureTemporalCli } from './lib/temporal-cli';
 
-/** The current generation; older generations beside it are kept as they are (docs/decisions.md). */
-const OUT = resolve(__dirname, '..', 'test', 'replay', 'histories', 'current');
+const OUT = resolve(HISTORIES_DIR, CURRENT_GENERATION);
 
 async function main(): Promise<void> {
   process.env.TEMPORAL_CLI_PATH ??= ensureTemporalCli();
+  // A fresh folder: no run file of an earlier recording stays beside the new ones.
+  rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const env = await startTemporal();
   // Orders notify an integrator endpoint, so the histories hold webhook deliveries too.

@@ -34,8 +34,8 @@ export interface OrderResumeState {
   pollDelayMs: number;
   settledAtMs?: number;
   /** Integrator webhooks not yet delivered, oldest first. */
-  outbox?: IntegratorNotification[];
-  /** The newest integrator webhook attempts, oldest first (absent in runs continued before it was kept). */
+  outbox: IntegratorNotification[];
+  /** The newest integrator webhook attempts, oldest first (absent when none was made yet). */
   deliveries?: WebhookDeliveryRecord[];
 }
 
@@ -73,16 +73,6 @@ export type OrderMetricsSink = {
 export interface OrderStateOptions {
   input: OrderWorkflowInput;
   resume?: OrderResumeState;
-  /** Orders started before integrator webhooks existed keep no outbox. */
-  notifiesIntegrator: boolean;
-  /** Orders started before the integrity checks apply reports unchecked (their histories replay so). */
-  checksIntegrity: boolean;
-  /**
-   * A change a stamped provider webhook makes takes its time from the stamp (`receivedAt`), not the
-   * workflow task's clock, and its webhook may go out on a local first attempt. Orders started
-   * before LOCAL_FIRST_ATTEMPTS_PATCH replay without it.
-   */
-  timesChangesByReport?: boolean;
   effects: OrderEffects;
 }
 
@@ -123,7 +113,6 @@ export class OrderState {
   created(created: CreatedProviderOrder): void {
     const { input } = this;
     const { request } = input;
-    const checks = this.options.checksIntegrity;
     const now = new Date(this.options.effects.now()).toISOString();
     this.memo = {
       order: {
@@ -142,7 +131,7 @@ export class OrderState {
         created_at: now,
         updated_at: now,
         extras: {
-          ...(checks ? integratorExtras(request.extras) : request.extras),
+          ...integratorExtras(request.extras),
           ...(created.providerOrderId ? { provider_order_id: created.providerOrderId } : {}),
           provider_status: created.providerStatus,
         },
@@ -151,7 +140,7 @@ export class OrderState {
       providerCode: input.providerCode,
       requestHash: input.requestHash,
       sequence: 1,
-      ...(checks && created.providerOrderId ? { providerOrderId: created.providerOrderId } : {}),
+      ...(created.providerOrderId ? { providerOrderId: created.providerOrderId } : {}),
     };
     this.publish(this.memo);
     this.options.effects.metrics?.created(input.providerCode);
@@ -162,15 +151,11 @@ export class OrderState {
    * Applies a provider report; returns true when the order's status changed. `afterWait`: the report
    * is applied first thing in a workflow task that woke the order from its wait, so nothing the clock
    * decided in that task came before it: with a stamped report, its webhook may make its first
-   * attempt locally (LOCAL_FIRST_ATTEMPTS_PATCH).
+   * attempt locally (docs/decisions.md, "Local activities").
    */
   apply(event: ProviderEvent, afterWait = false): boolean {
     const { memo } = this;
     if (!memo) return false;
-    if (!this.options.checksIntegrity) {
-      if (event.eventId !== undefined && !this.firstSight(event.eventId)) return false;
-      return this.applyUnchecked(memo, event);
-    }
     // Refused first, so that a refused report cannot take the id of a genuine one that comes later.
     const refusal = this.refusalOf(memo, event);
     if (refusal) {
@@ -197,7 +182,7 @@ export class OrderState {
   /** When an order waiting on the provider is flagged for review; Infinity when it is not to be. */
   reviewDue(): number {
     const memo = this.memo;
-    if (!memo || !this.options.checksIntegrity || memo.reviewReason !== undefined || !AWAITING_PROVIDER.includes(memo.order.status)) {
+    if (!memo || memo.reviewReason !== undefined || !AWAITING_PROVIDER.includes(memo.order.status)) {
       return Infinity;
     }
     return this.createdAtMs() + (this.input.timings.reviewAfterMs ?? DEFAULT_ORDER_TIMINGS.reviewAfterMs!);
@@ -215,11 +200,9 @@ export class OrderState {
     effects.metrics?.flagged(this.input.providerCode, 'open_too_long');
   }
 
-  /** The provider order a poll asks about: the pinned one (runs continued from before the checks: the one in extras). */
+  /** The provider order a poll asks about: the pinned one, once known. */
   pollTarget(): string | undefined {
-    const extrasId = this.memo?.order.extras.provider_order_id;
-    if (!this.options.checksIntegrity) return extrasId as string | undefined;
-    return this.memo?.providerOrderId ?? (typeof extrasId === 'string' ? extrasId : undefined);
+    return this.memo?.providerOrderId;
   }
 
   createdAtMs(): number {
@@ -249,32 +232,29 @@ export class OrderState {
     const { effects } = this.options;
     effects.upsertMemo({ ...current });
     effects.upsertSearchAttributes([{ key: ORDER_STATUS_KEY, value: current.order.status }]);
-    if (this.options.notifiesIntegrator) {
-      this.outbox.push({
-        webhookId: integratorWebhookId(current.order.id, current.sequence),
-        integratorId: current.integratorId,
-        occurredAt: current.order.updated_at,
-        order: current.order,
-        sequence: current.sequence,
-        ...(timedByReport ? { firstAttemptLocal: true as const } : {}),
-      });
-    }
+    this.outbox.push({
+      webhookId: integratorWebhookId(current.order.id, current.sequence),
+      integratorId: current.integratorId,
+      occurredAt: current.order.updated_at,
+      order: current.order,
+      sequence: current.sequence,
+      ...(timedByReport ? { firstAttemptLocal: true as const } : {}),
+    });
   }
 
   /**
    * When a change happened: when the API received the report where it says, else the workflow's
-   * clock; for orders timed by report, never before the previous change (API processes' clocks may
-   * differ a little from each other and from the workers').
+   * clock; never before the previous change (API processes' clocks may differ a little from each
+   * other and from the workers').
    */
   private changeTime(previous: Order, reportedAtMs: number | undefined): string {
     const ms = reportedAtMs ?? this.options.effects.now();
-    if (!this.options.timesChangesByReport) return new Date(ms).toISOString();
     return new Date(Math.max(ms, Date.parse(previous.updated_at))).toISOString();
   }
 
-  /** When the API received the report (epoch ms), for orders timed by report; undefined for polls, the broker's own decisions and unstamped signals. */
+  /** When the API received the report (epoch ms); undefined for polls, the broker's own decisions and unstamped signals. */
   private reportTime(event: ProviderEvent): number | undefined {
-    if (!this.options.timesChangesByReport || event.receivedAt === undefined) return undefined;
+    if (event.receivedAt === undefined) return undefined;
     const ms = Date.parse(event.receivedAt);
     return Number.isFinite(ms) ? ms : undefined;
   }
@@ -362,36 +342,6 @@ export class OrderState {
     this.memo = { ...next, order: changed, sequence: next.sequence + 1 };
     this.publish(this.memo, afterWait && reportedAtMs !== undefined);
     effects.metrics?.transition(this.input.providerCode, order.status, changed.status);
-    return true;
-  }
-
-  /** The report as orders before the integrity checks applied it (their histories replay through this). */
-  private applyUnchecked(current: OrderMemo, event: ProviderEvent): boolean {
-    const { effects } = this.options;
-    const order = current.order;
-    const extras = {
-      ...order.extras,
-      provider_status: event.providerStatus,
-      ...(event.providerOrderId ? { provider_order_id: event.providerOrderId } : {}),
-      ...(event.transactionHash ? { transaction_hash: event.transactionHash } : {}),
-    };
-    if (event.status === order.status || !canTransition(order.status, event.status)) {
-      if (event.status !== order.status) {
-        effects.log.info('ignoring provider status that would move the order back', { from: order.status, to: event.status });
-      }
-      return false;
-    }
-    const next: Order = {
-      ...order,
-      status: event.status,
-      to_amount: event.cryptoAmount ?? order.to_amount,
-      updated_at: new Date(effects.now()).toISOString(),
-      extras,
-    };
-    this.settle(next, event);
-    this.memo = { ...current, order: next, sequence: current.sequence + 1 };
-    this.publish(this.memo);
-    effects.metrics?.transition(this.input.providerCode, order.status, next.status);
     return true;
   }
 

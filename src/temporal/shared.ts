@@ -180,7 +180,7 @@ export interface IntegratorNotification extends OrderStatusChange {
   /** The Standard Webhooks `webhook-id`: the same on every attempt, unique per order and sequence. */
   webhookId: string;
   integratorId: string;
-  /** Delivery attempts made so far (the workflow schedules each; absent before it did). */
+  /** Delivery attempts made so far (the workflow schedules each; absent: none yet). */
   attempts?: number;
   /** When the next attempt is due (epoch ms); absent: now. */
   nextAttemptAtMs?: number;

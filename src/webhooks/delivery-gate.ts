@@ -41,15 +41,12 @@ export class DeliveryGate {
     private readonly health: EndpointHealth,
   ) {}
 
-  /**
-   * A place for an ordinary attempt to this integrator, or why there is none. `capped`: whether the
-   * caps apply (an order that cannot take `deferred`, started before it existed, only meets the probe rule).
-   */
-  tryEnter(integratorId: string, capped = true): DeliveryPlace {
+  /** A place for an ordinary attempt to this integrator, or why there is none. */
+  tryEnter(integratorId: string): DeliveryPlace {
     const mine = this.byIntegrator.get(integratorId) ?? 0;
     if (mine >= 1 && this.health.stalled(integratorId)) return { refused: 'not_answering' };
-    if (capped && mine >= this.limits.perIntegrator) return { refused: 'integrator_busy' };
-    if (capped && this.inFlight >= this.limits.perWorker) return { refused: 'worker_busy' };
+    if (mine >= this.limits.perIntegrator) return { refused: 'integrator_busy' };
+    if (this.inFlight >= this.limits.perWorker) return { refused: 'worker_busy' };
     this.inFlight += 1;
     this.byIntegrator.set(integratorId, mine + 1);
     let left = false;

@@ -1,8 +1,8 @@
 /**
  * Replays histories recorded from real runs (scripts/record-histories.ts) against the current
  * workflow code: a change that would break running orders fails here with a determinism error.
- * `histories/current` is the latest recording of every path; each other folder is an older
- * generation, kept while orders started under it may still be open.
+ * Each folder of histories/ is one release's generation (test/replay/generations.ts), kept while
+ * orders started under it may still be open; CURRENT_GENERATION is this code's own.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -10,8 +10,8 @@ import { Worker } from '@temporalio/worker';
 import { SCENARIOS, REJECTED_SCENARIO } from '../helpers/scenarios';
 import { workflowBundle } from '../helpers/temporal';
 import { orderSinks } from '../../src/worker/sinks';
+import { CURRENT_GENERATION, HISTORIES_DIR as DIR } from './generations';
 
-const DIR = resolve(__dirname, 'histories');
 const generations = readdirSync(DIR, { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name)
@@ -23,22 +23,14 @@ const files = generations.flatMap((g) =>
     .map((f) => `${g}/${f}`),
 );
 
-test('the current generation has every recorded path, and continue-as-new spans two runs', () => {
-  const current = files.filter((f) => f.startsWith('current/')).map((f) => f.slice('current/'.length).replace(/(\.run\d+)?\.json$/, ''));
+test(`the ${CURRENT_GENERATION} generation has every recorded path, and continue-as-new spans two runs`, () => {
+  const prefix = `${CURRENT_GENERATION}/`;
+  const current = files.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length).replace(/(\.run\d+)?\.json$/, ''));
   expect([...new Set(current)].sort()).toEqual([...SCENARIOS.map((s) => s.name), REJECTED_SCENARIO.name].sort());
-  expect(files).toEqual(expect.arrayContaining(['current/continue-as-new.run1.json', 'current/continue-as-new.run2.json']));
-  expect(generations).toEqual(
-    expect.arrayContaining([
-      'before-integrator-webhooks',
-      'before-order-integrity',
-      'before-observability',
-      'before-local-activities',
-      'with-local-webhook-attempts',
-      'before-patch-bundle',
-      'before-local-first-attempts',
-      'before-deferrable-attempts',
-    ]),
-  );
+  expect(files).toEqual(expect.arrayContaining([`${prefix}continue-as-new.run1.json`, `${prefix}continue-as-new.run2.json`]));
+  // One folder per release (major.minor), the current one among them.
+  expect(generations).toContain(CURRENT_GENERATION);
+  for (const generation of generations) expect(generation).toMatch(/^\d+\.\d+$/);
 });
 
 test.each(files)('%s replays without a determinism error', async (file) => {
@@ -53,7 +45,7 @@ test('the recorded histories hold local first attempts, and one the worker defer
     activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
   };
   const steps = (file: string) =>
-    (JSON.parse(readFileSync(resolve(DIR, 'current', file), 'utf8')) as { events: Event[] }).events.map((e) => {
+    (JSON.parse(readFileSync(resolve(DIR, CURRENT_GENERATION, file), 'utf8')) as { events: Event[] }).events.map((e) => {
       const marker = e.markerRecordedEventAttributes;
       if (marker?.markerName === 'core_local_activity') {
         const data = marker.details?.data?.payloads?.[0]?.data ?? '';

@@ -28,8 +28,6 @@ function stateWithMetrics() {
   const input = workflowInput('00000000-0000-5000-8000-0000000000aa');
   const state = new OrderState({
     input,
-    notifiesIntegrator: true,
-    checksIntegrity: true,
     effects: {
       now: () => Date.now(),
       upsertMemo: () => undefined,

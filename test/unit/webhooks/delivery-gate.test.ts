@@ -41,8 +41,6 @@ test('a stalled endpoint gets one attempt at a time (a probe); the others fail a
   health.record('a', 'failed', 100);
   const probe = leaveOf(g.tryEnter('a'));
   expect(g.tryEnter('a')).toEqual({ refused: 'not_answering' });
-  // Even an order that cannot be deferred gets no second attempt to a stalled endpoint.
-  expect(g.tryEnter('a', false)).toEqual({ refused: 'not_answering' });
   leaveOf(g.tryEnter('b'));
   probe();
   health.record('a', 'delivered', 5);
@@ -62,14 +60,6 @@ test('a stall lasts the cool-off; a quick failure or a slow delivery is no stall
   expect(g.tryEnter('c')).toEqual({ refused: 'not_answering' });
   at(1_000);
   leaveOf(g.tryEnter('c'));
-});
-
-test('an order that cannot be deferred is not capped', () => {
-  const { gate: g } = gate({ perWorker: 1, perIntegrator: 1 });
-  leaveOf(g.tryEnter('a'));
-  expect(g.tryEnter('a')).toEqual({ refused: 'integrator_busy' });
-  leaveOf(g.tryEnter('a', false));
-  leaveOf(g.tryEnter('b', false));
 });
 
 test('a place given back twice is given back once', () => {

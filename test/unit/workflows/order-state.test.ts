@@ -49,22 +49,9 @@ function recorder() {
   };
 }
 
-function orderState(
-  options: {
-    checksIntegrity?: boolean;
-    notifiesIntegrator?: boolean;
-    timesChangesByReport?: boolean;
-    created?: Partial<CreatedProviderOrder>;
-  } = {},
-) {
+function orderState(options: { created?: Partial<CreatedProviderOrder> } = {}) {
   const effects = recorder();
-  const state = new OrderState({
-    input,
-    notifiesIntegrator: options.notifiesIntegrator ?? true,
-    checksIntegrity: options.checksIntegrity ?? true,
-    timesChangesByReport: options.timesChangesByReport,
-    effects: effects.effects,
-  });
+  const state = new OrderState({ input, effects: effects.effects });
   state.created({ ...createdAtProvider, ...options.created });
   effects.calls.length = 0;
   return { state, effects };
@@ -79,8 +66,8 @@ const report = (overrides: Partial<ProviderEvent> = {}): ProviderEvent => ({
 });
 
 /** An order moved to `status` through allowed steps. */
-function orderIn(status: OrderStatus, options: Parameters<typeof orderState>[0] = {}) {
-  const made = orderState(options);
+function orderIn(status: OrderStatus) {
+  const made = orderState();
   const path: Record<OrderStatus, OrderStatus[]> = {
     created: [],
     pending: ['pending'],
@@ -100,7 +87,7 @@ function orderIn(status: OrderStatus, options: Parameters<typeof orderState>[0] 
 describe('creation', () => {
   test('publishes the created order: memo, OrderStatus, and the first webhook in the outbox', () => {
     const effects = recorder();
-    const state = new OrderState({ input, notifiesIntegrator: true, checksIntegrity: true, effects: effects.effects });
+    const state = new OrderState({ input, effects: effects.effects });
     state.created(createdAtProvider);
     expect(state.memo).toMatchObject({
       order: {
@@ -118,24 +105,17 @@ describe('creation', () => {
     expect(state.outbox.map((n) => [n.webhookId, n.sequence])).toEqual([[`evt_${input.orderId}_1`, 1]]);
   });
 
-  test('the integrator cannot write the broker-owned extras; orders from before the checks kept them', () => {
-    const checked = orderState({ created: { providerOrderId: undefined } });
-    expect(checked.state.memo!.order.extras).toEqual({ note: 'kept', provider_status: 'CREATED' });
-    expect(checked.state.memo!.providerOrderId).toBeUndefined();
-    const unchecked = orderState({ checksIntegrity: false, created: { providerOrderId: undefined } });
-    expect(unchecked.state.memo!.order.extras.provider_order_id).toBe('from-the-integrator');
-    expect(unchecked.state.memo!.providerOrderId).toBeUndefined();
-  });
-
-  test('orders from before integrator webhooks keep no outbox', () => {
-    expect(orderState({ notifiesIntegrator: false }).state.outbox).toEqual([]);
+  test('the integrator cannot write the broker-owned extras', () => {
+    const { state } = orderState({ created: { providerOrderId: undefined } });
+    expect(state.memo!.order.extras).toEqual({ note: 'kept', provider_status: 'CREATED' });
+    expect(state.memo!.providerOrderId).toBeUndefined();
   });
 });
 
-describe.each([true, false])('status transitions (integrity checks %s)', (checksIntegrity) => {
+describe('status transitions', () => {
   const pairs = ORDER_STATUSES.flatMap((from) => ORDER_STATUSES.map((to) => [from, to] as const));
   test.each(pairs)('%s -> %s moves only when the transition table allows it', (from, to) => {
-    const { state, effects } = orderIn(from, { checksIntegrity });
+    const { state, effects } = orderIn(from);
     const sequence = state.memo!.sequence;
     const moved = state.apply(report({ status: to, eventId: 'e-move', transactionHash: '0xabc', failureReason: 'card_declined' }));
     const allowed = from !== to && canTransition(from, to);
@@ -153,7 +133,7 @@ describe.each([true, false])('status transitions (integrity checks %s)', (checks
   });
 
   test('failed and expired start the settled grace; a duplicate event id is dropped', () => {
-    const { state, effects } = orderIn('created', { checksIntegrity });
+    const { state, effects } = orderIn('created');
     effects.setNow(START + 1000);
     expect(state.apply(report({ status: 'failed', eventId: 'e1' }))).toBe(true);
     expect(state.settledAtMs).toBe(START + 1000);
@@ -163,7 +143,7 @@ describe.each([true, false])('status transitions (integrity checks %s)', (checks
   });
 
   test('the order takes the provider crypto amount when it reports one', () => {
-    const { state } = orderIn('created', { checksIntegrity });
+    const { state } = orderIn('created');
     state.apply(report({ status: 'complete', cryptoAmount: '0.00098' }));
     expect(state.memo!.order.to_amount).toBe('0.00098');
   });
@@ -174,7 +154,7 @@ describe('changes timed by report (local first webhook attempts)', () => {
 
   test('a stamped provider webhook dates the change and its message, whatever the workflow clock says, and its first attempt may be local', () => {
     const run = (clockMs: number) => {
-      const { state, effects } = orderState({ timesChangesByReport: true });
+      const { state, effects } = orderState();
       effects.setNow(clockMs);
       state.apply(stamped('2026-11-25T10:00:05.123Z'), true);
       return state.outbox.at(-1)!;
@@ -187,7 +167,7 @@ describe('changes timed by report (local first webhook attempts)', () => {
   });
 
   test('never before the previous change: a stamp from a clock behind takes the previous time', () => {
-    const { state } = orderState({ timesChangesByReport: true });
+    const { state } = orderState();
     state.apply(stamped('2026-11-25T10:00:09.000Z', { status: 'pending', providerStatus: 'AWAITING_PAYMENT' }), true);
     state.apply(stamped('2026-11-25T10:00:08.000Z'), true);
     expect(state.memo!.order.updated_at).toBe('2026-11-25T10:00:09.000Z');
@@ -195,7 +175,7 @@ describe('changes timed by report (local first webhook attempts)', () => {
   });
 
   test('a change the clock dates after a stamped one from a clock ahead keeps the stamped time', () => {
-    const { state, effects } = orderState({ timesChangesByReport: true });
+    const { state, effects } = orderState();
     state.apply(stamped('2026-11-25T10:05:00.000Z', { status: 'pending', providerStatus: 'AWAITING_PAYMENT' }), true);
     effects.setNow(Date.parse('2026-11-25T10:01:00.000Z'));
     state.apply(report());
@@ -203,18 +183,17 @@ describe('changes timed by report (local first webhook attempts)', () => {
   });
 
   test('a stamped report applied after something the clock decided in the same task (not after a wait) keeps an ordinary first attempt', () => {
-    const { state } = orderState({ timesChangesByReport: true });
+    const { state } = orderState();
     state.apply(stamped('2026-11-25T10:00:05.123Z'));
     expect(state.memo!.order.updated_at).toBe('2026-11-25T10:00:05.123Z');
     expect(state.outbox.at(-1)!.firstAttemptLocal).toBeUndefined();
   });
 
   test.each([
-    ['a poll (no stamp)', report(), true],
-    ['an unreadable stamp', stamped('yesterday'), true],
-    ['an order started before it', stamped('2026-11-25T10:00:05.123Z'), false],
-  ])('%s: dated by the workflow clock, first attempt an ordinary activity', (_name, event, timesChangesByReport) => {
-    const { state, effects } = orderState({ timesChangesByReport });
+    ['a poll (no stamp)', report()],
+    ['an unreadable stamp', stamped('yesterday')],
+  ])('%s: dated by the workflow clock, first attempt an ordinary activity', (_name, event) => {
+    const { state, effects } = orderState();
     effects.setNow(START + 42_000);
     state.apply(event, true);
     expect(state.memo!.order.updated_at).toBe(new Date(START + 42_000).toISOString());
@@ -222,10 +201,7 @@ describe('changes timed by report (local first webhook attempts)', () => {
   });
 
   test("the created order, its create answer and an expiry are the broker's own: never a local first attempt", () => {
-    const { state, effects } = orderState({
-      timesChangesByReport: true,
-      created: { status: 'pending', providerStatus: 'AWAITING_PAYMENT' },
-    });
+    const { state, effects } = orderState({ created: { status: 'pending', providerStatus: 'AWAITING_PAYMENT' } });
     expect(state.outbox.map((n) => n.firstAttemptLocal)).toEqual([undefined, undefined]);
     effects.setNow(START + input.timings.paymentWindowMs);
     state.expireIfUnpaid();
@@ -301,14 +277,6 @@ describe('pinning', () => {
     const { state } = orderState({ created: { providerOrderId: undefined } });
     expect(state.apply(report({ status: 'created', providerStatus: 'CREATED', providerOrderId: 'p-1' }))).toBe(false);
     expect(state.memo!.providerOrderId).toBe('p-1');
-  });
-
-  test('a run continued from before the checks polls the id in extras; an unchecked order always does', () => {
-    const checked = orderState({ created: { providerOrderId: undefined } });
-    checked.state.memo = { ...checked.state.memo!, order: { ...checked.state.memo!.order, extras: { provider_order_id: 'legacy' } } };
-    expect(checked.state.pollTarget()).toBe('legacy');
-    const unchecked = orderState({ checksIntegrity: false });
-    expect(unchecked.state.pollTarget()).toBe('sb-1');
   });
 });
 
@@ -387,10 +355,6 @@ describe('review', () => {
     expect(effects.attributes()).toEqual([[{ key: expect.objectContaining({ name: 'ReviewReason' }), value: 'open_too_long' }]]);
     expect(state.reviewDue()).toBe(Infinity);
   });
-
-  test('orders from before the checks are never flagged', () => {
-    expect(orderIn('hold', { checksIntegrity: false }).state.reviewDue()).toBe(Infinity);
-  });
 });
 
 test('the resume state carries the memo, seen ids, settled time and outbox into the next run', () => {
@@ -403,7 +367,7 @@ test('the resume state carries the memo, seen ids, settled time and outbox into 
     settledAtMs: START,
     outbox: state.outbox,
   });
-  const next = new OrderState({ input, resume, notifiesIntegrator: true, checksIntegrity: true, effects: recorder().effects });
+  const next = new OrderState({ input, resume, effects: recorder().effects });
   expect(next.apply(report({ status: 'refunded' }))).toBe(true);
   expect(next.outbox.map((n) => n.sequence)).toEqual([1, 2, 3]);
 });
@@ -422,10 +386,8 @@ test('webhook delivery records keep the newest ones and move to the next run; a 
   }
   expect(state.deliveries.map((d) => d.attempt)).toEqual(Array.from({ length: 100 }, (_, i) => i + 6));
   const resume = state.resumeState(60_000);
-  const next = new OrderState({ input, resume, notifiesIntegrator: true, checksIntegrity: true, effects: recorder().effects });
+  const next = new OrderState({ input, resume, effects: recorder().effects });
   expect(next.deliveries).toEqual(state.deliveries);
   const { deliveries: _dropped, ...older } = resume;
-  expect(
-    new OrderState({ input, resume: older, notifiesIntegrator: true, checksIntegrity: true, effects: recorder().effects }).deliveries,
-  ).toEqual([]);
+  expect(new OrderState({ input, resume: older, effects: recorder().effects }).deliveries).toEqual([]);
 });
