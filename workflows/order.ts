@@ -14,11 +14,10 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { Sinks } from '@temporalio/workflow';
-import type { OrderActivities, OrdinaryWebhookAttemptOutcome } from '../activities';
+import type { OrderActivities } from '../activities';
 import { isTerminal } from '../src/domain/order-status';
 import {
   createOrderUpdate,
-  DEFAULT_ORDER_TIMINGS,
   getOrderQuery,
   providerEventSignal,
   type OrderMemo,
@@ -28,7 +27,7 @@ import {
   webhookDeliveriesQuery,
 } from '../src/temporal/shared';
 import { OrderState, UNPAID, type OrderMetricsSink, type OrderResumeState } from './order-state';
-import { nextRetryDelayMs } from '../src/webhooks/retry';
+import { WebhookOutbox } from './webhook-outbox';
 
 export type { OrderMetricsSink, OrderResumeState } from './order-state';
 
@@ -74,6 +73,7 @@ const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
 /**
  * One order, from address validation and provider order creation to a final status. Provider
  * webhooks arrive as signals; a timer polls the provider when they do not, and expires unpaid orders.
+ * The order's rules are in OrderState, the delivery of its integrator webhooks in WebhookOutbox.
  */
 export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderResumeState): Promise<OrderMemo> {
   const { timings } = input;
@@ -85,9 +85,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     resume,
     effects: { now: () => Date.now(), upsertMemo: (memo) => upsertMemo({ ...memo }), upsertSearchAttributes, log, metrics: orderMetrics },
   });
-  const { outbox } = state;
-  let delivering = false;
-  let closingRun = false;
+  const webhooks = new WebhookOutbox({ state, timings, metrics: orderMetrics });
 
   setHandler(
     createOrderUpdate,
@@ -109,78 +107,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   });
   setHandler(getOrderQuery, () => state.memo);
   setHandler(webhookDeliveriesQuery, () => state.deliveries.map((record) => ({ ...record })));
-
-  /**
-   * Delivers the outbox one webhook at a time, one activity per attempt, with the pause between
-   * attempts a timer of this workflow: a closing run stops waiting at once, and the webhook keeps
-   * its place, its attempt count and its next attempt's time in the next run.
-   */
-  async function deliverOnSchedule(): Promise<void> {
-    const retryDelaysMs = timings.webhookRetryDelaysMs ?? DEFAULT_ORDER_TIMINGS.webhookRetryDelaysMs!;
-    const attemptOptions = {
-      startToCloseTimeout: timings.webhookAttemptTimeoutMs ?? DEFAULT_ORDER_TIMINGS.webhookAttemptTimeoutMs!,
-      // A lost attempt (a worker crash, a timeout) is a failed attempt: the schedule decides the next.
-      retry: { maximumAttempts: 1 },
-    };
-    const ordinary = proxyActivities<OrderActivities>(attemptOptions);
-    const inWorker = proxyLocalActivities<OrderActivities>(attemptOptions);
-    for (;;) {
-      await condition(() => outbox.length > 0 && !closingRun);
-      const next = outbox[0]!;
-      const waitMs = (next.nextAttemptAtMs ?? 0) - Date.now();
-      if (waitMs > 0 && (await condition(() => closingRun, waitMs))) continue;
-      // The run may have begun closing in the same workflow task that ended the wait: an attempt
-      // scheduled now would outlive the run, its outcome lost.
-      if (closingRun) continue;
-      const attempt = (next.attempts ?? 0) + 1;
-      const attemptedAt = new Date(Date.now()).toISOString();
-      delivering = true;
-      let result: OrdinaryWebhookAttemptOutcome;
-      try {
-        const request = { notification: next, attempt };
-        // The worker defers a local attempt it cannot afford (activities/index.ts): then it is an ordinary one.
-        const local =
-          attempt === 1 && next.firstAttemptLocal === true ? await inWorker.attemptIntegratorWebhookInWorker(request) : undefined;
-        result = local === undefined || local.outcome === 'deferred' ? await ordinary.attemptIntegratorWebhook(request) : local;
-      } catch (err) {
-        const cause = err instanceof ActivityFailure ? err.cause : err;
-        result = { outcome: 'failed', error: (cause as Error).message };
-      } finally {
-        delivering = false;
-      }
-      if (result.outcome === 'deferred') {
-        // Not an attempt: the same one is made after the worker's pause.
-        outbox[0] = { ...next, deferrals: (next.deferrals ?? 0) + 1, nextAttemptAtMs: Date.now() + result.retryAfterMs };
-        continue;
-      }
-      state.recordDelivery({
-        webhook_id: next.webhookId,
-        sequence: next.sequence,
-        attempt,
-        attempted_at: attemptedAt,
-        outcome: result.outcome,
-        ...('status' in result && result.status !== undefined ? { status_code: result.status } : {}),
-        ...('error' in result ? { error: result.error } : {}),
-      });
-      const fields = { webhookId: next.webhookId, attempt };
-      if (result.outcome === 'failed') {
-        const delayMs = nextRetryDelayMs(attempt, retryDelaysMs, result.retryAfterMs);
-        if (delayMs !== undefined) {
-          outbox[0] = { ...next, attempts: attempt, nextAttemptAtMs: Date.now() + delayMs };
-          orderMetrics.webhookFailed(next.webhookId, next.integratorId, next.occurredAt, Date.now() + delayMs);
-          continue;
-        }
-        log.error('integrator webhook not delivered: retries used up', { ...fields, error: result.error });
-      } else if (result.outcome === 'refused') {
-        log.error('integrator webhook not delivered: URL refused', { ...fields, error: result.error });
-      } else if (result.outcome === 'no_endpoint') {
-        log.info('integrator has no webhook endpoint', fields);
-      }
-      orderMetrics.webhookSettled(next.webhookId, next.integratorId, result.outcome === 'failed' ? 'given_up' : result.outcome);
-      outbox.shift();
-    }
-  }
-  void deliverOnSchedule();
+  void webhooks.deliver();
 
   async function reject(type: OrderRejectionType, message: string): Promise<never> {
     rejection = { type, message };
@@ -210,8 +137,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
    * move to the next run, and (while the order is open) signals that arrived meanwhile are applied.
    */
   async function continueRun(applyInbox: boolean): Promise<never> {
-    closingRun = true;
-    await condition(() => !delivering && allHandlersFinished());
+    webhooks.close();
+    await condition(() => webhooks.idle && allHandlersFinished());
     if (applyInbox) for (const event of inbox.splice(0)) state.apply(event);
     // The memo goes along: a run started by continue-as-new has none of its own until the order
     // next changes, and the API reads the order from the latest run's memo.
@@ -252,7 +179,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
 
   // A final order waits for its webhooks to be delivered; signals that keep arriving meanwhile are
   // ignored, and a history they make long moves the wait to a new run.
-  const delivered = () => outbox.length === 0 && allHandlersFinished();
+  const delivered = () => webhooks.empty && allHandlersFinished();
   await condition(() => delivered() || historyFull());
   return delivered() ? state.memo! : continueRun(false);
 }
