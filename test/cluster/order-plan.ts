@@ -1,5 +1,6 @@
 import { journeyOrder, JOURNEYS } from '../helpers/provider-journeys';
 import { draftOrder, type OrderDraft } from '../helpers/orders';
+import { KIT_PROVIDER_CODES, PROVIDER_TEST_KITS } from '../helpers/providers';
 
 /** Every provider simulator the run drives orders through. */
 export const PROVIDERS = ['sandbox', ...JOURNEYS.map((j) => j.code)] as const;
@@ -22,11 +23,13 @@ export interface PlannedOrder {
 }
 
 /**
- * Providers the broker can poll only once their first webhook has named the provider order: Ramp
- * creates the purchase in its widget and echoes no reference (docs/providers.md). Their `drop`
- * orders lose every webhook after that first one.
+ * Providers the broker can poll only once their first webhook has named the provider order (as
+ * their test kits say: Ramp creates the purchase in its widget and echoes no reference,
+ * docs/providers.md). Their `drop` orders lose every webhook after that first one.
  */
-export const POLLABLE_AFTER_FIRST_WEBHOOK: ReadonlySet<string> = new Set(['ramp']);
+export const POLLABLE_AFTER_FIRST_WEBHOOK: ReadonlySet<string> = new Set(
+  KIT_PROVIDER_CODES.filter((code) => PROVIDER_TEST_KITS[code].pollableAfterFirstWebhook),
+);
 
 /** The customer's action on the provider's page for each outcome, and the broker status it ends in. */
 export const CHECKOUT: Record<Exclude<PlannedOutcome, 'rejected'>, { action: string; status: string }> = {

@@ -1,34 +1,23 @@
-import type { RealProviderCode } from './forged-webhooks';
 import { eventually } from './http';
 import type { IntegratorReceiver, ReceivedWebhook } from './integrator-receiver';
-import { draftOrder, EUR, GBP, USD, waitForStatus, type OrderDraft } from './orders';
+import { MARKETS, type MarketName } from './markets';
+import { draftOrder, waitForStatus, type OrderDraft } from './orders';
+import { KIT_PROVIDER_CODES, PROVIDER_TEST_KITS, type RealProviderCode } from './providers';
 
-/** Where the customer is: US markets need a state. */
-export const MARKETS = {
-  'US-CA': { country_code: 'US', state_code: 'CA', from_currency: USD },
-  'US-TX': { country_code: 'US', state_code: 'TX', from_currency: USD },
-  GB: { country_code: 'GB', from_currency: GBP },
-  DE: { country_code: 'DE', from_currency: EUR },
-} as const;
+export { MARKETS } from './markets';
 
 export interface ProviderJourney {
   code: RealProviderCode;
-  market: keyof typeof MARKETS;
+  market: MarketName;
   paymentMethod: string;
 }
 
-/** One purchase per real provider of the manifest, spread over the markets and the payment methods they take. */
-const PURCHASES: { [C in RealProviderCode]: Omit<ProviderJourney, 'code'> } = {
-  moonpay: { market: 'US-CA', paymentMethod: 'card' },
-  transak: { market: 'GB', paymentMethod: 'bank_transfer' },
-  banxa: { market: 'DE', paymentMethod: 'sepa' },
-  mercuryo: { market: 'GB', paymentMethod: 'card' },
-  ramp: { market: 'US-TX', paymentMethod: 'card' },
-};
+const isReal = (code: (typeof KIT_PROVIDER_CODES)[number]): code is RealProviderCode => code !== 'sandbox';
 
-export const JOURNEYS: readonly ProviderJourney[] = Object.entries(PURCHASES).map(([code, purchase]) => ({
-  code: code as RealProviderCode,
-  ...purchase,
+/** One purchase per real provider of the manifest (each provider's test kit names its market and payment method). */
+export const JOURNEYS: readonly ProviderJourney[] = KIT_PROVIDER_CODES.filter(isReal).map((code) => ({
+  code,
+  ...PROVIDER_TEST_KITS[code].purchase,
 }));
 
 /**

@@ -13,19 +13,10 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { PROBLEM_CODES } from '../../src/api/problem';
 import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/config';
-import { BANXA_SIMULATOR_CREDENTIALS } from '../../src/providers/banxa';
 import { PROVIDER_CODES, type ProviderCode } from '../../src/providers/manifest';
-import { MERCURYO_SIMULATOR_CREDENTIALS } from '../../src/providers/mercuryo/config';
-import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay';
-import { RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../src/providers/ramp/config';
-import { rampWebhookQuery } from '../../src/providers/ramp/webhook-url';
-import { banxaAuthorization } from '../../src/simulators/banxa/signing';
-import { signCallback } from '../../src/simulators/mercuryo/signing';
-import { moonpayWebhookSignature } from '../../src/simulators/moonpay/signing';
-import { rampSimulatorSigningKey, signRampBody } from '../../src/simulators/ramp/signing';
-import { signSandboxPayload } from '../../src/simulators/sandbox/signing';
 import { forgedWebhook } from '../helpers/forged-webhooks';
 import { expectResponseConforms } from '../helpers/openapi';
+import { PROVIDER_TEST_KITS } from '../helpers/providers';
 import { useTestStack } from '../helpers/stack';
 import { signedSandboxWebhook } from '../helpers/webhooks';
 
@@ -47,41 +38,6 @@ afterAll(() => {
   process.off('unhandledRejection', onUnhandled);
   process.off('uncaughtException', onUnhandled);
 });
-
-const nowSeconds = () => Math.floor(Date.now() / 1000);
-const rampKey = rampSimulatorSigningKey(undefined);
-
-/**
- * How each provider's genuine webhooks are signed, with the keys the broker trusts in this stack
- * (the simulators' development credentials): the signature headers and query of a raw body. Ramp
- * signs the body's JSON, so a body that is not JSON keeps no signature. Transak signs with the
- * partner's current access token, which only the simulator and the broker hold: its bodies are
- * forged ones (signed with another token) and their mutations.
- */
-type Signing = { headers: Record<string, string>; query: string };
-const SIGNERS: Record<ProviderCode, (body: string, orderId: string) => Signing> = {
-  sandbox: (body) => ({ headers: { 'sandbox-signature': signSandboxPayload(DEV_SANDBOX_WEBHOOK_SECRET, body, nowSeconds()) }, query: '' }),
-  moonpay: (body) => ({
-    headers: { 'moonpay-signature-v2': moonpayWebhookSignature(MOONPAY_SIMULATOR_CREDENTIALS.webhookKey, body, nowSeconds()) },
-    query: '',
-  }),
-  banxa: (body) => ({
-    headers: {
-      authorization: banxaAuthorization(BANXA_SIMULATOR_CREDENTIALS, { method: 'POST', path: '/api/webhooks/banxa', body }, Date.now()),
-    },
-    query: '',
-  }),
-  mercuryo: (body) => ({ headers: { 'x-signature': signCallback(MERCURYO_SIMULATOR_CREDENTIALS.signKey, body) }, query: '' }),
-  ramp: (body, orderId): Signing => {
-    const query = `?${new URLSearchParams(rampWebhookQuery(RAMP_SIMULATOR_WEBHOOK_URL_SECRET, orderId)).toString()}`;
-    try {
-      return { headers: { 'x-body-signature': signRampBody(JSON.parse(body), rampKey) }, query };
-    } catch {
-      return { headers: {}, query };
-    }
-  },
-  transak: () => ({ headers: {}, query: '' }),
-};
 
 /** A genuine event of the provider's shape (the forged webhooks' bodies; the sandbox's own). */
 async function genuineBody(code: ProviderCode, orderId: string): Promise<string> {
@@ -243,7 +199,8 @@ async function post(
   c: WebhookCase,
 ): Promise<{ status: number; headers: Record<string, string>; body: unknown; text: string }> {
   const body = await rawBody(code, c);
-  const signing = SIGNERS[code](Buffer.isBuffer(body) ? body.toString('latin1') : body, c.orderId);
+  // Signed with the keys the broker trusts in this stack (the simulators' development credentials).
+  const signing = PROVIDER_TEST_KITS[code].signWebhook(Buffer.isBuffer(body) ? body.toString('latin1') : body, c.orderId);
   const headers = new Headers();
   if (c.contentType) headers.set('content-type', c.contentType);
   for (const [name, value] of Object.entries(c.extraHeaders ?? {})) headers.set(name, value);

@@ -23,6 +23,7 @@ import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from '../../../src/co
 import { sha256Hex } from '../../../src/config/integrators';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../../../src/webhooks/retry';
 import { TEST_ENCRYPTION_KEYS } from '../../helpers/config';
+import { KIT_PROVIDER_CODES, PROVIDER_TEST_KITS } from '../../helpers/providers';
 
 function configError(fn: () => unknown): ConfigError {
   try {
@@ -563,20 +564,16 @@ describe('simulated providers in production', () => {
 describe('SIMULATOR_SECRET', () => {
   const derived = loadConfig({ SIMULATOR_SECRET });
   const fixed = loadConfig({});
-  /** Each simulated provider's secret credentials; the identifiers a provider shows in browser URLs are public anyway. */
-  const SECRETS: Record<keyof AppConfig['providers'], string[]> = {
-    sandbox: ['apiKey', 'webhookSecret'],
-    banxa: ['apiKey', 'apiSecret'],
-    mercuryo: ['secret', 'sdkPartnerToken', 'signKey'],
-    moonpay: ['secretKey', 'webhookKey'],
-    ramp: ['webhookPublicKey', 'webhookUrlSecret'],
-    transak: ['apiSecret'],
-  };
+  /**
+   * Each simulated provider's secret credentials, named by its test kit; the identifiers a provider
+   * shows in browser URLs are public anyway.
+   */
   const secretsOf = (config: AppConfig) =>
-    Object.entries(SECRETS).flatMap(([code, names]) => {
-      const resolution = config.providers[code as keyof AppConfig['providers']];
+    KIT_PROVIDER_CODES.flatMap((code) => {
+      const resolution = config.providers[code];
       if (resolution.mode !== 'simulator') throw new Error(`${code} is not simulated`);
       const values = resolution.config as unknown as Record<string, string>;
+      const names: readonly string[] = PROVIDER_TEST_KITS[code].secrets.map(String);
       return names.map((name) => ({ credential: `${code}.${name}`, value: values[name] }));
     });
 
