@@ -17,7 +17,15 @@ import { BTC, EUR, GBP, USD } from '../helpers/orders';
 
 const CAD = 4;
 const USDT = 15;
+/**
+ * The providers whose simulated coverage, methods and prices this test states, written out: a
+ * provider dropped from the manifest fails here. A provider added to it is left out (its own tests
+ * state its coverage): unions are asked of these providers only, and lists of providers are read
+ * for these.
+ */
 const PROVIDERS = ['banxa', 'mercuryo', 'moonpay', 'ramp', 'sandbox', 'transak'];
+const OF_THESE = `provider_codes=${PROVIDERS.join(',')}`;
+const described = (codes: string[]) => codes.filter((code) => PROVIDERS.includes(code));
 let server: Server;
 let host: SimulatorHost;
 let app: Express;
@@ -48,6 +56,7 @@ afterAll(async () => {
 
 const get = (path: string) => request(app).get(path).set('X-Api-Key', TEST_API_KEY);
 const codes = (list: { code: string }[]) => list.map((x) => x.code);
+const providerCodes = (list: { code: string }[]) => described(codes(list));
 
 describe('GET /api/dict/countries', () => {
   test('every ISO 3166-1 country; states only for the US, with names', async () => {
@@ -78,10 +87,10 @@ describe('GET /api/dict/countries', () => {
 
 describe('GET /api/on_ramp/payment_methods', () => {
   test('the union of what the providers take for the fiat currency, narrowed by country and provider', async () => {
-    const usd = await get(`/api/on_ramp/payment_methods?fiat_currency=${USD}&country_code=US&state=CA`);
+    const usd = await get(`/api/on_ramp/payment_methods?fiat_currency=${USD}&country_code=US&state=CA&${OF_THESE}`);
     expect(codes(usd.body.payment_methods)).toEqual(['ach', 'apple_pay', 'bank_transfer', 'card', 'google_pay', 'paypal']);
     expect(usd.body.payment_methods[0]).toEqual({ code: 'ach', name: expect.stringMatching(/^ach bank transfer$/i), icon_url: null });
-    const eur = await get(`/api/on_ramp/payment_methods?fiat_currency=${EUR}&country_code=DE`);
+    const eur = await get(`/api/on_ramp/payment_methods?fiat_currency=${EUR}&country_code=DE&${OF_THESE}`);
     expect(codes(eur.body.payment_methods)).toEqual(['apple_pay', 'card', 'google_pay', 'paypal', 'revolut_pay', 'sepa']);
     const onlyRamp = await get(`/api/on_ramp/payment_methods?fiat_currency=${EUR}&provider_codes=ramp`);
     expect(codes(onlyRamp.body.payment_methods)).toEqual(['apple_pay', 'card', 'google_pay', 'sepa']);
@@ -173,7 +182,7 @@ describe('GET /api/on_ramp/payment_methods_extra_info', () => {
 
 describe('GET /api/on_ramp/countries', () => {
   test('the union of served countries, with the states served where states matter', async () => {
-    const res = await get('/api/on_ramp/countries');
+    const res = await get(`/api/on_ramp/countries?${OF_THESE}`);
     const us = res.body.countries.find((c: { code: string }) => c.code === 'US');
     // Mercuryo lists the US without states: it serves every one, New York included.
     expect(us.states).toHaveLength(51);
@@ -194,20 +203,20 @@ describe('GET /api/on_ramp/countries', () => {
 
 describe('GET /api/on_ramp/currency_pairs', () => {
   test('per provider serving the country (and state)', async () => {
-    const providerCodes = (body: { provider_code: string }[]) => body.map((p) => p.provider_code);
+    const pairCodes = (body: { provider_code: string }[]) => described(body.map((p) => p.provider_code));
     const us = await get('/api/on_ramp/currency_pairs?country_code=US');
-    expect(providerCodes(us.body)).toEqual(PROVIDERS);
+    expect(pairCodes(us.body)).toEqual(PROVIDERS);
     const ramp = us.body.find((p: { provider_code: string }) => p.provider_code === 'ramp');
     expect(ramp.fiat_currencies).toEqual([USD, EUR, GBP, 6, 8, 9, 10]);
     expect(ramp.crypto_currencies).toContain(BTC);
     const nevada = await get('/api/on_ramp/currency_pairs?country_code=US&state=NV');
-    expect(providerCodes(nevada.body)).toEqual(['mercuryo', 'moonpay', 'sandbox', 'transak']);
+    expect(pairCodes(nevada.body)).toEqual(['mercuryo', 'moonpay', 'sandbox', 'transak']);
     const newYork = await get('/api/on_ramp/currency_pairs?country_code=US&state=NY');
-    expect(providerCodes(newYork.body)).toEqual(['mercuryo']);
+    expect(pairCodes(newYork.body)).toEqual(['mercuryo']);
     const gb = await get('/api/on_ramp/currency_pairs?country_code=GB');
-    expect(providerCodes(gb.body)).toEqual(PROVIDERS);
+    expect(pairCodes(gb.body)).toEqual(PROVIDERS);
     const australia = await get('/api/on_ramp/currency_pairs?country_code=AU');
-    expect(providerCodes(australia.body)).toEqual(['banxa', 'moonpay', 'sandbox', 'transak']);
+    expect(pairCodes(australia.body)).toEqual(['banxa', 'moonpay', 'sandbox', 'transak']);
   });
 
   test("a provider's crypto currencies leave out those it does not sell in the country", async () => {
@@ -230,23 +239,23 @@ describe('GET /api/on_ramp/currency_pairs', () => {
 describe('GET /api/on_ramp/providers', () => {
   test('providers serving the pair in the country', async () => {
     const gb = await get(`/api/on_ramp/providers?country_code=GB&from_currency=${GBP}&to_currency=${BTC}`);
-    expect(codes(gb.body.providers)).toEqual(PROVIDERS);
-    expect(gb.body.providers[2]).toEqual({
+    expect(providerCodes(gb.body.providers)).toEqual(PROVIDERS);
+    expect(gb.body.providers.find((p: { code: string }) => p.code === 'moonpay')).toEqual({
       code: 'moonpay',
       name: 'MoonPay',
       description: expect.any(String),
       icon_url: expect.stringMatching(/^https:/),
     });
     const nevada = await get(`/api/on_ramp/providers?country_code=US&state=NV&from_currency=${USD}&to_currency=${BTC}`);
-    expect(codes(nevada.body.providers)).toEqual(['mercuryo', 'moonpay', 'sandbox', 'transak']);
+    expect(providerCodes(nevada.body.providers)).toEqual(['mercuryo', 'moonpay', 'sandbox', 'transak']);
     const canadianDollars = await get(`/api/on_ramp/providers?country_code=CA&from_currency=${CAD}&to_currency=${BTC}`);
-    expect(codes(canadianDollars.body.providers)).toEqual(['banxa', 'moonpay', 'sandbox', 'transak']);
+    expect(providerCodes(canadianDollars.body.providers)).toEqual(['banxa', 'moonpay', 'sandbox', 'transak']);
     const canadianTether = await get(`/api/on_ramp/providers?country_code=CA&from_currency=${CAD}&to_currency=${USDT}`);
-    expect(codes(canadianTether.body.providers)).not.toContain('moonpay');
+    expect(providerCodes(canadianTether.body.providers)).not.toContain('moonpay');
     const britishTether = await get(`/api/on_ramp/providers?country_code=GB&from_currency=${GBP}&to_currency=${USDT}`);
-    expect(codes(britishTether.body.providers)).toContain('moonpay');
+    expect(providerCodes(britishTether.body.providers)).toContain('moonpay');
     const japan = await get(`/api/on_ramp/providers?country_code=JP&from_currency=${USD}&to_currency=${BTC}`);
-    expect(japan.body.providers).toEqual([]);
+    expect(providerCodes(japan.body.providers)).toEqual([]);
   });
 
   test.each(['country_code=GB', `country_code=GB&from_currency=${GBP}`, `from_currency=${GBP}&to_currency=${BTC}`])(
