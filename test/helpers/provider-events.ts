@@ -69,8 +69,3 @@ export async function orderHistory(client: Client, orderId: string) {
   }
   return events;
 }
-
-/** Events in the order's workflow histories, all runs together. */
-export async function historyLength(client: Client, orderId: string): Promise<number> {
-  return (await orderHistory(client, orderId)).length;
-}
