@@ -6,7 +6,7 @@ import type { CurrencyDictionary } from '../src/domain/currency';
 import { loggableProviderOrderId } from '../src/domain/provider-order-id';
 import type { ProviderRegistry } from '../src/providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderOrder, type ProviderOrderSnapshot } from '../src/providers/types';
-import type { IntegratorNotification, OrderRequest } from '../src/temporal/shared';
+import type { IntegratorNotification, OrderRequest } from '../src/temporal/order-contract';
 import type { WebhookDeliverer } from '../src/webhooks/delivery';
 import { deferralDelayMs, DeliveryGate, type DeliveryLimits } from '../src/webhooks/delivery-gate';
 import { orderWebhookBody } from '../src/webhooks/event';

@@ -24,7 +24,7 @@ import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
 import { ensureTemporalCli } from '../scripts/lib/temporal-cli';
 import { devServerDynamicConfigArgs } from '../scripts/lib/temporal-dynamic-config';
 import { sha256Hex } from '../src/config/integrators';
-import { ORDER_SEARCH_ATTRIBUTES, orderWorkflowId } from '../src/temporal/shared';
+import { ORDER_SEARCH_ATTRIBUTES, orderWorkflowId } from '../src/temporal/order-contract';
 import { WORKFLOW_BUNDLE_OPTIONS } from '../src/worker/build';
 import { apiNodeFlags } from './lib/api-node-flags';
 import { percentile, runConcurrently } from './lib/concurrency';

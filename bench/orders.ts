@@ -22,7 +22,7 @@ import { DEFAULT_DEV_API_KEY } from '../src/config/env';
 import { currencyDictionary } from '../src/domain/currencies';
 import { createProviderRegistry } from '../src/providers/registry';
 import type { ProviderAdapter } from '../src/providers/types';
-import { ORDER_SEARCH_ATTRIBUTES, orderWorkflowId } from '../src/temporal/shared';
+import { ORDER_SEARCH_ATTRIBUTES, orderWorkflowId } from '../src/temporal/order-contract';
 import { WORKFLOW_BUNDLE_OPTIONS } from '../src/worker/build';
 import { baselineCreateUpdate, baselineEventSignal } from './baseline/workflow';
 import { apiNodeFlags } from './lib/api-node-flags';

@@ -7,7 +7,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { orderIdFor } from '../src/orders/request';
-import { orderWorkflowId } from '../src/temporal/shared';
+import { orderWorkflowId } from '../src/temporal/order-contract';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../src/config/env';
 import { IntegratorReceiver } from '../test/helpers/integrator-receiver';
 import { REJECTED_SCENARIO, SCENARIOS, startScenarioOrder, workflowRuns } from '../test/helpers/scenarios';

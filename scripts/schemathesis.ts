@@ -20,7 +20,7 @@ import { loadConfig } from '../src/config';
 import { DEFAULT_DEV_API_KEY } from '../src/config/env';
 import { startLocalStack, type LocalStack } from '../src/dev/local-stack';
 import { createLogger } from '../src/logging';
-import { ORDER_SEARCH_ATTRIBUTES } from '../src/temporal/shared';
+import { ORDER_SEARCH_ATTRIBUTES } from '../src/temporal/order-contract';
 
 const log = (message: string) => process.stderr.write(`[schemathesis] ${message}\n`);
 

@@ -1,5 +1,5 @@
 import { sleep } from '@temporalio/workflow';
-import type { ProviderOrderClaim } from '../src/temporal/shared';
+import type { ProviderOrderClaim } from '../src/temporal/order-contract';
 
 /**
  * The reservation of one provider order for one broker order: its workflow id names the provider

@@ -25,7 +25,7 @@ import {
   type ProviderEvent,
   type WebhookDeliveryRecord,
   WEBHOOK_DELIVERIES_KEPT,
-} from '../src/temporal/shared';
+} from '../src/temporal/order-contract';
 
 /** State carried across continue-as-new. */
 export interface OrderResumeState {

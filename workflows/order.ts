@@ -25,7 +25,7 @@ import {
   type OrderWorkflowInput,
   type ProviderEvent,
   webhookDeliveriesQuery,
-} from '../src/temporal/shared';
+} from '../src/temporal/order-contract';
 import { OrderState, UNPAID, type OrderMetricsSink, type OrderResumeState } from './order-state';
 import { WebhookOutbox } from './webhook-outbox';
 

@@ -8,7 +8,7 @@
  */
 import { ActivityFailure, condition, log, proxyActivities, proxyLocalActivities } from '@temporalio/workflow';
 import type { OrderActivities, OrdinaryWebhookAttemptOutcome, WebhookAttemptOutcome } from '../activities';
-import { DEFAULT_ORDER_TIMINGS, type IntegratorNotification, type OrderTimings } from '../src/temporal/shared';
+import { DEFAULT_ORDER_TIMINGS, type IntegratorNotification, type OrderTimings } from '../src/temporal/order-contract';
 import { nextRetryDelayMs } from '../src/webhooks/retry';
 import type { OrderMetricsSink, OrderState } from './order-state';
 

@@ -8,7 +8,7 @@ import type { OfferStore } from '../offers/store';
 import type { OrderSearch } from '../orders/search';
 import type { OrderService } from '../orders/service';
 import type { ProviderRegistry } from '../providers/registry';
-import type { OrderTimings } from '../temporal/shared';
+import type { OrderTimings } from '../temporal/order-contract';
 import type { WebhookDeliveryOptions } from '../webhooks/delivery';
 import { requireApiKey } from './auth';
 import { requestLogStep } from './request-log';

@@ -9,7 +9,7 @@ import {
   type Env,
   type ProvidersEnv,
 } from './env';
-import type { OrderTimings } from '../temporal/shared';
+import type { OrderTimings } from '../temporal/order-contract';
 import { checkWebhookUrl, WebhookUrlRefusedError } from '../webhooks/ssrf';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
 import { readIntegratorsFile, sha256Hex, type Integrator } from './integrators';

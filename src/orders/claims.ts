@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { OrderTimings } from '../temporal/shared';
+import type { OrderTimings } from '../temporal/order-contract';
 import { PROVIDER_CLOCK_SKEW_MS } from '../../workflows/order-state';
 
 /** The workflow type of a claim (workflows/claim.ts). */

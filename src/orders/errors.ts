@@ -1,5 +1,5 @@
 import { ValueError } from '@temporalio/common';
-import type { OrderRejectionType } from '../temporal/shared';
+import type { OrderRejectionType } from '../temporal/order-contract';
 
 /** The order was not created, for the reason its workflow gave; repeating the same request gives the same answer. */
 export class OrderRejectedError extends Error {

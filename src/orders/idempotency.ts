@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Order } from '../domain/order';
-import type { OrderMemo } from '../temporal/shared';
+import type { OrderMemo } from '../temporal/order-contract';
 import { OrderRejectedError } from './errors';
 import type { AcceptedOrderRequest } from './request';
 

@@ -4,7 +4,7 @@
  */
 import type { Order } from '../domain/order';
 import type { OfferStore } from '../offers/store';
-import type { OrderTimings } from '../temporal/shared';
+import type { OrderTimings } from '../temporal/order-contract';
 import { acceptedRequestHash, repeatedOrder } from './idempotency';
 import { matchingOffer } from './offer-match';
 import type { AcceptedOrderRequest } from './request';

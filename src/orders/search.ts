@@ -10,7 +10,7 @@ import type { OrderStatus } from '../domain/order-status';
 import type { Logger } from '../logging';
 import { orderSearchRecords } from '../metrics/metrics';
 import { searchableHashes, type EncryptionKey } from '../temporal/codec';
-import { ORDER_REQUESTED_AT_KEY, orderWorkflowId, type OrderMemo } from '../temporal/shared';
+import { ORDER_REQUESTED_AT_KEY, orderWorkflowId, type OrderMemo } from '../temporal/order-contract';
 import { OrderUnavailableError, SearchBudgetSpentError, SearchesBusyError } from './errors';
 import { SearchBudget, type SearchBudgetOptions } from './search-budget';
 import { orderSearchQuery, requestedBetween, type KeysetPosition } from './visibility-query';

@@ -30,7 +30,7 @@ import {
   type OrderWorkflowInput,
   webhookDeliveriesQuery,
   type WebhookDeliveryRecord,
-} from '../temporal/shared';
+} from '../temporal/order-contract';
 import { searchableHash, type EncryptionKey } from '../temporal/codec';
 import type { orderWorkflow, providerOrderClaim } from '../../workflows';
 import { CLAIM_WORKFLOW_TYPE, providerOrderClaimId } from './claims';

@@ -4,7 +4,7 @@
  * crypto amount) and what the order needs besides (its id, integrator, request digest, timings).
  */
 import type { OfferTerms } from '../offers/store';
-import type { OrderRequest, OrderTimings, OrderWorkflowInput } from '../temporal/shared';
+import type { OrderRequest, OrderTimings, OrderWorkflowInput } from '../temporal/order-contract';
 import type { AcceptedOrderRequest } from './request';
 
 /** The OrderRequest of an accepted request: the end user's IP address is the offer's when the order names none. */

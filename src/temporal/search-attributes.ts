@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { ORDER_SEARCH_ATTRIBUTES } from './shared';
+import { ORDER_SEARCH_ATTRIBUTES } from './order-contract';
 
 const INDEXED_TYPES = {
   KEYWORD: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,

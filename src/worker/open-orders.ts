@@ -5,7 +5,7 @@ import { requiredTsToMs } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
 import type { Logger } from '../logging';
 import { openOrders, openOrdersCountedAt, openOrdersCountErrors } from '../metrics/metrics';
-import { ORDER_STATUS_KEY, PROVIDER_CODE_KEY } from '../temporal/shared';
+import { ORDER_STATUS_KEY, PROVIDER_CODE_KEY } from '../temporal/order-contract';
 
 /**
  * Age buckets of onramp_open_orders, by the upper bound of each (the last has none): 1 day is the

@@ -4,7 +4,7 @@ import type { WorkflowInfo } from '@temporalio/workflow';
 import { integratorWebhooksSettled, orderIntegrityAlerts, ordersCreated, ordersRejected, orderTransitions } from '../metrics/metrics';
 import { webhookBacklog } from '../metrics/webhook-backlog';
 import { PROVIDER_CODES } from '../providers/manifest';
-import type { IntegrityAlert, ReviewReason } from '../temporal/shared';
+import type { IntegrityAlert, ReviewReason } from '../temporal/order-contract';
 import type { OrderMetricsSink, OrderSinks } from '../../workflows/order';
 import { workflowSpanSinks } from './tracing';
 

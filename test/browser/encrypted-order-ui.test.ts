@@ -14,7 +14,7 @@ import { promisify } from 'node:util';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { chromium, type BrowserContext } from 'playwright-core';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { orderWorkflowId } from '../../src/temporal/shared';
+import { orderWorkflowId } from '../../src/temporal/order-contract';
 import { chromiumPath } from '../helpers/chromium';
 import { TEST_ENCRYPTION_KEYS } from '../helpers/config';
 import { draftOrder, offerThenOrder } from '../helpers/orders';

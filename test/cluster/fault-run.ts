@@ -13,7 +13,7 @@
 import { rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { screenshotWorkflowList } from '../../scripts/cluster/ui-screenshot';
-import { orderWorkflowId } from '../../src/temporal/shared';
+import { orderWorkflowId } from '../../src/temporal/order-contract';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
 import { BrokerClient } from './broker-client';
 import { LAST_FAULT_ENDS_S, runFaultSchedule, type FaultTarget } from './fault-schedule';

@@ -2,7 +2,7 @@ import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { buildConfig, parseEnv } from '../../src/config';
 import { startLocalStack } from '../../src/dev/local-stack';
 import { createLogger } from '../../src/logging';
-import { ORDER_SEARCH_ATTRIBUTES } from '../../src/temporal/shared';
+import { ORDER_SEARCH_ATTRIBUTES } from '../../src/temporal/order-contract';
 import type { FaultTarget } from './fault-schedule';
 import type { Cluster, StartClusterOptions } from '../../scripts/cluster/types';
 import { workflowBundle } from '../helpers/temporal';

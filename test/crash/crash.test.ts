@@ -16,7 +16,7 @@ import { startLocalStack, type LocalStack } from '../../src/dev/local-stack';
 import { canTransition, type OrderStatus } from '../../src/domain/order-status';
 import { createLogger } from '../../src/logging';
 import { createTemporalClient } from '../../src/temporal/connection';
-import { orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
+import { orderWorkflowId, type OrderMemo } from '../../src/temporal/order-contract';
 import { testConfig } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { IntegratorReceiver, type ReceivedWebhook } from '../helpers/integrator-receiver';

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
+import { orderWorkflowId, type OrderMemo } from '../../src/temporal/order-contract';
 import { eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';

@@ -5,7 +5,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/config';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { ORDER_STATUS_KEY, orderWorkflowId } from '../../src/temporal/shared';
+import { ORDER_STATUS_KEY, orderWorkflowId } from '../../src/temporal/order-contract';
 import { callApi } from '../helpers/http';
 import { BTC, checkout, draftOrder, fetchOffers, offerThenOrder, USD, waitForStatus } from '../helpers/orders';
 import { startTestStack } from '../helpers/stack';

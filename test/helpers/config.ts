@@ -1,6 +1,6 @@
 import { buildConfig, parseEnv, type AppConfig } from '../../src/config';
 import { DEFAULT_DEV_API_KEY } from '../../src/config/env';
-import type { OrderTimings } from '../../src/temporal/shared';
+import type { OrderTimings } from '../../src/temporal/order-contract';
 
 export const TEST_API_KEY = DEFAULT_DEV_API_KEY;
 /** A payload key for tests that run in production mode, where keys are required (not a secret: tests only). */

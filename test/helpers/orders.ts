@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_ORDER_TIMINGS, type OrderWorkflowInput } from '../../src/temporal/shared';
+import { DEFAULT_ORDER_TIMINGS, type OrderWorkflowInput } from '../../src/temporal/order-contract';
 import { callApi, eventually } from './http';
 
 export const USD = 1;

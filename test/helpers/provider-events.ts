@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/config';
-import { getOrderQuery, orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
+import { getOrderQuery, orderWorkflowId, type OrderMemo } from '../../src/temporal/order-contract';
 import { eventually } from './http';
 import { workflowRuns } from './scenarios';
 import { signedSandboxWebhook } from './webhooks';

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { orderWorkflowId } from '../../src/temporal/shared';
+import { orderWorkflowId } from '../../src/temporal/order-contract';
 import { FAST_TIMINGS } from './config';
 import type { IntegratorReceiver } from './integrator-receiver';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from './orders';

@@ -1,6 +1,6 @@
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
-import { ORDER_SEARCH_ATTRIBUTES } from '../../src/temporal/shared';
+import { ORDER_SEARCH_ATTRIBUTES } from '../../src/temporal/order-contract';
 import { WORKFLOW_BUNDLE_OPTIONS } from '../../src/worker/build';
 
 let runtimeInstalled = false;

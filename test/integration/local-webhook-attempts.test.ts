@@ -10,7 +10,7 @@ import { IntegratorDirectory } from '../../src/config/integrators';
 import { currencyDictionary } from '../../src/domain/currencies';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import { createProviderRegistry } from '../../src/providers/registry';
-import { integratorWebhookId, type IntegratorNotification } from '../../src/temporal/shared';
+import { integratorWebhookId, type IntegratorNotification } from '../../src/temporal/order-contract';
 import { WebhookDeliverer } from '../../src/webhooks/delivery';
 import { LocalAttemptGate } from '../../src/webhooks/local-attempt-gate';
 import { testConfig } from '../helpers/config';

@@ -10,7 +10,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import { sha256Hex } from '../../src/config/integrators';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { integratorWebhookId } from '../../src/temporal/shared';
+import { integratorWebhookId } from '../../src/temporal/order-contract';
 import { FAST_TIMINGS, TEST_API_KEY } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';

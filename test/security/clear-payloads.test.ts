@@ -11,7 +11,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { BANXA_SIMULATOR_CREDENTIALS } from '../../src/providers/banxa/config';
 import { EncryptionCodec, EncryptionKeysSchema } from '../../src/temporal/codec';
-import { orderWorkflowId, providerEventSignal, type ProviderEvent } from '../../src/temporal/shared';
+import { orderWorkflowId, providerEventSignal, type ProviderEvent } from '../../src/temporal/order-contract';
 import { FAST_TIMINGS } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { checkout, draftOrder, offerThenOrder, waitForStatus, type OrderDraft } from '../helpers/orders';

@@ -12,7 +12,7 @@ import { callApi } from '../helpers/http';
 import { offerThenOrder } from '../helpers/orders';
 import { freePort } from '../helpers/ports';
 import { orderHistory, orderMemo, postWebhook, refusedReports, searchAttributes, signedSandboxEvent } from '../helpers/provider-events';
-import { getOrderQuery, orderWorkflowId, providerEventSignal } from '../../src/temporal/shared';
+import { getOrderQuery, orderWorkflowId, providerEventSignal } from '../../src/temporal/order-contract';
 import { FAST_TIMINGS } from '../helpers/config';
 import { journeyOrder } from '../helpers/provider-journeys';
 import { startTestStack } from '../helpers/stack';

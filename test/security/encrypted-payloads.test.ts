@@ -11,7 +11,7 @@ import { temporal } from '@temporalio/proto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { EncryptionKeysSchema, searchableHash } from '../../src/temporal/codec';
-import { orderWorkflowId } from '../../src/temporal/shared';
+import { orderWorkflowId } from '../../src/temporal/order-contract';
 import { callApi } from '../helpers/http';
 import { draftOrder, offerThenOrder } from '../helpers/orders';
 import { startTestStack } from '../helpers/stack';

@@ -7,7 +7,13 @@
  */
 import type { temporal } from '@temporalio/proto';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
-import { DEFAULT_ORDER_TIMINGS, getOrderQuery, integratorWebhookId, orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
+import {
+  DEFAULT_ORDER_TIMINGS,
+  getOrderQuery,
+  integratorWebhookId,
+  orderWorkflowId,
+  type OrderMemo,
+} from '../../src/temporal/order-contract';
 import type { orderWorkflow } from '../../workflows';
 import { eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';

@@ -11,7 +11,7 @@ import { defaultPayloadConverter } from '@temporalio/common';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalStack } from '../../src/dev/local-stack';
 import type { OutgoingWebhook } from '../../src/simulators/kit/webhook-sender';
-import { orderWorkflowId, providerEventSignal, type ProviderEvent } from '../../src/temporal/shared';
+import { orderWorkflowId, providerEventSignal, type ProviderEvent } from '../../src/temporal/order-contract';
 import { callApi, eventually } from '../helpers/http';
 import { checkout, draftOrder, waitForStatus } from '../helpers/orders';
 import { MARKETS } from '../helpers/provider-journeys';

@@ -24,7 +24,7 @@ import { createLogger } from '../../src/logging';
 import { registry } from '../../src/metrics/registry';
 import { searchMargin } from '../../src/orders/search';
 import { encryptingDataConverter, EncryptionKeysSchema } from '../../src/temporal/codec';
-import { INTEGRATOR_ID_KEY, ORDER_REQUESTED_AT_KEY, orderWorkflowId } from '../../src/temporal/shared';
+import { INTEGRATOR_ID_KEY, ORDER_REQUESTED_AT_KEY, orderWorkflowId } from '../../src/temporal/order-contract';
 import { FAST_TIMINGS, TEST_ENCRYPTION_KEYS, testConfig } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { draftOrder, offersQuery, type OrderDraft } from '../helpers/orders';

@@ -14,7 +14,7 @@ import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/config';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { createLogger } from '../../src/logging';
 import { connectRedis, type RedisConnection } from '../../src/redis/connection';
-import { orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
+import { orderWorkflowId, type OrderMemo } from '../../src/temporal/order-contract';
 import { FAST_TIMINGS } from '../helpers/config';
 import { draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { startRedis, type RedisServer } from '../helpers/redis';

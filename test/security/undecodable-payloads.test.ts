@@ -20,7 +20,7 @@ import { RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../src/providers/ramp/conf
 import { rampWebhookQuery } from '../../src/providers/ramp/webhook-url';
 import { rampSimulatorSigningKey, signRampBody } from '../../src/simulators/ramp/signing';
 import { EncryptionCodec, EncryptionKeysSchema } from '../../src/temporal/codec';
-import { orderWorkflowId, PROVIDER_CODE_KEY } from '../../src/temporal/shared';
+import { orderWorkflowId, PROVIDER_CODE_KEY } from '../../src/temporal/order-contract';
 import { TEST_API_KEY } from '../helpers/config';
 import { offerThenOrder } from '../helpers/orders';
 import { journeyOrder } from '../helpers/provider-journeys';

@@ -4,7 +4,7 @@
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { orderWorkflowId, type OrderMemo } from '../../src/temporal/shared';
+import { orderWorkflowId, type OrderMemo } from '../../src/temporal/order-contract';
 import { callApi, eventually } from '../helpers/http';
 import { SCENARIOS, startScenarioOrder, workflowRuns } from '../helpers/scenarios';
 import { startTestStack } from '../helpers/stack';

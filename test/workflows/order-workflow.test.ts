@@ -6,7 +6,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { WorkflowFailedError } from '@temporalio/client';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { orderIdFor } from '../../src/orders/request';
-import { getOrderQuery, orderWorkflowId, providerEventSignal } from '../../src/temporal/shared';
+import { getOrderQuery, orderWorkflowId, providerEventSignal } from '../../src/temporal/order-contract';
 import { FAST_TIMINGS } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';

@@ -6,7 +6,7 @@
  */
 import { Context } from '@temporalio/activity';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { getOrderQuery, orderWorkflowId, providerEventSignal, type OrderMemo } from '../../src/temporal/shared';
+import { getOrderQuery, orderWorkflowId, providerEventSignal, type OrderMemo } from '../../src/temporal/order-contract';
 import type { orderWorkflow } from '../../workflows';
 import { checkout, workflowInput } from '../helpers/orders';
 import { eventually } from '../helpers/http';

@@ -1,6 +1,6 @@
 import type { Router } from 'express';
 import type { OrderService } from '../../orders/service';
-import { integratorWebhookId } from '../../temporal/shared';
+import { integratorWebhookId } from '../../temporal/order-contract';
 import type { WebhookDeliveryOptions } from '../../webhooks/delivery';
 import { orderWebhookBody } from '../../webhooks/event';
 import { deliverOnce, webhookEndpointOf, type DeliveredOnce } from '../deliver-once';

@@ -8,7 +8,7 @@ import type { OrderSearch } from '../../orders/search';
 import type { OrderService } from '../../orders/service';
 import type { CustomerUrlRule } from '../../providers/kit/url';
 import type { ProviderRegistry } from '../../providers/registry';
-import type { OrderMemo, OrderTimings } from '../../temporal/shared';
+import type { OrderMemo, OrderTimings } from '../../temporal/order-contract';
 import { integratorOf } from '../auth';
 import { customerUrlsParam } from '../customer-urls';
 import { jsonBody } from '../json-body';

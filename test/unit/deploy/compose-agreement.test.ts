@@ -11,7 +11,7 @@ import { prometheusConfig, SCRAPE_JOBS } from '../../../scripts/cluster/promethe
 import { clusterPorts, readStack } from '../../../scripts/cluster/stack';
 import { temporalServerConfig } from '../../../scripts/cluster/temporal';
 import { TEMPORAL_DYNAMIC_CONFIG_FILE, temporalDynamicConfig } from '../../../scripts/lib/temporal-dynamic-config';
-import { ORDER_SEARCH_ATTRIBUTES } from '../../../src/temporal/shared';
+import { ORDER_SEARCH_ATTRIBUTES } from '../../../src/temporal/order-contract';
 
 const root = join(__dirname, '..', '..', '..');
 interface ComposeService {

@@ -4,7 +4,7 @@ import type { Order } from '../../../src/domain/order';
 import { OrderRejectedError } from '../../../src/orders/errors';
 import { acceptedRequestHash, repeatedOrder, requestHash } from '../../../src/orders/idempotency';
 import { acceptedOrderRequest, CreateOrderBodySchema } from '../../../src/orders/request';
-import type { OrderMemo } from '../../../src/temporal/shared';
+import type { OrderMemo } from '../../../src/temporal/order-contract';
 
 const FULL_BODY = {
   provider_code: 'sandbox',

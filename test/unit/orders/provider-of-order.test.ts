@@ -6,7 +6,7 @@
 import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { OrderService } from '../../../src/orders/service';
 import type { ProviderWebhookEvent } from '../../../src/providers/types';
-import { orderWorkflowId, PROVIDER_CODE_KEY } from '../../../src/temporal/shared';
+import { orderWorkflowId, PROVIDER_CODE_KEY } from '../../../src/temporal/order-contract';
 
 const ORDER = 'ord_test_1';
 

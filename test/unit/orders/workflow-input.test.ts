@@ -1,7 +1,7 @@
 import { currencyDictionary } from '../../../src/domain/currencies';
 import { acceptedOrderRequest, CreateOrderBodySchema, orderIdFor, type CreateOrderBody } from '../../../src/orders/request';
 import { orderRequestFor, orderWorkflowInput } from '../../../src/orders/workflow-input';
-import { DEFAULT_ORDER_TIMINGS } from '../../../src/temporal/shared';
+import { DEFAULT_ORDER_TIMINGS } from '../../../src/temporal/order-contract';
 import { terms } from '../../helpers/offer-terms';
 
 const BODY = {

@@ -5,7 +5,7 @@ import { orderWebhookBody } from '../../../src/webhooks/event';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, MAX_RETRY_AFTER_MS, nextRetryDelayMs, parseRetryAfter } from '../../../src/webhooks/retry';
 import { signStandardWebhook, webhookSecretKey } from '../../../src/webhooks/signature';
 import { checkWebhookUrl, isPublicAddress, WebhookUrlRefusedError } from '../../../src/webhooks/ssrf';
-import { integratorWebhookId, type IntegratorNotification } from '../../../src/temporal/shared';
+import { integratorWebhookId, type IntegratorNotification } from '../../../src/temporal/order-contract';
 import { TEST_ENCRYPTION_KEYS } from '../../helpers/config';
 
 const SECRET = DEFAULT_DEV_WEBHOOK_SECRET;

@@ -1,5 +1,5 @@
 import { canTransition, ORDER_STATUSES, type OrderStatus } from '../../../src/domain/order-status';
-import type { OrderMemo, OrderWorkflowInput, ProviderEvent } from '../../../src/temporal/shared';
+import type { OrderMemo, OrderWorkflowInput, ProviderEvent } from '../../../src/temporal/order-contract';
 import { workflowInput } from '../../helpers/orders';
 import { OrderState, PROVIDER_CLOCK_SKEW_MS, SEEN_EVENT_IDS_KEPT, type CreatedProviderOrder } from '../../../workflows/order-state';
 

@@ -1,7 +1,7 @@
 /**
- * Definitions shared by the API, the worker and the workflow: task queue, workflow ids, messages,
- * search attributes and the workflow's input. Imported by workflow code, so it stays free of Node
- * built-ins and I/O.
+ * The order workflow's contract with the API, the worker and its activities: task queue, workflow
+ * ids, the workflow's input, its signal, update and queries, its memo, search attributes and the
+ * claim workflow's input. Imported by workflow code, so it stays free of Node built-ins and I/O.
  */
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
