@@ -138,7 +138,7 @@ export class OrderService {
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return undefined;
       if (err instanceof QueryNotRegisteredError) {
-        // A worker from before the query existed answered: a newer one will.
+        // A worker of a release without this query answered (a rolling upgrade): a newer one will.
         throw new OrderUnavailableError('The order engine cannot answer this yet; try again shortly.', 5);
       }
       throw unavailable(err, 'query', workflowId);
