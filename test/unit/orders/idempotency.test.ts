@@ -5,22 +5,9 @@ import { OrderRejectedError } from '../../../src/orders/errors';
 import { acceptedRequestHash, repeatedOrder, requestHash } from '../../../src/orders/idempotency';
 import { acceptedOrderRequest, CreateOrderBodySchema } from '../../../src/orders/request';
 import type { OrderMemo } from '../../../src/temporal/order-contract';
+import { FULL_ORDER_BODY } from '../../helpers/order-bodies';
 
-const FULL_BODY = {
-  provider_code: 'sandbox',
-  from_currency: 1,
-  to_currency: 13,
-  from_amount: '100.00',
-  wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-  payment_method: 'card',
-  country_code: 'US',
-  external_user_id: 'user-42',
-  external_order_id: 'order-2030-0001',
-  state_code: 'CA',
-  ip: '203.0.113.7',
-  user_agent: 'Mozilla/5.0',
-  extras: { campaign: 'spring', nested: { a: 1 } },
-};
+const FULL_BODY = FULL_ORDER_BODY;
 
 describe('requestHash', () => {
   const body = { a: 1, b: 'two', c: { x: [1, 2, { y: true }], z: null } };

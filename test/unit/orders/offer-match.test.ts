@@ -4,18 +4,10 @@ import { NoLiveOfferError } from '../../../src/orders/errors';
 import { matchingOffer, offerQueryFor } from '../../../src/orders/offer-match';
 import { acceptedOrderRequest, CreateOrderBodySchema, type CreateOrderBody } from '../../../src/orders/request';
 import { query, T0, terms, TTL_MS } from '../../helpers/offer-terms';
+import { FULL_ORDER_BODY } from '../../helpers/order-bodies';
 
-const BODY = {
-  provider_code: 'sandbox',
-  from_currency: 1,
-  to_currency: 13,
-  from_amount: '100.00',
-  wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-  payment_method: 'card',
-  country_code: 'DE',
-  external_user_id: 'user-1',
-  external_order_id: 'order-1',
-};
+const { state_code: _state, ip: _ip, user_agent: _agent, extras: _extras, ...BASE } = FULL_ORDER_BODY;
+const BODY = { ...BASE, country_code: 'DE', external_user_id: 'user-1', external_order_id: 'order-1' };
 
 /** The request that matches `terms()` (offer-terms.ts): acme's user-1, sandbox, USD 100 to BTC, DE, by card. */
 const accepted = (overrides: Partial<CreateOrderBody> = {}, state?: string) =>

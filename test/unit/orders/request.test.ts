@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { validate as uuidValidate, version as uuidVersion } from 'uuid';
 import { currencyDictionary } from '../../../src/domain/currencies';
 import { acceptedOrderRequest, CreateOrderBodySchema, orderIdFor } from '../../../src/orders/request';
+import { FULL_ORDER_BODY } from '../../helpers/order-bodies';
 
 /** RFC 9562 UUIDv5, written out with node:crypto so the test does not trust the uuid package. */
 function uuidV5(namespace: string, name: string): string {
@@ -16,21 +17,7 @@ function uuidV5(namespace: string, name: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-const FULL_BODY = {
-  provider_code: 'sandbox',
-  from_currency: 1,
-  to_currency: 13,
-  from_amount: '100.00',
-  wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-  payment_method: 'card',
-  country_code: 'US',
-  external_user_id: 'user-42',
-  external_order_id: 'order-2030-0001',
-  state_code: 'CA',
-  ip: '203.0.113.7',
-  user_agent: 'Mozilla/5.0',
-  extras: { campaign: 'spring', nested: { a: 1 } },
-};
+const FULL_BODY = FULL_ORDER_BODY;
 
 const MINIMAL_BODY = {
   provider_code: 'sandbox',
