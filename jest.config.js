@@ -13,6 +13,7 @@ module.exports = {
   // The client package's sources import each other as `./x.js`, as Node's ESM wants; jest runs the .ts.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   globalSetup: '<rootDir>/test/global-setup.ts',
+  setupFiles: ['<rootDir>/test/grpc-retry-guard.ts'],
   reporters: ['default', '<rootDir>/test/reporters/closing-line.js'],
   testTimeout: 60_000,
   // Temporal's native bridge keeps a harmless handle open after teardown (sdk-typescript #928).
