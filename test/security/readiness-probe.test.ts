@@ -34,19 +34,21 @@ test('concurrent and successive /readyz calls within a second share one Temporal
     const concurrent = await Promise.all(Array.from({ length: 20 }, () => fetch(url)));
     const successive = [];
     for (let i = 0; i < 10; i++) successive.push(await fetch(url));
-    const within = Date.now() - started < READY_PROBE_TTL_MS;
     for (const res of [...concurrent, ...successive]) {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ status: 'ready', checks: { temporal: true } });
     }
-    expect(systemInfo).toHaveBeenCalledTimes(1);
-    // One call is the claim only when all 30 fitted in the window (they take a few ms).
-    expect(within).toBe(true);
+    // At most one Temporal call per window: one when all 30 fitted in it (they take a few ms on a
+    // quiet machine); on a loaded one they may span a few windows, never one call per request.
+    const windows = Math.ceil((Date.now() - started) / READY_PROBE_TTL_MS);
+    expect(systemInfo.mock.calls.length).toBeGreaterThanOrEqual(1);
+    expect(systemInfo.mock.calls.length).toBeLessThanOrEqual(windows);
+    const afterBurst = systemInfo.mock.calls.length;
 
     // Once the window has passed, the next call asks Temporal again: the answer is not frozen.
     await new Promise((resolve) => setTimeout(resolve, READY_PROBE_TTL_MS + 50));
     expect((await fetch(url)).status).toBe(200);
-    expect(systemInfo).toHaveBeenCalledTimes(2);
+    expect(systemInfo).toHaveBeenCalledTimes(afterBurst + 1);
   } finally {
     systemInfo.mockRestore();
   }
