@@ -2,7 +2,7 @@
  * What each integrator's order searches may ask of Temporal's visibility store: a token bucket of
  * visibility calls (counts and list reads) per integrator, refilled at `perSecond` up to `burst`.
  * A page starts only with a call's worth in the bucket and is never cut short: it spends what its
- * calls cost (1 to 9 and its reads, src/orders/search.ts), so the bucket may go below zero and the
+ * calls cost (up to 8 counts and one read or more, src/orders/search.ts), so the bucket may go below zero and the
  * integrator's next page waits until it is refilled. One integrator's searches then take at most
  * `perSecond` calls a second from the store, however many pages it asks for, while the concurrency
  * cap bounds how many run at once. Per API process, like that cap.
