@@ -68,6 +68,12 @@ test("resend: the latest webhook again, the same webhook-id and bytes, verified;
   const { body: order } = await offerThenOrder(stack.apiUrl, draftOrder());
   await checkout(order.redirect_url, 'pay');
   const original = (await deliveredUntil(order.id, 'complete')).at(-1)!;
+  // Resend rebuilds the latest webhook from the order's record, which may be saved a moment after
+  // the worker sent that webhook (docs/api.md, "Webhooks to the integrator").
+  await eventually(async () => {
+    const { body } = await callApi(stack.apiUrl, `/api/on_ramp/orders/sandbox?code=${order.id}`);
+    return body.status === 'complete' ? true : undefined;
+  }, 'the status endpoint showing complete');
 
   const res = await resend(order.id);
   expect(res.status).toBe(200);
