@@ -57,9 +57,15 @@ export async function fetchOffers(apiUrl: string, draft: OrderDraft) {
 }
 
 export async function offerThenOrder(apiUrl: string, draft: OrderDraft) {
-  const offers = await fetchOffers(apiUrl, draft);
-  if (offers.status !== 200 || !offers.body[draft.provider_code]) {
-    throw new Error(`no ${draft.provider_code} offer: ${offers.status} ${JSON.stringify(offers.body)}`);
+  // A provider left out for a passing reason (its first quote slow on a loaded machine, its catalogue
+  // still loading) is asked again, as an integrator would; any other answer is the test's failure.
+  for (let attempt = 1; ; attempt++) {
+    const offers = await callApi(apiUrl, `/api/on_ramp/offers?${offersQuery(draft)}&include_errors=true`);
+    const entry = offers.status === 200 ? (offers.body[draft.provider_code] as Record<string, any> | undefined) : undefined;
+    if (entry && !('error' in entry)) break;
+    const passing = entry !== undefined && ['timeout', 'unavailable'].includes(entry.error?.code);
+    if (!passing || attempt === 3) throw new Error(`no ${draft.provider_code} offer: ${offers.status} ${JSON.stringify(offers.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
   }
   return callApi(apiUrl, '/api/on_ramp/orders', { body: draft });
 }
