@@ -2,7 +2,7 @@
  * What one offers request costs the broker API in memory: `npx tsx bench/offers-memory.ts`.
  *
  * The same set-up as the offers runs of `npm run bench:api` (bench/api/offers-runs.ts), smaller: a
- * simulator host with bench_1..6 at 100 ms, the broker API in its own child with the production node
+ * simulator host with bench_1..N+1 at 100 ms (N = MEM_WIDTH, 5 by default), the broker API in its own child with the production node
  * flags (bench/servers.ts), a warm-up, bench_6 turned to 10 s and a second warm-up, then one load run
  * of GET /api/on_ramp/offers at 50 connections. It prints the bytes the API's JS heap allocated per
  * request over that run (bench/lib/memory.ts), its collections, and its resident set size (now and
@@ -17,6 +17,7 @@
  * one call per provider.
  *
  * Environment: MEM_SECONDS (10) length of each run; MEM_CONNECTIONS (50); MEM_PROFILE (0); MEM_AMOUNTS (same);
+ * MEM_WIDTH (5) the healthy providers of the fan-out, bench_<N+1> the one turned slow;
  * BENCH_CHILD_NODE_ARGS extra node flags for the API child (after the production ones, so a flag
  * given again there wins, e.g. --max-semi-space-size=16).
  */
@@ -26,13 +27,15 @@ import { rssOf, type AllocationSite } from './lib/memory';
 import { renderTable, round } from './lib/table';
 import { get, load, log } from './api/measure';
 import { distinctAmount, OFFERS_PATH, offersPath, PROVIDER_DEADLINE_MS, PROVIDER_LATENCY_MS, SLOW_LATENCY_MS } from './api/settings';
-import { BENCH_PROVIDER_CODES, SLOW_PROVIDER } from './providers';
+import { benchProviderCodes, DEFAULT_WIDTH, slowProvider } from './providers';
 import { runBench } from './lib/run-bench';
 
 const SECONDS = Number(process.env.MEM_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.MEM_CONNECTIONS ?? 50);
 const PROFILE = process.env.MEM_PROFILE === '1';
 const DISTINCT = process.env.MEM_AMOUNTS === 'distinct';
+const WIDTH = Number(process.env.MEM_WIDTH ?? DEFAULT_WIDTH);
+const SLOW_PROVIDER = slowProvider(WIDTH);
 
 async function setLatency(sim: RunningServer, code: string, latencyMs: number): Promise<void> {
   await fetch(`${sim.url}/${code}/_simulator/faults`, {
@@ -54,9 +57,10 @@ function sitesTable(sites: AllocationSite[], requests: number, rows: number): st
 }
 
 async function main(): Promise<void> {
-  const latencies = Object.fromEntries(BENCH_PROVIDER_CODES.map((code) => [code, PROVIDER_LATENCY_MS]));
-  const sim = await startServer({ role: 'sim', latencyMs: latencies }, 'simulators');
-  const api = await startServer({ role: 'api', simUrl: sim.url }, 'api-offers', { METRICS_ENABLED: 'true' });
+  if (!Number.isInteger(WIDTH) || WIDTH < 1) throw new Error('MEM_WIDTH must be a positive integer');
+  const latencies = Object.fromEntries(benchProviderCodes(WIDTH).map((code) => [code, PROVIDER_LATENCY_MS]));
+  const sim = await startServer({ role: 'sim', latencyMs: latencies, width: WIDTH }, 'simulators');
+  const api = await startServer({ role: 'api', simUrl: sim.url, width: WIDTH }, 'api-offers', { METRICS_ENABLED: 'true' });
   const url = api.url + OFFERS_PATH;
   const watch = { api: api.pid, simulators: sim.pid };
   let sent = 0;
@@ -67,7 +71,7 @@ async function main(): Promise<void> {
   log(
     `after the first request: RSS ${mb(idle.rss.rssBytes)} MB, heap ${mb(idle.memory.heapBytes)} MB (${mb(idle.memory.heapUsedBytes)} MB in use)`,
   );
-  await load('warm-up, all six at 100 ms', url, 3, watch, { ...distinct, connections: CONNECTIONS });
+  await load(`warm-up, all ${WIDTH + 1} at 100 ms`, url, 3, watch, { ...distinct, connections: CONNECTIONS });
   await setLatency(sim, SLOW_PROVIDER, SLOW_LATENCY_MS);
   await load(`warm-up, ${SLOW_PROVIDER} at 10 s`, url, Math.ceil(PROVIDER_DEADLINE_MS / 1000) + 2, watch, {
     ...distinct,

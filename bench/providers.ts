@@ -1,7 +1,9 @@
 /**
- * The six simulated providers of the offers benchmark: bench_1..bench_6, each the sandbox profile cut
- * down to one country, one fiat, one asset and one payment method (GB, GBP, BTC, card), so that every
- * offers request costs exactly one quote per provider.
+ * The simulated providers of the offers benchmark: for a fan-out `width` of N, bench_1..bench_N that
+ * answer in 100 ms and bench_<N+1> that turns slow, each the sandbox profile cut down to one
+ * country, one fiat, one asset and one payment method (GB, GBP, BTC, card), so that every offers
+ * request costs exactly one quote per provider. The default width, 5, is the benchmark's historical
+ * set (bench_1..5 and bench_6); bench:api also runs 10, the broker's ten providers.
  */
 import { currencyDictionary } from '../src/domain/currencies';
 import { ProviderRegistry } from '../src/providers/registry';
@@ -9,15 +11,24 @@ import { createSandboxAdapter } from '../src/providers/sandbox';
 import type { SimulatorProfile } from '../src/simulators/kit/profile';
 import { SANDBOX_PROFILE } from '../src/simulators/sandbox/profile';
 
-export const BENCH_PROVIDER_CODES = ['bench_1', 'bench_2', 'bench_3', 'bench_4', 'bench_5', 'bench_6'] as const;
-export const SLOW_PROVIDER = 'bench_6';
+export const DEFAULT_WIDTH = 5;
 export const SIM_API_KEY = 'sk_bench_sim_key';
 export const SIM_WEBHOOK_SECRET = 'bench_sim_webhook_secret';
 
-export function benchProfiles(): SimulatorProfile[] {
+/** The healthy providers of a fan-out of `width`: bench_1..bench_<width>. */
+export const fastProviderCodes = (width = DEFAULT_WIDTH): string[] => Array.from({ length: width }, (_, i) => `bench_${i + 1}`);
+/** The provider that turns slow: bench_<width + 1>. */
+export const slowProvider = (width = DEFAULT_WIDTH): string => `bench_${width + 1}`;
+/** Every provider of a fan-out of `width`, the slow one last. */
+export const benchProviderCodes = (width = DEFAULT_WIDTH): string[] => [...fastProviderCodes(width), slowProvider(width)];
+
+export const BENCH_PROVIDER_CODES = benchProviderCodes();
+export const SLOW_PROVIDER = slowProvider();
+
+export function benchProfiles(width = DEFAULT_WIDTH): SimulatorProfile[] {
   const card = SANDBOX_PROFILE.paymentMethods.find((m) => m.code === 'card');
   if (!card) throw new Error('SANDBOX_PROFILE has no card method');
-  return BENCH_PROVIDER_CODES.map((code, i) => ({
+  return benchProviderCodes(width).map((code, i) => ({
     ...SANDBOX_PROFILE,
     code,
     name: `Bench ${i + 1}`,
@@ -29,11 +40,11 @@ export function benchProfiles(): SimulatorProfile[] {
   }));
 }
 
-/** Six sandbox adapters, each pointing at its provider's path of the simulator host at `simUrl`. */
-export function benchRegistry(simUrl: string): ProviderRegistry {
+/** One sandbox adapter per provider of a fan-out of `width`, each pointing at its path of the simulator host at `simUrl`. */
+export function benchRegistry(simUrl: string, width = DEFAULT_WIDTH): ProviderRegistry {
   const config = { baseUrl: simUrl, apiKey: SIM_API_KEY, webhookSecret: SIM_WEBHOOK_SECRET };
   return new ProviderRegistry(
-    BENCH_PROVIDER_CODES.map((code, i) =>
+    benchProviderCodes(width).map((code, i) =>
       createSandboxAdapter(
         config,
         {

@@ -3,13 +3,13 @@
  * shares an event loop with the load tool or with another server).
  *
  *   role "api"   the real broker API (buildApi) on testConfig() (METRICS_ENABLED from the child's
- *                environment), an unreachable Temporal client and a silent logger; with `simUrl`, six
- *                benchmark sandbox providers pointing at that host, labelled like the configured ones;
+ *                environment), an unreachable Temporal client and a silent logger; with `simUrl`, the
+ *                benchmark sandbox providers of `width` (bench/providers.ts) pointing at that host, labelled like the configured ones;
  *                on {type:'strip'}, it leaves some middleware out (profiling only); on {type:'memory'},
  *                it answers the bytes its heap has allocated so far (bench/lib/memory.ts), and on
  *                {type:'heap-sampling'} it runs V8's sampling heap profiler (bench/offers-memory.ts)
  *   role "bare"  a bare Express app whose one GET handler answers `body` with `contentType`
- *   role "sim"   a SimulatorHost with the six benchmark profiles (bench/providers.ts), its quote route
+ *   role "sim"   a SimulatorHost with the benchmark profiles of `width` (bench/providers.ts), its quote route
  *                answered by a plain node:http front (bench/lib/quote-front.ts)
  *   role "fanout" the offers runs' floor: a bare fan-out to the simulator host (bench/lib/bare-fanout.ts)
  *
@@ -69,7 +69,7 @@ async function buildHandler(spec: ServerSpec): Promise<Handler> {
       let providers;
       if (spec.simUrl) {
         const { benchRegistry } = await import('./providers');
-        providers = benchRegistry(spec.simUrl);
+        providers = benchRegistry(spec.simUrl, spec.width);
       }
       const app = buildApi(config, client, logger, providers ? { providers } : {});
       return { handler: app, layers: new LayerSwitch(app), meter: new AllocationMeter() };
@@ -83,7 +83,7 @@ async function buildHandler(spec: ServerSpec): Promise<Handler> {
           import('./lib/quote-front'),
         ]);
       const host = new SimulatorHost(
-        benchProfiles().map(
+        benchProfiles(spec.width).map(
           (profile) =>
             new SandboxSimulator({
               apiKey: SIM_API_KEY,

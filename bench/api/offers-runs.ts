@@ -1,12 +1,12 @@
 /**
- * The offers benchmark: GET /api/on_ramp/offers with five providers at 100 ms and a sixth at 10 s,
+ * The offers benchmark: GET /api/on_ramp/offers with N providers at 100 ms and one more at 10 s,
  * against a bare fan-out, and against the same broker with METRICS_ENABLED=false (what metrics cost).
  */
 import { toQuoteParams } from '../../src/providers/sandbox/transformers';
 import { startServer, type RunningServer } from '../lib/children';
 import { percentile, type LoadOptions, type LoadResult } from '../lib/load';
 import { median } from '../lib/table';
-import { BENCH_PROVIDER_CODES, SLOW_PROVIDER } from '../providers';
+import { benchProviderCodes, fastProviderCodes, slowProvider } from '../providers';
 import { get, load, log } from './measure';
 import { AllocationRecorder, type OffersMemory } from './memory';
 import {
@@ -67,8 +67,10 @@ export interface OffersMix {
 }
 
 export interface OffersFigures {
+  /** The healthy providers of the fan-out (bench_1..bench_<width>), besides the slow one. */
+  width: number;
   allFast: LoadResult;
-  /** bench_6 turned slow 1 s into the run (after the settle second); the requests of the next 10 s. */
+  /** bench_<width+1> turned slow 1 s into the run (after the settle second); the requests of the next 10 s. */
   slowWarmup: LoadResult;
   floorWarmup: LoadResult;
   /** The warm-ups of the broker without metrics (the same as the broker's). */
@@ -100,14 +102,14 @@ async function setLatency(sim: RunningServer, code: string, latencyMs: number): 
   if (faults.latencyMs !== latencyMs) throw new Error(`could not set ${code}'s latency`);
 }
 
-async function sample(api: RunningServer, when: string): Promise<OffersSample> {
+async function sample(api: RunningServer, when: string, slowCode: string): Promise<OffersSample> {
   const answer = await get(`${api.url}${OFFERS_PATH}&include_errors=true`);
   if (answer.status !== 200) throw new Error(`offers sample (${when}): HTTP ${answer.status}: ${answer.body.toString()}`);
   const json = JSON.parse(answer.body.toString()) as Record<string, { error?: { code: string } }>;
   const offers = Object.keys(json)
     .filter((code) => !json[code]?.error)
     .sort();
-  const slowEntry = json[SLOW_PROVIDER];
+  const slowEntry = json[slowCode];
   const slow = slowEntry === undefined ? 'absent' : slowEntry.error ? `error ${slowEntry.error.code}` : 'offer';
   return { when, ms: answer.ms, offers, slow };
 }
@@ -118,9 +120,9 @@ const FLOOR_QUOTE_QUERY = new URLSearchParams(
 ).toString();
 
 /** The second broker API child, METRICS_ENABLED=false: its /metrics is a 404 where the broker's answers. */
-async function startNoMetrics(sim: RunningServer, api: RunningServer): Promise<RunningServer> {
+async function startNoMetrics(sim: RunningServer, api: RunningServer, width: number): Promise<RunningServer> {
   log('starting the offers API without metrics (METRICS_ENABLED=false)');
-  const noMetrics = await startServer({ role: 'api', simUrl: sim.url }, 'api-offers-no-metrics', { METRICS_ENABLED: 'false' });
+  const noMetrics = await startServer({ role: 'api', simUrl: sim.url, width }, 'api-offers-no-metrics', { METRICS_ENABLED: 'false' });
   const [on, off] = await Promise.all([get(`${api.url}/metrics`, {}), get(`${noMetrics.url}/metrics`, {})]);
   if (on.status !== 200 || off.status !== 404) {
     await noMetrics.stop();
@@ -129,9 +131,9 @@ async function startNoMetrics(sim: RunningServer, api: RunningServer): Promise<R
   return noMetrics;
 }
 
-async function startFloor(sim: RunningServer): Promise<RunningServer> {
+async function startFloor(sim: RunningServer, width: number): Promise<RunningServer> {
   log('starting the bare fan-out (floor)');
-  const fast = BENCH_PROVIDER_CODES.filter((c) => c !== SLOW_PROVIDER);
+  const fast = fastProviderCodes(width);
   const floor = await startServer({ role: 'fanout', simUrl: sim.url, codes: [...fast], query: FLOOR_QUOTE_QUERY }, 'fanout');
   const check = await get(floor.url + '/');
   const answers = JSON.parse(check.body.toString()) as Record<string, { crypto_amount?: unknown }>;
@@ -143,7 +145,15 @@ async function startFloor(sim: RunningServer): Promise<RunningServer> {
   return floor;
 }
 
-async function benchOffers(api: RunningServer, noMetrics: RunningServer, floor: RunningServer, sim: RunningServer): Promise<OffersFigures> {
+async function benchOffers(
+  width: number,
+  api: RunningServer,
+  noMetrics: RunningServer,
+  floor: RunningServer,
+  sim: RunningServer,
+): Promise<OffersFigures> {
+  const SLOW_PROVIDER = slowProvider(width);
+  const all = width + 1;
   const url = api.url + OFFERS_PATH;
   const noMetricsUrl = noMetrics.url + OFFERS_PATH;
   const watch = { api: api.pid, simulators: sim.pid };
@@ -161,23 +171,23 @@ async function benchOffers(api: RunningServer, noMetrics: RunningServer, floor: 
     },
   };
 
-  const samples = [await sample(api, 'catalogues loading, all six at 100 ms')];
-  const noMetricsLoading = await sample(noMetrics, 'metrics off: catalogues loading, all six at 100 ms');
+  const samples = [await sample(api, `catalogues loading, all ${all} at 100 ms`, SLOW_PROVIDER)];
+  const noMetricsLoading = await sample(noMetrics, `metrics off: catalogues loading, all ${all} at 100 ms`, SLOW_PROVIDER);
   for (const loading of [samples[0]!, noMetricsLoading]) {
-    if (loading.offers.length !== BENCH_PROVIDER_CODES.length) {
-      throw new Error(`expected offers from all six providers while warming (${loading.when}), got ${loading.offers.join(', ')}`);
+    if (loading.offers.length !== all) {
+      throw new Error(`expected offers from all ${all} providers while warming (${loading.when}), got ${loading.offers.join(', ')}`);
     }
   }
-  const allFast = await load('offers warm-up, all six at 100 ms', url, OFFERS_WARMUP_SECONDS, watch, extra);
+  const allFast = await load(`offers warm-up, all ${all} at 100 ms`, url, OFFERS_WARMUP_SECONDS, watch, extra);
   const noMetricsAllFast = await load(
-    'metrics off: offers warm-up, all six at 100 ms',
+    `metrics off: offers warm-up, all ${all} at 100 ms`,
     noMetricsUrl,
     OFFERS_WARMUP_SECONDS,
     noMetricsWatch,
     extra,
   );
 
-  // bench_6 turns slow after the settle second and a second of steady traffic; the next 10 s are measured.
+  // The slow provider turns slow after the settle second and a second of steady traffic; the next 10 s are measured.
   const turnSlow = setTimeout(() => void setLatency(sim, SLOW_PROVIDER, SLOW_LATENCY_MS), OFFERS_SLOW_SWITCH_SECONDS * 1000);
   const slowWarmup = await load(
     `offers, ${SLOW_PROVIDER} turning 10 s after ${OFFERS_SLOW_SWITCH_SECONDS} s`,
@@ -205,7 +215,7 @@ async function benchOffers(api: RunningServer, noMetrics: RunningServer, floor: 
       if (pair > 1) return load(label, url, OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, watch, measured);
       const running = load(label, url, OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, watch, measured);
       await new Promise((resolve) => setTimeout(resolve, (OFFERS_SETTLE_SECONDS + OFFERS_SECONDS / 2) * 1000));
-      samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, under load`));
+      samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, under load`, SLOW_PROVIDER));
       return running;
     });
   const runNoMetrics = (pair: number) =>
@@ -242,12 +252,13 @@ async function benchOffers(api: RunningServer, noMetrics: RunningServer, floor: 
     connections: OFFERS_FEW_CONNECTIONS,
   });
   const mix = await runMix(api, watch);
-  samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, unloaded`));
-  samples.push(await sample(noMetrics, `metrics off: ${SLOW_PROVIDER} at 10 s, unloaded`));
+  samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, unloaded`, SLOW_PROVIDER));
+  samples.push(await sample(noMetrics, `metrics off: ${SLOW_PROVIDER} at 10 s, unloaded`, SLOW_PROVIDER));
 
-  const expected = BENCH_PROVIDER_CODES.filter((c) => c !== SLOW_PROVIDER).join(',');
+  const expected = fastProviderCodes(width).sort().join(',');
   const correct = samples.slice(1).every((s) => s.offers.join(',') === expected);
   return {
+    width,
     allFast,
     slowWarmup,
     floorWarmup,
@@ -363,18 +374,19 @@ export function offersMedians(pairs: OffersPair[]) {
   };
 }
 
-export async function runOffers(): Promise<OffersFigures> {
-  log('starting the simulator host and the offers API');
-  const latencies = Object.fromEntries(BENCH_PROVIDER_CODES.map((code) => [code, PROVIDER_LATENCY_MS]));
-  const sim = await startServer({ role: 'sim', latencyMs: latencies }, 'simulators');
+/** The offers runs with a fan-out to `width` healthy providers and one that turns slow, each server started afresh. */
+export async function runOffers(width: number): Promise<OffersFigures> {
+  log(`offers with ${width} providers at 100 ms and ${slowProvider(width)} turning slow: starting the simulator host and the offers API`);
+  const latencies = Object.fromEntries(benchProviderCodes(width).map((code) => [code, PROVIDER_LATENCY_MS]));
+  const sim = await startServer({ role: 'sim', latencyMs: latencies, width }, 'simulators');
   try {
-    const api = await startServer({ role: 'api', simUrl: sim.url }, 'api-offers', { METRICS_ENABLED: 'true' });
+    const api = await startServer({ role: 'api', simUrl: sim.url, width }, 'api-offers', { METRICS_ENABLED: 'true' });
     try {
-      const noMetrics = await startNoMetrics(sim, api);
+      const noMetrics = await startNoMetrics(sim, api, width);
       try {
-        const floor = await startFloor(sim);
+        const floor = await startFloor(sim, width);
         try {
-          return await benchOffers(api, noMetrics, floor, sim);
+          return await benchOffers(width, api, noMetrics, floor, sim);
         } finally {
           await floor.stop();
         }

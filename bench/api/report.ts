@@ -2,13 +2,13 @@
 import os from 'node:os';
 import type { LoadResult } from '../lib/load';
 import { renderTable, round } from '../lib/table';
-import { SLOW_PROVIDER } from '../providers';
+import { slowProvider } from '../providers';
 import type { DictFigures } from './dict-runs';
 import type { DictProfile } from './dict-profile';
 import { cpuText } from './measure';
 import type { OffersFigures } from './offers-runs';
 import { ALLOC_KB_TARGET, RSS_PEAK_MB_TARGET } from './memory';
-import { headlineRatios, type ApiBenchResults } from './results';
+import { headlineOffers, offersRatios, type ApiBenchResults } from './results';
 import {
   BTC,
   CONNECTIONS,
@@ -140,11 +140,14 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
 
 function reportOffers(out: string[], offers: OffersFigures): void {
   const m = offers.medians;
+  const SLOW_PROVIDER = slowProvider(offers.width);
+  const fast = `bench_1..${offers.width}`;
+  out.push(`Offers with ${offers.width} providers at ${PROVIDER_LATENCY_MS} ms and ${SLOW_PROVIDER} turning slow`);
   out.push(
     `GET /api/on_ramp/offers (GBP ${GBP.id} -> BTC ${BTC.id}, ${OFFERS_AMOUNT}, GB; external_user_id ${OFFERS_USERS === 'fixed' ? 'bench on every request' : 'one per connection'}): ` +
-      `bench_1..5 answer in ${PROVIDER_LATENCY_MS} ms; default configuration (testConfig(): provider deadline ${PROVIDER_DEADLINE_MS} ms). ` +
-      `Measured: ${OFFERS_PAIRS} pairs of ${OFFERS_SECONDS} s runs, the broker and the floor (a bare node:http fan-out asking bench_1..5 ` +
-      'for the same quote and answering their five bodies, nothing else) back to back, alternating which goes first, ' +
+      `${fast} answer in ${PROVIDER_LATENCY_MS} ms; default configuration (testConfig(): provider deadline ${PROVIDER_DEADLINE_MS} ms). ` +
+      `Measured: ${OFFERS_PAIRS} pairs of ${OFFERS_SECONDS} s runs, the broker and the floor (a bare node:http fan-out asking ${fast} ` +
+      `for the same quote and answering their ${offers.width} bodies, nothing else) back to back, alternating which goes first, ` +
       'and next to the broker a run of the same broker in a second process with METRICS_ENABLED=false ' +
       '(odd pairs: no metrics, broker, floor; even pairs: floor, broker, no metrics); ' +
       `each run's latencies are those of the requests sent after its first ${OFFERS_SETTLE_SECONDS} s, which opens the connections.`,
@@ -233,7 +236,7 @@ function reportOffers(out: string[], offers: OffersFigures): void {
       offers.samples.map((s) => [s.when, round(s.ms, 0), s.offers.join(',') || '-', s.slow]),
     ),
   );
-  out.push(`Correct (offers from bench_1..5 and none from ${SLOW_PROVIDER} while it is slow): ${offers.correct ? 'yes' : 'NO'}`);
+  out.push(`Correct (offers from ${fast} and none from ${SLOW_PROVIDER} while it is slow): ${offers.correct ? 'yes' : 'NO'}`);
   out.push(
     `At ${CONNECTIONS} connections a closed loop holds mean latency = ${CONNECTIONS} / req/s: ` +
       `${round((CONNECTIONS / (OFFERS_P50_TARGET * PROVIDER_LATENCY_MS)) * 1000, 0)} req/s are needed for a mean of ${round(OFFERS_P50_TARGET * PROVIDER_LATENCY_MS, 0)} ms; ` +
@@ -243,53 +246,63 @@ function reportOffers(out: string[], offers: OffersFigures): void {
 }
 
 function figuresTable(results: ApiBenchResults): string {
-  const { dict, offers } = results;
-  const { dictRatio, p50Ratio, p99Ratio, metricsOverheadPct, slowWarmupRatio, callsPerRequest } = headlineRatios(results);
+  const { dict } = results;
   const rows: (string | number)[][] = [];
-  if (dict && dictRatio !== undefined) {
+  if (dict) {
     rows.push(
       ['dict api req/s (median)', round(dict.dict.apiRps, 0), '', ''],
       ['dict bare req/s (median)', round(dict.dict.bareRps, 0), '', ''],
-      ['dict_rps_ratio', round(dictRatio, 3), `>= ${DICT_TARGET}`, verdict(dictRatio >= DICT_TARGET)],
+      ['dict_rps_ratio', round(dict.dict.ratio, 3), `>= ${DICT_TARGET}`, verdict(dict.dict.ratio >= DICT_TARGET)],
     );
   }
-  if (offers && p50Ratio !== undefined && p99Ratio !== undefined) {
-    rows.push(
-      [`offers p50 ms (median of ${OFFERS_PAIRS} runs)`, offers.medians.p50, '', ''],
-      [`offers p99 ms (median of ${OFFERS_PAIRS} runs)`, offers.medians.p99, '', ''],
-      ['offers_p50_ratio', round(p50Ratio, 3), `<= ${OFFERS_P50_TARGET}`, verdict(p50Ratio <= OFFERS_P50_TARGET)],
-      ['offers_p99_ratio', round(p99Ratio, 3), `<= ${OFFERS_P99_TARGET}`, verdict(p99Ratio <= OFFERS_P99_TARGET)],
-      [`offers p50 / p99 ms at ${OFFERS_FEW_CONNECTIONS} connections`, `${offers.few.latency.p50} / ${offers.few.latency.p99}`, '', ''],
-      ['offers_cpu_us_per_request_metrics_on', round(offers.medians.metricsOnCpuUs, 0), '', ''],
-      ['offers_cpu_us_per_request_metrics_off', round(offers.medians.metricsOffCpuUs, 0), '', ''],
-    );
-    const memory = offers.memory;
-    rows.push(
-      ['offers_alloc_kb_per_request', round(memory.allocKb, 1), `<= ${ALLOC_KB_TARGET}`, verdict(memory.allocKb <= ALLOC_KB_TARGET)],
-      ['api_rss_peak_mb', round(memory.rssPeakMb, 1), `<= ${RSS_PEAK_MB_TARGET}`, verdict(memory.rssPeakMb <= RSS_PEAK_MB_TARGET)],
-    );
-    if (metricsOverheadPct !== undefined) {
-      rows.push([
-        'offers_metrics_cpu_overhead_pct',
-        round(metricsOverheadPct, 1),
-        `< ${METRICS_OVERHEAD_TARGET_PCT}`,
-        verdict(metricsOverheadPct < METRICS_OVERHEAD_TARGET_PCT),
-      ]);
-    }
-    if (slowWarmupRatio !== undefined) {
-      rows.push(
-        [`offers p99 ms, the 10 s after ${SLOW_PROVIDER} turned slow`, offers.slowWarmup.latency.p99, '', ''],
-        [
-          'offers_slow_warmup_p99_ratio',
-          round(slowWarmupRatio, 3),
-          `<= ${SLOW_WARMUP_RATIO_TARGET}`,
-          verdict(slowWarmupRatio <= SLOW_WARMUP_RATIO_TARGET),
-        ],
-      );
-    }
-    if (callsPerRequest !== undefined) rows.push(['provider_calls_per_offers_request (realistic mix)', round(callsPerRequest, 3), '', '']);
-  }
+  // The headline (widest) fan-out first, then each narrower one beside it, from the same run.
+  for (const offers of [...(results.offers ?? [])].reverse()) rows.push(...offersRows(offers, offers === headlineOffers(results)));
   return renderTable(['figure', 'value', 'target', ''], rows);
+}
+
+/** One fan-out width's figures; the headline width's under the JSON's own names, the others labelled with their width. */
+function offersRows(offers: OffersFigures, headline: boolean): (string | number)[][] {
+  const { p50Ratio, p99Ratio, metricsOverheadPct, slowWarmupRatio, callsPerRequest } = offersRatios(offers);
+  const at = headline ? ` (${offers.width} providers)` : ` [${offers.width} providers]`;
+  const rows: (string | number)[][] = [];
+  if (p50Ratio === undefined || p99Ratio === undefined) return rows;
+  rows.push(
+    [`offers p50 ms (median of ${OFFERS_PAIRS} runs)${at}`, offers.medians.p50, '', ''],
+    [`offers p99 ms (median of ${OFFERS_PAIRS} runs)${at}`, offers.medians.p99, '', ''],
+    [`offers_p50_ratio${at}`, round(p50Ratio, 3), `<= ${OFFERS_P50_TARGET}`, verdict(p50Ratio <= OFFERS_P50_TARGET)],
+    [`offers_p99_ratio${at}`, round(p99Ratio, 3), `<= ${OFFERS_P99_TARGET}`, verdict(p99Ratio <= OFFERS_P99_TARGET)],
+    [`offers floor p50 / p99 ms${at}`, `${offers.medians.floorP50} / ${offers.medians.floorP99}`, '', ''],
+    [`offers p50 / p99 ms at ${OFFERS_FEW_CONNECTIONS} connections${at}`, `${offers.few.latency.p50} / ${offers.few.latency.p99}`, '', ''],
+    [`offers_cpu_us_per_request_metrics_on${at}`, round(offers.medians.metricsOnCpuUs, 0), '', ''],
+    [`offers_cpu_us_per_request_metrics_off${at}`, round(offers.medians.metricsOffCpuUs, 0), '', ''],
+  );
+  const memory = offers.memory;
+  rows.push(
+    [`offers_alloc_kb_per_request${at}`, round(memory.allocKb, 1), `<= ${ALLOC_KB_TARGET}`, verdict(memory.allocKb <= ALLOC_KB_TARGET)],
+    [`api_rss_peak_mb${at}`, round(memory.rssPeakMb, 1), `<= ${RSS_PEAK_MB_TARGET}`, verdict(memory.rssPeakMb <= RSS_PEAK_MB_TARGET)],
+  );
+  if (metricsOverheadPct !== undefined) {
+    rows.push([
+      `offers_metrics_cpu_overhead_pct${at}`,
+      round(metricsOverheadPct, 1),
+      `< ${METRICS_OVERHEAD_TARGET_PCT}`,
+      verdict(metricsOverheadPct < METRICS_OVERHEAD_TARGET_PCT),
+    ]);
+  }
+  if (slowWarmupRatio !== undefined) {
+    rows.push(
+      [`offers p99 ms, the 10 s after ${slowProvider(offers.width)} turned slow${at}`, offers.slowWarmup.latency.p99, '', ''],
+      [
+        `offers_slow_warmup_p99_ratio${at}`,
+        round(slowWarmupRatio, 3),
+        `<= ${SLOW_WARMUP_RATIO_TARGET}`,
+        verdict(slowWarmupRatio <= SLOW_WARMUP_RATIO_TARGET),
+      ],
+    );
+  }
+  if (callsPerRequest !== undefined)
+    rows.push([`provider_calls_per_offers_request (realistic mix)${at}`, round(callsPerRequest, 3), '', '']);
+  return rows;
 }
 
 /** The report's lines, ending with the total time so far. */
@@ -303,7 +316,7 @@ export function renderReport(results: ApiBenchResults): string[] {
   );
   out.push('');
   if (results.dict) reportDict(out, results.dict.dict, results.dict.profile);
-  if (results.offers) reportOffers(out, results.offers);
+  for (const offers of results.offers ?? []) reportOffers(out, offers);
   out.push(figuresTable(results));
   out.push(`Total time ${round((Date.now() - results.started) / 1000, 1)} s`);
   return out;

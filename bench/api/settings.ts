@@ -3,7 +3,7 @@
  * environment may change.
  *
  * Environment (all optional): BENCH_DICT_SECONDS (2.5), BENCH_DICT_PAIRS (8), BENCH_OFFERS_SECONDS (10),
- * BENCH_OFFERS_PAIRS (3), BENCH_CONNECTIONS (50),
+ * BENCH_OFFERS_PAIRS (3), BENCH_OFFERS_WIDTHS (5,10: the healthy providers of each offers fan-out), BENCH_CONNECTIONS (50),
  * BENCH_PROFILE = auto (profile the dictionary route's middleware when its ratio is below 0.8) | 1 | 0,
  * BENCH_PROFILE_ROUNDS (3) = interleaved rounds of the profile (more rounds, steadier medians),
  * BENCH_OFFERS_USERS = fixed (every request external_user_id=bench) | per-connection (bench_<n>),
@@ -18,6 +18,15 @@ function numberFromEnv(name: string, fallback: number): number {
   const value = raw === undefined || raw.trim() === '' ? fallback : Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
   return value;
+}
+
+function widthsFromEnv(name: string, fallback: number[]): number[] {
+  const raw = (process.env[name] ?? '').trim();
+  if (raw === '') return fallback;
+  const widths = raw.split(',').map((part) => Number(part.trim()));
+  if (!widths.every((w) => Number.isInteger(w) && w >= 1 && w <= 50))
+    throw new Error(`${name} must be comma-separated widths from 1 to 50`);
+  return [...new Set(widths)].sort((a, b) => a - b);
 }
 
 function choiceFromEnv<T extends string>(name: string, choices: readonly T[]): T {
@@ -35,13 +44,18 @@ export const DICT_SETTLE_SECONDS = 0.5;
 export const DICT_WARMUP_SECONDS = 3;
 export const OFFERS_SECONDS = numberFromEnv('BENCH_OFFERS_SECONDS', 10);
 export const OFFERS_PAIRS = Math.round(numberFromEnv('BENCH_OFFERS_PAIRS', 3));
+/**
+ * The fan-out widths of the offers runs, each run in full with its own servers: 5 healthy providers
+ * (the benchmark's historical set) and 10 (the broker's ten providers). The widest gives the headline.
+ */
+export const OFFERS_WIDTHS = widthsFromEnv('BENCH_OFFERS_WIDTHS', [5, 10]);
 // Each measured offers run's first second opens the connections and sends every connection's first
 // request at once; its requests are left out of the run's latencies (the per-second lines show it).
 export const OFFERS_SETTLE_SECONDS = 1;
 export const OFFERS_WARMUP_SECONDS = 3;
 // The provider deadline's maximum (default configuration), which a provider with no recent answers gets.
 export const PROVIDER_DEADLINE_MS = testConfig().offersProviderTimeoutMs;
-// The slow warm-up: bench_6 turns slow two seconds into the run, once the settle second (which opens
+// The slow warm-up: the slow provider turns slow two seconds into the run, once the settle second (which opens
 // the connections and sends every connection's first request at once) has passed and a second of
 // steady traffic has followed it, so that the providers' recent latencies are those of steady
 // traffic; the p99 of the requests sent in the next 10 s is offers_slow_warmup_p99_ms.

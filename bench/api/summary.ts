@@ -5,8 +5,16 @@ import { round } from '../lib/table';
 import type { DictFigures } from './dict-runs';
 import type { DictProfile, Variant } from './dict-profile';
 import type { OffersFigures } from './offers-runs';
-import { headlineRatios, type ApiBenchResults } from './results';
-import { CONNECTIONS, OFFERS_FEW_CONNECTIONS, OFFERS_PAIRS, OFFERS_SECONDS, OFFERS_USERS, PROVIDER_LATENCY_MS } from './settings';
+import { headlineOffers, headlineRatios, offersRatios, type ApiBenchResults } from './results';
+import {
+  CONNECTIONS,
+  OFFERS_FEW_CONNECTIONS,
+  OFFERS_WIDTHS,
+  OFFERS_PAIRS,
+  OFFERS_SECONDS,
+  OFFERS_USERS,
+  PROVIDER_LATENCY_MS,
+} from './settings';
 
 /** without_<layer>, or without_all for the variant without every middleware. */
 const variantKey = (v: Variant) => `without_${v.removed.length > 1 ? 'all' : (v.removed[0] ?? 'nothing')}`;
@@ -112,12 +120,34 @@ function offersSummary(offers: OffersFigures) {
     offers_gc_runs: offers.memory.gcRuns.join(','),
     api_rss_peak_mb: round(offers.memory.rssPeakMb, 1),
     api_rss_peak_mb_metrics_off: round(offers.memory.noMetricsRssPeakMb, 1),
+    offers_widths: OFFERS_WIDTHS.join(','),
     offers_pairs: OFFERS_PAIRS,
     offers_run_seconds: OFFERS_SECONDS,
   };
 }
 
+function narrowerSummary(offers: OffersFigures) {
+  const { p50Ratio, p99Ratio, metricsOverheadPct, slowWarmupRatio, callsPerRequest } = offersRatios(offers);
+  return {
+    offers_p50_ratio: round(p50Ratio ?? NaN, 3),
+    offers_p99_ratio: round(p99Ratio ?? NaN, 3),
+    offers_p50_ms: offers.medians.p50,
+    offers_p99_ms: offers.medians.p99,
+    offers_runs_p99_ms: offers.pairs.map((p) => p.api.latency.p99).join(','),
+    offers_floor_p50_ms: offers.medians.floorP50,
+    offers_floor_p99_ms: offers.medians.floorP99,
+    offers_api_cpu_ms_per_req: round(offers.medians.apiCpuUs / 1000, 2),
+    offers_metrics_cpu_overhead_pct: round(metricsOverheadPct ?? NaN, 1),
+    offers_slow_warmup_p99_ratio: round(slowWarmupRatio ?? NaN, 3),
+    provider_calls_per_offers_request: round(callsPerRequest ?? NaN, 3),
+    offers_alloc_kb_per_request: round(offers.memory.allocKb, 1),
+    api_rss_peak_mb: round(offers.memory.rssPeakMb, 1),
+    offers_correct: offers.correct,
+  };
+}
+
 export function summarize(results: ApiBenchResults) {
+  const headline = headlineOffers(results);
   const { dictRatio, p50Ratio, p99Ratio, metricsOverheadPct, slowWarmupRatio, callsPerRequest } = headlineRatios(results);
   return {
     dict_rps_ratio: dictRatio === undefined ? null : round(dictRatio, 3),
@@ -127,7 +157,14 @@ export function summarize(results: ApiBenchResults) {
     offers_slow_warmup_p99_ratio: slowWarmupRatio === undefined ? null : round(slowWarmupRatio, 3),
     provider_calls_per_offers_request: callsPerRequest === undefined ? null : round(callsPerRequest, 3),
     ...(results.dict ? dictSummary(results.dict.dict, results.dict.profile) : {}),
-    ...(results.offers ? offersSummary(results.offers) : {}),
+    ...(headline ? offersSummary(headline) : {}),
+    offers_providers: headline?.width ?? null,
+    // Each narrower fan-out of the same run, beside the headline: its figures that have targets.
+    ...Object.fromEntries(
+      (results.offers ?? [])
+        .filter((offers) => offers !== headline)
+        .map((offers) => [`offers_${offers.width}_providers`, narrowerSummary(offers)]),
+    ),
     connections: CONNECTIONS,
     cores: os.cpus().length,
     load_avg_start: round(results.load1, 2),

@@ -5,10 +5,12 @@ export type ServerSpec =
   | { role: 'bare'; path: string; body: string; contentType: string }
   | {
       role: 'api';
-      /** The simulator host of the six benchmark providers; without it, the configured providers. */
+      /** The simulator host of the benchmark providers; without it, the configured providers. */
       simUrl?: string;
+      /** How many healthy benchmark providers it asks, besides the slow one (bench/providers.ts; default 5). */
+      width?: number;
     }
-  | { role: 'sim'; latencyMs?: Record<string, number> }
+  | { role: 'sim'; latencyMs?: Record<string, number>; width?: number }
   /** The offers runs' floor (bench/lib/bare-fanout.ts): `GET` anything asks `codes` at `simUrl` for one quote each. */
   | { role: 'fanout'; simUrl: string; codes: string[]; query: string };
 
