@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
@@ -91,7 +92,10 @@ export class OrderService {
       const order = await client.withDeadline(Date.now() + this.options.createTimeoutMs, () =>
         client.workflow.executeUpdateWithStart(createOrderUpdate, {
           args: [{ requestHash: input.requestHash }],
-          updateId: `create-${input.requestHash}`,
+          // One update per call, never the request's hash alone: Temporal answers an update id that a
+          // closed run already completed with that run's outcome instead of starting a new run, so a
+          // creation the provider could not make would answer provider_unavailable for ever.
+          updateId: `create-${input.requestHash.slice(0, 16)}-${randomUUID()}`,
           startWorkflowOperation,
         }),
       );

@@ -9,7 +9,7 @@ import { orderIdFor } from '../../src/orders/request';
 import { getOrderQuery, orderWorkflowId, providerEventSignal } from '../../src/temporal/order-contract';
 import { FAST_TIMINGS } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
-import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
+import { checkout, draftOrder, fetchOffers, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
 
@@ -144,6 +144,27 @@ test('a rejected creation fails the workflow and the same external_order_id can 
   expect(fixed.status).toBe(200);
   expect(fixed.body.status).toBe('created');
 });
+
+test('a creation the provider could not make fails, and the same request repeated once it is back creates the order', async () => {
+  const s = await stack({ config: { orderCreateTimeoutMs: 60_000 } });
+  const draft = draftOrder();
+  const offers = await fetchOffers(s.apiUrl, draft);
+  expect(offers.body.sandbox).toBeDefined();
+  // The provider fails every call: the creation's attempts run out (about 31 s of backoff).
+  s.simulator.faults.errorRate = 1;
+  const down = await callApi(s.apiUrl, '/api/on_ramp/orders', { body: draft });
+  expect(down.status).toBe(503);
+  expect(down.body.code).toBe('provider_unavailable');
+  await expect(env.client.workflow.getHandle(orderWorkflowId(orderIdOf(s, draft))).result()).rejects.toBeInstanceOf(WorkflowFailedError);
+
+  // Nothing exists at the provider: the integrator's repeat of the very same request makes the order.
+  s.simulator.faults.errorRate = 0;
+  const repeated = await callApi(s.apiUrl, '/api/on_ramp/orders', { body: draft });
+  expect(repeated.body.code).toBeUndefined();
+  expect(repeated.status).toBe(200);
+  expect(repeated.body.status).toBe('created');
+  expect(s.simulator.orders.size).toBe(1);
+}, 120_000);
 
 test('order status is answered from the memo with no worker running', async () => {
   const s = await stack();
