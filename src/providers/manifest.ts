@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { banxaProvider } from './banxa';
+import { coinbaseProvider } from './coinbase';
 import type { ProviderDescriptor } from './descriptor';
 import type { ProviderResolution } from './kit/config';
 import { mercuryoProvider } from './mercuryo';
@@ -15,6 +16,7 @@ import { transakProvider } from './transak';
 export const PROVIDERS = [
   sandboxProvider,
   banxaProvider,
+  coinbaseProvider,
   mercuryoProvider,
   moonpayProvider,
   rampProvider,

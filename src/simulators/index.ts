@@ -1,4 +1,5 @@
 import { banxaSimulatorCredentials } from '../providers/banxa/config';
+import { coinbaseSimulatorCredentials } from '../providers/coinbase/config';
 import type { ProviderCode } from '../providers/manifest';
 import { mercuryoSimulatorCredentials } from '../providers/mercuryo/config';
 import { moonpaySimulatorCredentials } from '../providers/moonpay/config';
@@ -6,6 +7,7 @@ import { rampSimulatorCredentials } from '../providers/ramp/config';
 import type { SandboxCredentials } from '../providers/sandbox/config';
 import { transakSimulatorCredentials } from '../providers/transak/config';
 import { createBanxaSimulator } from './banxa/server';
+import { createCoinbaseSimulator } from './coinbase/server';
 import type { SimulatorFaults } from './kit/faults';
 import { SimulatorHost, type ProviderSimulator } from './kit/host';
 import { createMercuryoSimulator } from './mercuryo/server';
@@ -51,6 +53,8 @@ const SIMULATORS: { [C in ProviderCode]: (site: SimulatorSite, options: Simulato
   sandbox: (site, { sandbox, faults, settleDelayMs, log }) =>
     new SandboxSimulator({ ...sandbox, publicUrl: site.publicUrl, webhookUrl: site.brokerWebhookUrl, faults, settleDelayMs, log }),
   banxa: (site, options) => createBanxaSimulator({ ...site, credentials: banxaSimulatorCredentials(options.secret), ...common(options) }),
+  coinbase: (site, options) =>
+    createCoinbaseSimulator({ ...site, credentials: coinbaseSimulatorCredentials(options.secret), ...common(options) }),
   mercuryo: (site, options) =>
     createMercuryoSimulator({ ...site, credentials: mercuryoSimulatorCredentials(options.secret), ...common(options) }),
   moonpay: (site, options) =>

@@ -1,4 +1,5 @@
 import { banxaTestKit } from './banxa';
+import { coinbaseTestKit } from './coinbase';
 import type { ProviderTestKits } from './kit';
 import { mercuryoTestKit } from './mercuryo';
 import { moonpayTestKit } from './moonpay';
@@ -17,6 +18,7 @@ export type { ForgedWebhook, ProviderTestKit, RealProviderCode, RealProviderTest
 export const PROVIDER_TEST_KITS: ProviderTestKits = {
   sandbox: sandboxTestKit,
   banxa: banxaTestKit,
+  coinbase: coinbaseTestKit,
   mercuryo: mercuryoTestKit,
   moonpay: moonpayTestKit,
   ramp: rampTestKit,
