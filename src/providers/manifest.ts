@@ -5,6 +5,7 @@ import type { ProviderDescriptor } from './descriptor';
 import type { ProviderResolution } from './kit/config';
 import { mercuryoProvider } from './mercuryo';
 import { moonpayProvider } from './moonpay';
+import { onrampMoneyProvider } from './onramp_money';
 import { rampProvider } from './ramp';
 import { sandboxProvider } from './sandbox';
 import { transakProvider } from './transak';
@@ -19,6 +20,7 @@ export const PROVIDERS = [
   coinbaseProvider,
   mercuryoProvider,
   moonpayProvider,
+  onrampMoneyProvider,
   rampProvider,
   transakProvider,
 ] as const satisfies readonly ProviderDescriptor[];

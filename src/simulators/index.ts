@@ -3,6 +3,7 @@ import { coinbaseSimulatorCredentials } from '../providers/coinbase/config';
 import type { ProviderCode } from '../providers/manifest';
 import { mercuryoSimulatorCredentials } from '../providers/mercuryo/config';
 import { moonpaySimulatorCredentials } from '../providers/moonpay/config';
+import { onrampMoneySimulatorCredentials } from '../providers/onramp_money/config';
 import { rampSimulatorCredentials } from '../providers/ramp/config';
 import type { SandboxCredentials } from '../providers/sandbox/config';
 import { transakSimulatorCredentials } from '../providers/transak/config';
@@ -12,6 +13,7 @@ import type { SimulatorFaults } from './kit/faults';
 import { SimulatorHost, type ProviderSimulator } from './kit/host';
 import { createMercuryoSimulator } from './mercuryo/server';
 import { createMoonpaySimulator } from './moonpay/server';
+import { createOnrampMoneySimulator } from './onramp_money/server';
 import { createRampSimulator } from './ramp/server';
 import { rampSimulatorSigningKey } from './ramp/signing';
 import { SandboxSimulator } from './sandbox/server';
@@ -59,6 +61,8 @@ const SIMULATORS: { [C in ProviderCode]: (site: SimulatorSite, options: Simulato
     createMercuryoSimulator({ ...site, credentials: mercuryoSimulatorCredentials(options.secret), ...common(options) }),
   moonpay: (site, options) =>
     createMoonpaySimulator({ ...site, credentials: moonpaySimulatorCredentials(options.secret), ...common(options) }),
+  onramp_money: (site, options) =>
+    createOnrampMoneySimulator({ ...site, credentials: onrampMoneySimulatorCredentials(options.secret), ...common(options) }),
   ramp: (site, options) =>
     createRampSimulator({
       ...site,

@@ -3,6 +3,7 @@ import { coinbaseTestKit } from './coinbase';
 import type { ProviderTestKits } from './kit';
 import { mercuryoTestKit } from './mercuryo';
 import { moonpayTestKit } from './moonpay';
+import { onrampMoneyTestKit } from './onramp_money';
 import { rampTestKit } from './ramp';
 import { sandboxTestKit } from './sandbox';
 import { transakTestKit } from './transak';
@@ -21,6 +22,7 @@ export const PROVIDER_TEST_KITS: ProviderTestKits = {
   coinbase: coinbaseTestKit,
   mercuryo: mercuryoTestKit,
   moonpay: moonpayTestKit,
+  onramp_money: onrampMoneyTestKit,
   ramp: rampTestKit,
   transak: transakTestKit,
 };
