@@ -19,7 +19,7 @@ export const OnrampMoneyEnvSchema = z.object({
   /** Keys the HMAC-SHA512 of every request's payload and of the webhooks' `X-ONRAMP-PAYLOAD`. */
   ONRAMP_MONEY_API_SECRET: optional,
   ONRAMP_MONEY_API_URL: optional.pipe(z.url().optional()),
-  /** E.g. https://test.onramp.money/onramp/main/buy, the web SDK's sandbox page. */
+  /** E.g. https://test.onramp.money/onramp/main/buy (the web SDK's sandbox app is .../onramp/main; its buy page unconfirmed). */
   ONRAMP_MONEY_WIDGET_URL: optional.pipe(z.url().optional()),
 });
 export type OnrampMoneyEnv = z.infer<typeof OnrampMoneyEnvSchema>;
