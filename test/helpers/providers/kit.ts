@@ -47,6 +47,8 @@ export interface ProviderTestKit<C extends ProviderCode = ProviderCode> {
 /** A provider with a real counterpart also takes a purchase through its simulator, and can be forged. */
 export interface RealProviderTestKit<C extends RealProviderCode = RealProviderCode> extends ProviderTestKit<C> {
   purchase: Purchase;
+  /** The markets where it sells by card (the offers test of every market); all of them when absent. */
+  cardMarkets?: readonly MarketName[];
   /**
    * A webhook in its own format and signature scheme announcing that the order is complete, signed
    * with a key the broker does not trust: what a forger can send.
