@@ -7,6 +7,7 @@ import { mercuryoProvider } from './mercuryo';
 import { moonpayProvider } from './moonpay';
 import { onrampMoneyProvider } from './onramp_money';
 import { rampProvider } from './ramp';
+import { revolutProvider } from './revolut';
 import { sandboxProvider } from './sandbox';
 import { transakProvider } from './transak';
 
@@ -22,6 +23,7 @@ export const PROVIDERS = [
   moonpayProvider,
   onrampMoneyProvider,
   rampProvider,
+  revolutProvider,
   transakProvider,
 ] as const satisfies readonly ProviderDescriptor[];
 

@@ -5,6 +5,7 @@ import { mercuryoSimulatorCredentials } from '../providers/mercuryo/config';
 import { moonpaySimulatorCredentials } from '../providers/moonpay/config';
 import { onrampMoneySimulatorCredentials } from '../providers/onramp_money/config';
 import { rampSimulatorCredentials } from '../providers/ramp/config';
+import { revolutSimulatorCredentials } from '../providers/revolut/config';
 import type { SandboxCredentials } from '../providers/sandbox/config';
 import { transakSimulatorCredentials } from '../providers/transak/config';
 import { createBanxaSimulator } from './banxa/server';
@@ -16,6 +17,7 @@ import { createMoonpaySimulator } from './moonpay/server';
 import { createOnrampMoneySimulator } from './onramp_money/server';
 import { createRampSimulator } from './ramp/server';
 import { rampSimulatorSigningKey } from './ramp/signing';
+import { createRevolutSimulator } from './revolut/server';
 import { SandboxSimulator } from './sandbox/server';
 import { createTransakSimulator } from './transak/server';
 
@@ -70,6 +72,8 @@ const SIMULATORS: { [C in ProviderCode]: (site: SimulatorSite, options: Simulato
       signingKey: rampSimulatorSigningKey(options.secret),
       ...common(options),
     }),
+  revolut: (site, options) =>
+    createRevolutSimulator({ ...site, credentials: revolutSimulatorCredentials(options.secret), ...common(options) }),
   transak: (site, options) =>
     createTransakSimulator({ ...site, credentials: transakSimulatorCredentials(options.secret), ...common(options) }),
 };

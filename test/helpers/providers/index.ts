@@ -5,6 +5,7 @@ import { mercuryoTestKit } from './mercuryo';
 import { moonpayTestKit } from './moonpay';
 import { onrampMoneyTestKit } from './onramp_money';
 import { rampTestKit } from './ramp';
+import { revolutTestKit } from './revolut';
 import { sandboxTestKit } from './sandbox';
 import { transakTestKit } from './transak';
 
@@ -24,6 +25,7 @@ export const PROVIDER_TEST_KITS: ProviderTestKits = {
   moonpay: moonpayTestKit,
   onramp_money: onrampMoneyTestKit,
   ramp: rampTestKit,
+  revolut: revolutTestKit,
   transak: transakTestKit,
 };
 
