@@ -12,6 +12,7 @@ export const banxaTestKit: RealProviderTestKit<'banxa'> = {
     query: '',
   }),
   pollableAfterFirstWebhook: false,
+  readsOrderForWebhook: true,
   purchase: { market: 'DE', paymentMethod: 'sepa' },
   forgeWebhook: (orderId) => {
     const body = JSON.stringify({ order_id: 'forged', status: 'complete', status_date: new Date().toISOString(), external_id: orderId });

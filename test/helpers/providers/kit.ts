@@ -42,6 +42,12 @@ export interface ProviderTestKit<C extends ProviderCode = ProviderCode> {
   signWebhook(body: string, orderId: string): WebhookSigning;
   /** True when the broker can poll an order only once the first webhook has named the provider order. */
   pollableAfterFirstWebhook: boolean;
+  /**
+   * True when the adapter reads the order from the provider for each webhook (the event names only
+   * the order): a genuinely signed event about an order the provider does not show is then refused
+   * 422 provider_rejected.
+   */
+  readsOrderForWebhook?: true;
 }
 
 /** A provider with a real counterpart also takes a purchase through its simulator, and can be forged. */

@@ -8,6 +8,7 @@ export const revolutTestKit: RealProviderTestKit<'revolut'> = {
   signWebhook: (body) => ({ headers: revolutWebhookHeaders(REVOLUT_SIMULATOR_CREDENTIALS.webhookSecret, body, Date.now()), query: '' }),
   // The order key (our id and the wallet) is known from creation on.
   pollableAfterFirstWebhook: false,
+  readsOrderForWebhook: true,
   purchase: { market: 'GB', paymentMethod: 'card' },
   forgeWebhook: (orderId) => {
     const body = JSON.stringify({ order_id: orderId, wallet: 'bc1qforgedforgedforgedforgedforgedforged0', event: 'ORDER_COMPLETED' });
