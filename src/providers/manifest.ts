@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { alchemypayProvider } from './alchemypay';
 import { banxaProvider } from './banxa';
 import { coinbaseProvider } from './coinbase';
 import type { ProviderDescriptor } from './descriptor';
@@ -17,6 +18,7 @@ import { transakProvider } from './transak';
  */
 export const PROVIDERS = [
   sandboxProvider,
+  alchemypayProvider,
   banxaProvider,
   coinbaseProvider,
   mercuryoProvider,
