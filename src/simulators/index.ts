@@ -1,3 +1,4 @@
+import { alchemypaySimulatorCredentials } from '../providers/alchemypay/config';
 import { banxaSimulatorCredentials } from '../providers/banxa/config';
 import { coinbaseSimulatorCredentials } from '../providers/coinbase/config';
 import type { ProviderCode } from '../providers/manifest';
@@ -8,6 +9,7 @@ import { rampSimulatorCredentials } from '../providers/ramp/config';
 import { revolutSimulatorCredentials } from '../providers/revolut/config';
 import type { SandboxCredentials } from '../providers/sandbox/config';
 import { transakSimulatorCredentials } from '../providers/transak/config';
+import { createAlchemypaySimulator } from './alchemypay/server';
 import { createBanxaSimulator } from './banxa/server';
 import { createCoinbaseSimulator } from './coinbase/server';
 import type { SimulatorFaults } from './kit/faults';
@@ -56,6 +58,8 @@ const common = ({ faults, settleDelayMs, log }: SimulatorsOptions) => ({ faults,
 const SIMULATORS: { [C in ProviderCode]: (site: SimulatorSite, options: SimulatorsOptions) => ProviderSimulator } = {
   sandbox: (site, { sandbox, faults, settleDelayMs, log }) =>
     new SandboxSimulator({ ...sandbox, publicUrl: site.publicUrl, webhookUrl: site.brokerWebhookUrl, faults, settleDelayMs, log }),
+  alchemypay: (site, options) =>
+    createAlchemypaySimulator({ ...site, credentials: alchemypaySimulatorCredentials(options.secret), ...common(options) }),
   banxa: (site, options) => createBanxaSimulator({ ...site, credentials: banxaSimulatorCredentials(options.secret), ...common(options) }),
   coinbase: (site, options) =>
     createCoinbaseSimulator({ ...site, credentials: coinbaseSimulatorCredentials(options.secret), ...common(options) }),

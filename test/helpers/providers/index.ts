@@ -1,3 +1,4 @@
+import { alchemypayTestKit } from './alchemypay';
 import { banxaTestKit } from './banxa';
 import { coinbaseTestKit } from './coinbase';
 import type { ProviderTestKits } from './kit';
@@ -19,6 +20,7 @@ export type { ForgedWebhook, ProviderTestKit, RealProviderCode, RealProviderTest
  */
 export const PROVIDER_TEST_KITS: ProviderTestKits = {
   sandbox: sandboxTestKit,
+  alchemypay: alchemypayTestKit,
   banxa: banxaTestKit,
   coinbase: coinbaseTestKit,
   mercuryo: mercuryoTestKit,
