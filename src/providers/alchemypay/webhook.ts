@@ -31,11 +31,23 @@ export function verifyAlchemypaySignature(
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new WebhookVerificationError('signed body is not an object');
   const fields = body as Record<string, unknown>;
   const given = typeof fields.newSignature === 'string' ? Buffer.from(fields.newSignature, 'base64') : Buffer.alloc(0);
-  const expected = Buffer.from(alchemypaySign(appSecret, webhookSignString(header, callbackPath, fields)), 'base64');
+  const expected = Buffer.from(alchemypaySign(appSecret, signedString(header, callbackPath, fields)), 'base64');
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     throw new WebhookVerificationError('newSignature does not match the body');
   }
   return fields;
+}
+
+/**
+ * The string the body's signature covers. The body is written out again to be signed, and a value
+ * nested deeper than JSON.stringify can recurse cannot be: such a body is refused, not a crash.
+ */
+function signedString(timestamp: string, callbackPath: string, fields: Record<string, unknown>): string {
+  try {
+    return webhookSignString(timestamp, callbackPath, fields);
+  } catch {
+    throw new WebhookVerificationError('signed body cannot be written out to check its signature');
+  }
 }
 
 /** A verified on-ramp webhook as a broker event; Alchemy Pay's webhooks carry no event id, the body's digest stands in. */

@@ -81,6 +81,13 @@ test.each([
   expect(() => parse(w as IncomingWebhook)).toThrow(WebhookVerificationError);
 });
 
+test('a value nested deeper than the body can be written out again is refused, not a crash', () => {
+  const depth = 5000;
+  const deep = `${'{"a":['.repeat(depth)}1${']}'.repeat(depth)}`;
+  const rawBody = Buffer.from(`{"merchantOrderNo":"order-1","status":"FINISHED","orderNo":"1","extra":${deep},"newSignature":"x"}`);
+  expect(() => parse({ headers: { timestamp: String(NOW) }, rawBody, query: {} })).toThrow(WebhookVerificationError);
+});
+
 test('a genuine webhook with an undocumented status is refused', () => {
   expect(() => parse(webhook({ ...FIELDS, status: 'Paying' }))).toThrow(WebhookVerificationError);
 });
