@@ -212,7 +212,9 @@ async function post(
     else if (c.signature.kind === 'append') headers.append(signatureHeader, c.signature.value);
   }
   const query = c.query ?? (c.signed ? signing.query : '');
-  const response = await fetch(`${started.stack.apiUrl}/api/webhooks/${code}${query}`, { method: 'POST', headers, body });
+  // A scheme that signs inside the body (Alchemy Pay) gives the body to send, signed.
+  const sent = c.signed && signing.body !== undefined ? signing.body : body;
+  const response = await fetch(`${started.stack.apiUrl}/api/webhooks/${code}${query}`, { method: 'POST', headers, body: sent });
   const text = await response.text();
   let parsed: unknown = text;
   try {

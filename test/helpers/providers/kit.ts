@@ -20,6 +20,8 @@ export interface ForgedWebhook {
 export interface WebhookSigning {
   headers: Record<string, string>;
   query: string;
+  /** Where the signature lives inside the body (Alchemy Pay's `newSignature`): the body to send instead, signed. */
+  body?: string;
 }
 
 /** One purchase a customer makes with the provider: where, and how they pay. */
@@ -37,7 +39,7 @@ export interface ProviderTestKit<C extends ProviderCode = ProviderCode> {
   /**
    * How its genuine webhooks are signed with the keys a development stack trusts (the simulator's
    * development credentials): the signature headers and query for a raw body, empty where the
-   * scheme cannot sign it.
+   * scheme cannot sign it, and the signed body where the signature is part of it.
    */
   signWebhook(body: string, orderId: string): WebhookSigning;
   /** True when the broker can poll an order only once the first webhook has named the provider order. */
