@@ -1,7 +1,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { methodLimits, quote } from '../kit/pricing';
 import type { AlchemypaySimulatorCredentials } from './options';
-import { ALCHEMYPAY_PROFILE, FIAT_COUNTRY, NETWORK_CODES, assetOf } from './profile';
+import { ALCHEMYPAY_PROFILE, FIAT_COUNTRIES, NETWORK_CODES, assetOf, fiatCountry } from './profile';
 import { orderJson, type SimOrder } from './orders';
 import { hmacBase64, sameSignature, sortedJson, sortedPairs } from './signing';
 
@@ -77,17 +77,17 @@ export class AlchemypayApi {
     const [method] = ALCHEMYPAY_PROFILE.paymentMethods;
     achAnswer(
       res,
-      ALCHEMYPAY_PROFILE.fiat.map((currency) => {
+      ALCHEMYPAY_PROFILE.fiat.flatMap((currency) => {
         const limits = methodLimits(method!, currency);
-        return {
+        return (FIAT_COUNTRIES[currency] ?? ['US']).map((country) => ({
           currency,
-          country: FIAT_COUNTRY[currency] ?? 'US',
-          countryName: FIAT_COUNTRY[currency] ?? 'US',
+          country,
+          countryName: country,
           buyEnable: 1,
           sellEnable: 0,
           minBuyFiatAmount: Number(limits.min.toFixed()),
           maxBuyFiatAmount: Number(limits.max.toFixed()),
-        };
+        }));
       }),
     );
   }
@@ -102,7 +102,7 @@ export class AlchemypayApi {
       ALCHEMYPAY_PROFILE.paymentMethods.map((m) => {
         const limits = methodLimits(m, String(fiat));
         return {
-          country: FIAT_COUNTRY[String(fiat)] ?? 'US',
+          country: fiatCountry(String(fiat)),
           payWayCode: m.code,
           minPurchaseAmount: limits.min.toFixed(2),
           maxPurchaseAmount: limits.max.toFixed(2),

@@ -41,17 +41,24 @@ export const NETWORK_CODES: Readonly<Record<string, string>> = {
   ton: 'TON',
 };
 
-/** The country Alchemy Pay names for each fiat currency (EUR answers DE, as its Payment Method Query says). */
-export const FIAT_COUNTRY: Readonly<Record<string, string>> = {
-  USD: 'US',
-  EUR: 'DE',
-  GBP: 'GB',
-  AUD: 'AU',
-  JPY: 'JP',
-  TRY: 'TR',
-  BRL: 'BR',
-  PLN: 'PL',
+/**
+ * The countries Alchemy Pay names for each fiat currency: the Crypto - Fiat Query answers one entry
+ * per currency and country, so EUR comes once for each euro country served (DE first, as its
+ * Payment Method Query names EUR's country).
+ */
+export const FIAT_COUNTRIES: Readonly<Record<string, readonly string[]>> = {
+  USD: ['US'],
+  EUR: ['DE', 'FR', 'ES', 'IT', 'NL'],
+  GBP: ['GB'],
+  AUD: ['AU'],
+  JPY: ['JP'],
+  TRY: ['TR'],
+  BRL: ['BR'],
+  PLN: ['PL'],
 };
+
+/** The first country named for a fiat currency. */
+export const fiatCountry = (currency: string): string => FIAT_COUNTRIES[currency]?.[0] ?? 'US';
 
 /** The profile's asset of an Alchemy Pay `crypto` + `network`, as `TICKER/network`. */
 export function assetOf(crypto: string, network: string): { ticker: string; network: string } | undefined {

@@ -115,7 +115,10 @@ describe('catalogue', () => {
     );
     expect(catalogue.crypto).not.toContain(crypto('USDT', 'polygon').id);
     expect(catalogue.fiat).toEqual(expect.arrayContaining(['USD', 'EUR', 'GBP', 'JPY', 'TRY', 'BRL'].map((t) => fiat(t).id)));
-    expect(catalogue.countries.map((c) => c.code)).toEqual(expect.arrayContaining(['GB', 'DE', 'US', 'JP', 'TR', 'BR']));
+    // EUR is listed once per euro country: each is served, every currency counted once.
+    expect(catalogue.countries.map((c) => c.code)).toEqual(expect.arrayContaining(['GB', 'DE', 'FR', 'ES', 'US', 'JP', 'TR', 'BR']));
+    expect(catalogue.countries.map((c) => c.code)).not.toContain('CN');
+    expect(new Set(catalogue.fiat).size).toBe(catalogue.fiat.length);
     expect(catalogue.paymentMethods.map((m) => m.code)).toEqual(['card']);
     const [card] = catalogue.paymentMethods;
     expect(card?.limits[fiat('USD').id]).toEqual({ min: '15', max: '3000' });
