@@ -31,7 +31,7 @@ export interface SimulatorsOptions {
   /** The host's own public base URL; each provider lives under <publicUrl>/<code>. */
   publicUrl: string;
   sandbox: SandboxCredentials;
-  /** SIMULATOR_SECRET, which the five real providers' simulator credentials derive from; their fixed development ones when absent. */
+  /** SIMULATOR_SECRET, which every real provider's simulator credentials derive from; their fixed development ones when absent. */
   secret?: string;
   faults?: Partial<SimulatorFaults>;
   /**
