@@ -7,6 +7,7 @@ import type { ProviderResolution } from './kit/config';
 import { mercuryoProvider } from './mercuryo';
 import { moonpayProvider } from './moonpay';
 import { onrampMoneyProvider } from './onramp_money';
+import { paybisProvider } from './paybis';
 import { rampProvider } from './ramp';
 import { revolutProvider } from './revolut';
 import { sandboxProvider } from './sandbox';
@@ -24,6 +25,7 @@ export const PROVIDERS = [
   mercuryoProvider,
   moonpayProvider,
   onrampMoneyProvider,
+  paybisProvider,
   rampProvider,
   revolutProvider,
   transakProvider,

@@ -5,6 +5,7 @@ import type { ProviderCode } from '../providers/manifest';
 import { mercuryoSimulatorCredentials } from '../providers/mercuryo/config';
 import { moonpaySimulatorCredentials } from '../providers/moonpay/config';
 import { onrampMoneySimulatorCredentials } from '../providers/onramp_money/config';
+import { paybisSimulatorKeys } from '../providers/paybis/config';
 import { rampSimulatorCredentials } from '../providers/ramp/config';
 import { revolutSimulatorCredentials } from '../providers/revolut/config';
 import type { SandboxCredentials } from '../providers/sandbox/config';
@@ -17,6 +18,7 @@ import { SimulatorHost, type ProviderSimulator } from './kit/host';
 import { createMercuryoSimulator } from './mercuryo/server';
 import { createMoonpaySimulator } from './moonpay/server';
 import { createOnrampMoneySimulator } from './onramp_money/server';
+import { createPaybisSimulator } from './paybis/server';
 import { createRampSimulator } from './ramp/server';
 import { rampSimulatorSigningKey } from './ramp/signing';
 import { createRevolutSimulator } from './revolut/server';
@@ -69,6 +71,7 @@ const SIMULATORS: { [C in ProviderCode]: (site: SimulatorSite, options: Simulato
     createMoonpaySimulator({ ...site, credentials: moonpaySimulatorCredentials(options.secret), ...common(options) }),
   onramp_money: (site, options) =>
     createOnrampMoneySimulator({ ...site, credentials: onrampMoneySimulatorCredentials(options.secret), ...common(options) }),
+  paybis: (site, options) => createPaybisSimulator({ ...site, credentials: paybisSimulatorKeys(options.secret), ...common(options) }),
   ramp: (site, options) =>
     createRampSimulator({
       ...site,

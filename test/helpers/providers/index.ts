@@ -5,6 +5,7 @@ import type { ProviderTestKits } from './kit';
 import { mercuryoTestKit } from './mercuryo';
 import { moonpayTestKit } from './moonpay';
 import { onrampMoneyTestKit } from './onramp_money';
+import { paybisTestKit } from './paybis';
 import { rampTestKit } from './ramp';
 import { revolutTestKit } from './revolut';
 import { sandboxTestKit } from './sandbox';
@@ -26,6 +27,7 @@ export const PROVIDER_TEST_KITS: ProviderTestKits = {
   mercuryo: mercuryoTestKit,
   moonpay: moonpayTestKit,
   onramp_money: onrampMoneyTestKit,
+  paybis: paybisTestKit,
   ramp: rampTestKit,
   revolut: revolutTestKit,
   transak: transakTestKit,

@@ -1,0 +1,40 @@
+import type { OrderStatus } from '../../domain/order-status';
+import { statusMapper } from '../kit/status-map';
+
+/**
+ * Every transaction status Paybis documents and the spellings integrations meet, onto the broker's
+ * status set. Documented: the transaction status webhook's `started`, `cancelled`, `rejected`,
+ * `payment-error`, `completed` (changelog 2022-09-01); the transaction list writes `created` and
+ * `payment_error`. Seen in a partner's integration, not in the documentation: `pending`,
+ * `payment-authorized`, `paid`, `confirming`.
+ */
+export const PAYBIS_STATUS_MAP = {
+  /** The request exists; the customer has not started a transaction in the widget (also the adapter's view before one exists). */
+  created: 'created',
+  /** The customer started the transaction in the widget. */
+  started: 'pending',
+  pending: 'pending',
+  'payment-authorized': 'processing',
+  paid: 'processing',
+  /** Crypto sent, waiting for confirmations. */
+  confirming: 'processing',
+  completed: 'complete',
+  /** Cancelled by the customer or not paid in time. */
+  cancelled: 'failed',
+  /** Refused by Paybis's compliance checks. */
+  rejected: 'failed',
+  'payment-error': 'failed',
+  payment_error: 'failed',
+} as const satisfies Record<string, OrderStatus>;
+
+export type PaybisStatus = keyof typeof PAYBIS_STATUS_MAP;
+export const PAYBIS_STATUSES = Object.keys(PAYBIS_STATUS_MAP) as PaybisStatus[];
+
+const FAILURE_REASONS: Partial<Record<PaybisStatus, string>> = {
+  cancelled: 'cancelled',
+  rejected: 'rejected_by_provider',
+  'payment-error': 'payment_declined',
+  payment_error: 'payment_declined',
+};
+
+export const mapPaybisStatus = statusMapper('Paybis', PAYBIS_STATUS_MAP, FAILURE_REASONS);

@@ -1,0 +1,70 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SimulatorParts } from '../kit/base';
+import { paidTerms } from '../kit/faults';
+import { simulatedTransactionHash } from '../kit/transaction-hash';
+import type { PaybisSimulatorCredentials } from './options';
+import {
+  allowedActions,
+  failureStatus,
+  payStepsFrom,
+  webhookBody,
+  type CheckoutAction,
+  type PaybisSimRequest,
+  type PaybisSimStatus,
+} from './orders';
+import { paybisSignature } from './signing';
+
+/** Paybis's invoice numbers: "PB" and digits, "TX1" for the request's first transaction. */
+const invoice = () =>
+  `PB${BigInt(`0x${randomBytes(5).toString('hex')}`)
+    .toString()
+    .padStart(12, '0')
+    .slice(0, 12)}TX1`;
+
+/** The simulated Paybis's transactions over time: the customer's actions, their status walks, one signed webhook per status. */
+export class PaybisLifecycle {
+  constructor(
+    private readonly parts: SimulatorParts,
+    private readonly credentials: PaybisSimulatorCredentials,
+  ) {}
+
+  allowedActions(request: PaybisSimRequest): CheckoutAction[] {
+    return allowedActions(request, this.parts.walks.isWalking(request));
+  }
+
+  /** Plays an allowed action; every action stops a `pay` walk under way. */
+  act(request: PaybisSimRequest, action: CheckoutAction): void {
+    if (action === 'pay') {
+      this.payAsSwitched(request);
+      this.parts.walks.start(request, payStepsFrom(request.transaction?.status), (status) => this.transition(request, status));
+      return;
+    }
+    this.parts.walks.supersede(request);
+    if (action === 'fail') this.transition(request, failureStatus(request));
+    else this.transition(request, 'cancelled');
+  }
+
+  /** The `paid*` fault switches: what the customer pays instead of the quote's terms, reported from now on. */
+  private payAsSwitched(request: PaybisSimRequest): void {
+    const paid = paidTerms(this.parts.faults);
+    if (paid.fiatAmount) request.fiatAmount = paid.fiatAmount;
+    if (paid.fiatCurrency) request.fiat = paid.fiatCurrency;
+    if (paid.walletAddress) request.walletAddress = paid.walletAddress;
+  }
+
+  private transition(request: PaybisSimRequest, status: PaybisSimStatus): void {
+    request.transaction ??= { id: randomUUID(), invoice: invoice(), status, hash: null, createdAt: new Date() };
+    const tx = request.transaction;
+    if (status === 'completed') tx.hash = simulatedTransactionHash();
+    tx.status = status;
+    this.parts.log?.(`paybis request ${request.requestId} -> ${status}`);
+    const body = JSON.stringify(webhookBody(request, tx));
+    this.parts.webhooks.send({
+      orderKey: request.requestId,
+      status,
+      eventId: randomUUID(),
+      body,
+      headers: { 'x-request-signature': paybisSignature(body, this.credentials.webhookSigningKey) },
+    });
+  }
+}

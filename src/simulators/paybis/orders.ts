@@ -1,0 +1,105 @@
+/** The simulated Paybis's requests and their transactions: the record, the statuses, and how Paybis shows them. */
+
+/** A transaction's status as the transaction status webhook writes it. */
+export type PaybisSimStatus = 'started' | 'paid' | 'completed' | 'cancelled' | 'rejected' | 'payment-error';
+
+export type CheckoutAction = 'pay' | 'fail' | 'expire';
+
+/** A quote as `POST /v2/quote` made it, kept for the request that names it. */
+export interface PaybisSimQuote {
+  id: string;
+  fiat: string;
+  code: string;
+  fiatAmount: string;
+  cryptoAmount: string;
+  paymentMethodId: string;
+  paymentMethodName: string;
+  expiresAt: Date;
+}
+
+export interface PaybisSimTransaction {
+  id: string;
+  invoice: string;
+  status: PaybisSimStatus;
+  hash: string | null;
+  createdAt: Date;
+}
+
+/** A request (`POST /v2/request`) and, once the customer has started it in the widget, its transaction. */
+export interface PaybisSimRequest {
+  requestId: string;
+  partnerUserId: string;
+  partnerTransactionId: string | null;
+  quote: PaybisSimQuote;
+  walletAddress: string;
+  /** What the customer pays and in which fiat: the quote's, unless the paid-terms switches say otherwise. */
+  fiatAmount: string;
+  fiat: string;
+  createdAt: Date;
+  transaction?: PaybisSimTransaction;
+}
+
+/** What `pay` walks through from the transaction's status (none yet: the widget was never used). */
+export function payStepsFrom(status: PaybisSimStatus | undefined): PaybisSimStatus[] {
+  if (status === undefined) return ['started', 'paid', 'completed'];
+  if (status === 'started') return ['paid', 'completed'];
+  return [];
+}
+
+/** What the customer may do now; `walking`: a `pay` walk is under way. */
+export function allowedActions(request: PaybisSimRequest, walking: boolean): CheckoutAction[] {
+  switch (request.transaction?.status) {
+    case undefined:
+      return ['pay', 'fail', 'expire'];
+    case 'started':
+      return walking ? ['fail'] : ['pay', 'fail', 'expire'];
+    case 'paid':
+      return ['fail'];
+    default:
+      return [];
+  }
+}
+
+/** A card declined before payment is a payment error; after it, Paybis's compliance rejects. */
+export function failureStatus(request: PaybisSimRequest): PaybisSimStatus {
+  return request.transaction?.status === 'paid' ? 'rejected' : 'payment-error';
+}
+
+/** An entry of `GET /v2/transactions`. */
+export function transactionView(request: PaybisSimRequest, tx: PaybisSimTransaction) {
+  return {
+    id: tx.id,
+    invoice: tx.invoice,
+    gateway: 'fiat_to_crypto',
+    status: tx.status === 'payment-error' ? 'payment_error' : tx.status,
+    partnerTransactionId: request.partnerTransactionId,
+    request: { id: request.requestId, flow: 'buyCrypto', createdAt: request.createdAt.toISOString() },
+    from: { address: null },
+    to: { address: request.walletAddress },
+    hash: tx.hash,
+    amounts: {
+      spentOriginal: { amount: request.fiatAmount, currency: request.fiat },
+      receivedOriginal: { amount: request.quote.cryptoAmount, currency: request.quote.code },
+    },
+    createdAt: tx.createdAt.toISOString(),
+  };
+}
+
+/** The transaction status webhook (Default payload, the fields this simulator fills). */
+export function webhookBody(request: PaybisSimRequest, tx: PaybisSimTransaction) {
+  return {
+    event: 'TRANSACTION_STATUS_CHANGED',
+    data: {
+      requestId: request.requestId,
+      partnerUserId: request.partnerUserId,
+      partnerTransactionId: request.partnerTransactionId,
+      quote: { quoteId: request.quote.id },
+      transaction: { invoice: tx.invoice, status: tx.status, flow: 'buyCrypto' },
+      amountFrom: { amount: request.fiatAmount, currency: request.fiat },
+      amountTo: { amount: request.quote.cryptoAmount, currency: request.quote.code },
+      payment: { method: { id: request.quote.paymentMethodId } },
+      payout: { transactionHash: tx.hash, destinationWalletAddress: request.walletAddress },
+    },
+    timestamp: Math.floor(Date.now() / 1000),
+  };
+}
