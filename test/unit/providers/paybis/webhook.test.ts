@@ -1,0 +1,72 @@
+import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { DEV_PAYBIS_WEBHOOK_PRIVATE_KEY, DEV_PAYBIS_WEBHOOK_PUBLIC_KEY } from '../../../../src/providers/paybis/development-keys';
+import { parsePaybisWebhookBody, paybisEventId, verifyPaybisWebhook } from '../../../../src/providers/paybis/webhook';
+import { WebhookVerificationError, type IncomingWebhook } from '../../../../src/providers/types';
+import { paybisSignature } from '../../../../src/simulators/paybis/signing';
+
+const publicKey = createPublicKey(DEV_PAYBIS_WEBHOOK_PUBLIC_KEY);
+const signingKey = createPrivateKey(DEV_PAYBIS_WEBHOOK_PRIVATE_KEY);
+const BODY = JSON.stringify({
+  event: 'TRANSACTION_STATUS_CHANGED',
+  data: {
+    requestId: 'f3a7c7b0-0000-4000-8000-000000000001',
+    partnerTransactionId: 'ord_123',
+    quote: { quoteId: 'q-1' },
+    transaction: { invoice: 'PB21095868675TX1', status: 'completed', flow: 'buyCrypto' },
+    amountFrom: { amount: '100.00', currency: 'GBP' },
+    amountTo: { amount: '0.0015', currency: 'BTC' },
+    payout: { transactionHash: '0xabc', destinationWalletAddress: 'bc1qexample' },
+  },
+});
+
+const incoming = (signature: string | undefined, body = BODY): IncomingWebhook => ({
+  headers: signature === undefined ? {} : { 'x-request-signature': signature },
+  rawBody: Buffer.from(body),
+  query: {},
+});
+
+function refusal(webhook: IncomingWebhook): string {
+  try {
+    verifyPaybisWebhook(webhook, publicKey);
+  } catch (err) {
+    expect(err).toBeInstanceOf(WebhookVerificationError);
+    return (err as Error).message;
+  }
+  throw new Error('expected a WebhookVerificationError');
+}
+
+describe('Paybis webhook signature', () => {
+  test('accepts the simulator-signed body under the Paybis key', () => {
+    expect(() => verifyPaybisWebhook(incoming(paybisSignature(BODY, signingKey)), publicKey)).not.toThrow();
+  });
+
+  test('refuses a forged signature (another RSA key)', () => {
+    const forger = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    expect(refusal(incoming(paybisSignature(BODY, forger.privateKey)))).toMatch(/does not verify/);
+  });
+
+  test('refuses a genuine signature on a changed body', () => {
+    const signature = paybisSignature(BODY, signingKey);
+    expect(refusal(incoming(signature, BODY.replace('completed', 'started')))).toMatch(/does not verify/);
+  });
+
+  test('refuses a missing or malformed header', () => {
+    expect(refusal(incoming(undefined))).toMatch(/missing/);
+    expect(refusal(incoming(''))).toMatch(/missing/);
+    expect(refusal(incoming('%%%'))).toMatch(/does not verify/);
+  });
+
+  test('a replayed genuine webhook verifies and keeps its event id, so it is dropped as a duplicate', () => {
+    const first = incoming(paybisSignature(BODY, signingKey));
+    const replay = incoming(paybisSignature(BODY, signingKey));
+    expect(() => verifyPaybisWebhook(replay, publicKey)).not.toThrow();
+    expect(paybisEventId(replay.rawBody)).toBe(paybisEventId(first.rawBody));
+  });
+
+  test('only a transaction status event is read; a KYC event or another shape is refused', () => {
+    expect(parsePaybisWebhookBody(Buffer.from(BODY)).data.transaction.status).toBe('completed');
+    const kyc = JSON.stringify({ event: 'VERIFICATION_STATUS_UPDATED', data: { partnerUserId: 'u', status: 'started' } });
+    expect(() => parsePaybisWebhookBody(Buffer.from(kyc))).toThrow(WebhookVerificationError);
+    expect(() => parsePaybisWebhookBody(Buffer.from('not json'))).toThrow(WebhookVerificationError);
+  });
+});
