@@ -1,0 +1,146 @@
+/**
+ * The Paybis adapter in simulator mode against the Paybis simulator over real HTTP on 127.0.0.1, with a
+ * small HTTP receiver playing the broker's webhook endpoint. No Temporal.
+ */
+import { randomUUID } from 'node:crypto';
+import { currencyDictionary } from '../../../src/domain/currencies';
+import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
+import { createPaybisAdapter, paybisConfig, PaybisEnvSchema } from '../../../src/providers/paybis';
+import { paybisSimulatorKeys } from '../../../src/providers/paybis/config';
+import {
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  WebhookVerificationError,
+  type CreateProviderOrderRequest,
+} from '../../../src/providers/types';
+import { createPaybisSimulator } from '../../../src/simulators/paybis/server';
+import { currencyId as idOf } from '../../helpers/currencies';
+import { checkout } from '../../helpers/orders';
+import { useProviderHarness } from '../../helpers/provider-harness';
+import { rejectionOf } from '../../helpers/rejection';
+
+jest.setTimeout(20_000);
+
+const GBP = currencyDictionary.fiat(idOf('GBP')) as FiatCurrency;
+const BTC = currencyDictionary.crypto(idOf('BTC', 'bitcoin')) as CryptoCurrency;
+
+const harness = useProviderHarness({
+  code: 'paybis',
+  config: (urls) => paybisConfig(PaybisEnvSchema.parse({}), { simulatorUrl: urls.simulatorUrl, brokerPublicUrl: urls.brokerUrl }),
+  simulator: (urls) =>
+    createPaybisSimulator({
+      publicUrl: urls.publicUrl,
+      brokerWebhookUrl: urls.webhookUrl,
+      credentials: paybisSimulatorKeys(undefined),
+      stepDelayMs: 40,
+    }),
+  adapter: (config) => createPaybisAdapter(config, currencyDictionary),
+  orderOf: (webhook) => (JSON.parse(webhook.rawBody.toString('utf8')) as { data: { requestId: string } }).data.requestId,
+});
+
+function orderRequest(overrides: Partial<CreateProviderOrderRequest> = {}): CreateProviderOrderRequest {
+  return {
+    orderId: randomUUID(),
+    fiat: GBP,
+    crypto: BTC,
+    fiatAmount: '150.00',
+    walletAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    paymentMethod: 'card',
+    country: 'GB',
+    externalUserId: 'user-42',
+    extras: {},
+    ...overrides,
+  };
+}
+
+describe('catalogue and quotes', () => {
+  test('maps Paybis codes, fiat and methods to the broker ids', async () => {
+    const catalogue = await harness.adapter.getCatalogue();
+    expect(catalogue.crypto).toEqual(expect.arrayContaining([idOf('BTC', 'bitcoin'), idOf('USDT', 'tron'), idOf('USDC', 'solana')]));
+    expect(catalogue.fiat).toEqual(expect.arrayContaining([idOf('GBP'), idOf('EUR'), idOf('USD')]));
+    expect(catalogue.paymentMethods.map((m) => m.code).sort()).toEqual(['apple_pay', 'bank_transfer', 'card', 'google_pay', 'pix', 'sepa']);
+  });
+
+  test('a quote in decimal strings, fees in fiat, with Paybis quote id', async () => {
+    const quote = await harness.adapter.getQuote({
+      fiat: GBP,
+      crypto: BTC,
+      fiatAmount: '100.00',
+      paymentMethod: 'card',
+      country: 'GB',
+      externalUserId: 'u',
+    });
+    expect(quote).toMatchObject({ fiatAmount: '100', paymentMethod: 'card', processingFee: '4.49' });
+    expect(quote.providerQuoteId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  test('an amount under the limits is refused with the method limits', async () => {
+    const error = await rejectionOf(
+      harness.adapter.getQuote({ fiat: GBP, crypto: BTC, fiatAmount: '1', paymentMethod: 'card', country: 'GB', externalUserId: 'u' }),
+      ProviderRejectedError,
+    );
+    expect(error.code).toBe('limits');
+    expect(error.details.minAmount).toBeDefined();
+  });
+
+  test('an outage is ProviderUnavailableError', async () => {
+    harness.simulator.faults.errorRate = 1;
+    await expect(harness.adapter.getCatalogue()).rejects.toBeInstanceOf(ProviderUnavailableError);
+  });
+});
+
+describe('orders', () => {
+  test('a signed request, then the widget walks to completed with signed webhooks; the lookup agrees', async () => {
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
+    expect(order).toMatchObject({ orderId: request.orderId, providerStatus: 'created', status: 'created' });
+    expect(order.redirectUrl).toBe(`${harness.urls.simulatorUrl}/paybis/widget/?requestId=${order.providerOrderId}`);
+    await expect(harness.adapter.getOrder(request.orderId, order.providerOrderId)).resolves.toMatchObject({ status: 'created' });
+
+    expect((await checkout(order.redirectUrl, 'pay')).status).toBe(200);
+    const events = await harness.waitForEvents(order.providerOrderId as string, 3);
+    expect(events.map((e) => e.providerStatus)).toEqual(['started', 'paid', 'completed']);
+    expect(events.map((e) => e.status)).toEqual(['pending', 'processing', 'complete']);
+    expect(events.every((e) => e.orderId === request.orderId)).toBe(true);
+    expect(events[2]).toMatchObject({
+      transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      reported: {
+        walletAddress: request.walletAddress,
+        fiatCurrency: idOf('GBP'),
+        cryptoCurrency: idOf('BTC', 'bitcoin'),
+        fiatAmount: '150.00',
+      },
+    });
+    await expect(harness.adapter.getOrder(request.orderId, order.providerOrderId)).resolves.toMatchObject({
+      orderId: request.orderId,
+      status: 'complete',
+      reported: { walletAddress: request.walletAddress, fiatAmount: '150.00' },
+    });
+  });
+
+  test('fail before payment is a payment error', async () => {
+    const order = await harness.adapter.createOrder(orderRequest());
+    await checkout(order.redirectUrl, 'fail');
+    const [event] = await harness.waitForEvents(order.providerOrderId as string, 1);
+    expect(event).toMatchObject({ providerStatus: 'payment-error', status: 'failed', failureReason: 'payment_declined' });
+  });
+
+  test('a webhook signed with another key is refused', async () => {
+    const order = await harness.adapter.createOrder(orderRequest());
+    const body = JSON.stringify({
+      event: 'TRANSACTION_STATUS_CHANGED',
+      data: {
+        requestId: order.providerOrderId,
+        partnerTransactionId: order.orderId,
+        transaction: { status: 'completed', flow: 'buyCrypto' },
+      },
+    });
+    await expect(
+      harness.adapter.parseWebhook({ headers: { 'x-request-signature': 'AAAA' }, rawBody: Buffer.from(body), query: {} }),
+    ).rejects.toBeInstanceOf(WebhookVerificationError);
+  });
+
+  test('without a request id there is nothing to look up', async () => {
+    await expect(harness.adapter.getOrder(randomUUID())).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
