@@ -14,6 +14,7 @@ import {
   type CreateProviderOrderRequest,
 } from '../../../src/providers/types';
 import { createPaybisSimulator } from '../../../src/simulators/paybis/server';
+import { paybisSignature } from '../../../src/simulators/paybis/signing';
 import { currencyId as idOf } from '../../helpers/currencies';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
@@ -137,6 +138,17 @@ describe('orders', () => {
     });
     await expect(
       harness.adapter.parseWebhook({ headers: { 'x-request-signature': 'AAAA' }, rawBody: Buffer.from(body), query: {} }),
+    ).rejects.toBeInstanceOf(WebhookVerificationError);
+  });
+
+  test('a genuine webhook that names no partner transaction id is refused like another shape', async () => {
+    const body = JSON.stringify({
+      event: 'TRANSACTION_STATUS_CHANGED',
+      data: { requestId: randomUUID(), transaction: { status: 'completed', flow: 'buyCrypto' } },
+    });
+    const signature = paybisSignature(body, paybisSimulatorKeys(undefined).webhookSigningKey);
+    await expect(
+      harness.adapter.parseWebhook({ headers: { 'x-request-signature': signature }, rawBody: Buffer.from(body), query: {} }),
     ).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 
