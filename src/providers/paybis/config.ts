@@ -84,7 +84,7 @@ interface DerivedPairs {
   paybis: KeyObject;
 }
 
-/** Key derivation takes about a second per pair: one derivation per secret and process. */
+/** Deriving a pair searches two primes (a few hundred milliseconds on a busy machine): one derivation per secret and process. */
 const derived = new Map<string, DerivedPairs>();
 
 function derivedPairs(secret: string): DerivedPairs {
