@@ -1,3 +1,4 @@
+import { createHash, createPublicKey } from 'node:crypto';
 import { PROVIDERS } from '../providers/manifest';
 import { webhookSecretKey } from '../webhooks/signature';
 import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from './env';
@@ -25,6 +26,34 @@ const normalized = (value: string) => value.replaceAll('\\n', '\n').trim();
 
 /** The simulators' fixed development credentials (each provider's `publishedValues`). */
 const SIMULATOR_VALUES: ReadonlySet<string> = new Set(PROVIDERS.flatMap((provider) => provider.publishedValues).map(normalized));
+
+/**
+ * The digest of a key's public half (SubjectPublicKeyInfo DER), for a value that is a key in any
+ * form Node reads (PEM with any line breaks, PKCS#1, PKCS#8, SPKI, SEC1; a private key gives its
+ * public half); undefined for anything else. A published key written another way, or its private
+ * half, is the same key: it must be refused as the published text is.
+ */
+function keyFingerprint(value: string): string | undefined {
+  if (!value.includes('-----BEGIN')) return undefined;
+  try {
+    return createHash('sha256')
+      .update(createPublicKey(value).export({ type: 'spki', format: 'der' }))
+      .digest('hex');
+  } catch {
+    return undefined;
+  }
+}
+
+const SIMULATOR_KEYS: ReadonlySet<string> = new Set(
+  [...SIMULATOR_VALUES].map(keyFingerprint).filter((fingerprint): fingerprint is string => fingerprint !== undefined),
+);
+
+function isSimulatorValue(value: string): boolean {
+  const text = normalized(value);
+  if (SIMULATOR_VALUES.has(text)) return true;
+  const fingerprint = keyFingerprint(text);
+  return fingerprint !== undefined && SIMULATOR_KEYS.has(fingerprint);
+}
 
 export interface PublishedValueProblem {
   variable: string;
@@ -58,7 +87,7 @@ export function publishedEnvProblems(
       message: 'a secret published in this repository (development or demo); choose a private one',
     });
   for (const [variable, value] of Object.entries(providerEnv)) {
-    if (typeof value === 'string' && SIMULATOR_VALUES.has(normalized(value)))
+    if (typeof value === 'string' && isSimulatorValue(value))
       problems.push({ variable, message: "a simulator's development credential, published in this repository; use the provider's own" });
   }
   return problems;

@@ -5,7 +5,7 @@
  * TRUST_PROXY refuses ranges that would believe almost any sender's X-Forwarded-For. Each refusal
  * stops start-up (loadConfig, which the API and the worker run first) naming the variable or entry.
  */
-import { randomBytes } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -14,6 +14,7 @@ import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/confi
 import { sha256Hex } from '../../src/config/integrators';
 import { DEMO_INTEGRATOR_WEBHOOK_SECRET } from '../../src/config/published-values';
 import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay/config';
+import { DEV_PAYBIS_WEBHOOK_PRIVATE_KEY, DEV_PAYBIS_WEBHOOK_PUBLIC_KEY } from '../../src/providers/paybis/development-keys';
 import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../src/providers/ramp/config';
 import { TEST_ENCRYPTION_KEYS } from '../helpers/config';
 
@@ -27,6 +28,15 @@ const DEMO = {
   SANDBOX_URL: 'http://127.0.0.1:4010',
   SANDBOX_IN_PRODUCTION: 'true',
   SIMULATOR_SECRET: randomBytes(32).toString('hex'),
+};
+const livePaybisKeys = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const LIVE_PAYBIS = {
+  PAYBIS_API_KEY: 'paybis-live-api-key',
+  PAYBIS_PRIVATE_KEY: livePaybisKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+  PAYBIS_WEBHOOK_PUBLIC_KEY: generateKeyPairSync('rsa', { modulusLength: 2048 }).publicKey.export({
+    type: 'spki',
+    format: 'pem',
+  }) as string,
 };
 const LIVE_RAMP = { RAMP_HOST_API_KEY: 'ramp-live-host-key', RAMP_WEBHOOK_URL_SECRET: randomBytes(24).toString('hex') };
 
@@ -122,6 +132,35 @@ test("a live provider given a simulator's published credential is refused, namin
     }),
   ).toEqual([expect.stringMatching(/^MOONPAY_WEBHOOK_KEY: a simulator's development credential/)]);
   expect(problems({ ...PRODUCTION, ...LIVE_RAMP })).toEqual([]);
+});
+
+test("a simulator's published key is refused however it is written: other line breaks, PKCS#1, its private half", () => {
+  const published = createPublicKey(DEV_PAYBIS_WEBHOOK_PUBLIC_KEY);
+  const spellings = {
+    crlf: DEV_PAYBIS_WEBHOOK_PUBLIC_KEY.trim().replaceAll('\n', '\r\n'),
+    rewrapped: DEV_PAYBIS_WEBHOOK_PUBLIC_KEY.trim()
+      .split('\n')
+      .map((line) => (line.startsWith('-----') ? `${line}\n` : line))
+      .join('')
+      .replace(
+        /(-----\n)([^-]+)(-----END)/,
+        (_all, head: string, body: string, tail: string) => `${head}${body.match(/.{1,40}/g)!.join('\n')}\n${tail}`,
+      ),
+    pkcs1: published.export({ type: 'pkcs1', format: 'pem' }) as string,
+  };
+  for (const [how, key] of Object.entries(spellings)) {
+    expect(createPublicKey(key).export({ type: 'spki', format: 'der' })).toEqual(published.export({ type: 'spki', format: 'der' }));
+    expect({ how, problems: problems({ ...PRODUCTION, ...LIVE_PAYBIS, PAYBIS_WEBHOOK_PUBLIC_KEY: key }) }).toEqual({
+      how,
+      problems: [expect.stringMatching(/^PAYBIS_WEBHOOK_PUBLIC_KEY: a simulator's development credential/)],
+    });
+  }
+  // A private key whose public half is published signs what the published key verifies.
+  const pkcs1Private = createPrivateKey(DEV_PAYBIS_WEBHOOK_PRIVATE_KEY).export({ type: 'pkcs1', format: 'pem' }) as string;
+  expect(problems({ ...PRODUCTION, ...LIVE_PAYBIS, PAYBIS_PRIVATE_KEY: pkcs1Private })).toEqual([
+    expect.stringMatching(/^PAYBIS_PRIVATE_KEY: a simulator's development credential/),
+  ]);
+  expect(problems({ ...PRODUCTION, ...LIVE_PAYBIS })).toEqual([]);
 });
 
 test('the demo values the broker refuses are those of deploy/integrators.example.json and docs/operations.md', async () => {
