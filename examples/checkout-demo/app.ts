@@ -90,8 +90,12 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
   const maxWatchers = options.maxWatchers ?? 500;
   const watchers = new Map<string, Set<Watcher>>();
   let watcherCount = 0;
-  /** Per order: the last webhook sequence pushed (the broker may deliver one twice). */
-  const lastSequence = new Map<string, number>();
+  /**
+   * Per order: the last change a webhook pushed (the broker may deliver one twice). A page that
+   * connects gets it after the snapshot when it is newer: the broker sends a webhook while it is
+   * still saving the order, so a status read at once can show the change before (docs/api.md).
+   */
+  const lastChange = new Map<string, Order & { sequence: number }>();
   /** Checkout reference → the order it created (a restart forgets; the order search finds it again). */
   const known = new Map<string, KnownOrder>();
   let publicUrl = options.publicUrl ?? '';
@@ -133,7 +137,7 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
       return;
     }
     const { data } = event;
-    if ((lastSequence.get(data.id) ?? 0) >= data.sequence) return; // a repeat, or older than what was pushed
+    if ((lastChange.get(data.id)?.sequence ?? 0) >= data.sequence) return; // a repeat, or older than what was pushed
     const listening = watchers.get(data.id);
     log(`order ${data.id} is ${data.status} (#${data.sequence}); ${listening?.size ?? 0} page(s) watching`);
     // One view per provider (every page watching an order names the same one), not one per page.
@@ -144,7 +148,7 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
       watcher.send(shown);
     }
     // Only once it is pushed: when this throws, the answer is 500 and the broker sends it again.
-    remember(lastSequence, data.id, data.sequence);
+    remember(lastChange, data.id, data);
   };
 
   /**
@@ -338,7 +342,10 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
     });
     res.write('retry: 3000\n\n');
     try {
-      watcher.send(await view(await client.order(providerCode, found.orderId), providerCode, 'snapshot'));
+      const snapshot = await client.order(providerCode, found.orderId);
+      watcher.send(await view(snapshot, providerCode, 'snapshot'));
+      const pushed = lastChange.get(found.orderId);
+      if (pushed && pushed.updated_at > snapshot.updated_at) watcher.send(await view(pushed, providerCode, 'webhook', pushed.sequence));
     } catch (err) {
       log(`snapshot of ${found.orderId} failed: ${(err as Error).message}`);
       res.write(`event: problem\ndata: ${JSON.stringify({ detail: 'the order could not be read; retrying' })}\n\n`);
