@@ -6,7 +6,7 @@
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { callApi, eventually } from '../helpers/http';
+import { eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { startTestStack } from '../helpers/stack';
@@ -54,10 +54,7 @@ test('pay: one signed webhook per status change, in order, numbered, with the or
   // A change made by a provider's webhook is sent from the worker while its task, the order's
   // record with it, is being saved (docs/api.md, "Webhooks to the integrator"): the status
   // endpoint shows it a moment later, never another order.
-  const current = await eventually(async () => {
-    const { body } = await callApi(stack.apiUrl, `/api/on_ramp/orders/sandbox?code=${order.id}`);
-    return body.status === 'complete' ? body : undefined;
-  }, 'the status endpoint showing complete');
+  const current = await waitForStatus(stack.apiUrl, 'sandbox', order.id, 'complete');
   expect(last.data).toEqual({ ...current, sequence: 4 });
   expect(last.timestamp).toBe(current.updated_at);
 });

@@ -12,7 +12,7 @@ import { orderWorkflowId } from '../../src/temporal/order-contract';
 import { FAST_TIMINGS, testConfig } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
-import { checkout, draftOrder, offerThenOrder } from '../helpers/orders';
+import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
 
@@ -70,10 +70,7 @@ test("resend: the latest webhook again, the same webhook-id and bytes, verified;
   const original = (await deliveredUntil(order.id, 'complete')).at(-1)!;
   // Resend rebuilds the latest webhook from the order's record, which may be saved a moment after
   // the worker sent that webhook (docs/api.md, "Webhooks to the integrator").
-  await eventually(async () => {
-    const { body } = await callApi(stack.apiUrl, `/api/on_ramp/orders/sandbox?code=${order.id}`);
-    return body.status === 'complete' ? true : undefined;
-  }, 'the status endpoint showing complete');
+  await waitForStatus(stack.apiUrl, 'sandbox', order.id, 'complete');
 
   const res = await resend(order.id);
   expect(res.status).toBe(200);
