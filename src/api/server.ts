@@ -45,7 +45,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     providers,
     currencies: currencyDictionary,
     ttlMs: config.catalogueTtlMs,
-    timeoutMs: config.offersProviderTimeoutMs,
+    timeoutMs: config.catalogueTimeoutMs,
     logger,
   });
   return createApp({

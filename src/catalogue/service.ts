@@ -12,13 +12,23 @@ export interface CatalogueServiceOptions {
   ttlMs: number;
   /** Deadline of one catalogue fetch, reference quotes included. */
   timeoutMs: number;
+  /**
+   * A catalogue with a method left without its reference fee is fetched again after this long
+   * (at most the TTL): one slow reference quote should not hide the method for a whole TTL.
+   */
+  incompleteRetryMs?: number;
   logger?: Logger;
   now?: () => number;
 }
 
+/** How soon a catalogue missing a method's fee is fetched again, unless the TTL is shorter. */
+export const INCOMPLETE_CATALOGUE_RETRY_MS = 30_000;
+
 interface Entry {
   catalogue?: ProviderCatalogue;
   fetchedAt: number;
+  /** Served for this long from fetchedAt: the TTL, or the retry interval when a fee is missing. */
+  freshForMs: number;
   refreshing?: Promise<ProviderCatalogue | undefined>;
 }
 
@@ -58,7 +68,7 @@ export class CatalogueService {
   private cachedOf(adapter: ProviderAdapter): ProviderCatalogue | undefined {
     const entry = this.entries.get(adapter.info.code);
     if (!entry?.catalogue) return undefined;
-    if (this.now() - entry.fetchedAt >= this.options.ttlMs) void this.refresh(adapter);
+    if (this.now() - entry.fetchedAt >= entry.freshForMs) void this.refresh(adapter);
     return entry.catalogue;
   }
 
@@ -90,13 +100,16 @@ export class CatalogueService {
 
   private refresh(adapter: ProviderAdapter): Promise<ProviderCatalogue | undefined> {
     const code = adapter.info.code;
-    const entry = this.entries.get(code) ?? { fetchedAt: 0 };
+    const entry = this.entries.get(code) ?? { fetchedAt: 0, freshForMs: 0 };
     this.entries.set(code, entry);
     entry.refreshing ??= this.fetch(adapter, entry.catalogue)
       .then(
         (catalogue) => {
           entry.catalogue = catalogue;
           entry.fetchedAt = this.now();
+          entry.freshForMs = catalogue.paymentMethods.every((m) => m.fee !== undefined)
+            ? this.options.ttlMs
+            : Math.min(this.options.ttlMs, this.options.incompleteRetryMs ?? INCOMPLETE_CATALOGUE_RETRY_MS);
           return catalogue;
         },
         (err: unknown) => {

@@ -71,6 +71,8 @@ const BrokerEnvSchema = z.object({
     .pipe(z.number().gt(0).max(1))
     .default(0.875),
   CATALOGUE_TTL_SECONDS: integer(1, 86_400).default(300),
+  /** Deadline of one provider catalogue fetch, its reference-fee quotes included (off the offers path once loaded). */
+  CATALOGUE_TIMEOUT_MS: integer(100, 120_000).default(10_000),
   /** Requests of one integrator one API process works on at once; the others wait their turn (0: no limit). */
   API_INTEGRATOR_CONCURRENCY: integer(0, 100_000).default(32),
   /** Requests of one integrator that may wait for that turn; one more is answered 429. */

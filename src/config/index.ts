@@ -45,6 +45,8 @@ export interface AppConfig {
   providerQuoteIntegratorShare: number;
   /** How long a provider's catalogue is served before it is refreshed (stale while refreshing). */
   catalogueTtlMs: number;
+  /** Deadline of one catalogue fetch, reference-fee quotes included. */
+  catalogueTimeoutMs: number;
   /** Requests per API key per window; a limit of 0 means no rate limiting. */
   rateLimit: { limit: number; windowMs: number };
   /** Requests of one integrator worked on at once per API process, and how many may wait (src/api/integrator-admission.ts); concurrency 0: no limit. */
@@ -181,6 +183,7 @@ export function buildConfig(env: Env): AppConfig {
     providerQuoteConcurrency: env.PROVIDER_QUOTE_CONCURRENCY,
     providerQuoteIntegratorShare: env.PROVIDER_QUOTE_INTEGRATOR_SHARE,
     catalogueTtlMs: env.CATALOGUE_TTL_SECONDS * 1000,
+    catalogueTimeoutMs: env.CATALOGUE_TIMEOUT_MS,
     rateLimit: { limit: env.RATE_LIMIT_REQUESTS, windowMs: env.RATE_LIMIT_WINDOW_SECONDS * 1000 },
     integratorAdmission: { concurrency: env.API_INTEGRATOR_CONCURRENCY, queued: env.API_INTEGRATOR_QUEUE },
     ipRateLimit: { limit: env.RATE_LIMIT_IP_REQUESTS, windowMs: env.RATE_LIMIT_IP_WINDOW_SECONDS * 1000 },

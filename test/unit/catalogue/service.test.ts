@@ -110,3 +110,42 @@ test("a method without a published fee gets one from the provider's own quote, a
   expect(refreshed?.fiat).toEqual([1, 2]);
   expect(refreshed?.paymentMethods[0]?.fee).toBe('3.75%');
 });
+
+test('a catalogue left with a method without its fee is fetched again after the retry interval, not the whole TTL', async () => {
+  let now = 1_000_000;
+  const provider = fakeProvider();
+  const service = new CatalogueService({
+    providers: new ProviderRegistry([provider.adapter]),
+    currencies: currencyDictionary,
+    ttlMs: 300_000,
+    timeoutMs: 1000,
+    incompleteRetryMs: 30_000,
+    now: () => now,
+  });
+  provider.answer(() =>
+    Promise.resolve({
+      ...catalogue(1),
+      paymentMethods: [{ code: 'card', name: 'Card', icon_url: null, limits: { 1: { min: '20', max: '500' } } }],
+    }),
+  );
+  const settle = () => new Promise((r) => setImmediate(r));
+  expect((await service.get('p'))?.paymentMethods[0]?.fee).toBeUndefined();
+  now += 29_000;
+  await service.get('p');
+  expect(provider.calls()).toBe(1);
+
+  now += 1_000;
+  provider.quotes((r) => Promise.resolve({ fiatAmount: r.fiatAmount, processingFee: '5' }));
+  await service.get('p');
+  await settle();
+  expect(provider.calls()).toBe(2);
+  expect((await service.get('p'))?.paymentMethods[0]?.fee).toBe('2.5%');
+
+  // Complete now: the TTL applies again.
+  now += 60_000;
+  await service.get('p');
+  expect(provider.calls()).toBe(2);
+  now += 240_000;
+  await service.get('p');
+  expect(provider.calls()).toBe(3);
+});
