@@ -1,5 +1,5 @@
 import { sleep } from '@temporalio/workflow';
-import type { ProviderOrderClaim } from '../src/temporal/order-contract';
+import type { OrderIdReservation, ProviderOrderClaim } from '../src/temporal/order-contract';
 
 /**
  * The reservation of one provider order for one broker order: its workflow id names the provider
@@ -10,4 +10,14 @@ import type { ProviderOrderClaim } from '../src/temporal/order-contract';
 export async function providerOrderClaim(claim: ProviderOrderClaim): Promise<ProviderOrderClaim> {
   if (claim.holdForMs > 0) await sleep(claim.holdForMs);
   return claim;
+}
+
+/**
+ * The reservation of one order id: its workflow id names the order id, and it stays open for
+ * `holdForMs`, long after the namespace's retention has deleted the order's own closed workflow.
+ * While it is open, the API refuses to start a new order under that id (src/orders/service.ts):
+ * providers look orders up by our id, and would hand the new order the old one's purchase.
+ */
+export async function orderIdReservation(reservation: OrderIdReservation): Promise<void> {
+  if (reservation.holdForMs > 0) await sleep(reservation.holdForMs);
 }

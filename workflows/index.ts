@@ -1,2 +1,2 @@
-export { providerOrderClaim } from './claim';
+export { orderIdReservation, providerOrderClaim } from './claim';
 export { orderWorkflow } from './order';

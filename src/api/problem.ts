@@ -21,6 +21,7 @@ export const PROBLEM_CODES = {
   not_found: { status: 404, title: 'Not found' },
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   idempotency_conflict: { status: 409, title: 'Idempotency conflict' },
+  external_order_id_retired: { status: 409, title: 'External order id retired' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   unsupported_pair: { status: 422, title: 'Unsupported currency pair' },

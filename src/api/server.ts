@@ -84,6 +84,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       rpcTimeoutMs: Math.min(5000, config.orderCreateTimeoutMs),
       searchHashKey: config.encryption.keys[0],
       claimLifetimeMs: claimLifetimeMs(config.orderTimings),
+      orderIdReservation: config.orderIdReservation,
     }),
     orderSearch: new OrderSearch({
       client,

@@ -56,6 +56,12 @@ export interface AppConfig {
   /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed; empty means the socket's address. */
   trustProxy: string[];
   orderTimings: OrderTimings;
+  /**
+   * How long an order id stays reserved (ORDER_ID_RESERVATION_DAYS), and how young a reservation
+   * without its order may be before that order counts as deleted rather than never started
+   * (src/orders/service.ts; undefined: the shortest retention the API starts with).
+   */
+  orderIdReservation: { holdMs: number; graceMs?: number };
   /** How long POST /orders waits for the provider order before answering 503. */
   orderCreateTimeoutMs: number;
   /** Order searches in flight per integrator in this process. */
@@ -194,6 +200,7 @@ export function buildConfig(env: Env): AppConfig {
       env.ORDER_SEARCH_CALLS_PER_SECOND === 0
         ? undefined
         : { perSecond: env.ORDER_SEARCH_CALLS_PER_SECOND, burst: env.ORDER_SEARCH_CALLS_BURST },
+    orderIdReservation: { holdMs: env.ORDER_ID_RESERVATION_DAYS * 24 * 3_600_000 },
     orderTimings: {
       pollInitialMs: env.ORDER_POLL_INITIAL_SECONDS * 1000,
       pollMaxMs: Math.max(env.ORDER_POLL_MAX_SECONDS, env.ORDER_POLL_INITIAL_SECONDS) * 1000,

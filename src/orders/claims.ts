@@ -4,6 +4,8 @@ import { PROVIDER_CLOCK_SKEW_MS } from '../../workflows/order-state';
 
 /** The workflow type of a claim (workflows/claim.ts). */
 export const CLAIM_WORKFLOW_TYPE = 'providerOrderClaim';
+/** The workflow type of an order id's reservation (workflows/claim.ts). */
+export const ORDER_ID_RESERVATION_WORKFLOW_TYPE = 'orderIdReservation';
 
 /**
  * How much longer than the longest-listening order a claim lasts: room for an order whose expiry

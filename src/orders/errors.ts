@@ -1,10 +1,14 @@
 import { ValueError } from '@temporalio/common';
 import type { OrderRejectionType } from '../temporal/order-contract';
 
-/** The order was not created, for the reason its workflow gave; repeating the same request gives the same answer. */
+/**
+ * The order was not created, for the reason its workflow gave, or because its id belonged to an
+ * order that has since been deleted (`external_order_id_retired`); repeating the same request gives
+ * the same answer.
+ */
 export class OrderRejectedError extends Error {
   constructor(
-    readonly reason: OrderRejectionType,
+    readonly reason: OrderRejectionType | 'external_order_id_retired',
     message: string,
   ) {
     super(message);

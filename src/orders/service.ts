@@ -22,6 +22,7 @@ import {
   INTEGRATOR_ID_KEY,
   ORDER_REJECTION_TYPES,
   ORDER_REQUESTED_AT_KEY,
+  orderIdReservationId,
   orderWorkflowId,
   PROVIDER_CODE_KEY,
   providerEventSignal,
@@ -33,8 +34,8 @@ import {
   type WebhookDeliveryRecord,
 } from '../temporal/order-contract';
 import { searchableHash, type EncryptionKey } from '../temporal/codec';
-import type { orderWorkflow, providerOrderClaim } from '../../workflows';
-import { CLAIM_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
+import type { orderIdReservation, orderWorkflow, providerOrderClaim } from '../../workflows';
+import { CLAIM_MIN_RETENTION_MS, CLAIM_WORKFLOW_TYPE, ORDER_ID_RESERVATION_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
 import { isUndecodablePayload, OrderRejectedError, OrderUnavailableError, OrderUnreadableError } from './errors';
 
 export interface OrderServiceOptions {
@@ -48,6 +49,12 @@ export interface OrderServiceOptions {
   searchHashKey?: EncryptionKey;
   /** How long a provider order claim stays open (claimLifetimeMs in src/orders/claims.ts). */
   claimLifetimeMs: number;
+  /**
+   * How long an order id stays reserved once its order is created, and how young a reservation
+   * whose order is not found may be before that order counts as deleted (default
+   * CLAIM_MIN_RETENTION_MS: no closed order is deleted sooner after its reservation started).
+   */
+  orderIdReservation: { holdMs: number; graceMs?: number };
 }
 
 /**
@@ -71,6 +78,7 @@ export class OrderService {
   async create(input: OrderWorkflowInput): Promise<Order> {
     const { client, taskQueue } = this.options;
     const workflowId = orderWorkflowId(input.orderId);
+    await this.reserveOrderId(input.orderId);
     const startWorkflowOperation = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
       workflowId,
       taskQueue,
@@ -110,6 +118,61 @@ export class OrderService {
         if (isOrderRejection(type)) throw new OrderRejectedError(type, err.cause.message);
       }
       throw unavailable(err, 'create', workflowId);
+    }
+  }
+
+  /**
+   * Reserves the order id before its order starts, or finds it reserved. Retention deletes a closed
+   * order after a few days, and providers look orders up by our id for ever: a new order under an
+   * old id would be handed the old order's purchase. So an id whose reservation is open and whose
+   * order is gone is refused (`external_order_id_retired`). A reservation younger than the grace
+   * without its order is a creation that never started (a crash, a timeout, a concurrent first
+   * request): retention cannot have deleted an order that young, so the creation goes on.
+   */
+  private async reserveOrderId(orderId: string): Promise<void> {
+    // Not skipped for an order this process remembers: it may have been deleted since.
+    const workflowId = orderIdReservationId(orderId);
+    const { holdMs, graceMs = CLAIM_MIN_RETENTION_MS } = this.options.orderIdReservation;
+    try {
+      await this.withRpcDeadline(() =>
+        this.options.client.workflow.start<typeof orderIdReservation>(ORDER_ID_RESERVATION_WORKFLOW_TYPE, {
+          workflowId,
+          taskQueue: this.options.taskQueue,
+          args: [{ orderId, holdForMs: holdMs }],
+          // A reservation that has run its course frees the id.
+          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+          workflowIdConflictPolicy: 'FAIL',
+          staticSummary: `order id ${orderId} reserved`,
+        }),
+      );
+      return;
+    } catch (err) {
+      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw unavailable(err, 'reserve', workflowId);
+    }
+    if (await this.orderExists(orderId)) return;
+    let reservedAt: Date;
+    try {
+      reservedAt = (await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe())).startTime;
+    } catch (err) {
+      // Closed and deleted in between: the id was free.
+      if (err instanceof WorkflowNotFoundError) return;
+      throw unavailable(err, 'reserve', workflowId);
+    }
+    if (Date.now() - reservedAt.getTime() < graceMs) return;
+    throw new OrderRejectedError(
+      'external_order_id_retired',
+      'An order with this external_order_id was requested before and its record has since been deleted; the id stays retired, because providers still know the old order by it. Send a new external_order_id.',
+    );
+  }
+
+  private async orderExists(orderId: string): Promise<boolean> {
+    const workflowId = orderWorkflowId(orderId);
+    try {
+      await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe());
+      return true;
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return false;
+      throw unavailable(err, 'describe', workflowId);
     }
   }
 
@@ -301,7 +364,7 @@ function isOrderRejection(type: string | undefined | null): type is OrderRejecti
 }
 
 /** The `operation` label of onramp_temporal_client_errors_total: the API's Temporal calls. */
-const TEMPORAL_OPERATIONS = ['create', 'describe', 'signal', 'claim', 'query'] as const;
+const TEMPORAL_OPERATIONS = ['create', 'reserve', 'describe', 'signal', 'claim', 'query'] as const;
 
 /**
  * Exports onramp_temporal_client_errors_total at 0 for every operation, as the API starts:

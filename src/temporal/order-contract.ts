@@ -28,6 +28,16 @@ export interface ProviderOrderClaim {
   holdForMs: number;
 }
 
+/** The input of the workflow whose id reserves one order id (workflows/claim.ts, src/orders/service.ts). */
+export interface OrderIdReservation {
+  orderId: string;
+  /** How long the reservation stays open (ORDER_ID_RESERVATION_DAYS). */
+  holdForMs: number;
+}
+
+/** The reservation workflow of an order id: the order id is a UUID the API derives, no secret. */
+export const orderIdReservationId = (orderId: string) => `onramp-order-id-${orderId}`;
+
 export const ORDER_STATUS_KEY = defineSearchAttributeKey('OrderStatus', SearchAttributeType.KEYWORD);
 export const PROVIDER_CODE_KEY = defineSearchAttributeKey('ProviderCode', SearchAttributeType.KEYWORD);
 export const EXTERNAL_ORDER_ID_KEY = defineSearchAttributeKey('ExternalOrderId', SearchAttributeType.KEYWORD);

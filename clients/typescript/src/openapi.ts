@@ -569,7 +569,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "validation_error" | "ticker_not_allowed" | "unknown_currency" | "state_required" | "unauthorized" | "invalid_signature" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "payload_too_large" | "unsupported_media_type" | "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "rate_limited" | "internal_error" | "provider_unavailable" | "service_unavailable";
+            code: "validation_error" | "ticker_not_allowed" | "unknown_currency" | "state_required" | "unauthorized" | "invalid_signature" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "external_order_id_retired" | "payload_too_large" | "unsupported_media_type" | "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "rate_limited" | "internal_error" | "provider_unavailable" | "service_unavailable";
             errors?: components["schemas"]["FieldError"][];
             request_id?: string;
         };
@@ -595,7 +595,7 @@ export interface components {
             /** @enum {number} */
             status: 409;
             /** @enum {string} */
-            code: "idempotency_conflict";
+            code: "idempotency_conflict" | "external_order_id_retired";
         };
         Problem413: components["schemas"]["Problem"] & {
             /** @enum {number} */
@@ -1667,7 +1667,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
-            /** @description `idempotency_conflict`: this external_order_id was used before with another body. */
+            /** @description `idempotency_conflict`: this external_order_id was used before with another body; `external_order_id_retired`: its order has been deleted, and the id is never used again. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

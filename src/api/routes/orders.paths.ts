@@ -30,7 +30,10 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
       400: BAD_QUERY(
         'a field is missing or malformed (`errors` names each), the body is not JSON, a currency is a ticker or unknown, or the country needs a state.',
       ),
-      409: problem(409, '`idempotency_conflict`: this external_order_id was used before with another body.'),
+      409: problem(
+        409,
+        '`idempotency_conflict`: this external_order_id was used before with another body; `external_order_id_retired`: its order has been deleted, and the id is never used again.',
+      ),
       ...BODY_ERRORS,
       422: problem(
         422,
