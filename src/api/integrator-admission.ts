@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { integratorOf } from './auth';
+import { rateLimitRefusals } from '../metrics/metrics';
 import { ProblemError } from './problem';
 
 interface Waiter {
@@ -53,6 +54,7 @@ export function integratorAdmission({ concurrency, queued }: AdmissionSettings):
       return;
     }
     if (admitted.queue.length >= queued) {
+      rateLimitRefusals.inc({ limiter: 'integrator_concurrency', key_class: 'integrator' });
       next(
         new ProblemError('rate_limited', 'Too many requests of this API key at once; try again shortly.', undefined, {
           'Retry-After': '1',

@@ -201,7 +201,7 @@ export const integratorWebhookOldestUndelivered = new Gauge({
 // Guards and dependencies (the API and the worker)
 export const rateLimitRefusals = new Counter({
   name: 'onramp_rate_limit_refusals_total',
-  help: 'Requests refused with 429, by limiter (api_key, client_ip) and the class of key counted (integrator, ip).',
+  help: 'Requests refused with 429, by limiter (api_key, client_ip, integrator_concurrency, order_searches, order_search_budget) and the class of key counted (integrator, ip).',
   labelNames: ['limiter', 'key_class'] as const,
   registers,
 });

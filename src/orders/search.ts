@@ -8,7 +8,7 @@ import type { temporal } from '@temporalio/proto';
 import type { Order } from '../domain/order';
 import type { OrderStatus } from '../domain/order-status';
 import type { Logger } from '../logging';
-import { orderSearchRecords } from '../metrics/metrics';
+import { orderSearchRecords, rateLimitRefusals } from '../metrics/metrics';
 import { searchableHashes, type EncryptionKey } from '../temporal/codec';
 import { ORDER_REQUESTED_AT_KEY, orderWorkflowId, type OrderMemo } from '../temporal/order-contract';
 import { OrderUnavailableError, SearchBudgetSpentError, SearchesBusyError } from './errors';
@@ -153,9 +153,15 @@ export class OrderSearch {
   async search(integratorId: string, filters: OrderSearchFilters, limit: number, after?: OrderSearchPosition): Promise<OrderSearchPage> {
     const running = this.inFlight.get(integratorId) ?? 0;
     const most = this.options.concurrencyPerIntegrator ?? 2;
-    if (running >= most) throw new SearchesBusyError(running);
+    if (running >= most) {
+      rateLimitRefusals.inc({ limiter: 'order_searches', key_class: 'integrator' });
+      throw new SearchesBusyError(running);
+    }
     const wait = this.budget?.waitSeconds(integratorId) ?? 0;
-    if (wait > 0) throw new SearchBudgetSpentError(wait);
+    if (wait > 0) {
+      rateLimitRefusals.inc({ limiter: 'order_search_budget', key_class: 'integrator' });
+      throw new SearchBudgetSpentError(wait);
+    }
     this.inFlight.set(integratorId, running + 1);
     try {
       return await this.page(integratorId, filters, limit, after, (calls) => this.budget?.spend(integratorId, calls));

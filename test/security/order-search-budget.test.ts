@@ -12,6 +12,7 @@ import { WorkflowClient } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { sha256Hex } from '../../src/config/integrators';
 import type { LocalStack } from '../../src/dev/local-stack';
+import { rateLimitRefusals } from '../../src/metrics/metrics';
 import { testConfig } from '../helpers/config';
 import { callApi } from '../helpers/http';
 import { startTestStack } from '../helpers/stack';
@@ -46,7 +47,10 @@ test('pages one after another spend the budget, then wait the seconds they are t
   const counted = jest.spyOn(WorkflowClient.prototype, 'count');
   const listed = jest.spyOn(env.client.workflowService, 'listWorkflowExecutions');
   const calls = () => counted.mock.calls.length + listed.mock.calls.length;
+  const budgetRefusals = async () =>
+    (await rateLimitRefusals.get()).values.find((v) => v.labels.limiter === 'order_search_budget')?.value ?? 0;
   try {
+    const refusalsBefore = await budgetRefusals();
     const started = Date.now();
     let refused: Awaited<ReturnType<typeof search>> | undefined;
     let answered = 0;
@@ -62,6 +66,8 @@ test('pages one after another spend the budget, then wait the seconds they are t
     expect(refused!.status).toBe(429);
     expect(refused!.headers.get('content-type')).toMatch(/^application\/problem\+json/);
     expect(refused!.body).toMatchObject({ status: 429, code: 'rate_limited' });
+    // Counted with the other 429s, so the refusals alert sees a budget spent.
+    expect(await budgetRefusals()).toBe(refusalsBefore + 1);
     const retryAfter = Number(refused!.headers.get('retry-after'));
     expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
     // What the pages cost the store: the burst, the refill meanwhile, and one page's overshoot (9 calls and its read).

@@ -3,6 +3,11 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { integratorAdmission } from '../../../src/api/integrator-admission';
 import { errorHandler } from '../../../src/api/problem';
+import { rateLimitRefusals } from '../../../src/metrics/metrics';
+
+const refusals = async () =>
+  (await rateLimitRefusals.get()).values.find((v) => v.labels.limiter === 'integrator_concurrency' && v.labels.key_class === 'integrator')
+    ?.value ?? 0;
 
 /** An app whose one route holds each request until the test lets it go; the integrator is the `x-who` header. */
 function holdingApp(concurrency: number, queued: number) {
@@ -68,8 +73,10 @@ test('beyond the places and the line, a request is refused with 429 rate_limited
   await until(() => started.length === 1);
   const second = ask(url, 'A', 'a2');
   await new Promise((r) => setTimeout(r, 50));
+  const before = await refusals();
   const third = await ask(url, 'A', 'a3');
   expect(third.status).toBe(429);
+  expect(await refusals()).toBe(before + 1);
   expect(third.headers.get('retry-after')).toBe('1');
   expect(third.headers.get('content-type')).toMatch(/application\/problem\+json/);
   expect(((await third.json()) as { code: string }).code).toBe('rate_limited');
