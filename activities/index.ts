@@ -7,6 +7,7 @@ import { loggableProviderOrderId } from '../src/domain/provider-order-id';
 import type { ProviderRegistry } from '../src/providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderOrder, type ProviderOrderSnapshot } from '../src/providers/types';
 import type { IntegratorNotification, OrderRequest } from '../src/temporal/order-contract';
+import type { OrderRecords } from '../src/temporal/order-records';
 import type { WebhookDeliverer } from '../src/webhooks/delivery';
 import { deferralDelayMs, DeliveryGate, type DeliveryLimits } from '../src/webhooks/delivery-gate';
 import { orderWebhookBody } from '../src/webhooks/event';
@@ -21,6 +22,8 @@ export interface ActivityDependencies {
   localAttempts?: LocalAttemptGate;
   /** How many ordinary webhook attempts this worker makes at once, in all and per integrator. */
   deliveryLimits?: DeliveryLimits;
+  /** Whether Temporal still keeps an order's workflow (src/temporal/order-records.ts); for order id reservations. */
+  orderRecords?: OrderRecords;
 }
 
 /** The worker's defaults for 100 activity slots (WORKER_ACTIVITY_SLOTS; src/config/index.ts derives them from it). */
@@ -56,6 +59,7 @@ export function createActivities({
   webhooks,
   localAttempts = new LocalAttemptGate(),
   deliveryLimits = DEFAULT_DELIVERY_LIMITS,
+  orderRecords,
 }: ActivityDependencies) {
   const deliveries = new DeliveryGate(deliveryLimits, localAttempts.health);
   function adapter(code: string): ProviderAdapter {
@@ -96,6 +100,12 @@ export function createActivities({
   }
 
   return {
+    /** Whether Temporal still keeps the order's workflow, open or closed (an order id reservation asks). */
+    async orderRecordKept(input: { orderId: string }): Promise<boolean> {
+      if (!orderRecords) throw ApplicationFailure.retryable('this worker cannot read order records', 'order_records_unavailable');
+      return orderRecords.kept(input.orderId);
+    },
+
     // eslint-disable-next-line @typescript-eslint/require-await
     async validateWalletAddress(input: { currencyId: number; walletAddress: string; providerCode?: string }): Promise<AddressCheck> {
       const crypto = currencies.crypto(input.currencyId);

@@ -98,8 +98,8 @@ const BrokerEnvSchema = z.object({
   ORDER_POLL_INITIAL_SECONDS: seconds.default(30),
   ORDER_POLL_MAX_SECONDS: seconds.default(1800),
   ORDER_PAYMENT_WINDOW_SECONDS: seconds.default(86_400),
-  /** How long an order id stays reserved after its order was created: a new order under it is refused meanwhile. */
-  ORDER_ID_RESERVATION_DAYS: integer(1, 36_500).default(730),
+  /** How long an order id stays reserved once retention has deleted its order: a new order under it is refused meanwhile. */
+  ORDER_ID_RESERVATION_DAYS: integer(30, 36_500).default(730),
   ORDER_SETTLED_GRACE_SECONDS: seconds.default(604_800),
   /** An order still on hold or processing this long after creation is flagged for review. */
   ORDER_REVIEW_AFTER_SECONDS: seconds.default(432_000),
@@ -181,13 +181,6 @@ export const EnvSchema = BrokerEnvSchema.extend(ProvidersEnvSchema.shape).superR
   for (const { variable, message } of simulatedProvidersProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
   for (const { variable, message } of metricsPortProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
   for (const { variable, message } of webhookAttemptProblems(env)) ctx.addIssue({ code: 'custom', path: [variable], message });
-  const listensDays = Math.ceil((env.ORDER_PAYMENT_WINDOW_SECONDS + env.ORDER_SETTLED_GRACE_SECONDS) / 86_400);
-  if (env.ORDER_ID_RESERVATION_DAYS <= listensDays)
-    ctx.addIssue({
-      code: 'custom',
-      path: ['ORDER_ID_RESERVATION_DAYS'],
-      message: `must be more than ${listensDays}: an order listens for ORDER_PAYMENT_WINDOW_SECONDS + ORDER_SETTLED_GRACE_SECONDS, and its id must stay reserved after retention deletes it`,
-    });
 });
 
 /** Webhook attempts must leave activity slots for status polls, and one integrator's share fit in the worker's. */

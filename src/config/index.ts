@@ -57,11 +57,12 @@ export interface AppConfig {
   trustProxy: string[];
   orderTimings: OrderTimings;
   /**
-   * How long an order id stays reserved (ORDER_ID_RESERVATION_DAYS), and how young a reservation
+   * How long an order id stays reserved once its order's record is gone (ORDER_ID_RESERVATION_DAYS),
+   * how often the reservation asks whether it is (undefined: weekly), and how young a reservation
    * without its order may be before that order counts as deleted rather than never started
    * (src/orders/service.ts; undefined: the shortest retention the API starts with).
    */
-  orderIdReservation: { holdMs: number; graceMs?: number };
+  orderIdReservation: { holdMs: number; checkEveryMs?: number; graceMs?: number };
   /** How long POST /orders waits for the provider order before answering 503. */
   orderCreateTimeoutMs: number;
   /** Order searches in flight per integrator in this process. */

@@ -54,7 +54,7 @@ export interface OrderServiceOptions {
    * whose order is not found may be before that order counts as deleted (default
    * CLAIM_MIN_RETENTION_MS: no closed order is deleted sooner after its reservation started).
    */
-  orderIdReservation: { holdMs: number; graceMs?: number };
+  orderIdReservation: { holdMs: number; checkEveryMs?: number; graceMs?: number };
 }
 
 /**
@@ -132,15 +132,15 @@ export class OrderService {
   private async reserveOrderId(orderId: string): Promise<void> {
     // Not skipped for an order this process remembers: it may have been deleted since.
     const workflowId = orderIdReservationId(orderId);
-    const { holdMs, graceMs = CLAIM_MIN_RETENTION_MS } = this.options.orderIdReservation;
+    const { holdMs, checkEveryMs, graceMs = CLAIM_MIN_RETENTION_MS } = this.options.orderIdReservation;
     try {
       await this.withRpcDeadline(() =>
         this.options.client.workflow.start<typeof orderIdReservation>(ORDER_ID_RESERVATION_WORKFLOW_TYPE, {
           workflowId,
           taskQueue: this.options.taskQueue,
-          args: [{ orderId, holdForMs: holdMs }],
-          // A reservation that has run its course frees the id.
-          workflowIdReusePolicy: 'ALLOW_DUPLICATE',
+          args: [{ orderId, holdForMs: holdMs, ...(checkEveryMs === undefined ? {} : { checkEveryMs }) }],
+          // A closed reservation (ended, or terminated by hand) still holds the id while Temporal keeps it.
+          workflowIdReusePolicy: 'REJECT_DUPLICATE',
           workflowIdConflictPolicy: 'FAIL',
           staticSummary: `order id ${orderId} reserved`,
         }),
@@ -154,14 +154,14 @@ export class OrderService {
     try {
       reservedAt = (await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe())).startTime;
     } catch (err) {
-      // Closed and deleted in between: the id was free.
+      // Deleted in between (a closed reservation that retention removed): the id was free.
       if (err instanceof WorkflowNotFoundError) return;
       throw unavailable(err, 'reserve', workflowId);
     }
     if (Date.now() - reservedAt.getTime() < graceMs) return;
     throw new OrderRejectedError(
       'external_order_id_retired',
-      'An order with this external_order_id was requested before and its record has since been deleted; the id stays retired, because providers still know the old order by it. Send a new external_order_id.',
+      'This external_order_id was reserved for an order more than a day ago and that order is no longer kept; the id is retired, since providers may still know an order by it. Send a new external_order_id.',
     );
   }
 

@@ -31,9 +31,14 @@ export interface ProviderOrderClaim {
 /** The input of the workflow whose id reserves one order id (workflows/claim.ts, src/orders/service.ts). */
 export interface OrderIdReservation {
   orderId: string;
-  /** How long the reservation stays open (ORDER_ID_RESERVATION_DAYS). */
+  /** How long the reservation stays open once the order's record is gone (ORDER_ID_RESERVATION_DAYS). */
   holdForMs: number;
+  /** How often it asks whether the order's record is still kept (default ORDER_RECORD_CHECK_MS). */
+  checkEveryMs?: number;
 }
+
+/** How often an order id's reservation asks whether its order's record is still kept: a week. */
+export const ORDER_RECORD_CHECK_MS = 7 * 24 * 3_600_000;
 
 /** The reservation workflow of an order id: the order id is a UUID the API derives, no secret. */
 export const orderIdReservationId = (orderId: string) => `onramp-order-id-${orderId}`;

@@ -13,6 +13,7 @@ import { currencyDictionary } from '../domain/currencies';
 import { setMetricsRecording } from '../metrics/metrics';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
 import { connectionOptions } from '../temporal/connection-options';
+import { temporalOrderRecords } from '../temporal/order-records';
 import { encryptingDataConverter, FAILURE_CONVERTER_PATH } from '../temporal/codec';
 import { orderSinks } from './sinks';
 import { tracingWorkerInterceptors, WORKFLOW_INTERCEPTOR_MODULES } from './tracing';
@@ -62,6 +63,7 @@ export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> 
       integrators: options.integrators,
       webhooks: options.webhooks,
       ...(options.webhookAttempts ? { deliveryLimits: options.webhookAttempts } : {}),
+      orderRecords: temporalOrderRecords(options.connection, options.namespace),
     }),
   });
 }

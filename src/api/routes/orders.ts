@@ -95,7 +95,7 @@ function createOrderHandler(deps: OrderRouteDeps): RequestHandler {
   return async function createOrder(req, res) {
     const request = acceptedOrderRequest(integratorOf(req).id, await checkedOrderRequest(req, deps));
     forOrder(res, request.orderId);
-    res.json(await placeOrder(deps, request));
+    res.json(await placeOrder({ ...deps, addressRuleOf: (code) => deps.providers.get(code)?.validateAddress }, request));
   };
 }
 
