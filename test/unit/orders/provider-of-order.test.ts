@@ -38,7 +38,13 @@ class OrderWorkflows {
 
 function serviceOver(workflows: OrderWorkflows): OrderService {
   const client = { workflow: workflows, withDeadline: <T>(_deadline: number, fn: () => Promise<T>) => fn() };
-  return new OrderService({ client: client as unknown as Client, taskQueue: 'test', createTimeoutMs: 1000, claimLifetimeMs: 60_000, orderIdReservation: { holdMs: 60_000 } });
+  return new OrderService({
+    client: client as unknown as Client,
+    taskQueue: 'test',
+    createTimeoutMs: 1000,
+    claimLifetimeMs: 60_000,
+    orderIdReservation: { holdMs: 60_000 },
+  });
 }
 
 const event = (eventId: string): ProviderWebhookEvent => ({ orderId: ORDER, eventId, providerStatus: 'pending', status: 'processing' });
