@@ -15,6 +15,15 @@ export const DEFAULT_TASK_QUEUE = 'onramp-orders';
 
 export const orderWorkflowId = (orderId: string) => `onramp-order-${orderId}`;
 
+const ORDER_WORKFLOW_ID_PREFIX = orderWorkflowId('');
+
+/** The order id an order workflow's id names, or undefined for an id orderWorkflowId did not make. */
+export function orderIdOfWorkflowId(workflowId: string): string | undefined {
+  if (!workflowId.startsWith(ORDER_WORKFLOW_ID_PREFIX)) return undefined;
+  const orderId = workflowId.slice(ORDER_WORKFLOW_ID_PREFIX.length);
+  return orderId === '' ? undefined : orderId;
+}
+
 /**
  * The input of the workflow whose id reserves one provider order for one broker order
  * (workflows/claim.ts; its id is made in src/orders/claims.ts).
