@@ -167,7 +167,7 @@ export class OnrampMoneyApi {
 
   private orderStatus(req: Request, res: Response): void {
     const body = req.body as { orderId?: unknown };
-    const tx = [...this.transactions.values()].find((t) => String(t.orderId) === String(body.orderId));
+    const tx = this.transactions.get(String(body.orderId));
     if (!tx) return apiError(res, 417, "Oops ! Order doesn't exist any more");
     ok(res, { orderStatus: tx.status });
   }

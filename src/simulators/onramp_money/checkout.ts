@@ -5,7 +5,7 @@ import { apiError } from './api';
 import type { OnrampMoneyLifecycle } from './lifecycle';
 import type { OnrampMoneySimulatorOptions } from './options';
 import { FIAT_TYPES, ONRAMP_MONEY_PROFILE, PAYMENT_TYPES } from './profile';
-import { allowedActions, nextOrderId, stepsFor, type SimTransaction } from './transactions';
+import { allowedActions, endedUnpaid, latestOf, nextOrderId, stepsFor, type SimTransaction } from './transactions';
 import { transactionRecord } from './views';
 
 const WIDGET_PARAMS = ['walletAddress', 'coinCode', 'network', 'fiatAmount', 'fiatType', 'merchantRecognitionId'] as const;
@@ -41,7 +41,11 @@ export class OnrampMoneyCheckout {
     return q as WidgetQuery;
   }
 
-  /** The first pass through the widget creates the transaction (status 0); later visits show it. */
+  /**
+   * The first pass through the widget creates the transaction (status 0); later visits show it,
+   * until it ends unpaid (timed out or abandoned): a pass after that creates another transaction
+   * under the same merchantRecognitionId.
+   */
   private openTransaction(query: WidgetQuery): SimTransaction | string {
     const widgetTerms = JSON.stringify([
       query.walletAddress,
@@ -51,8 +55,9 @@ export class OnrampMoneyCheckout {
       query.fiatType,
       query.paymentMethod,
     ]);
-    const existing = this.transactions.get(query.merchantRecognitionId);
-    if (existing) return existing.widgetTerms === widgetTerms ? existing : 'merchantRecognitionId is already used by another transaction';
+    const existing = latestOf(this.transactions.values(), query.merchantRecognitionId);
+    if (existing && existing.widgetTerms !== widgetTerms) return 'merchantRecognitionId is already used by another transaction';
+    if (existing && !endedUnpaid(existing)) return existing;
     const fiat = Object.keys(FIAT_TYPES).find((code) => String(FIAT_TYPES[code]) === query.fiatType);
     if (fiat === undefined) return `fiatType ${query.fiatType} is not supported`;
     const paymentType = Number(query.paymentMethod ?? '1');
@@ -86,7 +91,7 @@ export class OnrampMoneyCheckout {
       createdAt: now,
       updatedAt: now,
     };
-    this.transactions.set(tx.merchantRecognitionId, tx);
+    this.transactions.set(String(tx.orderId), tx);
     this.options.log?.(`onramp_money order ${tx.orderId} created at ${this.options.publicUrl}/main/buy for ${tx.merchantRecognitionId}`);
     return tx;
   }

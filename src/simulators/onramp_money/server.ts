@@ -17,7 +17,7 @@ export type { OnrampMoneySimulatorOptions } from './options';
 
 export class OnrampMoneySimulator extends SimulatorBase {
   readonly code = 'onramp_money';
-  /** Transactions by merchantRecognitionId (the broker's order id). */
+  /** Transactions by Onramp.money's orderId; one merchantRecognitionId (the broker's order id) may have several. */
   readonly transactions = new Map<string, SimTransaction>();
 
   constructor(options: OnrampMoneySimulatorOptions) {

@@ -49,6 +49,18 @@ const PAY: readonly Step[] = [
 
 const UNPAID = [0, 1];
 
+/** Timed out (-1) or abandoned (-2): no money moved, and the widget URL opens a new transaction. */
+export const endedUnpaid = (tx: SimTransaction): boolean => tx.status === -1 || tx.status === -2;
+
+/** The newest transaction under a merchantRecognitionId: the one its widget URL shows. */
+export function latestOf(transactions: Iterable<SimTransaction>, merchantRecognitionId: string): SimTransaction | undefined {
+  let latest: SimTransaction | undefined;
+  for (const tx of transactions) {
+    if (tx.merchantRecognitionId === merchantRecognitionId && (!latest || tx.orderId > latest.orderId)) latest = tx;
+  }
+  return latest;
+}
+
 /**
  * The customer actions possible in each state and the steps each plays. Onramp.money documents no
  * hold and no refund status: those actions are not offered. `fail` is the bank account's name not

@@ -59,6 +59,10 @@ async function openOrder(overrides: Partial<CreateProviderOrderRequest> = {}) {
   return { request, order };
 }
 
+/** The simulator's transactions under one merchantRecognitionId, oldest first. */
+const transactionsOf = (orderId: string) =>
+  [...harness.simulator.transactions.values()].filter((tx) => tx.merchantRecognitionId === orderId).sort((a, b) => a.orderId - b.orderId);
+
 const statusOf = async (orderId: string) => (await harness.adapter.getOrder(orderId)).status;
 
 describe('Onramp.money adapter against the simulator', () => {
@@ -185,7 +189,7 @@ describe('Onramp.money adapter against the simulator', () => {
 
   test('a lookup in a status Onramp.money does not document fails instead of guessing', async () => {
     const { request } = await openOrder();
-    harness.simulator.transactions.get(request.orderId)!.status = 7;
+    transactionsOf(request.orderId)[0]!.status = 7;
     await expect(harness.adapter.getOrder(request.orderId)).rejects.toThrow(/\(7\)/);
   });
 
