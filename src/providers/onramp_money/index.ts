@@ -6,6 +6,7 @@ import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderInfo, type QuoteRequest } from '../types';
 import { HISTORY_PAGE_SIZE, OnrampMoneyClient } from './client';
 import { onrampMoneyConfig, OnrampMoneyEnvSchema, ONRAMP_MONEY_SIMULATOR_CREDENTIALS, type OnrampMoneyConfig } from './config';
+import { findOrderTransaction } from './lookup';
 import { onrampMoneyCurrencyIds, type OnrampMoneyCurrencyIds } from './reported';
 import type { OnrampMoneyConfigMapping } from './schemas';
 import {
@@ -60,6 +61,15 @@ export function createOnrampMoneyAdapter(config: OnrampMoneyConfig, currencies: 
     return fetched;
   }
 
+  /** The merchant's latest transactions, page by page: at most HISTORY_PAGES pages. */
+  async function* historyPages() {
+    for (let page = 1; page <= HISTORY_PAGES; page++) {
+      const { data } = await client.getHistory(page);
+      yield data;
+      if (data.length < HISTORY_PAGE_SIZE) return;
+    }
+  }
+
   const ids = async (): Promise<OnrampMoneyCurrencyIds> => onrampMoneyCurrencyIds(currencies, await mapping());
 
   /** A refusal of the amount says no more; the published limits of the fiatType tell the range. */
@@ -111,16 +121,12 @@ export function createOnrampMoneyAdapter(config: OnrampMoneyConfig, currencies: 
         redirectUrl: buildWidgetUrl(config.widgetUrl, params),
       };
     },
-    async getOrder(orderId) {
+    async getOrder(orderId, providerOrderId) {
       // Onramp.money's order status call takes its own orderId only, and returns no terms; its
       // merchantHistory lists merchantRecognitionId (our order id) with every term, newest first.
       const currencyIds = await ids();
-      for (let page = 1; page <= HISTORY_PAGES; page++) {
-        const { data } = await client.getHistory(page);
-        const tx = data.find((t) => t.merchantRecognitionId === orderId);
-        if (tx) return fromTransaction(tx, currencyIds);
-        if (data.length < HISTORY_PAGE_SIZE) break;
-      }
+      const tx = await findOrderTransaction(historyPages(), orderId, providerOrderId);
+      if (tx) return fromTransaction(tx, currencyIds);
       return { orderId, providerStatus: ONRAMP_MONEY_WIDGET_NOT_OPENED, status: 'created' };
     },
     async parseWebhook(webhook) {

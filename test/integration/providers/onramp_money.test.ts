@@ -155,6 +155,38 @@ describe('Onramp.money adapter against the simulator', () => {
     }
   });
 
+  test('the widget gone through again after an expiry: a pinned lookup reads its own transaction', async () => {
+    const { request, order } = await openOrder();
+    const first = await harness.adapter.getOrder(request.orderId);
+    expect(first).toMatchObject({ status: 'pending', providerStatus: '0' });
+    const pinned = first.providerOrderId!;
+    expect((await checkout(order.redirectUrl, 'expire')).status).toBe(200);
+    await eventually(
+      async () => ((await harness.adapter.getOrder(request.orderId, pinned)).providerStatus === '-1' ? true : undefined),
+      'first transaction timed out',
+    );
+
+    // The same widget URL, paid this time: a second transaction under the same merchantRecognitionId.
+    expect((await checkout(order.redirectUrl, 'pay')).status).toBe(200);
+    const [expired, paid] = transactionsOf(request.orderId);
+    expect(String(expired!.orderId)).toBe(pinned);
+    expect(paid).toBeDefined();
+    await harness.waitForEvents(request.orderId, 1);
+
+    expect(await harness.adapter.getOrder(request.orderId, pinned)).toMatchObject({
+      orderId: request.orderId,
+      providerOrderId: pinned,
+      status: 'expired',
+      providerStatus: '-1',
+    });
+    expect(await harness.adapter.getOrder(request.orderId, String(paid!.orderId))).toMatchObject({
+      providerOrderId: String(paid!.orderId),
+      status: 'complete',
+    });
+    // Nothing pinned: the transaction that did not end unpaid.
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ providerOrderId: String(paid!.orderId), status: 'complete' });
+  });
+
   test('hold and refund are not Onramp.money statuses: the checkout refuses them', async () => {
     const { order } = await openOrder();
     for (const action of ['hold', 'refund']) {
