@@ -1,9 +1,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { CurrencyDictionary } from '../../domain/currency';
-import { eventDigest, parseJson, parseSigned, webhookReport } from '../kit/webhook';
+import { parseStrictJson } from '../kit/strict-json';
+import { eventDigest, parseSigned, webhookReport } from '../kit/webhook';
 import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { AlchemypayWebhookSchema } from './schemas';
-import { alchemypaySign, webhookSignString } from './signing';
+import { alchemypaySign, canonicalBody, webhookSignString } from './signing';
 import { fromOrder } from './transformers';
 
 export const ALCHEMYPAY_TIMESTAMP_HEADER = 'timestamp';
@@ -27,7 +28,7 @@ export function verifyAlchemypaySignature(
   if (Math.abs(nowMs - Number(header)) > ALCHEMYPAY_SIGNATURE_MAX_AGE_MS) {
     throw new WebhookVerificationError(`timestamp is more than ${ALCHEMYPAY_SIGNATURE_MAX_AGE_MS / 1000} s away`);
   }
-  const body = parseJson(webhook.rawBody);
+  const body = parseStrictJson(webhook.rawBody);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new WebhookVerificationError('signed body is not an object');
   const fields = body as Record<string, unknown>;
   const given = typeof fields.newSignature === 'string' ? Buffer.from(fields.newSignature, 'base64') : Buffer.alloc(0);
@@ -50,7 +51,11 @@ function signedString(timestamp: string, callbackPath: string, fields: Record<st
   }
 }
 
-/** A verified on-ramp webhook as a broker event; Alchemy Pay's webhooks carry no event id, the body's digest stands in. */
+/**
+ * A verified on-ramp webhook as a broker event. Alchemy Pay's webhooks carry no event id: the digest
+ * of the canonical body the signature covers stands in, so copies of one signed body that differ in
+ * spacing, key order or number spelling (all of which verify) are one event.
+ */
 export function parseAlchemypayWebhook(
   webhook: IncomingWebhook,
   appSecret: string,
@@ -60,5 +65,5 @@ export function parseAlchemypayWebhook(
 ): ProviderWebhookEvent {
   const fields = verifyAlchemypaySignature(webhook, appSecret, callbackPath, nowMs);
   const order = parseSigned(fields, AlchemypayWebhookSchema, 'signed body is not an Alchemy Pay order webhook');
-  return { ...webhookReport(() => fromOrder(order, dictionary)), eventId: eventDigest(webhook.rawBody) };
+  return { ...webhookReport(() => fromOrder(order, dictionary)), eventId: eventDigest(canonicalBody(fields)) };
 }

@@ -91,3 +91,58 @@ test('a value nested deeper than the body can be written out again is refused, n
 test('a genuine webhook with an undocumented status is refused', () => {
   expect(() => parse(webhook({ ...FIELDS, status: 'Paying' }))).toThrow(WebhookVerificationError);
 });
+
+describe('one signed body, however it is written out', () => {
+  const genuine = webhook();
+  const body = JSON.parse(genuine.rawBody.toString()) as Record<string, unknown>;
+  const rewritten = (rawBody: string): IncomingWebhook => ({ ...genuine, rawBody: Buffer.from(rawBody) });
+  /** The refusal a bad body gets (WebhookVerificationError: 401 at the route). */
+  const refusalOf = (w: IncomingWebhook) => {
+    try {
+      parse(w);
+    } catch (err) {
+      expect(err).toBeInstanceOf(WebhookVerificationError);
+      return (err as Error).message;
+    }
+    throw new Error('accepted');
+  };
+
+  test('re-spaced and key-reordered copies, and one with an empty field added, verify and are one event', () => {
+    const reordered = Object.fromEntries(Object.entries(body).reverse());
+    const copies = [
+      JSON.stringify(body, null, 2),
+      JSON.stringify(reordered),
+      ` ${JSON.stringify(body).replace(/,/g, ' ,\n')} `,
+      JSON.stringify(body).replace('"message":""', '"message":"","note":""'),
+    ];
+    const ids = new Set([genuine, ...copies.map(rewritten)].map((w) => parse(w).eventId));
+    expect(ids.size).toBe(1);
+  });
+
+  test('a retry of the same event under a new timestamp is the same event', () => {
+    expect(parse(webhook(FIELDS, String(NOW + 1000))).eventId).toBe(parse(genuine).eventId);
+  });
+
+  test('another status is another event', () => {
+    expect(parse(webhook({ ...FIELDS, status: 'PAY_SUCCESS' })).eventId).not.toBe(parse(genuine).eventId);
+  });
+
+  test('a duplicate key is refused: the signature covers one value, the parse would read another', () => {
+    const text = JSON.stringify(body);
+    const duplicated = text.replace('"address":', `"address":"attacker","address":`);
+    expect(refusalOf(rewritten(duplicated))).toMatch(/duplicate key/);
+    const nested = text.replace('"message":""', '"message":"","extra":{"a":1,"a":2}');
+    expect(refusalOf(rewritten(nested))).toMatch(/duplicate key/);
+  });
+
+  test('a __proto__ key is refused, however it is spelled', () => {
+    const text = JSON.stringify(body);
+    expect(refusalOf(rewritten(text.replace('{', '{"__proto__":{"address":"attacker"},')))).toMatch(/__proto__/);
+    expect(refusalOf(rewritten(text.replace('{', '{"\\u005f_proto__":{"status":"FINISHED"},')))).toMatch(/__proto__/);
+  });
+
+  test('keys that only look alike, and key-like text inside strings, are not refused', () => {
+    expect(parse(webhook({ ...FIELDS, message: 'a "b" \\ ,"address":"x"' })).orderId).toBe('order-1');
+    expect(() => parse(webhook({ ...FIELDS, extra: [{ a: 1 }, { a: 2 }], Address: 'same' }))).not.toThrow();
+  });
+});
