@@ -4,6 +4,7 @@ import { webhookReport } from '../kit/webhook';
 import { ProviderRejectedError, WebhookVerificationError, type ProviderAdapter, type ProviderInfo } from '../types';
 import { PaybisClient } from './client';
 import { paybisConfig, PaybisEnvSchema, PAYBIS_PUBLISHED_VALUES, type PaybisConfig } from './config';
+import { requestTransaction } from './lookup';
 import type { PaybisTransaction } from './schemas';
 import {
   fromCatalogue,
@@ -47,15 +48,16 @@ export function createPaybisAdapter(config: PaybisConfig, currencies: CurrencyDi
       to: new Date(now + DAY_MS).toISOString(),
       limit: PAGE_SIZE,
     };
+    // Every page of the window: a request may have more than one transaction (lookup.ts).
+    const matches: PaybisTransaction[] = [];
     let cursor: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const list = await client.listTransactions({ ...window, ...(cursor ? { cursor } : {}) });
-      const match = list.data.find((tx) => tx.request.id === requestId);
-      if (match) return match;
+      matches.push(...list.data.filter((tx) => tx.request.id === requestId));
       cursor = list.meta.nextCursor ?? undefined;
-      if (!cursor) return undefined;
+      if (!cursor) break;
     }
-    return undefined;
+    return requestTransaction(matches);
   }
 
   return {

@@ -126,6 +126,21 @@ describe('orders', () => {
     expect(event).toMatchObject({ providerStatus: 'payment-error', status: 'failed', failureReason: 'payment_declined' });
   });
 
+  test('a request with a cancelled transaction, then a paid one: the lookup reads the paid one', async () => {
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
+    const requestId = order.providerOrderId as string;
+    await checkout(order.redirectUrl, 'expire');
+    await harness.waitForEvents(requestId, 1);
+    // Nothing documents one transaction per request: a second one under the same request id, started
+    // a minute later in the widget and paid (the simulator lists every request it holds).
+    const first = harness.simulator.requests.get(requestId)!;
+    const now = Date.now() + 60_000;
+    const paid = { id: `${first.transaction!.id}-2`, invoice: 'INV-2', status: 'completed' as const, hash: null, createdAt: new Date(now) };
+    harness.simulator.requests.set(`${requestId}#2`, { ...first, transaction: paid });
+    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'complete' });
+  });
+
   test('a webhook signed with another key is refused', async () => {
     const order = await harness.adapter.createOrder(orderRequest());
     const body = JSON.stringify({
