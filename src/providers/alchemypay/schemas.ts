@@ -81,7 +81,8 @@ export const AlchemypayOrderSchema = z.object({
   networkFee: amount.nullish(),
   payType: z.string().nullish(),
   txHash: z.string().nullish(),
-  createTime: z.string().nullish(),
+  /** When Alchemy Pay made the order; another shape reads as absent rather than refusing the order. */
+  createTime: z.string().nullish().catch(undefined),
   message: z.string().nullish(),
   returnMsg: z.string().nullish(),
 });

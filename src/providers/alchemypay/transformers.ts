@@ -9,6 +9,7 @@ import {
   type ProviderQuote,
   type QuoteRequest,
 } from '../types';
+import { createdAtText } from '../kit/created-at';
 import { customerUrl } from '../kit/url';
 import { alchemypayAsset, brokerFiat, methodByCode, methodByPayWay } from './mappings';
 import { reportedTerms } from './reported';
@@ -125,6 +126,9 @@ export function fromOrder(order: AlchemypayOrder, dictionary: CurrencyDictionary
     ...(order.cryptoQuantity && order.status === 'FINISHED' ? { cryptoAmount: decimal(order.cryptoQuantity).toFixed() } : {}),
     ...(order.txHash ? { transactionHash: order.txHash } : {}),
     ...(reported ? { reported } : {}),
+    // "2024-05-01 10:20:30" names no zone: read as UTC. Were it Alchemy Pay's Singapore clock, the
+    // time would read eight hours late, which never refuses a genuine report (docs/providers/alchemypay.md).
+    ...createdAtText(order.createTime, 'utc'),
   };
 }
 

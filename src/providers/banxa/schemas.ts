@@ -74,6 +74,8 @@ export const BanxaOrderSchema = z.object({
   cryptoAmount: decimalString.nullish(),
   walletAddress: optionalText,
   transactionHash: optionalText,
+  /** When Banxa made the order (ISO 8601); another shape reads as absent rather than refusing the order. */
+  createdAt: z.string().nullish().catch(undefined),
 });
 export type BanxaOrder = z.infer<typeof BanxaOrderSchema>;
 

@@ -23,6 +23,7 @@ import type {
   BanxaWebhook,
 } from './schemas';
 import { mapBanxaStatus } from './status-map';
+import { createdAtText } from '../kit/created-at';
 import { customerUrl } from '../kit/url';
 
 /** Banxa's code for the asset: its ticker and blockchain, or a refusal the caller can show. */
@@ -147,6 +148,7 @@ function snapshot(
   cryptoAmount: string | null | undefined,
   hash: string | null | undefined,
   reported: ReportedTerms | undefined,
+  createdAt: string | null | undefined,
 ): ProviderOrderSnapshot {
   const { status, failureReason } = mapBanxaStatus(providerStatus);
   return {
@@ -158,6 +160,7 @@ function snapshot(
     ...(cryptoAmount ? { cryptoAmount: decimal(cryptoAmount).toFixed() } : {}),
     ...(transactionHash(hash) ? { transactionHash: transactionHash(hash) } : {}),
     ...(reported ? { reported } : {}),
+    ...createdAtText(createdAt),
   };
 }
 
@@ -165,7 +168,15 @@ function snapshot(
 export function fromOrder(order: BanxaOrder, dictionary: CurrencyDictionary): ProviderOrderSnapshot | undefined {
   const orderId = externalOrderIdOf(order);
   if (!orderId) return undefined;
-  return snapshot(orderId, order.id, order.status, order.cryptoAmount, order.transactionHash, orderTerms(dictionary, order));
+  return snapshot(
+    orderId,
+    order.id,
+    order.status,
+    order.cryptoAmount,
+    order.transactionHash,
+    orderTerms(dictionary, order),
+    order.createdAt,
+  );
 }
 
 /**
@@ -178,7 +189,7 @@ export function fromCreatedOrder(
   dictionary: CurrencyDictionary,
 ): ProviderOrderSnapshot {
   const status = order.status ?? 'pendingPayment';
-  return snapshot(orderId, order.id, status, order.cryptoAmount, order.transactionHash, orderTerms(dictionary, order));
+  return snapshot(orderId, order.id, status, order.cryptoAmount, order.transactionHash, orderTerms(dictionary, order), order.createdAt);
 }
 
 /**
@@ -202,5 +213,7 @@ export function fromWebhook(
     webhook.crypto_amount ?? order?.cryptoAmount,
     webhook.transaction_hash ?? order?.transactionHash,
     Object.keys(reported).length > 0 ? reported : undefined,
+    // The order looked up, not the body: its `created_at` names no zone (docs/providers/banxa.md).
+    order?.createdAt,
   );
 }

@@ -80,7 +80,8 @@ export const CoinbaseTransactionSchema = z.object({
   walletAddress: z.string().nullish(),
   contractAddress: z.string().nullish(),
   txHash: z.string().nullish(),
-  createdAt: z.string().nullish(),
+  /** When Coinbase made the transaction (ISO 8601); another shape reads as absent rather than refusing the order. */
+  createdAt: z.string().nullish().catch(undefined),
   failureReason: z.string().nullish(),
   errorCode: z.string().nullish(),
 });

@@ -14,6 +14,7 @@ import { COINBASE_METHODS, methodByCode, type CoinbaseMethod } from './payment-m
 import { reportedTerms } from './reported';
 import type { CoinbaseBuyConfig, CoinbaseBuyQuote, CoinbaseTransaction } from './schemas';
 import { COINBASE_NO_TRANSACTION, mapCoinbaseStatus } from './status-map';
+import { createdAtText } from '../kit/created-at';
 
 /** What a quote or an order needs in Coinbase's terms, once the request has passed the place's buy options. */
 export interface CoinbaseTerms {
@@ -131,6 +132,7 @@ export function fromTransaction(tx: CoinbaseTransaction, dictionary: CurrencyDic
     ...(tx.purchaseAmount && decimal(tx.purchaseAmount.value).gt(0) ? { cryptoAmount: tx.purchaseAmount.value } : {}),
     ...(tx.txHash && tx.txHash !== '0x' ? { transactionHash: tx.txHash } : {}),
     ...(reported ? { reported } : {}),
+    ...createdAtText(tx.createdAt),
   };
 }
 

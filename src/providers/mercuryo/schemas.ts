@@ -56,6 +56,9 @@ export const MercuryoOperationSchema = z.object({
   payment_method: z.string().nullish(),
   hash: z.string().nullish(),
   address: z.string().nullish(),
+  /** "YYYY-MM-DD hh:mm:ss", read as UTC; another shape reads as absent rather than refusing the order. */
+  created_at: z.string().nullish().catch(undefined),
+  created_at_ts: z.number().nullish().catch(undefined),
 });
 export type MercuryoOperation = z.infer<typeof MercuryoOperationSchema>;
 
@@ -78,8 +81,9 @@ export const MercuryoCallbackDataSchema = z.object({
   fiat_currency: z.string().nullish(),
   tx: z.object({ id: z.string().nullish(), address: z.string().nullish() }).nullish(),
   user: z.object({ uuid4: z.string().nullish(), country_code: z.string().nullish() }).nullish(),
+  created_at: z.string().nullish().catch(undefined),
   updated_at: z.string().nullish(),
-  created_at_ts: z.number().optional(),
+  created_at_ts: z.number().nullish().catch(undefined),
   updated_at_ts: z.number().optional(),
 });
 export type MercuryoCallbackData = z.infer<typeof MercuryoCallbackDataSchema>;

@@ -23,6 +23,7 @@ import type {
 import { legOf, lookupMercuryoStatus, mapMercuryoStatus } from './status-map';
 import { reportedTerms, type MercuryoCurrencyIds } from './reported';
 import type { WidgetParams } from './widget';
+import { createdAtSeconds, createdAtText, type CreatedAt } from '../kit/created-at';
 import { customerUrl } from '../kit/url';
 
 /**
@@ -159,6 +160,8 @@ export function fromTransactions(orderId: string, response: MercuryoTransactions
       fiatCurrency: payment?.fiat_currency,
       fiatAmount: payment?.fiat_amount,
     }),
+    // The purchase began with its payment leg; a withdraw leg is made later still.
+    ...operationCreatedAt(payment ?? withdraw!),
   };
   if (withdraw && payment?.status === 'cancelled') {
     return { ...common, providerStatus: `${payment.type}:cancelled`, status: 'refunded' };
@@ -193,5 +196,17 @@ export function fromCallback(data: MercuryoCallbackData, ids: MercuryoCurrencyId
       fiatCurrency: data.fiat_currency,
       fiatAmount: data.fiat_amount,
     }),
+    ...operationCreatedAt(data),
   };
+}
+
+/**
+ * When Mercuryo made an operation: `created_at_ts` (Unix seconds) where the message has it, else
+ * `created_at`, a time without a zone read as UTC, as Mercuryo's examples pair it with the Unix
+ * time. Were it a European clock instead, the time would read later than it is, which never
+ * refuses a genuine report.
+ */
+function operationCreatedAt(operation: { created_at?: string | null; created_at_ts?: number | null }): CreatedAt {
+  const seconds = createdAtSeconds(operation.created_at_ts);
+  return seconds.providerOrderCreatedAt === undefined ? createdAtText(operation.created_at, 'utc') : seconds;
 }

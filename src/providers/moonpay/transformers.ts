@@ -14,6 +14,7 @@ import { methodByCode, methodTakes, type MoonpayMethod } from './payment-methods
 import { reportedTerms } from './reported';
 import type { MoonpayBuyQuote, MoonpayCountry, MoonpayCurrency, MoonpayTransaction } from './schemas';
 import { MOONPAY_NO_TRANSACTION, mapMoonpayStatus } from './status-map';
+import { createdAtText } from '../kit/created-at';
 import { customerUrl } from '../kit/url';
 
 /** What a quote or an order needs in MoonPay's terms, once the request has passed MoonPay's own rules. */
@@ -158,6 +159,7 @@ export function fromTransaction(transaction: MoonpayTransaction, dictionary: Cur
     ...(transaction.quoteCurrencyAmount ? { cryptoAmount: transaction.quoteCurrencyAmount } : {}),
     ...(transaction.cryptoTransactionId ? { transactionHash: transaction.cryptoTransactionId } : {}),
     ...(reported ? { reported } : {}),
+    ...createdAtText(transaction.createdAt),
   };
 }
 

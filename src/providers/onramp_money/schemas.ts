@@ -78,7 +78,8 @@ export const OnrampMoneyTransactionSchema = z.object({
   status: z.number().int(),
   transactionHash: z.string().nullish(),
   merchantRecognitionId: z.union([z.string(), z.number().transform(String)]).nullish(),
-  createdAt: z.string().nullish(),
+  /** When Onramp.money made the transaction (ISO 8601); another shape reads as absent rather than refusing the order. */
+  createdAt: z.string().nullish().catch(undefined),
   webhookTrials: z.number().optional(),
 });
 export type OnrampMoneyTransaction = z.infer<typeof OnrampMoneyTransactionSchema>;

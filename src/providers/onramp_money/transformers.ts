@@ -1,5 +1,6 @@
 import type { CurrencyDictionary } from '../../domain/currency';
 import { decimal } from '../../domain/money';
+import { createdAtText } from '../kit/created-at';
 import { customerUrl } from '../kit/url';
 import {
   ProviderRejectedError,
@@ -170,5 +171,6 @@ export function fromTransaction(tx: OnrampMoneyTransaction, ids: OnrampMoneyCurr
     cryptoAmount: cryptoAmountOf(tx),
     transactionHash: tx.transactionHash || undefined,
     reported: reportedTerms(ids, tx),
+    ...createdAtText(tx.createdAt),
   };
 }

@@ -21,6 +21,7 @@ import type {
   PaybisWebhook,
 } from './schemas';
 import { mapPaybisStatus } from './status-map';
+import { createdAtText } from '../kit/created-at';
 
 /** What the adapter reports for a request no transaction has been started for yet (Paybis's own first status). */
 export const PAYBIS_REQUEST_ONLY = 'created';
@@ -167,7 +168,7 @@ function snapshot(
   orderId: string,
   requestId: string,
   providerStatus: string,
-  rest: { cryptoAmount?: string | null; hash?: string | null; reported?: ReportedTerms },
+  rest: { cryptoAmount?: string | null; hash?: string | null; reported?: ReportedTerms; createdAt?: string | null },
 ): ProviderOrderSnapshot {
   const { status, failureReason } = mapPaybisStatus(providerStatus);
   return {
@@ -179,6 +180,7 @@ function snapshot(
     ...(rest.cryptoAmount ? { cryptoAmount: decimal(rest.cryptoAmount).toFixed() } : {}),
     ...(rest.hash ? { transactionHash: rest.hash } : {}),
     ...(rest.reported ? { reported: rest.reported } : {}),
+    ...createdAtText(rest.createdAt),
   };
 }
 
@@ -207,6 +209,8 @@ export function fromTransaction(
       fiat: spentOriginal?.currency,
       fiatAmount: spentOriginal?.amount,
     }),
+    // When the customer started it. Paybis's webhook carries no such time (docs/providers/paybis.md).
+    createdAt: tx.createdAt,
   });
 }
 

@@ -26,6 +26,7 @@ import {
 } from './schemas';
 import { reportedTerms } from './reported';
 import { mapRampStatus } from './status-map';
+import { createdAtText } from '../kit/created-at';
 import { customerUrl } from '../kit/url';
 
 /** What the broker reports for an order that so far exists only as a widget URL. */
@@ -209,7 +210,7 @@ export function fromPurchase(
     cryptoAmount: decimal(purchase.cryptoAmount).shiftedBy(-purchase.asset.decimals).toFixed(),
     ...(purchase.finalTxHash ? { transactionHash: purchase.finalTxHash } : {}),
     reported: reportedTerms(dictionary, purchase),
-    ...(purchase.createdAt ? { providerOrderCreatedAt: purchase.createdAt } : {}),
+    ...createdAtText(purchase.createdAt),
   };
 }
 

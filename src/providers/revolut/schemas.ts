@@ -62,7 +62,8 @@ export const RevolutOrderSchema = z.object({
   }),
   fees: FeesSchema,
   payment: z.string().optional(),
-  created_at: z.string().optional(),
+  /** When Revolut made the order (ISO 8601); another shape reads as absent rather than refusing the order. */
+  created_at: z.string().nullish().catch(undefined),
   updated_at: z.string().optional(),
   /** Kept as any string: a status Revolut adds later must not make the answer unreadable. */
   status: z.string().min(1),

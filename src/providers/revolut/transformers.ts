@@ -16,6 +16,7 @@ import { brokerFiatOf, REVOLUT_PAYMENT_METHODS, revolutPaymentOf, type RevolutAs
 import type { RevolutQuery } from './client';
 import type { RevolutOrder, RevolutQuote } from './schemas';
 import { mapRevolutStatus, REVOLUT_NO_ORDER } from './status-map';
+import { createdAtText } from '../kit/created-at';
 
 const METHOD_NAMES: Readonly<Record<string, string>> = {
   card: 'Card',
@@ -174,5 +175,6 @@ export function fromOrder(
     cryptoAmount: order.crypto.amount,
     ...(order.transaction_hash ? { transactionHash: order.transaction_hash } : {}),
     reported: reportedTerms(dictionary, index, order),
+    ...createdAtText(order.created_at),
   };
 }

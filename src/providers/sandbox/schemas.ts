@@ -46,6 +46,8 @@ export const SandboxOrderSchema = z.object({
   checkout_url: z.url(),
   failure_reason: z.string().optional(),
   tx_hash: z.string().optional(),
+  /** When the sandbox made the order; another shape reads as absent rather than refusing the order. */
+  created_at: z.string().nullish().catch(undefined),
   updated_at: z.iso.datetime(),
 });
 export type SandboxOrder = z.infer<typeof SandboxOrderSchema>;

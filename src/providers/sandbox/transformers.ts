@@ -3,6 +3,7 @@ import type { CurrencyDictionary } from '../../domain/currency';
 import { decimal } from '../../domain/money';
 import type { CreateProviderOrderRequest, ProviderCatalogue, ProviderOrderSnapshot, ProviderQuote, QuoteRequest } from '../types';
 import type { SandboxCountriesSchema, SandboxCurrenciesSchema, SandboxOrder, SandboxPaymentMethodsSchema, SandboxQuote } from './schemas';
+import { createdAtText } from '../kit/created-at';
 import { formQuery, isFormSafe } from '../kit/url';
 import { reportedTerms } from './reported';
 import { mapSandboxStatus } from './status-map';
@@ -110,5 +111,6 @@ export function fromOrder(order: SandboxOrder, dictionary: CurrencyDictionary): 
     cryptoAmount: order.crypto_amount,
     transactionHash: order.tx_hash,
     ...(reported ? { reported } : {}),
+    ...createdAtText(order.created_at),
   };
 }

@@ -128,6 +128,8 @@ export const TransakOrderSchema = z
     fiatAmount: amount.nullish(),
     cryptoAmount: amount.nullish(),
     transactionHash: z.string().nullish(),
+    /** When Transak made the order (ISO 8601); another shape reads as absent rather than refusing the order. */
+    createdAt: z.string().nullish().catch(undefined),
     updatedAt: z.string().optional(),
   })
   .refine((order) => order.id !== undefined || order._id !== undefined, { message: 'an order carries id or _id' });

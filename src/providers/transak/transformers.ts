@@ -22,6 +22,7 @@ import type {
   TransakWidgetParams,
 } from './schemas';
 import { mapTransakStatus } from './status-map';
+import { createdAtText } from '../kit/created-at';
 import { customerUrl } from '../kit/url';
 
 const NETWORK_FEE_ID = 'network_fee';
@@ -153,5 +154,6 @@ export function fromOrder(order: TransakOrder, dictionary: CurrencyDictionary): 
     ...(order.cryptoAmount != null && decimal(order.cryptoAmount).gt(0) ? { cryptoAmount: order.cryptoAmount } : {}),
     ...(order.transactionHash ? { transactionHash: order.transactionHash } : {}),
     ...(reported ? { reported } : {}),
+    ...createdAtText(order.createdAt),
   };
 }

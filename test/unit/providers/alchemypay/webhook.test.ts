@@ -146,3 +146,18 @@ describe('one signed body, however it is written out', () => {
     expect(() => parse(webhook({ ...FIELDS, extra: [{ a: 1 }, { a: 2 }], Address: 'same' }))).not.toThrow();
   });
 });
+
+describe('the creation time', () => {
+  test('createTime, a time with no zone, is read as UTC', () => {
+    expect(parse(webhook({ ...FIELDS, createTime: '2025-10-09 08:53:20' })).providerOrderCreatedAt).toBe('2025-10-09T08:53:20.000Z');
+  });
+
+  test.each([['not a time'], ['2025-13-09 08:53:20'], [1760000000000], ['']])(
+    '%j is left out, and the webhook is still read',
+    (createTime) => {
+      const event = parse(webhook({ ...FIELDS, createTime }));
+      expect(event).not.toHaveProperty('providerOrderCreatedAt');
+      expect(event.status).toBe('complete');
+    },
+  );
+});

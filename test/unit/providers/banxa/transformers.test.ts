@@ -188,7 +188,16 @@ describe('orders', () => {
         fiatCurrency: idOf('USD'),
         fiatAmount: '3986',
       },
+      providerOrderCreatedAt: '2025-04-07T02:36:22.000Z',
     });
+  });
+
+  test('a createdAt that is not a time (or names no zone) is left out, and the order is still read', () => {
+    for (const createdAt of ['2025-04-07 02:36:22', 'soon', 1744000000]) {
+      const order = BanxaOrderSchema.parse({ ...(fixture('order.json') as object), createdAt });
+      expect(fromOrder(order, currencyDictionary)).toMatchObject({ status: 'complete' });
+      expect(fromOrder(order, currencyDictionary)).not.toHaveProperty('providerOrderCreatedAt');
+    }
   });
 
   test('an order naming no partner reference is no snapshot: it is never given the id asked about', () => {
@@ -247,6 +256,8 @@ describe('webhook payloads', () => {
         cryptoCurrency: idOf('ETH', 'ethereum'),
         fiatAmount: '3986',
       },
+      // The order's creation time, not the body's zoneless created_at.
+      providerOrderCreatedAt: '2025-04-07T02:36:22.000Z',
     });
   });
 

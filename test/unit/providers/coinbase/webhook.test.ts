@@ -86,8 +86,16 @@ describe('Coinbase webhooks', () => {
         fiatCurrency: fiat('USD').id,
         fiatAmount: '100.00',
       },
+      providerOrderCreatedAt: '2025-09-02T02:34:13.000Z',
     });
     expect(event.eventId).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test.each([['yesterday'], [1756780453], [null]])('a createdAt of %j is left out, and the event is still read', (createdAt) => {
+    const odd = JSON.stringify({ ...EVENT, createdAt });
+    const event = parseCoinbaseWebhook(webhook(odd, signature(odd)), SECRET, currencyDictionary, NOW);
+    expect(event).not.toHaveProperty('providerOrderCreatedAt');
+    expect(event.status).toBe('complete');
   });
 
   test('v1 binds the headers h names: another value of one of them is refused', () => {

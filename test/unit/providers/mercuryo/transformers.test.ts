@@ -215,6 +215,8 @@ describe('fromTransactions (sdk-partner/transactions)', () => {
       cryptoAmount: '0.00300',
       transactionHash: undefined,
       reported: { cryptoCurrency: id('BTC', 'bitcoin'), fiatCurrency: id('EUR'), fiatAmount: '27.77' },
+      // The payment leg's created_at, "2020-12-11 10:41:07", read as UTC.
+      providerOrderCreatedAt: '2020-12-11T10:41:07.000Z',
     });
   });
 
@@ -228,6 +230,8 @@ describe('fromTransactions (sdk-partner/transactions)', () => {
       transactionHash: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
       // ETH is on several networks and Mercuryo names none: the crypto currency is not reported.
       reported: { walletAddress: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e', fiatCurrency: id('USD'), fiatAmount: '99.00' },
+      // The payment leg's, not the later withdraw leg's (19:56:21).
+      providerOrderCreatedAt: '2025-04-18T19:56:08.000Z',
     });
   });
 
@@ -291,7 +295,17 @@ describe('fromCallback', () => {
       cryptoAmount: '0.02833',
       transactionHash: 'blockchain_transaction_id',
       reported: { walletAddress: 'blockchain_address', fiatCurrency: id('USD'), fiatAmount: '47.86' },
+      providerOrderCreatedAt: '2021-03-09T20:05:20.000Z',
     });
+  });
+
+  test('created_at_ts is read before created_at; neither is a time: left out, and the callback is still read', () => {
+    const documented = data(callbackWithdrawPending);
+    expect(fromCallback({ ...documented, created_at_ts: undefined }, ids).providerOrderCreatedAt).toBe('2021-03-09T20:05:20.000Z');
+    expect(fromCallback({ ...documented, created_at: 'garbage' }, ids).providerOrderCreatedAt).toBe('2021-03-09T20:05:20.000Z');
+    const neither = fromCallback({ ...documented, created_at: 'garbage', created_at_ts: Number.NaN }, ids);
+    expect(neither).not.toHaveProperty('providerOrderCreatedAt');
+    expect(neither.status).toBe('processing');
   });
 
   test('a paid card payment is processing; the completed withdraw is complete with its hash', () => {

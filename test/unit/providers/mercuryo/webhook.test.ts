@@ -47,6 +47,8 @@ describe('Mercuryo callback signature (X-Signature)', () => {
       cryptoAmount: '0.057312834222948850',
       transactionHash: '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060',
       reported: { walletAddress: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e', fiatCurrency: id('USD'), fiatAmount: '99.00' },
+      // created_at_ts, 1745006181.
+      providerOrderCreatedAt: '2025-04-18T19:56:21.000Z',
       eventId: 'withdraw:0dbd28e5a51d70813:completed:1745006555',
     });
   });

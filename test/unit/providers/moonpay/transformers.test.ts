@@ -234,7 +234,15 @@ describe('orders', () => {
       cryptoAmount: '0.0154',
       transactionHash: '0x6751c8fce2e0fb5d57bb4801b31b35a7160fa362e0c5703d44cfd508317ee2f8',
       reported,
+      providerOrderCreatedAt: '2024-02-17T18:24:45.206Z',
     });
+  });
+
+  test('a createdAt that is not a time leaves the creation time out, and the rest is read', () => {
+    const transaction = MoonpayTransactionSchema.parse({ ...(fixture('transaction-completed.json') as object), createdAt: 'yesterday' });
+    const snapshot = fromTransaction(transaction, currencyDictionary);
+    expect(snapshot.providerOrderCreatedAt).toBeUndefined();
+    expect(snapshot.status).toBe('complete');
   });
 
   test('the lookup by external id reports the most recently updated transaction, with its terms', () => {

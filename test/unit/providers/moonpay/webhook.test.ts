@@ -57,8 +57,17 @@ describe('parseMoonpayWebhook', () => {
       providerStatus: 'waitingPayment',
       status: 'pending',
       reported: ORDERED,
+      providerOrderCreatedAt: '2024-02-17T18:24:45.206Z',
       eventId: createHash('sha256').update(body).digest('hex'),
     });
+  });
+
+  test('a createdAt that is not a time is left out; the webhook is still read', () => {
+    const documented = JSON.parse(fixture('webhook-transaction-created.json')) as { data: Record<string, unknown> };
+    const body = JSON.stringify({ ...documented, data: { ...documented.data, createdAt: '17/02/2024' } });
+    const event = parseMoonpayWebhook(webhook(body), WEBHOOK_KEY, currencyDictionary, NOW);
+    expect(event.providerOrderCreatedAt).toBeUndefined();
+    expect(event.status).toBe('pending');
   });
 
   test.each([

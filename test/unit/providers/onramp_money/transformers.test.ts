@@ -220,7 +220,16 @@ describe('Onramp.money transaction (merchantHistory)', () => {
         fiatCurrency: id('INR'),
         fiatAmount: '250',
       },
+      providerOrderCreatedAt: '2022-10-07T22:29:52.000Z',
     });
+  });
+
+  test('a createdAt that is not a time is left out, and the transaction is still read', () => {
+    for (const createdAt of ['07/10/2022', null, undefined]) {
+      const snapshot = fromTransaction({ ...tx!, createdAt }, ids);
+      expect(snapshot).not.toHaveProperty('providerOrderCreatedAt');
+      expect(snapshot.status).toBe('complete');
+    }
   });
 
   test('reports the expected crypto amount until the actual one is known, and no empty hash', () => {

@@ -55,6 +55,7 @@ describe('Onramp.money webhook (X-ONRAMP-PAYLOAD, X-ONRAMP-SIGNATURE)', () => {
       cryptoAmount: '0.88',
       transactionHash: data.transactionHash,
       reported: { walletAddress: data.walletAddress, cryptoCurrency: id('USDT', 'polygon'), fiatCurrency: id('INR'), fiatAmount: '100' },
+      providerOrderCreatedAt: '2022-10-08T06:25:17.000Z',
       eventId: '9:4',
     });
   });

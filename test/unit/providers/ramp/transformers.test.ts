@@ -239,6 +239,14 @@ describe('Ramp purchase', () => {
     });
   });
 
+  it('a createdAt that is not a time with its zone is left out; the purchase is still read', () => {
+    for (const createdAt of ['yesterday', '2024-05-01 10:20:30']) {
+      const snapshot = fromPurchase('order-1', { ...parsed, createdAt }, currencyDictionary, 'tok');
+      expect(snapshot).not.toHaveProperty('providerOrderCreatedAt');
+      expect(snapshot.status).toBe('processing');
+    }
+  });
+
   it('names a purchase without a view token by its id alone, so that an order holding another purchase refuses it', () => {
     const { purchaseViewToken: _token, ...withoutToken } = parsed;
     expect(fromPurchase('order-1', withoutToken, currencyDictionary, undefined).providerOrderId).toBe(parsed.id);

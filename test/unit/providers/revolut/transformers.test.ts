@@ -92,7 +92,7 @@ describe('terms and quotes', () => {
 });
 
 describe('orders', () => {
-  const order = RevolutOrderSchema.parse({
+  const answer = {
     id: '5b1c2d3e-4f50-5a6b-8c7d-9e0f1a2b3c4d',
     fiat: { amount: 97.05, currency: 'GBP' },
     crypto: { amount: 0.00118, currencyId: 'BTC' },
@@ -108,7 +108,8 @@ describe('orders', () => {
     status: 'FAILED',
     fail_reason: 'PAYMENT_DECLINED',
     wallet: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
-  });
+  };
+  const order = RevolutOrderSchema.parse(answer);
 
   test('the paid amount adds the fees back to the fiat amount, which excludes them', () => {
     expect(reportedTerms(currencyDictionary, index, order)).toEqual({
@@ -129,6 +130,7 @@ describe('orders', () => {
       providerStatus: 'FAILED:PAYMENT_DECLINED',
       status: 'failed',
       failureReason: 'payment_declined',
+      providerOrderCreatedAt: '2026-01-02T10:00:00.000Z',
     });
     expect(fromOrder('id-1', 'w', undefined, currencyDictionary, index)).toEqual({
       orderId: 'id-1',
@@ -136,6 +138,15 @@ describe('orders', () => {
       providerStatus: 'NO_ORDER_YET',
       status: 'created',
     });
+  });
+
+  test('a created_at that is not a time is left out (webhooks read the same order); the order is still read', () => {
+    for (const created_at of ['02/01/2026', 1767348000000, null]) {
+      const odd = RevolutOrderSchema.parse({ ...answer, created_at });
+      const snapshot = fromOrder(odd.id, odd.wallet, odd, currencyDictionary, index);
+      expect(snapshot).not.toHaveProperty('providerOrderCreatedAt');
+      expect(snapshot.status).toBe('failed');
+    }
   });
 
   test('the order key splits at its first colon (wallets carry none, some carry more)', () => {

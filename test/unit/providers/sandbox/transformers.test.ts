@@ -33,7 +33,16 @@ describe('sandbox status answers', () => {
         fiatCurrency: fiat('EUR').id,
         fiatAmount: '250.00',
       },
+      providerOrderCreatedAt: '2030-01-01T12:00:00.000Z',
     });
+  });
+
+  test('a created_at that is not a time is left out; the order is still read', () => {
+    for (const created_at of ['noon', 1893499200000, null]) {
+      const snapshot = fromOrder(SandboxOrderSchema.parse({ ...answer, created_at }), currencyDictionary);
+      expect(snapshot).not.toHaveProperty('providerOrderCreatedAt');
+      expect(snapshot.status).toBe('pending');
+    }
   });
 
   test('an asset on a network the dictionary lacks, or a fiat it lacks, is null', () => {

@@ -171,6 +171,7 @@ describe('Transak orders', () => {
         fiatCurrency: fiat('GBP').id,
         fiatAmount: '50',
       },
+      providerOrderCreatedAt: '2024-04-23T14:41:14.063Z',
     });
   });
 
@@ -189,7 +190,17 @@ describe('Transak orders', () => {
         fiatCurrency: fiat('EUR').id,
         fiatAmount: '45',
       },
+      providerOrderCreatedAt: '2024-10-15T14:29:11.104Z',
     });
+  });
+
+  it('a createdAt that is not a time is left out, and the order is still read', () => {
+    const order = TransakOrderResponseSchema.parse({
+      data: { id: 't-1', partnerOrderId: 'o-1', status: 'COMPLETED', createdAt: { $date: 1 } },
+    }).data;
+    expect(fromOrder(order, currencyDictionary)).not.toHaveProperty('providerOrderCreatedAt');
+    expect(fromOrder({ ...order, createdAt: 'not a time' }, currencyDictionary)).toMatchObject({ orderId: 'o-1', status: 'complete' });
+    expect(fromOrder({ ...order, createdAt: 'not a time' }, currencyDictionary)).not.toHaveProperty('providerOrderCreatedAt');
   });
 
   it('reports only the terms an order states; a crypto currency needs its network', () => {

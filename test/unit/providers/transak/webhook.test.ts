@@ -46,6 +46,7 @@ describe('Transak webhook verification', () => {
         fiatCurrency: fiat('EUR').id,
         fiatAmount: '45',
       },
+      providerOrderCreatedAt: '2024-10-15T14:29:11.104Z',
       eventId: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
   });
