@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { quote } from '../kit/pricing';
 import { achError } from './api';
 import type { AlchemypayLifecycle } from './lifecycle';
@@ -25,6 +26,7 @@ export class AlchemypayCheckout {
     private readonly orders: Map<string, SimOrder>,
     private readonly lifecycle: AlchemypayLifecycle,
     private readonly options: Pick<AlchemypaySimulatorOptions, 'credentials' | 'log'>,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
   ) {
     this.router.get('/ramp', (req, res) => this.page(req, res));
     this.router.post('/ramp', express.json({ limit: '8kb' }), (req, res) => this.action(req, res));
@@ -78,7 +80,7 @@ export class AlchemypayCheckout {
       rampFee: priced.processingFee,
       networkFee: priced.networkFee,
       payWayCode: priced.method.code,
-      createTime: new Date().toISOString(),
+      createTime: providerOrderMadeAt(this.faults).toISOString(),
       payTime: '',
       txHash: '',
       txTime: '',

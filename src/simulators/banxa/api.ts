@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { methodLimits, quote, type QuoteResult } from '../kit/pricing';
 import type { BanxaSimulatorOptions } from './options';
 import { listedOrderView, orderView, type BanxaSimOrder } from './orders';
@@ -32,6 +33,7 @@ export class BanxaApi {
   constructor(
     private readonly orders: Map<string, BanxaSimOrder>,
     private readonly options: Pick<BanxaSimulatorOptions, 'publicUrl' | 'credentials' | 'log'>,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
   ) {
     const router = this.router;
     router.get('/v2/crypto/buy', (_req, res) => this.cryptoList(res));
@@ -154,7 +156,7 @@ export class BanxaApi {
       redirectUrl: body.redirectUrl as string,
       status: 'pendingPayment',
       transactionHash: null,
-      createdAt: now,
+      createdAt: providerOrderMadeAt(this.faults),
       updatedAt: now,
     };
     this.orders.set(order.id, order);

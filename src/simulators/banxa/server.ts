@@ -22,7 +22,7 @@ export class BanxaSimulator extends SimulatorBase {
   constructor(options: BanxaSimulatorOptions) {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
     const lifecycle = new BanxaLifecycle(this.parts, options.credentials, new URL(options.brokerWebhookUrl).pathname);
-    const api = new BanxaApi(this.orders, options);
+    const api = new BanxaApi(this.orders, options, this.faults);
     this.app.use(express.json({ limit: '64kb' }));
     this.app.use(new BanxaCheckout(this.orders, lifecycle, options.publicUrl).router);
     this.app.use('/v2', api.authenticate);

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { quote } from '../kit/pricing';
 import { coinbaseError, SESSION_TOKEN_TTL_MS, type SimSession } from './api';
 import type { CoinbaseLifecycle } from './lifecycle';
@@ -21,6 +22,7 @@ export class CoinbaseCheckout {
     private readonly sessions: Map<string, SimSession>,
     private readonly lifecycle: CoinbaseLifecycle,
     private readonly options: Pick<CoinbaseSimulatorOptions, 'log'>,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
   ) {
     this.router.get('/pay/buy/select-asset', (req, res) => this.page(req, res));
     this.router.post('/pay/buy/select-asset', express.json({ limit: '8kb' }), (req, res) => this.action(req, res));
@@ -62,7 +64,9 @@ export class CoinbaseCheckout {
       partnerUserRef: q('partnerUserRef') || null,
       status: 'ONRAMP_TRANSACTION_STATUS_CREATED',
       failureReason: 'FAILURE_REASON_UNSPECIFIED',
-      createdAt: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+      createdAt: providerOrderMadeAt(this.faults)
+        .toISOString()
+        .replace(/\.\d+Z$/, 'Z'),
       completedAt: null,
       country: Object.keys(COUNTRY_FIAT).find((c) => COUNTRY_FIAT[c] === fiat) ?? 'US',
       symbol: asset.symbol,

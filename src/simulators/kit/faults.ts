@@ -27,6 +27,12 @@ export interface SimulatorFaults {
   paidFiatCurrency: string;
   /** The wallet the crypto goes to; empty: the order's. */
   paidWalletAddress: string;
+  /**
+   * How long before now each new provider order says it was made: a purchase kept from before the
+   * broker's order (an order id the provider still knows after the broker's order was deleted).
+   * Every later webhook and status answer shows that creation time. 0: made now.
+   */
+  providerOrderAgeMs: number;
 }
 
 export const NO_FAULTS: SimulatorFaults = {
@@ -40,6 +46,7 @@ export const NO_FAULTS: SimulatorFaults = {
   paidFiatAmount: '',
   paidFiatCurrency: '',
   paidWalletAddress: '',
+  providerOrderAgeMs: 0,
 };
 
 /** What the customer pays instead of the order's terms: each `paid*` switch that is set, by the term it replaces. */
@@ -49,6 +56,11 @@ export function paidTerms(faults: SimulatorFaults): { fiatAmount?: string; fiatC
     ...(faults.paidFiatCurrency ? { fiatCurrency: faults.paidFiatCurrency } : {}),
     ...(faults.paidWalletAddress ? { walletAddress: faults.paidWalletAddress } : {}),
   };
+}
+
+/** When a provider order made now says it was made: now, less the `providerOrderAgeMs` switch. */
+export function providerOrderMadeAt(faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>, now = Date.now()): Date {
+  return new Date(now - Math.max(0, faults.providerOrderAgeMs));
 }
 
 /** The known switches of a JSON body, each only when it has the right type. */

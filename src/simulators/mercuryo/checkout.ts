@@ -1,5 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { quote } from '../kit/pricing';
 import { apiError } from './api';
 import type { MercuryoLifecycle } from './lifecycle';
@@ -24,6 +25,7 @@ export class MercuryoCheckout {
     private readonly purchases: Map<string, SimPurchase>,
     private readonly lifecycle: MercuryoLifecycle,
     private readonly options: Pick<MercuryoSimulatorOptions, 'publicUrl' | 'credentials' | 'log'>,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
   ) {
     this.router.get('/', (req, res) => this.widgetPage(req, res));
     this.router.post('/', express.json({ limit: '16kb' }), (req, res) => this.widgetAction(req, res));
@@ -63,17 +65,20 @@ export class MercuryoCheckout {
       paymentMethod,
     });
     if (!priced.ok) return priced.message;
-    const purchase = newPurchase({
-      merchantTransactionId: query.merchant_transaction_id,
-      widgetTerms,
-      paymentMethod,
-      address: query.address,
-      currency: query.currency,
-      network: query.network,
-      fiatCurrency: query.fiat_currency,
-      fiatAmount: query.fiat_amount,
-      cryptoAmount: priced.cryptoAmount,
-    });
+    const purchase = newPurchase(
+      {
+        merchantTransactionId: query.merchant_transaction_id,
+        widgetTerms,
+        paymentMethod,
+        address: query.address,
+        currency: query.currency,
+        network: query.network,
+        fiatCurrency: query.fiat_currency,
+        fiatAmount: query.fiat_amount,
+        cryptoAmount: priced.cryptoAmount,
+      },
+      providerOrderMadeAt(this.faults),
+    );
     this.purchases.set(purchase.merchantTransactionId, purchase);
     this.options.log?.(
       `mercuryo purchase ${purchase.transactionId} opened at ${this.options.publicUrl}/ for ${purchase.merchantTransactionId}`,

@@ -1,5 +1,5 @@
 import type { SimulatorParts } from '../kit/base';
-import { paidTerms } from '../kit/faults';
+import { paidTerms, providerOrderMadeAt } from '../kit/faults';
 import { simulatedTransactionHash } from '../kit/transaction-hash';
 import { mercuryoId, type SimPurchase, type Step } from './purchase';
 import { signCallback } from './signing';
@@ -39,7 +39,12 @@ export class MercuryoLifecycle {
       this.emit(purchase, 'payment');
     }
     if (step.withdraw) {
-      const withdraw = purchase.withdraw ?? { id: mercuryoId(), status: step.withdraw, createdAt: now, updatedAt: now };
+      const withdraw = purchase.withdraw ?? {
+        id: mercuryoId(),
+        status: step.withdraw,
+        createdAt: providerOrderMadeAt(this.parts.faults),
+        updatedAt: now,
+      };
       purchase.withdraw = {
         ...withdraw,
         status: step.withdraw,

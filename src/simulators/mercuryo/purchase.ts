@@ -53,14 +53,17 @@ export function paymentTypeOf(method: string): PaymentType {
 /** Mercuryo's operation and transaction ids are 17 hex digits. */
 export const mercuryoId = () => randomBytes(9).toString('hex').slice(0, 17);
 
-export function newPurchase(fields: Omit<SimPurchase, 'transactionId' | 'userUuid' | 'payment' | 'paymentType'>): SimPurchase {
+export function newPurchase(
+  fields: Omit<SimPurchase, 'transactionId' | 'userUuid' | 'payment' | 'paymentType'>,
+  madeAt = new Date(),
+): SimPurchase {
   const now = new Date();
   return {
     ...fields,
     transactionId: mercuryoId(),
     paymentType: paymentTypeOf(fields.paymentMethod),
     userUuid: randomUUID(),
-    payment: { id: mercuryoId(), status: 'new', createdAt: now, updatedAt: now },
+    payment: { id: mercuryoId(), status: 'new', createdAt: madeAt, updatedAt: now },
   };
 }
 

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { DECIMAL, DEFAULT_PAYMENT_METHOD, findAsset, moonpayError, price } from './api';
 import type { MoonpayLifecycle } from './lifecycle';
 import type { MoonpaySimulatorOptions } from './options';
@@ -17,6 +18,7 @@ export class MoonpayCheckout {
     private readonly transactions: Map<string, SimTransaction>,
     private readonly lifecycle: MoonpayLifecycle,
     private readonly options: Pick<MoonpaySimulatorOptions, 'credentials' | 'log'>,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
   ) {
     this.router.get('/widget', (req, res) => this.widgetPage(req, res));
     this.router.post('/widget', express.json({ limit: '8kb' }), (req, res) => this.widgetAction(req, res));
@@ -66,7 +68,7 @@ export class MoonpayCheckout {
     const tx: SimTransaction = {
       id: randomUUID(),
       session,
-      createdAt: now,
+      createdAt: providerOrderMadeAt(this.faults).toISOString(),
       updatedAt: now,
       status: 'waitingPayment',
       externalTransactionId: params.get('externalTransactionId'),

@@ -1,5 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { quote } from '../kit/pricing';
 import { apiError } from './api';
 import type { OnrampMoneyLifecycle } from './lifecycle';
@@ -23,6 +24,7 @@ export class OnrampMoneyCheckout {
     private readonly transactions: Map<string, SimTransaction>,
     private readonly lifecycle: OnrampMoneyLifecycle,
     private readonly options: Pick<OnrampMoneySimulatorOptions, 'publicUrl' | 'credentials' | 'log'>,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
   ) {
     this.router.get('/main/buy', (req, res) => this.widgetPage(req, res));
     this.router.post('/main/buy', express.json({ limit: '16kb' }), (req, res) => this.widgetAction(req, res));
@@ -88,7 +90,7 @@ export class OnrampMoneyCheckout {
       gasFee: priced.networkFee,
       status: 0,
       webhookTrials: 0,
-      createdAt: now,
+      createdAt: providerOrderMadeAt(this.faults),
       updatedAt: now,
     };
     this.transactions.set(String(tx.orderId), tx);

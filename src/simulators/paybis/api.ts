@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { methodLimits, quote } from '../kit/pricing';
 import type { PaybisSimulatorOptions } from './options';
 import { transactionView, type PaybisSimQuote, type PaybisSimRequest } from './orders';
@@ -27,6 +28,7 @@ export class PaybisApi {
   constructor(
     private readonly requests: Map<string, PaybisSimRequest>,
     private readonly options: Pick<PaybisSimulatorOptions, 'credentials' | 'log'>,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
   ) {
     const router = this.router;
     router.get('/v2/public/currency/pairs/buy-crypto', (_req, res) => this.pairs(res));
@@ -164,7 +166,7 @@ export class PaybisApi {
       walletAddress: address,
       fiatAmount: saved.fiatAmount,
       fiat: saved.fiat,
-      createdAt: new Date(),
+      createdAt: providerOrderMadeAt(this.faults),
     };
     this.requests.set(request.requestId, request);
     this.options.log?.(`paybis request ${request.requestId} created (partnerTransactionId ${request.partnerTransactionId ?? '-'})`);

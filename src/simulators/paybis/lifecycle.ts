@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { SimulatorParts } from '../kit/base';
-import { paidTerms } from '../kit/faults';
+import { paidTerms, providerOrderMadeAt } from '../kit/faults';
 import { simulatedTransactionHash } from '../kit/transaction-hash';
 import type { PaybisSimulatorCredentials } from './options';
 import {
@@ -53,7 +53,7 @@ export class PaybisLifecycle {
   }
 
   private transition(request: PaybisSimRequest, status: PaybisSimStatus): void {
-    request.transaction ??= { id: randomUUID(), invoice: invoice(), status, hash: null, createdAt: new Date() };
+    request.transaction ??= { id: randomUUID(), invoice: invoice(), status, hash: null, createdAt: providerOrderMadeAt(this.parts.faults) };
     const tx = request.transaction;
     if (status === 'completed') tx.hash = simulatedTransactionHash();
     tx.status = status;

@@ -23,7 +23,7 @@ export class PaybisSimulator extends SimulatorBase {
   constructor(options: PaybisSimulatorOptions) {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
     const lifecycle = new PaybisLifecycle(this.parts, options.credentials);
-    const api = new PaybisApi(this.requests, options);
+    const api = new PaybisApi(this.requests, options, this.faults);
     // The signature covers the exact bytes: keep them beside the parsed body.
     this.app.use(
       express.json({

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { baseUnits, findAsset, num, price } from './api';
 import type { RampLifecycle } from './lifecycle';
 import type { RampSimulatorOptions } from './options';
@@ -27,6 +28,7 @@ export class RampCheckout {
     private readonly purchases: Map<string, PurchaseRecord>,
     private readonly lifecycle: RampLifecycle,
     private readonly options: Pick<RampSimulatorOptions, 'publicUrl' | 'credentials' | 'log'>,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
   ) {
     this.router.get('/app', (req, res) => this.widget(req, res));
     this.router.post('/app', express.json({ limit: '16kb' }), (req, res) => this.widgetAction(req, res));
@@ -80,7 +82,7 @@ export class RampCheckout {
       hostFeeCut: 0,
       paymentMethodType: method.code,
       finalTxHash: null,
-      createdAt: now,
+      createdAt: providerOrderMadeAt(this.faults).toISOString(),
       updatedAt: now,
       endTime: null,
     };

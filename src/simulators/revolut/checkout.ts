@@ -1,6 +1,7 @@
 import BigNumber from 'bignumber.js';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { priceBuy, refuse } from './api';
 import type { RevolutLifecycle } from './lifecycle';
 import { CHECKOUT_ACTIONS, orderJson, type BuyRequest, type CheckoutAction, type RevolutSimOrder } from './orders';
@@ -21,6 +22,7 @@ export class RevolutCheckout {
     private readonly orders: Map<string, RevolutSimOrder>,
     private readonly buys: ReadonlyMap<string, BuyRequest>,
     private readonly lifecycle: RevolutLifecycle,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
     private readonly log?: (message: string) => void,
   ) {
     this.router.get('/widget', (req, res) => this.page(req, res));
@@ -54,7 +56,7 @@ export class RevolutCheckout {
       wallet: q.walletAddress as string,
       status: 'AWAITING_PAYMENT',
       additionalProperties: buy.additionalProperties,
-      createdAt: now,
+      createdAt: providerOrderMadeAt(this.faults),
       updatedAt: now,
     };
     this.orders.set(id, order);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { methodLimits, quote } from '../kit/pricing';
 import type { SimulatorProfile } from '../kit/profile';
 import type { SandboxSimulatorOptions } from './options';
@@ -14,6 +15,7 @@ export class SandboxApi {
     private readonly orders: Map<string, SimOrder>,
     private readonly profile: SimulatorProfile,
     private readonly options: Pick<SandboxSimulatorOptions, 'apiKey' | 'publicUrl' | 'log'>,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
   ) {
     const router = this.router;
     router.get('/v1/currencies', (_req, res) => this.getCurrencies(res));
@@ -173,7 +175,7 @@ export class SandboxApi {
       country: s('country'),
       checkout_url: `${this.options.publicUrl}/checkout/${id}`,
       return_url: typeof body.return_url === 'string' ? body.return_url : undefined,
-      created_at: now,
+      created_at: providerOrderMadeAt(this.faults).toISOString(),
       updated_at: now,
     };
     this.orders.set(id, order);

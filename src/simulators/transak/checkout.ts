@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { priceWidget, type WidgetSession } from './api';
 import type { TransakLifecycle } from './lifecycle';
 import type { TransakSimulatorOptions } from './options';
@@ -18,6 +19,7 @@ export class TransakCheckout {
     private readonly sessions: ReadonlyMap<string, WidgetSession>,
     private readonly lifecycle: TransakLifecycle,
     private readonly options: Pick<TransakSimulatorOptions, 'credentials' | 'log'>,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
   ) {
     this.router.get('/global', (req, res) => this.widgetPage(req, res));
     this.router.post('/global', (req, res) => this.widgetAction(req, res));
@@ -49,7 +51,7 @@ export class TransakCheckout {
       ...(typeof p.partnerOrderId === 'string' ? { partnerOrderId: p.partnerOrderId } : {}),
       ...(typeof p.partnerCustomerId === 'string' ? { partnerCustomerId: p.partnerCustomerId } : {}),
       walletAddress: String(p.walletAddress),
-      createdAt: now,
+      createdAt: providerOrderMadeAt(this.faults).toISOString(),
       updatedAt: now,
       status: 'AWAITING_PAYMENT_FROM_USER',
       fiatCurrency: String(p.fiatCurrency),
