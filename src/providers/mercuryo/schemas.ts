@@ -81,7 +81,6 @@ export const MercuryoCallbackDataSchema = z.object({
   fiat_currency: z.string().nullish(),
   tx: z.object({ id: z.string().nullish(), address: z.string().nullish() }).nullish(),
   user: z.object({ uuid4: z.string().nullish(), country_code: z.string().nullish() }).nullish(),
-  created_at: z.string().nullish().catch(undefined),
   updated_at: z.string().nullish(),
   created_at_ts: z.number().nullish().catch(undefined),
   updated_at_ts: z.number().optional(),

@@ -196,14 +196,15 @@ export function fromCallback(data: MercuryoCallbackData, ids: MercuryoCurrencyId
       fiatCurrency: data.fiat_currency,
       fiatAmount: data.fiat_amount,
     }),
-    ...operationCreatedAt(data),
+    // Unix seconds: the callback is read without its whitespace, which leaves `created_at` unreadable.
+    ...createdAtSeconds(data.created_at_ts),
   };
 }
 
 /**
  * When Mercuryo made an operation: `created_at_ts` (Unix seconds) where the message has it, else
- * `created_at`, a time without a zone read as UTC, as Mercuryo's examples pair it with the Unix
- * time. Were it a European clock instead, the time would read later than it is, which never
+ * `created_at`, a time without a zone read as UTC, as Mercuryo's examples pair it with the same
+ * Unix time. Were it a European clock instead, the time would read later than it is, which never
  * refuses a genuine report.
  */
 function operationCreatedAt(operation: { created_at?: string | null; created_at_ts?: number | null }): CreatedAt {

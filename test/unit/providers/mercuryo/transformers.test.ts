@@ -235,6 +235,15 @@ describe('fromTransactions (sdk-partner/transactions)', () => {
     });
   });
 
+  test("the lookup reads the payment leg's created_at as UTC; one that is not a time is left out", () => {
+    const [item] = parse(paidCompleted).data;
+    const payment = Object.keys(item!).find((type) => type !== 'withdraw')!;
+    const odd = { data: [{ ...item!, [payment]: { ...item![payment]!, created_at: '18/04/2025' } }] };
+    const snapshot = fromTransactions('2f8c1a7e-0b1d-5c3e-9a4f-6d2e8b7c1a90', odd, ids);
+    expect(snapshot).not.toHaveProperty('providerOrderCreatedAt');
+    expect(snapshot.status).toBe('complete');
+  });
+
   test('a paid mobile payment stays processing while the withdraw is pending', () => {
     expect(fromTransactions('036fecc9-0b73-4875-bd6f-2b868e30cf55', parse(mobilePending), ids)).toMatchObject({
       providerStatus: 'withdraw:pending',
@@ -299,13 +308,13 @@ describe('fromCallback', () => {
     });
   });
 
-  test('created_at_ts is read before created_at; neither is a time: left out, and the callback is still read', () => {
+  test('a callback without a readable created_at_ts reports no creation time, and is still read', () => {
     const documented = data(callbackWithdrawPending);
-    expect(fromCallback({ ...documented, created_at_ts: undefined }, ids).providerOrderCreatedAt).toBe('2021-03-09T20:05:20.000Z');
-    expect(fromCallback({ ...documented, created_at: 'garbage' }, ids).providerOrderCreatedAt).toBe('2021-03-09T20:05:20.000Z');
-    const neither = fromCallback({ ...documented, created_at: 'garbage', created_at_ts: Number.NaN }, ids);
-    expect(neither).not.toHaveProperty('providerOrderCreatedAt');
-    expect(neither.status).toBe('processing');
+    for (const created_at_ts of [undefined, Number.NaN, -5]) {
+      const snapshot = fromCallback({ ...documented, created_at_ts }, ids);
+      expect(snapshot).not.toHaveProperty('providerOrderCreatedAt');
+      expect(snapshot.status).toBe('processing');
+    }
   });
 
   test('a paid card payment is processing; the completed withdraw is complete with its hash', () => {
