@@ -9,6 +9,7 @@ import { percentText } from '../domain/money';
 import { methodWorksIn } from '../domain/payment-methods';
 import {
   ProviderRejectedError,
+  ProviderUnavailableError,
   type CataloguePaymentMethod,
   type ProviderCatalogue,
   type ProviderQuote,
@@ -84,8 +85,24 @@ export interface ReferenceFeeOptions {
   currencies: CurrencyDictionary;
   /** The catalogue this one replaces: a method whose reference quote fails keeps the fee it had. */
   previous?: ProviderCatalogue;
-  /** Told of each method left without a fee, with the last error. */
-  onMissing?: (method: string, err: unknown) => void;
+  /**
+   * Take each method's fee from `previous` where it has one, without asking again: an early retry
+   * of a catalogue that missed a fee asks only for the fees still missing.
+   */
+  keepPrevious?: boolean;
+  /**
+   * Told of each method left without a fee, with the last error; `transient` when it may load on a
+   * retry (the quote timed out, was aborted or the provider was unavailable), false when no quote
+   * could be asked or the provider refused every one.
+   */
+  onMissing?: (method: string, err: unknown, transient: boolean) => void;
+}
+
+/** Whether a retry may get past the failure: a timeout, an abort, an outage or a network failure (not a refusal). */
+export function isTransientMiss(err: unknown): boolean {
+  // By name: a DOMException (a signal's reason) need not be an instance of this realm's Error.
+  const name = typeof err === 'object' && err !== null ? (err as { name?: unknown }).name : undefined;
+  return err instanceof ProviderUnavailableError || name === 'AbortError' || name === 'TimeoutError';
 }
 
 async function methodFee(
@@ -94,6 +111,8 @@ async function methodFee(
   quote: QuoteFn,
   options: ReferenceFeeOptions,
 ): Promise<string | undefined> {
+  const kept = options.previous?.paymentMethods.find((m) => m.code === method.code)?.fee;
+  if (options.keepPrevious && kept !== undefined) return kept;
   let last: unknown = new Error('no reference quote can be asked: no fiat, crypto currency or country fits');
   for (const request of referenceQuotes(catalogue, method, options.currencies)) {
     try {
@@ -104,8 +123,7 @@ async function methodFee(
       if (!(err instanceof ProviderRejectedError)) break;
     }
   }
-  const kept = options.previous?.paymentMethods.find((m) => m.code === method.code)?.fee;
-  if (kept === undefined) options.onMissing?.(method.code, last);
+  if (kept === undefined) options.onMissing?.(method.code, last, isTransientMiss(last));
   return kept;
 }
 

@@ -13,23 +13,36 @@ export interface CatalogueServiceOptions {
   /** Deadline of one catalogue fetch, reference quotes included. */
   timeoutMs: number;
   /**
-   * A catalogue with a method left without its reference fee is fetched again after this long
-   * (at most the TTL): one slow reference quote should not hide the method for a whole TTL.
+   * A catalogue with a method left without its reference fee for a transient reason (a timeout, an
+   * outage) is fetched again after this long, then after twice as long each time, up to the TTL:
+   * one slow reference quote should not hide the method for a whole TTL.
    */
   incompleteRetryMs?: number;
   logger?: Logger;
   now?: () => number;
 }
 
-/** How soon a catalogue missing a method's fee is fetched again, unless the TTL is shorter. */
+/** How soon a catalogue missing a method's fee for a transient reason is first fetched again, unless the TTL is shorter. */
 export const INCOMPLETE_CATALOGUE_RETRY_MS = 30_000;
 
 interface Entry {
   catalogue?: ProviderCatalogue;
   fetchedAt: number;
-  /** Served for this long from fetchedAt: the TTL, or the retry interval when a fee is missing. */
+  /** Served for this long from fetchedAt: the TTL, or the retry wait when a fee is missing for a transient reason. */
   freshForMs: number;
+  /** When every method's fee was last asked for: until a TTL has passed, a refresh asks only for those missing. */
+  feesReadAt: number;
+  /** The wait after the next fetch that still misses a fee for a transient reason (doubling; unset once none is). */
+  retryMs?: number;
   refreshing?: Promise<ProviderCatalogue | undefined>;
+}
+
+/** A fetched catalogue, and whether a method in it misses its fee for a reason a retry may get past (a timeout, an outage). */
+interface Fetched {
+  catalogue: ProviderCatalogue;
+  transientMiss: boolean;
+  /** Every method's fee was asked for (not only the missing ones'). */
+  allFeesRead: boolean;
 }
 
 export interface ProviderWithCatalogue {
@@ -84,32 +97,49 @@ export class CatalogueService {
     await this.available();
   }
 
-  private async fetch(adapter: ProviderAdapter, previous?: ProviderCatalogue): Promise<ProviderCatalogue> {
+  /**
+   * The catalogue, each method's fee read. A fetch within a TTL of the last full read (an early
+   * retry) asks only for the fees still missing and keeps the others; it logs only the misses worth
+   * retrying, so that a fee that cannot load is logged once per TTL, not at every retry.
+   */
+  private async fetch(adapter: ProviderAdapter, entry: Entry): Promise<Fetched> {
+    const previous = entry.catalogue;
+    const allFeesRead = previous === undefined || this.now() - entry.feesReadAt >= this.options.ttlMs;
     const signal = AbortSignal.timeout(this.options.timeoutMs);
-    const catalogue = await adapter.getCatalogue(signal);
-    return withReferenceFees(catalogue, (request) => adapter.getQuote(request, signal), {
+    const fetched = await adapter.getCatalogue(signal);
+    let transientMiss = false;
+    const catalogue = await withReferenceFees(fetched, (request) => adapter.getQuote(request, signal), {
       currencies: this.options.currencies,
       previous,
-      onMissing: (method, err) =>
+      keepPrevious: !allFeesRead,
+      onMissing: (method, err, transient) => {
+        transientMiss ||= transient;
+        if (!transient && !allFeesRead) return;
         this.options.logger?.warn(
           { provider: adapter.info.code, method, err: (err as Error).message },
           'no reference fee for payment method',
-        ),
+        );
+      },
     });
+    return { catalogue, transientMiss, allFeesRead };
   }
 
   private refresh(adapter: ProviderAdapter): Promise<ProviderCatalogue | undefined> {
     const code = adapter.info.code;
-    const entry = this.entries.get(code) ?? { fetchedAt: 0, freshForMs: 0 };
+    const entry = this.entries.get(code) ?? { fetchedAt: 0, freshForMs: 0, feesReadAt: 0 };
     this.entries.set(code, entry);
-    entry.refreshing ??= this.fetch(adapter, entry.catalogue)
+    entry.refreshing ??= this.fetch(adapter, entry)
       .then(
-        (catalogue) => {
+        ({ catalogue, transientMiss, allFeesRead }) => {
+          const { ttlMs } = this.options;
           entry.catalogue = catalogue;
           entry.fetchedAt = this.now();
-          entry.freshForMs = catalogue.paymentMethods.every((m) => m.fee !== undefined)
-            ? this.options.ttlMs
-            : Math.min(this.options.ttlMs, this.options.incompleteRetryMs ?? INCOMPLETE_CATALOGUE_RETRY_MS);
+          if (allFeesRead) entry.feesReadAt = entry.fetchedAt;
+          // A miss that cannot load (nothing to ask, every currency refused) waits for the TTL like a complete catalogue.
+          entry.freshForMs = transientMiss
+            ? Math.min(ttlMs, entry.retryMs ?? this.options.incompleteRetryMs ?? INCOMPLETE_CATALOGUE_RETRY_MS)
+            : ttlMs;
+          entry.retryMs = transientMiss ? Math.min(ttlMs, entry.freshForMs * 2) : undefined;
           return catalogue;
         },
         (err: unknown) => {

@@ -189,6 +189,41 @@ describe('withReferenceFees', () => {
     ]);
   });
 
+  test('a miss is reported transient after a timeout, an abort or an outage; not when refused everywhere or nothing could be asked', async () => {
+    const errors: Record<string, Error> = {
+      outage: new ProviderUnavailableError('GET /quote: HTTP 503'),
+      timeout: new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      aborted: new DOMException('This operation was aborted', 'AbortError'),
+      refused: new ProviderRejectedError('currency', 'no'),
+      odd: new Error('a failure of no known kind'),
+    };
+    // (Not quoteAnswering: under jest a DOMException is no instance of the test's Error.)
+    const quote: QuoteFn = (r) => Promise.reject(errors[r.paymentMethod]!);
+    const missing: Record<string, boolean> = {};
+    const limits = { [USD]: { min: '10', max: '100' }, [EUR]: { min: '10', max: '100' } };
+    await withReferenceFees(
+      catalogue([...Object.keys(errors).map((code) => method(code, limits)), method('nothing', { [USD]: { min: '1', max: '9' } })]),
+      quote,
+      { currencies: currencyDictionary, onMissing: (m, _err, transient) => (missing[m] = transient) },
+    );
+    expect(missing).toEqual({ outage: true, timeout: true, aborted: true, refused: false, odd: false, nothing: false });
+  });
+
+  test('keepPrevious takes the fees the previous catalogue has without asking, and asks only for the others', async () => {
+    const { quote, asked } = quoteAnswering(() => ({ fee: '5' }));
+    const limits = { [USD]: { min: '10', max: '100' } };
+    const result = await withReferenceFees(catalogue([method('card', limits), method('google_pay', limits)]), quote, {
+      currencies: currencyDictionary,
+      previous: catalogue([method('card', {}, '3%'), method('google_pay', {})]),
+      keepPrevious: true,
+    });
+    expect(result.paymentMethods.map((m) => [m.code, m.fee])).toEqual([
+      ['card', '3%'],
+      ['google_pay', '5%'],
+    ]);
+    expect(asked).toEqual(['google_pay:USD']);
+  });
+
   test('a catalogue whose methods all publish a fee is returned as it is', async () => {
     const { quote, asked } = quoteAnswering(() => ({ fee: '1' }));
     const published = catalogue([method('card', { [USD]: { min: '10', max: '100' } }, '1%')]);
