@@ -38,8 +38,9 @@ export interface SentCalls {
   readonly lane: string;
   lastSeq: number;
   /**
-   * One of its calls waited for a slot (its own, or another's it joined while that one waited): its
-   * deadline was partly spent in the queue, so its timing out says nothing of the provider.
+   * One of its calls waited for a slot (its own, or another's it joined while that one waited), or
+   * the request waited for the provider's catalogue to load (OffersService): its deadline was partly
+   * spent elsewhere than at the provider, so its timing out says nothing of the provider.
    */
   queued: boolean;
 }

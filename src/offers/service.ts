@@ -246,8 +246,9 @@ export class OffersService {
   private readonly waitEnded = (wait: ProviderWait, outcome: Outcome): void => {
     const { code } = wait;
     // A timeout says nothing of the provider when the request's deadline was partly spent waiting
-    // for a slot (behind the cap, not at the provider), or when the provider answers calls sent after
-    // the request's (a straggler, a busy moment): neither counts towards its being slow.
+    // for a slot (behind the cap, not at the provider) or for its catalogue to load, or when the
+    // provider answers calls sent after the request's (a straggler, a busy moment): none of these
+    // counts towards its being slow.
     const excused =
       'error' in outcome && outcome.error.code === 'timeout' && (wait.sent.queued || this.calls.answeredAfter(code, wait.sent));
     if (!excused) this.recordOutcome(code, outcome, false, wait.ms);
@@ -341,7 +342,12 @@ export class OffersService {
   ): Promise<Outcome> {
     const code = adapter.info.code;
     // A catalogue in the cache is read without a promise (every provider of every request reads one).
-    const catalogue = this.options.catalogues.cached(code) ?? (await this.options.catalogues.get(code));
+    let catalogue = this.options.catalogues.cached(code);
+    if (!catalogue) {
+      // Loading it (up to CATALOGUE_TIMEOUT_MS) spends the deadline off the provider's quote, as a wait for a slot does.
+      sent.queued = true;
+      catalogue = await this.options.catalogues.get(code);
+    }
     if (!catalogue) return { code, asked: false, error: { code: 'unavailable', message: 'the provider catalogue is not available' } };
     const methods = eligibleMethods(catalogue, {
       fiat: query.fiat,

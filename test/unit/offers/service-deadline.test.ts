@@ -335,3 +335,18 @@ describe('time spent waiting for a slot is not the provider being slow', () => {
     expect((await timed({ integratorId: 'b', amountFrom: '98' })).result.offers.slow).toBeDefined();
   });
 });
+
+test("requests whose deadline went to loading the provider's first catalogue do not make it slow", async () => {
+  // The catalogue takes 600 ms (CATALOGUE_TIMEOUT_MS allows it); a quote's deadline is 400 ms.
+  const loading = provider('loading', { ms: 5 });
+  const adapter: ProviderAdapter = { ...loading.adapter, getCatalogue: () => sleep(600).then(() => CATALOGUE) };
+  const { timed } = setup([provider('fast', { ms: 5 }).adapter, adapter], { providerTimeoutMs: 400 });
+  // Two timeouts in a row would make a provider slow (left out without being asked).
+  const first = await Promise.all([timed(), timed({ externalUserId: 'u2' })]);
+  expect(first.map(({ result }) => result.errors.loading?.error.code)).toEqual(['timeout', 'timeout']);
+  expect(loading.asked.calls).toBe(0);
+  await sleep(250);
+  const after = await timed();
+  expect(after.result.offers.loading).toBeDefined();
+  expect(loading.asked.calls).toBe(1);
+});

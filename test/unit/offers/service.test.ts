@@ -244,7 +244,7 @@ test('a provider whose catalogue cannot be loaded is unavailable', async () => {
 });
 
 describe('slow providers', () => {
-  function slowSetup() {
+  async function slowSetup() {
     let clock = NOW;
     let slowAnswers = false;
     const fast = adapter('fast', () => Promise.resolve(goodQuote));
@@ -257,9 +257,12 @@ describe('slow providers', () => {
       return slowAnswers ? Promise.resolve(goodQuote) : new Promise<ProviderQuote>(() => undefined);
     });
     const providers = new ProviderRegistry([fast, slow]);
+    const catalogues = new CatalogueService({ providers, currencies: currencyDictionary, ttlMs: 60_000, timeoutMs: 1000 });
+    // Loaded first, as the API does at start: a timeout of a request that waited for a catalogue to load is not counted.
+    await catalogues.warm();
     const offers = new OffersService({
       providers,
-      catalogues: new CatalogueService({ providers, currencies: currencyDictionary, ttlMs: 60_000, timeoutMs: 1000 }),
+      catalogues,
       store: new MemoryOfferStore(() => clock),
       offerTtlSeconds: 120,
       providerTimeoutMs: 150,
@@ -275,7 +278,7 @@ describe('slow providers', () => {
   }
 
   test('after two timeouts in a row a provider no longer holds the answer, until a probe finds it recovered', async () => {
-    const { timed, advance, recover, asked, lastSlowCall } = slowSetup();
+    const { timed, advance, recover, asked, lastSlowCall } = await slowSetup();
     for (let i = 0; i < 2; i++) {
       const { result, ms } = await timed();
       expect(ms).toBeGreaterThanOrEqual(140);
@@ -306,7 +309,7 @@ describe('slow providers', () => {
   });
 
   test('a probe that finds the provider still slow holds no answer, and the next one waits for the interval', async () => {
-    const { timed, advance, asked, lastSlowCall } = slowSetup();
+    const { timed, advance, asked, lastSlowCall } = await slowSetup();
     for (let i = 0; i < 2; i++) await timed();
     advance(30_000);
     const probing = await timed();
@@ -328,9 +331,12 @@ describe('slow providers', () => {
   test('when every provider is slow, the answer waits for them all', async () => {
     const never = () => new Promise<ProviderQuote>(() => undefined);
     const providers = new ProviderRegistry([adapter('a', never)]);
+    const catalogues = new CatalogueService({ providers, currencies: currencyDictionary, ttlMs: 60_000, timeoutMs: 1000 });
+    // Loaded first, as the API does at start: a timeout of a request that waited for a catalogue to load is not counted.
+    await catalogues.warm();
     const offers = new OffersService({
       providers,
-      catalogues: new CatalogueService({ providers, currencies: currencyDictionary, ttlMs: 60_000, timeoutMs: 1000 }),
+      catalogues,
       store: new MemoryOfferStore(() => NOW),
       offerTtlSeconds: 120,
       providerTimeoutMs: 80,
