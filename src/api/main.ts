@@ -20,7 +20,7 @@ runMain('api', async (logger) => {
   // Refuses to start when the namespace's retention cannot keep what provider order claims rely on.
   await claimRetentionAtStart(client, claimLifetimeMs(config.orderTimings), logger);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, apiLogger) : undefined;
-  const app = buildApi(config, client, apiLogger, { redis: redis?.client });
+  const app = buildApi(config, client, apiLogger, { redis: redis?.client, warmCatalogues: true });
   const server = app.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   logger.info({ url: `http://${config.host}:${config.port}`, temporal: config.temporal.address }, 'API listening');

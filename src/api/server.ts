@@ -30,6 +30,11 @@ export interface BuildApiOverrides {
   providers?: ProviderRegistry;
   /** A connected Redis client (REDIS_URL): the shared offer store, rate-limit counters and signalled provider events. */
   redis?: RedisClient;
+  /**
+   * Load every provider's catalogue now, in the background (the API process at start): the first
+   * offers requests then find them cached rather than waiting for them within their quote deadline.
+   */
+  warmCatalogues?: boolean;
 }
 
 /** Wires the API from configuration: the composition root shared by main, dev and tests. */
@@ -48,6 +53,10 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     timeoutMs: config.catalogueTimeoutMs,
     logger,
   });
+  // Not waited for: each failure is logged by the service, and that provider is loaded on its first request.
+  if (overrides.warmCatalogues) {
+    catalogues.warm().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'warming the provider catalogues failed'));
+  }
   return createApp({
     catalogues,
     // RATE_LIMIT_REQUESTS=0 turns rate limiting off: no limiter is mounted.
