@@ -7,6 +7,7 @@ import {
   type ProviderAdapter,
   type ProviderInfo,
 } from '../types';
+import { createdAtText } from '../kit/created-at';
 import { defineProvider } from '../descriptor';
 import { BanxaClient } from './client';
 import { banxaConfig, BanxaEnvSchema, BANXA_SIMULATOR_CREDENTIALS, type BanxaConfig } from './config';
@@ -23,6 +24,9 @@ import {
   toQuoteParams,
 } from './transformers';
 import { banxaEventId, parseBanxaWebhookBody, verifyBanxaWebhook } from './webhook';
+
+/** How old a Banxa order found under the order id may be to be adopted (half the workflow's clock skew). */
+const ADOPT_WITHIN_MS = 5 * 60_000;
 
 export { banxaConfig, BanxaEnvSchema, BANXA_SIMULATOR_CREDENTIALS, type BanxaConfig, type BanxaCredentials } from './config';
 
@@ -51,6 +55,23 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
   const client = new BanxaClient(config);
 
   /** The Banxa order an earlier attempt created for this broker order, if any. */
+  /**
+   * A Banxa order found under this order id but made long before this call: an earlier run's, whose
+   * answer was lost (the run failed; the integrator asked again later), or one a long worker outage
+   * separated from this attempt. The order workflow refuses reports about a provider order made
+   * before the order (by more than its clock skew, 10 minutes), so adopting it would leave a paid
+   * order stuck; refused here, the integrator orders again under a new external_order_id.
+   */
+  function refuseStaleOrder(existing: BanxaOrder): void {
+    const madeAt = Date.parse(createdAtText(existing.createdAt).providerOrderCreatedAt ?? '');
+    if (madeAt < Date.now() - ADOPT_WITHIN_MS) {
+      throw new ProviderRejectedError(
+        'rejected',
+        `Banxa order ${existing.id} was made for this order id at ${new Date(madeAt).toISOString()}, too long ago to be this order's: order again under a new external_order_id`,
+      );
+    }
+  }
+
   async function findCreated(request: CreateProviderOrderRequest): Promise<BanxaOrder | undefined> {
     const now = Date.now();
     const window = {
@@ -99,6 +120,7 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
     async createOrder(request) {
       const existing = await findCreated(request);
       if (existing) {
+        refuseStaleOrder(existing);
         // The one-time checkout URL is not returned again; the order's status page is.
         const redirectUrl = existing.checkoutUrl ?? existing.orderStatusUrl;
         if (!redirectUrl) throw new ProviderRejectedError('rejected', `Banxa order ${existing.id} exists but has no customer link`);

@@ -36,14 +36,18 @@ export function createdAtText(value: string | null | undefined, zoneless: 'utc' 
   const utc = Date.UTC(y, mo - 1, d, h, mi, s, Number(fraction.padEnd(3, '0').slice(0, 3)));
   // A day past the month's end (31 April) rolls over in Date.UTC: not a date.
   if (new Date(utc).getUTCDate() !== d) return NONE;
-  return fromMillis(utc - offsetMinutes(zone) * 60_000);
+  const offset = offsetMinutes(zone);
+  return offset === undefined ? NONE : fromMillis(utc - offset * 60_000);
 }
 
-function offsetMinutes(zone: string | undefined): number {
+/** The zone's offset from UTC in minutes; undefined for one no clock uses (beyond ±14:00, or minutes past 59). */
+function offsetMinutes(zone: string | undefined): number | undefined {
   if (zone === undefined || zone === 'Z' || zone === 'z') return 0;
   const sign = zone.startsWith('-') ? -1 : 1;
   const digits = zone.slice(1).replace(':', '');
-  return sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || '0'));
+  const [hours, minutes] = [Number(digits.slice(0, 2)), Number(digits.slice(2) || '0')];
+  if (hours > 14 || minutes > 59 || (hours === 14 && minutes > 0)) return undefined;
+  return sign * (hours * 60 + minutes);
 }
 
 /** Unix time in milliseconds, as a number or a text of digits. */

@@ -235,6 +235,20 @@ describe('create idempotency (the order list filtered by customer)', () => {
     expect([...harness.simulator.orders.values()].filter((o) => o.externalOrderId === request.orderId)).toHaveLength(1);
   });
 
+  test('an order found under the id but made long before (an earlier run whose answer was lost) is refused, not adopted', async () => {
+    const request = orderRequest();
+    const first = await harness.adapter.createOrder(request);
+    const stored = harness.simulator.orders.get(first.providerOrderId as string)!;
+    stored.createdAt = new Date(Date.now() - 60 * 60_000);
+    await expect(harness.adapter.createOrder(request)).rejects.toMatchObject({
+      code: 'rejected',
+      message: expect.stringMatching(/new external_order_id/),
+    });
+    // Four minutes old is still this order's, made by an earlier attempt of the same creation.
+    stored.createdAt = new Date(Date.now() - 4 * 60_000);
+    expect((await harness.adapter.createOrder(request)).providerOrderId).toBe(first.providerOrderId);
+  });
+
   test('more orders of one customer than the lookup reads: refused rather than risk a second Banxa order', async () => {
     const customer = `user-${randomUUID()}`;
     await seed(customer, 501);
