@@ -6,11 +6,10 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { orderIdFor } from '../src/orders/request';
 import { orderWorkflowId } from '../src/temporal/order-contract';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../src/config/env';
 import { IntegratorReceiver } from '../test/helpers/integrator-receiver';
-import { REJECTED_SCENARIO, SCENARIOS, startScenarioOrder, workflowRuns } from '../test/helpers/scenarios';
+import { REJECTED_SCENARIO, SCENARIOS, startRejectedOrder, startScenarioOrder, workflowRuns } from '../test/helpers/scenarios';
 import { CURRENT_GENERATION, HISTORIES_DIR } from '../test/replay/generations';
 import { startTestStack } from '../test/helpers/stack';
 import { startTemporal } from '../test/helpers/temporal';
@@ -52,14 +51,7 @@ async function main(): Promise<void> {
     }
     const stack = await startTestStack(env, { env: { ONRAMP_WEBHOOK_URL: webhookUrl } });
     try {
-      const { draft, res } = await startScenarioOrder(stack, REJECTED_SCENARIO.walletAddress);
-      if (res.status !== 422) throw new Error(`rejected scenario answered ${res.status}`);
-      const orderId = orderIdFor(stack.config.integrators[0]!.id, draft.external_order_id);
-      await env.client.workflow
-        .getHandle(orderWorkflowId(orderId))
-        .result()
-        .catch(() => undefined);
-      await save(REJECTED_SCENARIO.name, orderId);
+      await save(REJECTED_SCENARIO.name, await startRejectedOrder(stack, env.client));
     } finally {
       await stack.stop();
     }

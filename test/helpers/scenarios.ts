@@ -1,9 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { LocalStack } from '../../src/dev/local-stack';
+import { OrderRejectedError } from '../../src/orders/errors';
+import { orderIdFor } from '../../src/orders/request';
+import { OrderService } from '../../src/orders/service';
 import { orderWorkflowId } from '../../src/temporal/order-contract';
 import { FAST_TIMINGS } from './config';
 import type { IntegratorReceiver } from './integrator-receiver';
-import { checkout, draftOrder, offerThenOrder, waitForStatus } from './orders';
+import { checkout, draftOrder, offerThenOrder, waitForStatus, workflowInput } from './orders';
 import type { TestStackOptions } from './stack';
 
 /** A recorded order path: how to set the stack up, and what to do once the order exists. */
@@ -149,6 +153,42 @@ async function waitForRuns(client: Client, orderId: string, count: number): Prom
 
 /** A creation the workflow refuses (invalid wallet address): recorded as a failed workflow. */
 export const REJECTED_SCENARIO = { name: 'rejected-invalid-address', walletAddress: 'not-a-wallet-address' };
+
+/**
+ * Starts the rejected scenario's order through the API's order service, past the API's own address
+ * check (which refuses before any workflow starts), so that the workflow's check, kept as a second
+ * line, refuses it; resolves with the order id once the workflow has failed.
+ */
+export async function startRejectedOrder(stack: LocalStack, client: Client): Promise<string> {
+  const integratorId = stack.config.integrators[0]!.id;
+  const externalOrderId = `order-${randomUUID()}`;
+  const orderId = orderIdFor(integratorId, externalOrderId);
+  const orders = new OrderService({
+    client,
+    taskQueue: stack.config.temporal.taskQueue,
+    createTimeoutMs: 30_000,
+    claimLifetimeMs: 60_000,
+    orderIdReservation: stack.config.orderIdReservation,
+  });
+  const input = workflowInput(orderId, { integratorId, timings: stack.config.orderTimings });
+  const refused = await orders
+    .create({
+      ...input,
+      request: { ...input.request, external_order_id: externalOrderId, wallet_address: REJECTED_SCENARIO.walletAddress },
+    })
+    .then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+  if (!(refused instanceof OrderRejectedError) || refused.reason !== 'invalid_wallet_address') {
+    throw new Error(`the rejected scenario was not refused for its address: ${String(refused)}`);
+  }
+  await client.workflow
+    .getHandle(orderWorkflowId(orderId))
+    .result()
+    .catch(() => undefined);
+  return orderId;
+}
 
 export async function startScenarioOrder(stack: LocalStack, walletAddress?: string) {
   const draft = draftOrder(walletAddress ? { wallet_address: walletAddress } : {});

@@ -3,7 +3,7 @@
  * HTTP to the sandbox simulator, and the simulator misbehaving where a test says so.
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { WorkflowFailedError } from '@temporalio/client';
+import { WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { orderIdFor } from '../../src/orders/request';
 import { getOrderQuery, orderWorkflowId, providerEventSignal } from '../../src/temporal/order-contract';
@@ -132,13 +132,14 @@ test('hold, then payment: the order goes on to complete', async () => {
   await waitForStatus(s.apiUrl, 'sandbox', order.id, 'complete');
 });
 
-test('a rejected creation fails the workflow and the same external_order_id can be used again', async () => {
+test('an invalid address is refused before any workflow starts, and the same external_order_id can be used again', async () => {
   const s = await stack();
   const draft = draftOrder({ wallet_address: 'not-an-address' });
   const rejected = await offerThenOrder(s.apiUrl, draft);
   expect(rejected.body.code).toBe('invalid_wallet_address');
-  const failedRun = env.client.workflow.getHandle(orderWorkflowId(orderIdOf(s, draft)));
-  await expect(failedRun.result()).rejects.toBeInstanceOf(WorkflowFailedError);
+  // The API checks the address first (the workflow checks it again): nothing was started.
+  const notStarted = env.client.workflow.getHandle(orderWorkflowId(orderIdOf(s, draft)));
+  await expect(notStarted.describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
 
   const fixed = await offerThenOrder(s.apiUrl, { ...draft, wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' });
   expect(fixed.status).toBe(200);
