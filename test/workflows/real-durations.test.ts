@@ -41,6 +41,9 @@ afterAll(async () => {
 });
 
 async function startOrder(id: string) {
+  // The simulator's clock follows the skipped workflow clock: its orders are made when the workflow
+  // thinks it is, not days before the order (which the workflow would refuse as an older purchase).
+  stack.simulator.faults.providerOrderAgeMs = Date.now() - (await env.currentTimeMs());
   const handle = await env.client.workflow.start<typeof orderWorkflow>('orderWorkflow', {
     workflowId: orderWorkflowId(id),
     taskQueue: TASK_QUEUE,

@@ -30,7 +30,8 @@ export interface SimulatorFaults {
   /**
    * How long before now each new provider order says it was made: a purchase kept from before the
    * broker's order (an order id the provider still knows after the broker's order was deleted).
-   * Every later webhook and status answer shows that creation time. 0: made now.
+   * Every later webhook and status answer shows that creation time. 0: made now; below 0: a
+   * provider clock that runs ahead (a time-skipping test's, whose workflow clock is days ahead).
    */
   providerOrderAgeMs: number;
 }
@@ -60,7 +61,7 @@ export function paidTerms(faults: SimulatorFaults): { fiatAmount?: string; fiatC
 
 /** When a provider order made now says it was made: now, less the `providerOrderAgeMs` switch. */
 export function providerOrderMadeAt(faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>, now = Date.now()): Date {
-  return new Date(now - Math.max(0, faults.providerOrderAgeMs));
+  return new Date(now - faults.providerOrderAgeMs);
 }
 
 /** The known switches of a JSON body, each only when it has the right type. */
