@@ -190,8 +190,9 @@ describe('Mercuryo adapter against the simulator', () => {
       async () => ((await harness.adapter.getOrder(request.orderId)).status === 'complete' ? true : undefined),
       'complete after hold',
     );
-    const statuses = (await harness.eventsFor(request.orderId)).map((e) => e.status);
-    expect(statuses).toEqual(['created', 'pending', 'hold', 'processing', 'processing', 'processing', 'complete']);
+    // The lookup can say complete before the last callbacks have arrived: wait for them.
+    const events = await harness.waitForEvents(request.orderId, (received) => received.some((e) => e.status === 'complete'));
+    expect(events.map((e) => e.status)).toEqual(['created', 'pending', 'hold', 'processing', 'processing', 'processing', 'complete']);
   });
 
   test('fail and expire end the purchase as failed', async () => {
