@@ -1,7 +1,7 @@
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import { orderIdOfWorkflowId, orderIdReservationId } from '../temporal/order-contract';
-import type { orderIdReservation } from '../../workflows';
-import { ORDER_ID_RESERVATION_WORKFLOW_TYPE } from './claims';
+import { rawExecutions } from '../temporal/raw-visibility';
+import { startOrderIdReservation } from './order-id-reservation';
 
 /** Every order workflow visibility still keeps, whatever its status (continued-as-new runs repeat their id). */
 const ORDER_WORKFLOWS_QUERY = "WorkflowType = 'orderWorkflow'";
@@ -87,42 +87,17 @@ async function reserve(options: ReservationBackfillOptions, orderId: string): Pr
       throw err;
     }
   }
-  try {
-    await withDeadline(() =>
-      client.workflow.start<typeof orderIdReservation>(ORDER_ID_RESERVATION_WORKFLOW_TYPE, {
-        workflowId,
-        taskQueue,
-        args: [{ orderId, holdForMs: holdMs }],
-        workflowIdReusePolicy: 'REJECT_DUPLICATE',
-        workflowIdConflictPolicy: 'FAIL',
-        staticSummary: `order id ${orderId} reserved (backfill)`,
-      }),
-    );
-    return 'reserved';
-  } catch (err) {
-    if (err instanceof WorkflowExecutionAlreadyStartedError) return 'already reserved';
-    throw err;
-  }
+  const started = await withDeadline(() =>
+    startOrderIdReservation(client, taskQueue, { orderId, holdForMs: holdMs }, `order id ${orderId} reserved (backfill)`),
+  );
+  return started ? 'reserved' : 'already reserved';
 }
 
 /** The ids of the order workflows in visibility, a page of 1000 at a time, memos left undecoded. */
 async function* orderWorkflowIds({ client, rpcTimeoutMs = RPC_TIMEOUT_MS }: ReservationBackfillOptions): AsyncGenerator<string> {
-  let nextPageToken: Uint8Array = Buffer.alloc(0);
-  for (;;) {
-    const page = await client.withDeadline(Date.now() + rpcTimeoutMs, () =>
-      client.workflowService.listWorkflowExecutions({
-        namespace: client.options.namespace,
-        query: ORDER_WORKFLOWS_QUERY,
-        pageSize: 1000,
-        nextPageToken,
-      }),
-    );
-    for (const execution of page.executions) {
-      const workflowId = execution.execution?.workflowId;
-      if (workflowId) yield workflowId;
-    }
-    if (!page.nextPageToken || page.nextPageToken.length === 0) return;
-    nextPageToken = page.nextPageToken;
+  for await (const execution of rawExecutions(client, ORDER_WORKFLOWS_QUERY, rpcTimeoutMs)) {
+    const workflowId = execution.execution?.workflowId;
+    if (workflowId) yield workflowId;
   }
 }
 

@@ -34,8 +34,10 @@ import {
   type WebhookDeliveryRecord,
 } from '../temporal/order-contract';
 import { searchableHash, type EncryptionKey } from '../temporal/codec';
-import type { orderIdReservation, orderWorkflow, providerOrderClaim } from '../../workflows';
-import { CLAIM_MIN_RETENTION_MS, CLAIM_WORKFLOW_TYPE, ORDER_ID_RESERVATION_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
+import { temporalOrderRecords } from '../temporal/order-records';
+import type { orderWorkflow, providerOrderClaim } from '../../workflows';
+import { CLAIM_MIN_RETENTION_MS, CLAIM_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
+import { startOrderIdReservation } from './order-id-reservation';
 import { isUndecodablePayload, OrderRejectedError, OrderUnavailableError, OrderUnreadableError } from './errors';
 
 export interface OrderServiceOptions {
@@ -133,23 +135,19 @@ export class OrderService {
     // Not skipped for an order this process remembers: it may have been deleted since.
     const workflowId = orderIdReservationId(orderId);
     const { holdMs, checkEveryMs, graceMs = CLAIM_MIN_RETENTION_MS } = this.options.orderIdReservation;
+    let started: boolean;
     try {
-      await this.withRpcDeadline(() =>
-        this.options.client.workflow.start<typeof orderIdReservation>(ORDER_ID_RESERVATION_WORKFLOW_TYPE, {
-          workflowId,
-          taskQueue: this.options.taskQueue,
-          args: [{ orderId, holdForMs: holdMs, ...(checkEveryMs === undefined ? {} : { checkEveryMs }) }],
-          // A closed reservation (ended, or terminated by hand) still holds the id while Temporal keeps it.
-          workflowIdReusePolicy: 'REJECT_DUPLICATE',
-          workflowIdConflictPolicy: 'FAIL',
-          staticSummary: `order id ${orderId} reserved`,
+      started = await this.withRpcDeadline(() =>
+        startOrderIdReservation(this.options.client, this.options.taskQueue, {
+          orderId,
+          holdForMs: holdMs,
+          ...(checkEveryMs === undefined ? {} : { checkEveryMs }),
         }),
       );
-      return;
     } catch (err) {
-      if (!(err instanceof WorkflowExecutionAlreadyStartedError)) throw unavailable(err, 'reserve', workflowId);
+      throw unavailable(err, 'reserve', workflowId);
     }
-    if (await this.orderExists(orderId)) return;
+    if (started || (await this.orderExists(orderId))) return;
     let reservedAt: Date;
     try {
       reservedAt = (await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe())).startTime;
@@ -165,14 +163,13 @@ export class OrderService {
     );
   }
 
+  /** Whether Temporal still keeps the order's workflow, read as the reservation reads it (nothing decoded). */
   private async orderExists(orderId: string): Promise<boolean> {
-    const workflowId = orderWorkflowId(orderId);
+    const { client } = this.options;
     try {
-      await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe());
-      return true;
+      return await this.withRpcDeadline(() => temporalOrderRecords(client.connection, client.options.namespace).kept(orderId));
     } catch (err) {
-      if (err instanceof WorkflowNotFoundError) return false;
-      throw unavailable(err, 'describe', workflowId);
+      throw unavailable(err, 'describe', orderWorkflowId(orderId));
     }
   }
 

@@ -2,10 +2,10 @@ import type { Client } from '@temporalio/client';
 // Not re-exported by the package's index: the functions the client itself decodes search attributes with.
 import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { requiredTsToMs } from '@temporalio/common/lib/time';
-import type { temporal } from '@temporalio/proto';
 import type { Logger } from '../logging';
 import { openOrders, openOrdersCountedAt, openOrdersCountErrors } from '../metrics/metrics';
 import { ORDER_STATUS_KEY, PROVIDER_CODE_KEY } from '../temporal/order-contract';
+import { rawExecutions } from '../temporal/raw-visibility';
 
 /**
  * Age buckets of onramp_open_orders, by the upper bound of each (the last has none): 1 day is the
@@ -74,7 +74,7 @@ export class OpenOrdersCounter {
       const counts = new Map<string, { status: string; provider: string; age_bucket: string; count: number }>();
       const at = now();
       let listed = 0;
-      for await (const execution of this.runningOrders()) {
+      for await (const execution of rawExecutions(this.options.client, OPEN_ORDERS_QUERY)) {
         if (++listed > maxOrders) {
           logger.warn({ maxOrders }, 'open orders: more running orders than are counted; the gauge shows the first ones');
           break;
@@ -94,23 +94,6 @@ export class OpenOrdersCounter {
     } catch (err) {
       openOrdersCountErrors.inc();
       logger.warn({ err }, 'open orders: counting from Temporal visibility failed');
-    }
-  }
-
-  /** The running orders' raw visibility records, page by page (their memos left as they are: never decoded). */
-  private async *runningOrders(): AsyncGenerator<temporal.api.workflow.v1.IWorkflowExecutionInfo> {
-    const { client } = this.options;
-    let nextPageToken: Uint8Array = Buffer.alloc(0);
-    for (;;) {
-      const page = await client.workflowService.listWorkflowExecutions({
-        namespace: client.options.namespace,
-        query: OPEN_ORDERS_QUERY,
-        pageSize: 1000,
-        nextPageToken,
-      });
-      yield* page.executions;
-      if (!page.nextPageToken || page.nextPageToken.length === 0) return;
-      nextPageToken = page.nextPageToken;
     }
   }
 }

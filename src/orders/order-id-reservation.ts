@@ -1,0 +1,31 @@
+import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
+import { orderIdReservationId, type OrderIdReservation } from '../temporal/order-contract';
+import type { orderIdReservation } from '../../workflows';
+import { ORDER_ID_RESERVATION_WORKFLOW_TYPE } from './claims';
+
+/**
+ * Starts the reservation of `reservation.orderId` (workflows/claim.ts), as the API does before an
+ * order and the backfill does for older orders; false when the id has a reservation already, open
+ * or closed and still kept (a closed one, ended or terminated by hand, still holds the id).
+ */
+export async function startOrderIdReservation(
+  client: Client,
+  taskQueue: string,
+  reservation: OrderIdReservation,
+  summary = `order id ${reservation.orderId} reserved`,
+): Promise<boolean> {
+  try {
+    await client.workflow.start<typeof orderIdReservation>(ORDER_ID_RESERVATION_WORKFLOW_TYPE, {
+      workflowId: orderIdReservationId(reservation.orderId),
+      taskQueue,
+      args: [reservation],
+      workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      workflowIdConflictPolicy: 'FAIL',
+      staticSummary: summary,
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof WorkflowExecutionAlreadyStartedError) return false;
+    throw err;
+  }
+}
