@@ -41,7 +41,7 @@ const SEARCH_ORDERS = int('BENCH_ISOLATION_SEARCH_ORDERS', 1000);
 const SEARCHES_AT_ONCE = int('BENCH_ISOLATION_SEARCHES', 10);
 /** How long each phase measures B, and the pace of B's reads and orders (its offers go one after another). */
 const PHASE_S = int('BENCH_ISOLATION_PHASE_S', 30);
-const READ_EVERY_MS = int('BENCH_ISOLATION_READ_EVERY_MS', 100);
+const READ_EVERY_MS = int('BENCH_ISOLATION_READ_EVERY_MS', 25);
 const WEBHOOK_EVERY_MS = int('BENCH_ISOLATION_WEBHOOK_EVERY_MS', 500);
 /** The slow provider's latency (the moonpay simulator), all run long, so that B's offers alone include it. */
 const SLOW_PROVIDER = 'moonpay';
@@ -54,6 +54,13 @@ const SLOW_MS = int('BENCH_ISOLATION_SLOW_MS', 800);
 const RATE_LIMIT = 600;
 const RATE_WINDOW_S = 10;
 const TIMEOUT_S = int('BENCH_ISOLATION_TIMEOUT_S', 900);
+/** The loads to measure B under (all three by default); `alone` is always measured, first. */
+const LOADS = ['hang', 'search', 'burst'] as const;
+const CHOSEN = (process.env.BENCH_ISOLATION_PHASES ?? LOADS.join(',')).split(',').map((s) => s.trim());
+for (const name of CHOSEN) {
+  if (!(LOADS as readonly string[]).includes(name)) throw new Error(`BENCH_ISOLATION_PHASES: unknown phase ${name}`);
+}
+const measures = (load: (typeof LOADS)[number]) => CHOSEN.includes(load);
 const QUEUE = 'bench-isolation';
 
 const progress = (message: string) => process.stderr.write(`[bench:isolation] ${message}\n`);
@@ -84,6 +91,8 @@ interface Samples {
   slowProviderQuoted: number;
   readsMs: number[];
   firstWebhookMs: number[];
+  /** The broker API's event-loop delay over the phase. */
+  apiEventLoop: { p99Ms: number; maxMs: number };
 }
 
 /**
@@ -96,8 +105,9 @@ interface Samples {
 async function measureB(broker: Broker, client: Client, b: Integrator, receiver: FirstWebhookReceiver): Promise<Samples> {
   const user = `bench-b-${randomUUID()}`;
   await broker.offerFor(b, user);
-  const samples: Samples = { offersMs: [], slowProviderQuoted: 0, readsMs: [], firstWebhookMs: [] };
   const orders = [(await broker.createOrder(b, user)).id];
+  await broker.eventLoopDelay();
+  const samples: Samples = { offersMs: [], slowProviderQuoted: 0, readsMs: [], firstWebhookMs: [], apiEventLoop: { p99Ms: 0, maxMs: 0 } };
   const ends = performance.now() + PHASE_S * 1000;
   const running = () => performance.now() < ends;
   /** Runs `step` every `everyMs` (or back to back with 0) until the phase ends. */
@@ -130,6 +140,7 @@ async function measureB(broker: Broker, client: Client, b: Integrator, receiver:
       samples.firstWebhookMs.push((await receiver.firstArrival(id, 60_000)) - asked);
     }),
   ]);
+  samples.apiEventLoop = await broker.eventLoopDelay();
   await terminate(client, orders);
   return samples;
 }
@@ -225,7 +236,11 @@ async function main(): Promise<void> {
         { NODE_ENV: 'development', SIMULATOR_PORT: String(simPort), BROKER_URL: broker.url },
         join(dir, 'simulators.log'),
       ),
-      startChild('api', 'src/api/main.ts', [], brokerEnv, join(dir, 'api.log'), apiNodeFlags()),
+      // BENCH_CHILD_NODE_ARGS: extra node flags for the API, e.g. "--trace-gc" or "--cpu-prof --cpu-prof-dir=/tmp/prof".
+      startChild('api', 'src/api/main.ts', [], brokerEnv, join(dir, 'api.log'), [
+        ...apiNodeFlags(),
+        ...(process.env.BENCH_CHILD_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== ''),
+      ]),
       startChild('worker', 'src/worker/main.ts', [], brokerEnv, join(dir, 'worker.log')),
     );
     await Promise.all([
@@ -247,14 +262,16 @@ async function main(): Promise<void> {
     });
     if (!slow.ok) throw new Error(`${SLOW_PROVIDER} faults: HTTP ${slow.status}`);
 
-    progress(`A's ${SEARCH_ORDERS} orders for its searches (then ended: they stay in visibility)`);
-    const searchOrders = await ordersOf(broker, searching, SEARCH_ORDERS);
-    await terminate(env.client, searchOrders);
-    await waitFor(
-      'visibility of the searched orders',
-      async () => (await env.client.workflow.count(`IntegratorId = '${searching.id}'`)).count >= SEARCH_ORDERS,
-      120_000,
-    );
+    if (measures('search')) {
+      progress(`A's ${SEARCH_ORDERS} orders for its searches (then ended: they stay in visibility)`);
+      const searchOrders = await ordersOf(broker, searching, SEARCH_ORDERS);
+      await terminate(env.client, searchOrders);
+      await waitFor(
+        'visibility of the searched orders',
+        async () => (await env.client.workflow.count(`IntegratorId = '${searching.id}'`)).count >= SEARCH_ORDERS,
+        120_000,
+      );
+    }
 
     progress('warming up B');
     await measureB(broker, env.client, b, receiverB);
@@ -264,15 +281,15 @@ async function main(): Promise<void> {
     progress('B alone');
     phases.alone = await measureB(broker, env.client, b, receiverB);
 
-    progress(`hang: A's endpoint hangs; A creates ${HANG_ORDERS} orders`);
-    endpointA.hanging = true;
-    const hangOrders = await ordersOf(broker, hanging, HANG_ORDERS);
-    phases.hang = await measureB(broker, env.client, b, receiverB);
-    attacks.hang = { orders: hangOrders.length, deliveries_held: endpointA.held };
-    await terminate(env.client, hangOrders);
-    endpointA.release();
-
-    progress(`search: A runs ${SEARCHES_AT_ONCE} searches at once over its ${SEARCH_ORDERS} orders`);
+    if (measures('hang')) {
+      progress(`hang: A's endpoint hangs; A creates ${HANG_ORDERS} orders`);
+      endpointA.hanging = true;
+      const hangOrders = await ordersOf(broker, hanging, HANG_ORDERS);
+      phases.hang = await measureB(broker, env.client, b, receiverB);
+      attacks.hang = { orders: hangOrders.length, deliveries_held: endpointA.held };
+      await terminate(env.client, hangOrders);
+      endpointA.release();
+    }
     /** B's figures while A's load child runs `role`; what A sent. */
     const underLoad = async (role: 'search' | 'burst', a: Integrator, extra: Record<string, string>) => {
       const resultPath = join(dir, `${role}.json`);
@@ -290,15 +307,19 @@ async function main(): Promise<void> {
       return { samples, sent: JSON.parse(readFileSync(resultPath, 'utf8')) as unknown };
     };
 
-    progress(`search: A runs ${SEARCHES_AT_ONCE} searches at once over its ${SEARCH_ORDERS} orders`);
-    const search = await underLoad('search', searching, { SEARCHES: String(SEARCHES_AT_ONCE) });
-    phases.search = search.samples;
-    attacks.search = search.sent;
+    if (measures('search')) {
+      progress(`search: A runs ${SEARCHES_AT_ONCE} searches at once over its ${SEARCH_ORDERS} orders`);
+      const search = await underLoad('search', searching, { SEARCHES: String(SEARCHES_AT_ONCE) });
+      phases.search = search.samples;
+      attacks.search = search.sent;
+    }
 
-    progress(`burst: A spends its rate limit (${RATE_LIMIT} per ${RATE_WINDOW_S} s) on offers against ${SLOW_PROVIDER} at ${SLOW_MS} ms`);
-    const burst = await underLoad('burst', bursting, { SLOW_PROVIDER });
-    phases.burst = burst.samples;
-    attacks.burst = burst.sent;
+    if (measures('burst')) {
+      progress(`burst: A spends its rate limit (${RATE_LIMIT} per ${RATE_WINDOW_S} s) on offers against ${SLOW_PROVIDER} at ${SLOW_MS} ms`);
+      const burst = await underLoad('burst', bursting, { SLOW_PROVIDER });
+      phases.burst = burst.samples;
+      attacks.burst = burst.sent;
+    }
 
     const p = (values: number[], q: number) => round(percentile(values, q), 1);
     const alone = phases.alone;
@@ -324,12 +345,19 @@ async function main(): Promise<void> {
         rows.push([name, figure, values.length, p50, p99, name === 'alone' ? '-' : r50, name === 'alone' ? '-' : r99]);
       }
       entry.slow_provider_quoted_pct = round((100 * samples.slowProviderQuoted) / samples.offersMs.length, 1);
+      entry.api_event_loop_delay_p99_ms = round(samples.apiEventLoop.p99Ms, 1);
+      entry.api_event_loop_delay_max_ms = round(samples.apiEventLoop.maxMs, 1);
       figures[name] = entry;
     }
     process.stdout.write(`${renderTable(['phase', 'B figure', 'samples', 'p50 ms', 'p99 ms', 'p50 / alone', 'p99 / alone'], rows)}\n\n`);
     process.stdout.write(
       `B's offers carrying ${SLOW_PROVIDER}'s quote: ${Object.entries(figures)
         .map(([name, f]) => `${name} ${f.slow_provider_quoted_pct} %`)
+        .join(', ')}\n`,
+    );
+    process.stdout.write(
+      `the broker API's event-loop delay, p99 / max ms: ${Object.entries(figures)
+        .map(([name, f]) => `${name} ${f.api_event_loop_delay_p99_ms} / ${f.api_event_loop_delay_max_ms}`)
         .join(', ')}\n`,
     );
     process.stdout.write(`A's load: ${JSON.stringify(attacks)}\n`);

@@ -40,6 +40,20 @@ export class Broker {
     return { status: response.status, body: json, retryAfterS: Number(response.headers.get('retry-after') ?? 1) };
   }
 
+  /**
+   * The API's event-loop delay since the previous call, from its own metrics (prom-client's
+   * monitorEventLoopDelay histogram, which each scrape resets): p99 and max, in ms.
+   */
+  async eventLoopDelay(): Promise<{ p99Ms: number; maxMs: number }> {
+    const text = await (await fetch(`${this.url}/metrics`)).text();
+    const read = (name: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+      if (!line) throw new Error(`the API's /metrics has no ${name}`);
+      return Number(line.slice(name.length + 1)) * 1000;
+    };
+    return { p99Ms: read('nodejs_eventloop_lag_p99_seconds'), maxMs: read('nodejs_eventloop_lag_max_seconds') };
+  }
+
   async ok<T>(who: Integrator, path: string, body?: unknown): Promise<T> {
     const answer = await this.call<T>(who, path, body);
     if (answer.status !== 200) throw new Error(`${who.id} ${path}: HTTP ${answer.status} ${JSON.stringify(answer.body)}`);
