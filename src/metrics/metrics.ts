@@ -116,6 +116,12 @@ export const providerWebhooksDuplicate = new Counter({
   labelNames: ['provider'] as const,
   registers,
 });
+export const providerWebhooksIgnored = new Counter({
+  name: 'onramp_provider_webhooks_ignored_total',
+  help: 'Provider webhooks acknowledged without a signal because the broker does not act on their kind of event.',
+  labelNames: ['provider'] as const,
+  registers,
+});
 export const providerWebhooksSignalled = new Counter({
   name: 'onramp_provider_webhooks_signalled_total',
   help: "Provider webhook events signalled to their order's workflow.",

@@ -154,6 +154,23 @@ export class WebhookVerificationError extends Error {
   }
 }
 
+/**
+ * Thrown by adapters for a webhook whose signature verifies but that the broker does not act on: an
+ * event of another kind (Paybis's KYC events), or one about no order of the broker's. The API
+ * acknowledges it with 200 and signals nothing, so the provider does not retry a genuine event as if
+ * it had been refused; the reason is logged.
+ */
+export class IgnoredWebhookError extends Error {
+  constructor(
+    reason: string,
+    /** The broker order the event names, where it names one (for the log). */
+    readonly orderId?: string,
+  ) {
+    super(reason);
+    this.name = 'IgnoredWebhookError';
+  }
+}
+
 /** Thrown by adapters when the provider refuses a request for a reason the caller should see. */
 export class ProviderRejectedError extends Error {
   constructor(
@@ -210,7 +227,8 @@ export interface ProviderAdapter {
   createOrder(request: CreateProviderOrderRequest): Promise<ProviderOrder>;
   getOrder(orderId: string, providerOrderId?: string): Promise<ProviderOrderSnapshot>;
   /**
-   * Verifies the provider's signature and parses the event; rejects with WebhookVerificationError.
+   * Verifies the provider's signature and parses the event; rejects with WebhookVerificationError,
+   * or with IgnoredWebhookError for a verified webhook the broker does not act on.
    * Asynchronous because some schemes need a key fetched from the provider (Transak's access token)
    * and some events carry only an id to look up (Banxa).
    */

@@ -2,6 +2,7 @@
  * The HTTP API through supertest, with the sandbox simulator answering over real HTTP and a
  * Temporal address where nothing listens (orders must then answer 503, never 500).
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import type { AddressInfo } from 'node:net';
@@ -10,8 +11,10 @@ import type { Express } from 'express';
 import { buildApi } from '../../src/api/server';
 import { DEV_SANDBOX_WEBHOOK_SECRET, sandboxCredentials, withEndpoints } from '../../src/config';
 import { createLogger } from '../../src/logging';
+import { paybisSimulatorKeys } from '../../src/providers/paybis/config';
 import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
 import type { SandboxSimulator } from '../../src/simulators/sandbox/server';
+import { paybisSignature } from '../../src/simulators/paybis/signing';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
 import { BTC, draftOrder, GBP, USD } from '../helpers/orders';
@@ -459,6 +462,26 @@ describe('provider webhooks', () => {
       .set('Sandbox-Signature', signature)
       .send(body);
     expectProblem(res, 503, 'service_unavailable');
+  });
+
+  test('a verified webhook of a kind the broker does not act on (a Paybis KYC event) is acknowledged 200, with nothing signalled', async () => {
+    const kyc = JSON.stringify({
+      event: 'VERIFICATION_STATUS_UPDATED',
+      data: { partnerUserId: 'user-1', status: 'started' },
+      timestamp: 1,
+    });
+    const post = (signature: string) =>
+      request(app).post('/api/webhooks/paybis').set('Content-Type', 'application/json').set('X-Request-Signature', signature).send(kyc);
+    // Temporal is unreachable here: a signal would have made this a 503.
+    const acknowledged = await post(paybisSignature(kyc, paybisSimulatorKeys(undefined).webhookSigningKey));
+    expect(acknowledged.status).toBe(200);
+    expect(acknowledged.body).toEqual({ received: true });
+    // Signed with any other key, the same body is still refused.
+    expectProblem(
+      await post(paybisSignature(kyc, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey)),
+      401,
+      'invalid_signature',
+    );
   });
 
   test('a webhook for an unknown provider is 404', async () => {

@@ -4,7 +4,7 @@
  * broker's webhook endpoint, where every webhook goes through `adapter.parseWebhook` as it arrives.
  */
 import { createServer, type IncomingMessage } from 'node:http';
-import type { IncomingWebhook, ProviderAdapter, ProviderWebhookEvent } from '../../src/providers/types';
+import { IgnoredWebhookError, type IncomingWebhook, type ProviderAdapter, type ProviderWebhookEvent } from '../../src/providers/types';
 import { NO_FAULTS } from '../../src/simulators/kit/faults';
 import { SimulatorHost, type ProviderSimulator } from '../../src/simulators/kit/host';
 import { eventually } from './http';
@@ -53,6 +53,8 @@ export interface ProviderHarness<S extends ProviderSimulator = ProviderSimulator
   readonly webhooks: readonly IncomingWebhook[];
   /** The webhooks the adapter refused (the receiver answered them 401, or 500 for other errors). */
   readonly refusals: readonly WebhookRefusal[];
+  /** The verified webhooks the adapter does not act on (IgnoredWebhookError): answered 200, as the broker does. */
+  readonly ignored: readonly { webhook: IncomingWebhook; error: IgnoredWebhookError }[];
   /** Requests to the receiver anywhere but the broker's webhook endpoint. */
   readonly strays: readonly string[];
   /** The events of one order's webhooks, in arrival order; rejects when one of the webhooks considered was refused. */
@@ -64,7 +66,7 @@ export interface ProviderHarness<S extends ProviderSimulator = ProviderSimulator
   stop(): Promise<void>;
 }
 
-type Outcome = { event: ProviderWebhookEvent } | { error: Error };
+type Outcome = { event: ProviderWebhookEvent } | { error: Error } | { ignored: IgnoredWebhookError };
 
 const readBody = async (req: IncomingMessage) => {
   const chunks: Buffer[] = [];
@@ -79,6 +81,7 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
   const received: { webhook: IncomingWebhook; outcome: Promise<Outcome> }[] = [];
   const webhooks: IncomingWebhook[] = [];
   const refusals: WebhookRefusal[] = [];
+  const ignored: { webhook: IncomingWebhook; error: IgnoredWebhookError }[] = [];
   const strays: string[] = [];
   // Both are built once the ports are known; no webhook can come before.
   const late: { adapter?: ProviderAdapter; host?: SimulatorHost } = {};
@@ -96,6 +99,10 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
       const outcome = late.adapter!.parseWebhook(webhook).then(
         (event): Outcome => ({ event }),
         (error: Error): Outcome => {
+          if (error instanceof IgnoredWebhookError) {
+            ignored.push({ webhook, error });
+            return { ignored: error };
+          }
           refusals.push({ webhook, error });
           return { error };
         },
@@ -103,7 +110,7 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
       webhooks.push(webhook);
       received.push({ webhook, outcome });
       const result = await outcome;
-      if ('event' in result) res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
+      if (!('error' in result)) res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
       else res.writeHead(result.error.name === 'WebhookVerificationError' ? 401 : 500).end();
     });
   });
@@ -134,6 +141,7 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
     const events: ProviderWebhookEvent[] = [];
     for (const outcome of outcomes) {
       if ('error' in outcome) throw new Error(`a webhook was refused: ${outcome.error.message}`);
+      if ('ignored' in outcome) continue;
       if (options.orderOf || outcome.event.orderId === orderId) events.push(outcome.event);
     }
     return events;
@@ -146,6 +154,7 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
     urls,
     webhooks,
     refusals,
+    ignored,
     strays,
     eventsFor,
     waitForEvents(orderId, until) {

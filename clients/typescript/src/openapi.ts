@@ -281,7 +281,7 @@ export interface paths {
         put?: never;
         /**
          * Where providers send their webhooks
-         * @description No API key: each provider's signature (for the sandbox providers, the `Sandbox-Signature` header) is verified on the raw body. A verified event is handed to the order's workflow before the broker answers 200, also for an order the broker does not know (which is logged). An event already handed over, or about an order of another provider or a provider order that another order holds, is acknowledged with 200 and not handed over.
+         * @description No API key: each provider's signature (for the sandbox providers, the `Sandbox-Signature` header) is verified on the raw body. A verified event is handed to the order's workflow before the broker answers 200, also for an order the broker does not know (which is logged). An event already handed over, or about an order of another provider or a provider order that another order holds, is acknowledged with 200 and not handed over; so is a verified event the broker does not act on (Paybis's KYC events, for example).
          */
         post: operations["receiveProviderWebhook"];
         delete?: never;

@@ -3,6 +3,7 @@ import type { Logger } from '../../logging';
 import { loggableProviderOrderId } from '../../domain/provider-order-id';
 import {
   providerWebhooksDuplicate,
+  providerWebhooksIgnored,
   providerWebhooksReceived,
   providerWebhooksRefused,
   providerWebhooksSignalled,
@@ -10,7 +11,7 @@ import {
 } from '../../metrics/metrics';
 import type { OrderService } from '../../orders/service';
 import type { ProviderRegistry } from '../../providers/registry';
-import { ProviderRejectedError, ProviderUnavailableError, WebhookVerificationError } from '../../providers/types';
+import { IgnoredWebhookError, ProviderRejectedError, ProviderUnavailableError, WebhookVerificationError } from '../../providers/types';
 import { methodNotAllowed, ProblemError } from '../problem';
 import type { SignalledEvent, SignalledEvents } from '../signalled-events';
 import { forOrder } from '../tracing';
@@ -19,7 +20,8 @@ import { forOrder } from '../tracing';
  * Provider webhooks: the raw body is kept for the signature check, and a verified event is signalled
  * to the order's workflow before the broker answers 2xx, so an acknowledged event is never lost. An
  * event already signalled is acknowledged without a second signal, so that replaying a webhook
- * cannot grow the workflow's history.
+ * cannot grow the workflow's history. A verified event the broker does not act on (another kind of
+ * event) is acknowledged without a signal, so that the provider does not retry it as if refused.
  */
 export function webhookRoutes(router: Router, providers: ProviderRegistry, orders: OrderService, signalled: SignalledEvents): void {
   router
@@ -34,6 +36,13 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
       try {
         event = await adapter.parseWebhook({ headers: req.headers, rawBody, query: stringQuery(req.query) });
       } catch (err) {
+        if (err instanceof IgnoredWebhookError) {
+          providerWebhooksVerified.inc({ provider });
+          providerWebhooksIgnored.inc({ provider });
+          req.log.info({ provider, orderId: err.orderId, reason: err.message }, 'provider webhook acknowledged: nothing to act on');
+          res.status(200).json({ received: true });
+          return;
+        }
         if (err instanceof WebhookVerificationError) {
           providerWebhooksRefused.inc({ provider, reason: 'invalid_signature' });
           req.log.warn({ provider: adapter.info.code, reason: err.message }, 'provider webhook refused');

@@ -1,7 +1,7 @@
 import type { CurrencyDictionary } from '../../domain/currency';
 import { defineProvider } from '../descriptor';
 import { webhookReport } from '../kit/webhook';
-import { ProviderRejectedError, WebhookVerificationError, type ProviderAdapter, type ProviderInfo } from '../types';
+import { IgnoredWebhookError, ProviderRejectedError, type ProviderAdapter, type ProviderInfo } from '../types';
 import { PaybisClient } from './client';
 import { paybisConfig, PaybisEnvSchema, PAYBIS_PUBLISHED_VALUES, type PaybisConfig } from './config';
 import { requestTransaction } from './lookup';
@@ -105,10 +105,8 @@ export function createPaybisAdapter(config: PaybisConfig, currencies: CurrencyDi
         verifyPaybisWebhook(webhook, webhookKey);
         const body = parsePaybisWebhookBody(webhook.rawBody);
         const event = webhookReport(() => fromWebhook(body, currencies));
-        // Every request the broker makes carries its order id: without one the event is not about a
-        // broker order, and is refused like any other shape (docs/decisions.md).
-        if (!event)
-          throw new WebhookVerificationError(`signed body of Paybis request ${body.data.requestId} names no partner transaction id`);
+        // Every request the broker makes carries its order id: a transaction without one is not the broker's.
+        if (!event) throw new IgnoredWebhookError('a Paybis transaction that names no partner transaction id: no request the broker made');
         return { ...event, eventId: paybisEventId(webhook.rawBody) };
       });
     },

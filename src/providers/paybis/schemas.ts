@@ -94,9 +94,12 @@ export const PaybisTransactionListSchema = z.object({
 });
 export type PaybisTransactionList = z.infer<typeof PaybisTransactionListSchema>;
 
+/** The event of the transaction status webhook, the only one the broker acts on. */
+export const PAYBIS_TRANSACTION_EVENT = 'TRANSACTION_STATUS_CHANGED';
+
 /** The transaction status webhook (`TRANSACTION_STATUS_CHANGED`); the fields the broker reads. */
 export const PaybisWebhookSchema = z.object({
-  event: z.literal('TRANSACTION_STATUS_CHANGED'),
+  event: z.literal(PAYBIS_TRANSACTION_EVENT),
   data: z.object({
     requestId: z.string().min(1),
     partnerTransactionId: optionalText,

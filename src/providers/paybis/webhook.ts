@@ -1,7 +1,8 @@
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { eventDigest, parseSignedJson } from '../kit/webhook';
-import { WebhookVerificationError, type IncomingWebhook } from '../types';
-import { PaybisWebhookSchema, type PaybisWebhook } from './schemas';
+import { z } from 'zod';
+import { eventDigest, parseJson, parseSigned } from '../kit/webhook';
+import { IgnoredWebhookError, WebhookVerificationError, type IncomingWebhook } from '../types';
+import { PAYBIS_TRANSACTION_EVENT, PaybisWebhookSchema, type PaybisWebhook } from './schemas';
 import { PAYBIS_SIGNATURE_HEADER, verifyPaybisSignature } from './signature';
 
 export const paybisWebhookKey = (pem: string): KeyObject => createPublicKey(pem);
@@ -18,9 +19,19 @@ export function verifyPaybisWebhook(webhook: IncomingWebhook, publicKey: KeyObje
     throw new WebhookVerificationError('signature does not verify with the Paybis webhook key');
 }
 
-/** The signed body as a transaction status webhook; anything else (a KYC status event, another shape) is refused. */
+/** What every Paybis webhook names: its kind of event. */
+const PaybisEventSchema = z.object({ event: z.string() });
+
+/**
+ * The signed body as a transaction status webhook. Paybis sends other events to the same URL (KYC's
+ * `VERIFICATION_STATUS_UPDATED`): verified, they are not the broker's to act on (IgnoredWebhookError,
+ * acknowledged). A body that names no event, or a transaction event of another shape, is refused.
+ */
 export function parsePaybisWebhookBody(rawBody: Buffer): PaybisWebhook {
-  return parseSignedJson(rawBody, PaybisWebhookSchema, 'signed body is not a Paybis transaction status webhook');
+  const json = parseJson(rawBody);
+  const { event } = parseSigned(json, PaybisEventSchema, 'signed body is not a Paybis webhook');
+  if (event !== PAYBIS_TRANSACTION_EVENT) throw new IgnoredWebhookError(`a Paybis ${JSON.stringify(event.slice(0, 64))} event`);
+  return parseSigned(json, PaybisWebhookSchema, 'signed body is not a Paybis transaction status webhook');
 }
 
 /** Paybis's widget webhooks carry no event id; retries repeat the same payload, so its digest serves as one. */

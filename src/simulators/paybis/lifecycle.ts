@@ -7,6 +7,7 @@ import {
   allowedActions,
   failureStatus,
   payStepsFrom,
+  verificationWebhookBody,
   webhookBody,
   type CheckoutAction,
   type PaybisSimRequest,
@@ -21,8 +22,14 @@ const invoice = () =>
     .padStart(12, '0')
     .slice(0, 12)}TX1`;
 
-/** The simulated Paybis's transactions over time: the customer's actions, their status walks, one signed webhook per status. */
+/**
+ * The simulated Paybis's transactions over time: the customer's actions, their status walks, one
+ * signed webhook per status, and the customer's KYC webhooks the first time they use the widget.
+ */
 export class PaybisLifecycle {
+  /** Customers (partnerUserId) whose KYC Paybis has approved: verified once, not again per request. */
+  private readonly verified = new Set<string>();
+
   constructor(
     private readonly parts: SimulatorParts,
     private readonly credentials: PaybisSimulatorCredentials,
@@ -34,6 +41,7 @@ export class PaybisLifecycle {
 
   /** Plays an allowed action; every action stops a `pay` walk under way. */
   act(request: PaybisSimRequest, action: CheckoutAction): void {
+    this.verify(request);
     if (action === 'pay') {
       this.payAsSwitched(request);
       this.parts.walks.start(request, payStepsFrom(request.transaction?.status), (status) => this.transition(request, status));
@@ -42,6 +50,15 @@ export class PaybisLifecycle {
     this.parts.walks.supersede(request);
     if (action === 'fail') this.transition(request, failureStatus(request));
     else this.transition(request, 'cancelled');
+  }
+
+  /** Paybis's KYC webhooks, `started` then `approved`, before the customer's first transaction. */
+  private verify(request: PaybisSimRequest): void {
+    if (this.verified.has(request.partnerUserId)) return;
+    this.verified.add(request.partnerUserId);
+    for (const status of ['started', 'approved'] as const) {
+      this.send(request.requestId, `verification:${status}`, JSON.stringify(verificationWebhookBody(request.partnerUserId, status)));
+    }
   }
 
   /** The `paid*` fault switches: what the customer pays instead of the quote's terms, reported from now on. */
@@ -58,9 +75,12 @@ export class PaybisLifecycle {
     if (status === 'completed') tx.hash = simulatedTransactionHash();
     tx.status = status;
     this.parts.log?.(`paybis request ${request.requestId} -> ${status}`);
-    const body = JSON.stringify(webhookBody(request, tx));
+    this.send(request.requestId, status, JSON.stringify(webhookBody(request, tx)));
+  }
+
+  private send(requestId: string, status: string, body: string): void {
     this.parts.webhooks.send({
-      orderKey: request.requestId,
+      orderKey: requestId,
       status,
       eventId: randomUUID(),
       body,

@@ -85,6 +85,11 @@ export function transactionView(request: PaybisSimRequest, tx: PaybisSimTransact
   };
 }
 
+/** The KYC webhook: the customer's verification started, or approved (docs.payb.is, Webhooks: Verification Status Update). */
+export function verificationWebhookBody(partnerUserId: string, status: 'started' | 'approved') {
+  return { event: 'VERIFICATION_STATUS_UPDATED', data: { partnerUserId, status }, timestamp: Math.floor(Date.now() / 1000) };
+}
+
 /** The transaction status webhook (Default payload, the fields this simulator fills). */
 export function webhookBody(request: PaybisSimRequest, tx: PaybisSimTransaction) {
   return {

@@ -2,12 +2,13 @@
  * The Paybis adapter in simulator mode against the Paybis simulator over real HTTP on 127.0.0.1, with a
  * small HTTP receiver playing the broker's webhook endpoint. No Temporal.
  */
-import { randomUUID } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { currencyDictionary } from '../../../src/domain/currencies';
 import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
 import { createPaybisAdapter, paybisConfig, PaybisEnvSchema } from '../../../src/providers/paybis';
 import { paybisSimulatorKeys } from '../../../src/providers/paybis/config';
 import {
+  IgnoredWebhookError,
   ProviderRejectedError,
   ProviderUnavailableError,
   WebhookVerificationError,
@@ -119,6 +120,43 @@ describe('orders', () => {
     });
   });
 
+  test("the customer's KYC webhooks are verified and acknowledged, not refused: Paybis does not retry them", async () => {
+    const request = orderRequest({ externalUserId: `user-${randomUUID()}` });
+    const order = await harness.adapter.createOrder(request);
+    await checkout(order.redirectUrl, 'pay');
+    await harness.waitForEvents(order.providerOrderId as string, 3);
+    const bodies = harness.webhooks.map((w) => JSON.parse(w.rawBody.toString('utf8')) as { event: string; data: Record<string, string> });
+    const kyc = bodies.filter((b) => b.event === 'VERIFICATION_STATUS_UPDATED' && b.data.partnerUserId === request.externalUserId);
+    expect(kyc.map((b) => b.data.status)).toEqual(['started', 'approved']);
+    expect(harness.refusals).toEqual([]);
+    const answers = harness.simulator.webhooks.attempts
+      .filter((a) => a.orderKey === order.providerOrderId)
+      .map((a) => [a.status, a.httpStatus]);
+    expect(answers).toEqual([
+      ['verification:started', 200],
+      ['verification:approved', 200],
+      ['started', 200],
+      ['paid', 200],
+      ['completed', 200],
+    ]);
+  });
+
+  test('a KYC event: genuine, it is ignored (acknowledged); forged, it is refused', async () => {
+    const body = JSON.stringify({
+      event: 'VERIFICATION_STATUS_UPDATED',
+      data: { partnerUserId: 'user-42', status: 'approved' },
+      timestamp: 1,
+    });
+    const genuine = paybisSignature(body, paybisSimulatorKeys(undefined).webhookSigningKey);
+    await expect(
+      harness.adapter.parseWebhook({ headers: { 'x-request-signature': genuine }, rawBody: Buffer.from(body), query: {} }),
+    ).rejects.toBeInstanceOf(IgnoredWebhookError);
+    const forged = paybisSignature(body, generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+    await expect(
+      harness.adapter.parseWebhook({ headers: { 'x-request-signature': forged }, rawBody: Buffer.from(body), query: {} }),
+    ).rejects.toBeInstanceOf(WebhookVerificationError);
+  });
+
   test('fail before payment is a payment error', async () => {
     const order = await harness.adapter.createOrder(orderRequest());
     await checkout(order.redirectUrl, 'fail');
@@ -156,7 +194,7 @@ describe('orders', () => {
     ).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 
-  test('a genuine webhook that names no partner transaction id is refused like another shape', async () => {
+  test('a genuine webhook that names no partner transaction id is about no request of the broker: ignored', async () => {
     const body = JSON.stringify({
       event: 'TRANSACTION_STATUS_CHANGED',
       data: { requestId: randomUUID(), transaction: { status: 'completed', flow: 'buyCrypto' } },
@@ -164,7 +202,7 @@ describe('orders', () => {
     const signature = paybisSignature(body, paybisSimulatorKeys(undefined).webhookSigningKey);
     await expect(
       harness.adapter.parseWebhook({ headers: { 'x-request-signature': signature }, rawBody: Buffer.from(body), query: {} }),
-    ).rejects.toBeInstanceOf(WebhookVerificationError);
+    ).rejects.toBeInstanceOf(IgnoredWebhookError);
   });
 
   test('without a request id there is nothing to look up', async () => {

@@ -1,7 +1,9 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { currencyDictionary } from '../../../../src/domain/currencies';
+import { createPaybisAdapter, PAYBIS_SIMULATOR_CREDENTIALS } from '../../../../src/providers/paybis';
 import { DEV_PAYBIS_WEBHOOK_PRIVATE_KEY, DEV_PAYBIS_WEBHOOK_PUBLIC_KEY } from '../../../../src/providers/paybis/development-keys';
 import { parsePaybisWebhookBody, paybisEventId, verifyPaybisWebhook } from '../../../../src/providers/paybis/webhook';
-import { WebhookVerificationError, type IncomingWebhook } from '../../../../src/providers/types';
+import { IgnoredWebhookError, WebhookVerificationError, type IncomingWebhook } from '../../../../src/providers/types';
 import { paybisSignature } from '../../../../src/simulators/paybis/signing';
 
 const publicKey = createPublicKey(DEV_PAYBIS_WEBHOOK_PUBLIC_KEY);
@@ -63,10 +65,42 @@ describe('Paybis webhook signature', () => {
     expect(paybisEventId(replay.rawBody)).toBe(paybisEventId(first.rawBody));
   });
 
-  test('only a transaction status event is read; a KYC event or another shape is refused', () => {
+  test('only a transaction status event is read; a KYC event is ignored (acknowledged), another shape refused', () => {
     expect(parsePaybisWebhookBody(Buffer.from(BODY)).data.transaction.status).toBe('completed');
     const kyc = JSON.stringify({ event: 'VERIFICATION_STATUS_UPDATED', data: { partnerUserId: 'u', status: 'started' } });
-    expect(() => parsePaybisWebhookBody(Buffer.from(kyc))).toThrow(WebhookVerificationError);
+    expect(() => parsePaybisWebhookBody(Buffer.from(kyc))).toThrow(IgnoredWebhookError);
+    expect(() => parsePaybisWebhookBody(Buffer.from(JSON.stringify({ event: 'SOMETHING_NEW', data: {} })))).toThrow(IgnoredWebhookError);
     expect(() => parsePaybisWebhookBody(Buffer.from('not json'))).toThrow(WebhookVerificationError);
+    expect(() => parsePaybisWebhookBody(Buffer.from(JSON.stringify({ data: {} })))).toThrow(WebhookVerificationError);
+    const broken = JSON.stringify({ event: 'TRANSACTION_STATUS_CHANGED', data: { requestId: 'r' } });
+    expect(() => parsePaybisWebhookBody(Buffer.from(broken))).toThrow(WebhookVerificationError);
+  });
+});
+
+describe('Paybis adapter webhooks', () => {
+  const adapter = createPaybisAdapter(
+    {
+      ...PAYBIS_SIMULATOR_CREDENTIALS,
+      apiUrl: 'http://127.0.0.1:1',
+      widgetUrl: 'http://127.0.0.1:1',
+      brokerPublicUrl: 'http://127.0.0.1:1',
+    },
+    currencyDictionary,
+  );
+  const signed = (body: string) => incoming(paybisSignature(body, signingKey), body);
+
+  test('a genuine KYC event is ignored; a forged one is refused', async () => {
+    const kyc = JSON.stringify({ event: 'VERIFICATION_STATUS_UPDATED', data: { partnerUserId: 'u', status: 'approved' }, timestamp: 1 });
+    await expect(adapter.parseWebhook(signed(kyc))).rejects.toBeInstanceOf(IgnoredWebhookError);
+    const forger = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    await expect(adapter.parseWebhook(incoming(paybisSignature(kyc, forger.privateKey), kyc))).rejects.toBeInstanceOf(
+      WebhookVerificationError,
+    );
+  });
+
+  test('a transaction that names no partner transaction id is no request of the broker: ignored', async () => {
+    await expect(adapter.parseWebhook(signed(BODY.replace('"partnerTransactionId":"ord_123",', '')))).rejects.toBeInstanceOf(
+      IgnoredWebhookError,
+    );
   });
 });
