@@ -167,6 +167,7 @@ export class PaybisApi {
       fiatAmount: saved.fiatAmount,
       fiat: saved.fiat,
       createdAt: providerOrderMadeAt(this.faults),
+      transactions: [],
     };
     this.requests.set(request.requestId, request);
     this.options.log?.(`paybis request ${request.requestId} created (partnerTransactionId ${request.partnerTransactionId ?? '-'})`);
@@ -180,11 +181,12 @@ export class PaybisApi {
     const limit = Math.min(100, Math.max(1, Number(text(req.query.limit) ?? DEFAULT_PAGE_SIZE) || DEFAULT_PAGE_SIZE));
     const offset = Math.max(0, Number(text(req.query.cursor) ?? 0) || 0);
     const matching = [...this.requests.values()]
-      .filter((r) => r.transaction && r.transaction.createdAt.getTime() >= from && r.transaction.createdAt.getTime() <= to)
-      .sort((a, b) => a.transaction!.createdAt.getTime() - b.transaction!.createdAt.getTime());
+      .flatMap((request) => request.transactions.map((tx) => ({ request, tx })))
+      .filter(({ tx }) => tx.createdAt.getTime() >= from && tx.createdAt.getTime() <= to)
+      .sort((a, b) => a.tx.createdAt.getTime() - b.tx.createdAt.getTime());
     const page = matching.slice(offset, offset + limit);
     res.json({
-      data: page.map((r) => transactionView(r, r.transaction!)),
+      data: page.map(({ request, tx }) => transactionView(request, tx)),
       meta: { limit, currentCursor: String(offset), nextCursor: offset + limit < matching.length ? String(offset + limit) : null },
     });
   }

@@ -2,7 +2,7 @@ import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
 import { refuse } from './api';
 import type { PaybisLifecycle } from './lifecycle';
-import type { CheckoutAction, PaybisSimRequest } from './orders';
+import { currentTransaction, type CheckoutAction, type PaybisSimRequest } from './orders';
 import { PAYBIS_PROFILE, tickerOfCode } from './profile';
 
 /** The widget, opened with `?requestId=`: the customer's page, whose buttons drive the request's transaction. */
@@ -28,11 +28,12 @@ export class PaybisCheckout {
       res.status(404).type('text/plain').send('Unknown Paybis request');
       return;
     }
+    const tx = currentTransaction(request);
     res.type('html').send(
       renderCheckoutPage({
-        reference: request.transaction?.invoice ?? request.requestId,
+        reference: tx?.invoice ?? request.requestId,
         providerName: PAYBIS_PROFILE.name,
-        status: request.transaction?.status ?? 'not started',
+        status: tx?.status ?? 'not started',
         fiatAmount: request.fiatAmount,
         fiatCurrency: request.fiat,
         cryptoAmount: request.quote.cryptoAmount,
@@ -54,13 +55,13 @@ export class PaybisCheckout {
       res.status(409).json({
         error: {
           code: 'invalid_action',
-          message: `action ${String(action)} is not possible while the transaction is ${request.transaction?.status ?? 'not started'}`,
+          message: `action ${String(action)} is not possible while the transaction is ${currentTransaction(request)?.status ?? 'not started'}`,
           allowed,
         },
       });
       return;
     }
     this.lifecycle.act(request, action as CheckoutAction);
-    res.json({ requestId: request.requestId, status: request.transaction?.status ?? null });
+    res.json({ requestId: request.requestId, status: currentTransaction(request)?.status ?? null });
   }
 }

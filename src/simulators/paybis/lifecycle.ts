@@ -5,6 +5,8 @@ import { simulatedTransactionHash } from '../kit/transaction-hash';
 import type { PaybisSimulatorCredentials } from './options';
 import {
   allowedActions,
+  currentTransaction,
+  endedUnpaid,
   failureStatus,
   payStepsFrom,
   verificationWebhookBody,
@@ -15,12 +17,12 @@ import {
 } from './orders';
 import { paybisSignature } from './signing';
 
-/** Paybis's invoice numbers: "PB" and digits, "TX1" for the request's first transaction. */
-const invoice = () =>
+/** Paybis's invoice numbers: "PB" and digits, then "TX1" for the request's first transaction, "TX2" for its second. */
+const invoiceBase = () =>
   `PB${BigInt(`0x${randomBytes(5).toString('hex')}`)
     .toString()
     .padStart(12, '0')
-    .slice(0, 12)}TX1`;
+    .slice(0, 12)}`;
 
 /**
  * The simulated Paybis's transactions over time: the customer's actions, their status walks, one
@@ -44,7 +46,7 @@ export class PaybisLifecycle {
     this.verify(request);
     if (action === 'pay') {
       this.payAsSwitched(request);
-      this.parts.walks.start(request, payStepsFrom(request.transaction?.status), (status) => this.transition(request, status));
+      this.parts.walks.start(request, payStepsFrom(currentTransaction(request)?.status), (status) => this.transition(request, status));
       return;
     }
     this.parts.walks.supersede(request);
@@ -69,12 +71,23 @@ export class PaybisLifecycle {
     if (paid.walletAddress) request.walletAddress = paid.walletAddress;
   }
 
+  /** Moves the current transaction to `status`; starts a new one when there is none or the current one ended unpaid. */
   private transition(request: PaybisSimRequest, status: PaybisSimStatus): void {
-    request.transaction ??= { id: randomUUID(), invoice: invoice(), status, hash: null, createdAt: providerOrderMadeAt(this.parts.faults) };
-    const tx = request.transaction;
+    let tx = currentTransaction(request);
+    if (!tx || endedUnpaid(tx.status)) {
+      const base = request.transactions[0]?.invoice.replace(/TX\d+$/, '') ?? invoiceBase();
+      tx = {
+        id: randomUUID(),
+        invoice: `${base}TX${request.transactions.length + 1}`,
+        status,
+        hash: null,
+        createdAt: providerOrderMadeAt(this.parts.faults),
+      };
+      request.transactions.push(tx);
+    }
     if (status === 'completed') tx.hash = simulatedTransactionHash();
     tx.status = status;
-    this.parts.log?.(`paybis request ${request.requestId} -> ${status}`);
+    this.parts.log?.(`paybis request ${request.requestId} ${tx.invoice} -> ${status}`);
     this.send(request.requestId, status, JSON.stringify(webhookBody(request, tx)));
   }
 

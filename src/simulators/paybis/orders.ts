@@ -25,7 +25,10 @@ export interface PaybisSimTransaction {
   createdAt: Date;
 }
 
-/** A request (`POST /v2/request`) and, once the customer has started it in the widget, its transaction. */
+/**
+ * A request (`POST /v2/request`) and the transactions started in the widget under it, oldest first:
+ * once one ended unpaid (cancelled, declined), the widget starts another under the same request.
+ */
 export interface PaybisSimRequest {
   requestId: string;
   partnerUserId: string;
@@ -36,25 +39,34 @@ export interface PaybisSimRequest {
   fiatAmount: string;
   fiat: string;
   createdAt: Date;
-  transaction?: PaybisSimTransaction;
+  transactions: PaybisSimTransaction[];
 }
 
-/** What `pay` walks through from the transaction's status (none yet: the widget was never used). */
+/** The transaction the widget shows: the newest. */
+export const currentTransaction = (request: PaybisSimRequest): PaybisSimTransaction | undefined => request.transactions.at(-1);
+
+/** Cancelled or declined: no money moved, and the widget may start another transaction. */
+export const endedUnpaid = (status: PaybisSimStatus | undefined): boolean => status === 'cancelled' || status === 'payment-error';
+
+/** What `pay` walks through from the current transaction's status (none, or one that ended unpaid: a new one). */
 export function payStepsFrom(status: PaybisSimStatus | undefined): PaybisSimStatus[] {
-  if (status === undefined) return ['started', 'paid', 'completed'];
+  if (status === undefined || endedUnpaid(status)) return ['started', 'paid', 'completed'];
   if (status === 'started') return ['paid', 'completed'];
   return [];
 }
 
-/** What the customer may do now; `walking`: a `pay` walk is under way. */
+/** What the customer may do now; `walking`: a `pay` walk is under way. After an unpaid end, only paying again. */
 export function allowedActions(request: PaybisSimRequest, walking: boolean): CheckoutAction[] {
-  switch (request.transaction?.status) {
+  switch (currentTransaction(request)?.status) {
     case undefined:
       return ['pay', 'fail', 'expire'];
     case 'started':
       return walking ? ['fail'] : ['pay', 'fail', 'expire'];
     case 'paid':
       return ['fail'];
+    case 'cancelled':
+    case 'payment-error':
+      return ['pay'];
     default:
       return [];
   }
@@ -62,7 +74,7 @@ export function allowedActions(request: PaybisSimRequest, walking: boolean): Che
 
 /** A card declined before payment is a payment error; after it, Paybis's compliance rejects. */
 export function failureStatus(request: PaybisSimRequest): PaybisSimStatus {
-  return request.transaction?.status === 'paid' ? 'rejected' : 'payment-error';
+  return currentTransaction(request)?.status === 'paid' ? 'rejected' : 'payment-error';
 }
 
 /** An entry of `GET /v2/transactions`. */

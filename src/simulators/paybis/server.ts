@@ -12,7 +12,7 @@ import { PaybisApi, refuse } from './api';
 import { PaybisCheckout } from './checkout';
 import { PaybisLifecycle } from './lifecycle';
 import type { PaybisSimulatorOptions } from './options';
-import type { PaybisSimRequest } from './orders';
+import { currentTransaction, type PaybisSimRequest } from './orders';
 
 export type { PaybisSimulatorOptions } from './options';
 
@@ -44,7 +44,7 @@ export class PaybisSimulator extends SimulatorBase {
     return [...this.requests.values()].map((r) => ({
       id: r.requestId,
       reference: r.partnerTransactionId,
-      status: r.transaction?.status ?? 'created',
+      status: currentTransaction(r)?.status ?? 'created',
       created_at: r.createdAt.toISOString(),
     }));
   }

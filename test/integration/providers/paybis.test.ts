@@ -164,18 +164,17 @@ describe('orders', () => {
     expect(event).toMatchObject({ providerStatus: 'payment-error', status: 'failed', failureReason: 'payment_declined' });
   });
 
-  test('a request with a cancelled transaction, then a paid one: the lookup reads the paid one', async () => {
+  test('a request with a cancelled transaction, then a paid one in the same widget: the lookup reads the paid one', async () => {
     const request = orderRequest();
     const order = await harness.adapter.createOrder(request);
     const requestId = order.providerOrderId as string;
     await checkout(order.redirectUrl, 'expire');
     await harness.waitForEvents(requestId, 1);
-    // Nothing documents one transaction per request: a second one under the same request id, started
-    // a minute later in the widget and paid (the simulator lists every request it holds).
-    const first = harness.simulator.requests.get(requestId)!;
-    const now = Date.now() + 60_000;
-    const paid = { id: `${first.transaction!.id}-2`, invoice: 'INV-2', status: 'completed' as const, hash: null, createdAt: new Date(now) };
-    harness.simulator.requests.set(`${requestId}#2`, { ...first, transaction: paid });
+    // Nothing documents one transaction per request: the widget starts a second one under the same request id.
+    expect((await checkout(order.redirectUrl, 'pay')).status).toBe(200);
+    const events = await harness.waitForEvents(requestId, 4);
+    expect(events.map((e) => e.providerStatus)).toEqual(['cancelled', 'started', 'paid', 'completed']);
+    expect(harness.simulator.requests.get(requestId)!.transactions.map((tx) => tx.invoice.slice(-3))).toEqual(['TX1', 'TX2']);
     await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'complete' });
   });
 
