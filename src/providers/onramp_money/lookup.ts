@@ -1,32 +1,37 @@
+import { furthestTransaction, progressOf, type Progress } from '../kit/progress';
 import type { OnrampMoneyTransaction } from './schemas';
-import { ONRAMP_MONEY_STATUS_MAP } from './status-map';
-
-/** A transaction that ended without the customer's money: timed out (-1) or abandoned (-2). */
-const endedUnpaid = (tx: OnrampMoneyTransaction) =>
-  ONRAMP_MONEY_STATUS_MAP[String(tx.status) as keyof typeof ONRAMP_MONEY_STATUS_MAP] === 'expired';
+import { mapOnrampMoneyStatus } from './status-map';
 
 /**
- * The order's transaction in merchantHistory pages (newest first). The widget URL can be gone
- * through again, so one merchantRecognitionId may name several transactions:
+ * How far a transaction got. Its failures (-3 bank and KYC names differ, -4 another amount) come
+ * after the customer's transfer: money moved. A code Onramp.money does not document fails the
+ * lookup (UnknownProviderStatusError).
+ */
+const progress = (tx: OnrampMoneyTransaction): Progress => progressOf(mapOnrampMoneyStatus(tx.status).status, false);
+
+/**
+ * The order's transaction in merchantHistory pages (newest first). The widget URL is unsigned and
+ * can be gone through again, by the customer or by anyone holding it, so one merchantRecognitionId
+ * may name several transactions:
  * - with the provider order id the order pinned, that transaction and no other;
- * - without one, the newest that did not end unpaid (a transfer may be under way or done on it),
- *   else the newest.
+ * - without one, the one that got furthest (complete, then paid, then failed after the transfer,
+ *   then started, then ended unpaid: src/providers/kit/progress.ts); among live ones as far, the
+ *   oldest (the first the customer started), among ended ones, the newest.
  */
 export async function findOrderTransaction(
   pages: AsyncIterable<readonly OnrampMoneyTransaction[]> | Iterable<readonly OnrampMoneyTransaction[]>,
   orderId: string,
   providerOrderId: string | undefined,
 ): Promise<OnrampMoneyTransaction | undefined> {
-  let newestEnded: OnrampMoneyTransaction | undefined;
+  const newestFirst: OnrampMoneyTransaction[] = [];
   for await (const page of pages) {
     for (const tx of page) {
       if (providerOrderId !== undefined) {
         if (String(tx.orderId) === providerOrderId) return tx;
       } else if (tx.merchantRecognitionId === orderId) {
-        if (!endedUnpaid(tx)) return tx;
-        newestEnded ??= tx;
+        newestFirst.push(tx);
       }
     }
   }
-  return newestEnded;
+  return furthestTransaction(newestFirst.reverse(), progress, 'oldest');
 }

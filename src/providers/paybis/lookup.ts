@@ -1,24 +1,27 @@
+import { furthestTransaction, progressOf, type Progress } from '../kit/progress';
 import type { PaybisTransaction } from './schemas';
-
-/** Statuses in which a transaction ended before any payment: cancelled, or the payment declined. */
-const ENDED_UNPAID = new Set(['cancelled', 'payment-error', 'payment_error']);
+import { mapPaybisStatus, paybisEndedUnpaid } from './status-map';
 
 const createdMs = (tx: PaybisTransaction) => {
   const ms = Date.parse(tx.createdAt);
   return Number.isFinite(ms) ? ms : -Infinity;
 };
 
+/** How far a listed transaction got; a status Paybis does not document fails the lookup (UnknownProviderStatusError). */
+const progress = (tx: PaybisTransaction): Progress => progressOf(mapPaybisStatus(tx.status).status, paybisEndedUnpaid(tx.status));
+
 /**
  * The transaction a request's lookup reads among those the transaction list names it in (in list
- * order). Nothing documents one transaction per request, and a customer may start another in the
- * widget after a first one was cancelled: the newest that did not end unpaid (money may have moved
- * on it), else the newest. A later entry of the list counts as newer when the times are equal.
+ * order). Nothing documents one transaction per request, and anyone with the widget URL may start
+ * another in it (a customer after a first one was cancelled, or someone else): the one that got
+ * furthest (complete, then paid, then failed after payment, then started, then ended unpaid), the
+ * newest of those as far (src/providers/kit/progress.ts). Times equal: the later entry of the list
+ * counts as newer.
  */
 export function requestTransaction(matches: readonly PaybisTransaction[]): PaybisTransaction | undefined {
-  const newest = (txs: readonly PaybisTransaction[]) =>
-    txs.reduce<PaybisTransaction | undefined>(
-      (best, tx) => (best === undefined || createdMs(tx) >= createdMs(best) ? tx : best),
-      undefined,
-    );
-  return newest(matches.filter((tx) => !ENDED_UNPAID.has(tx.status))) ?? newest(matches);
+  const oldestFirst = matches
+    .map((tx, index) => ({ tx, index }))
+    .sort((a, b) => createdMs(a.tx) - createdMs(b.tx) || a.index - b.index)
+    .map(({ tx }) => tx);
+  return furthestTransaction(oldestFirst, progress, 'newest');
 }

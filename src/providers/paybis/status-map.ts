@@ -38,3 +38,12 @@ const FAILURE_REASONS: Partial<Record<PaybisStatus, string>> = {
 };
 
 export const mapPaybisStatus = statusMapper('Paybis', PAYBIS_STATUS_MAP, FAILURE_REASONS);
+
+/** Statuses in which a transaction ended before any money moved: cancelled, or the payment declined. */
+const ENDED_UNPAID: ReadonlySet<string> = new Set<PaybisStatus>(['cancelled', 'payment-error', 'payment_error']);
+
+/**
+ * Whether a transaction in `status` ended before any money moved. `rejected` (Paybis's compliance)
+ * may come after the payment, so it is not one of them.
+ */
+export const paybisEndedUnpaid = (status: string): boolean => ENDED_UNPAID.has(status);

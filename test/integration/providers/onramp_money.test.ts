@@ -10,6 +10,7 @@ import {
   type CreateProviderOrderRequest,
 } from '../../../src/providers/types';
 import { createOnrampMoneySimulator } from '../../../src/simulators/onramp_money/server';
+import { nextOrderId } from '../../../src/simulators/onramp_money/transactions';
 import { eventually } from '../../helpers/http';
 import { rejectionOf } from '../../helpers/rejection';
 import { checkout } from '../../helpers/orders';
@@ -185,6 +186,32 @@ describe('Onramp.money adapter against the simulator', () => {
     });
     // Nothing pinned: the transaction that did not end unpaid.
     expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ providerOrderId: String(paid!.orderId), status: 'complete' });
+  });
+
+  test('transactions opened later under the same order id (the widget URL is unsigned) never displace a paid one', async () => {
+    const { request, order } = await openOrder();
+    expect((await checkout(order.redirectUrl, 'pay')).status).toBe(200);
+    await harness.waitForEvents(request.orderId, 1);
+    const [paid] = transactionsOf(request.orderId);
+    // Someone goes through the widget URL twice more: two newer transactions, started and left.
+    for (const orderId of [nextOrderId(), nextOrderId()]) {
+      harness.simulator.transactions.set(String(orderId), {
+        ...paid!,
+        orderId,
+        status: 0,
+        transactionHash: undefined,
+        createdAt: new Date(),
+      });
+    }
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ providerOrderId: String(paid!.orderId), status: 'complete' });
+  });
+
+  test('of two live transactions of one order, the lookup reads the first the customer started', async () => {
+    const { request } = await openOrder();
+    const [first] = transactionsOf(request.orderId);
+    const later = nextOrderId();
+    harness.simulator.transactions.set(String(later), { ...first!, orderId: later, createdAt: new Date() });
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ providerOrderId: String(first!.orderId), status: 'pending' });
   });
 
   test('hold and refund are not Onramp.money statuses: the checkout refuses them', async () => {

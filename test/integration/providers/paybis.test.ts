@@ -178,6 +178,17 @@ describe('orders', () => {
     await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'complete' });
   });
 
+  test('a transaction started later in a paid request (anyone with the widget URL can) does not displace the paid one', async () => {
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
+    const requestId = order.providerOrderId as string;
+    await checkout(order.redirectUrl, 'pay');
+    await harness.waitForEvents(requestId, 3);
+    const simulated = harness.simulator.requests.get(requestId)!;
+    simulated.transactions.push({ id: randomUUID(), invoice: 'PB000000000000TX2', status: 'started', hash: null, createdAt: new Date() });
+    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'complete' });
+  });
+
   test('a webhook signed with another key is refused', async () => {
     const order = await harness.adapter.createOrder(orderRequest());
     const body = JSON.stringify({

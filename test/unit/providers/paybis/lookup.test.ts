@@ -1,5 +1,6 @@
 import { requestTransaction } from '../../../../src/providers/paybis/lookup';
 import type { PaybisTransaction } from '../../../../src/providers/paybis/schemas';
+import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
 
 const tx = (id: string, status: string, createdAt: string): PaybisTransaction => ({
   id,
@@ -22,11 +23,28 @@ describe('requestTransaction', () => {
     expect(requestTransaction([started, declined])?.id).toBe('t1');
   });
 
-  test('only unpaid ends: the newest; equal times: the later in the list; none: undefined', () => {
+  test('a transaction started later in the same request never displaces one that took money', () => {
+    const started = tx('t9', 'started', '2025-01-01T11:00:00Z');
+    for (const status of ['completed', 'paid', 'payment-authorized', 'confirming', 'rejected']) {
+      expect(requestTransaction([tx('t1', status, '2025-01-01T10:00:00Z'), started])?.id).toBe('t1');
+    }
+    // Complete beats paid, paid beats rejected, whichever is newer.
+    expect(requestTransaction([tx('t1', 'completed', '2025-01-01T10:00:00Z'), tx('t2', 'paid', '2025-01-01T10:30:00Z')])?.id).toBe('t1');
+    expect(requestTransaction([tx('t1', 'paid', '2025-01-01T10:00:00Z'), tx('t2', 'rejected', '2025-01-01T10:30:00Z')])?.id).toBe('t1');
+  });
+
+  test('as far as each other: the newest; equal times: the later in the list; none: undefined', () => {
     expect(requestTransaction([tx('t1', 'cancelled', '2025-01-01T10:00:00Z'), tx('t2', 'payment-error', '2025-01-01T09:00:00Z')])?.id).toBe(
       't1',
     );
-    expect(requestTransaction([tx('t1', 'completed', 'x'), tx('t2', 'rejected', 'x')])?.id).toBe('t2');
+    expect(requestTransaction([tx('t1', 'started', '2025-01-01T10:00:00Z'), tx('t2', 'created', '2025-01-01T10:10:00Z')])?.id).toBe('t2');
+    expect(requestTransaction([tx('t1', 'completed', 'x'), tx('t2', 'completed', 'x')])?.id).toBe('t2');
     expect(requestTransaction([])).toBeUndefined();
+  });
+
+  test('a status Paybis does not document fails the lookup instead of being ranked', () => {
+    expect(() => requestTransaction([tx('t1', 'completed', '2025-01-01T10:00:00Z'), tx('t2', 'brand-new', 'x')])).toThrow(
+      UnknownProviderStatusError,
+    );
   });
 });

@@ -1,0 +1,56 @@
+import type { OrderStatus } from '../../domain/order-status';
+
+/**
+ * How far one provider transaction got, least first: ended before any money moved; started, not
+ * paid; ended after money moved (failed after payment, refunded); paid and under way; complete.
+ */
+export const PROGRESS = ['ended_unpaid', 'unpaid', 'ended_paid', 'paid', 'complete'] as const;
+export type Progress = (typeof PROGRESS)[number];
+
+/** The transaction may still move. */
+const LIVE: ReadonlySet<Progress> = new Set<Progress>(['unpaid', 'paid']);
+
+/**
+ * The progress of a transaction in broker status `status`. Only the provider's own status tells
+ * whether a `failed` one ended before any money moved (`failedUnpaid`); an `expired` one never
+ * took money, a `refunded` one did.
+ */
+export function progressOf(status: OrderStatus, failedUnpaid: boolean): Progress {
+  switch (status) {
+    case 'complete':
+      return 'complete';
+    case 'processing':
+    case 'hold':
+      return 'paid';
+    case 'refunded':
+      return 'ended_paid';
+    case 'failed':
+      return failedUnpaid ? 'ended_unpaid' : 'ended_paid';
+    case 'created':
+    case 'pending':
+      return 'unpaid';
+    case 'expired':
+      return 'ended_unpaid';
+  }
+}
+
+/**
+ * The transaction that speaks for an order among several of it (`oldestFirst`, in the order they
+ * were made): the one that got furthest, so that a transaction anyone can add through a widget URL
+ * (started and left, or abandoned) never displaces one that took money. Among as far, the newest,
+ * except among live ones when `liveTies` is `oldest` (the first one the customer started).
+ */
+export function furthestTransaction<T>(
+  oldestFirst: readonly T[],
+  progress: (item: T) => Progress,
+  liveTies: 'oldest' | 'newest',
+): T | undefined {
+  let best: { item: T; rank: number } | undefined;
+  for (const item of oldestFirst) {
+    const reached = progress(item);
+    const rank = PROGRESS.indexOf(reached);
+    const keepOlder = liveTies === 'oldest' && LIVE.has(reached);
+    if (best === undefined || rank > best.rank || (rank === best.rank && !keepOlder)) best = { item, rank };
+  }
+  return best?.item;
+}

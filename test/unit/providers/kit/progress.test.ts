@@ -1,0 +1,65 @@
+import { ORDER_STATUSES } from '../../../../src/domain/order-status';
+import { furthestTransaction, progressOf, PROGRESS, type Progress } from '../../../../src/providers/kit/progress';
+
+/** Every sequence of `length` progress values. */
+function sequences(length: number): Progress[][] {
+  if (length === 0) return [[]];
+  return sequences(length - 1).flatMap((rest) => PROGRESS.map((p) => [...rest, p]));
+}
+
+/** Every sequence of up to four transactions, oldest first: 781 of them. */
+const ALL = [0, 1, 2, 3, 4].flatMap(sequences);
+
+const indexOfChoice = (txs: Progress[], liveTies: 'oldest' | 'newest') => {
+  const indexed = txs.map((progress, index) => ({ progress, index }));
+  const chosen = furthestTransaction(indexed, (t) => t.progress, liveTies);
+  return chosen?.index;
+};
+
+describe('furthestTransaction', () => {
+  test('no transaction: none', () => {
+    expect(furthestTransaction([], () => 'complete', 'newest')).toBeUndefined();
+  });
+
+  test.each(['oldest', 'newest'] as const)('every sequence of up to four (live ties: %s): the furthest, ties as documented', (liveTies) => {
+    for (const txs of ALL.filter((s) => s.length > 0)) {
+      const index = indexOfChoice(txs, liveTies)!;
+      const chosen = txs[index]!;
+      // Nothing got further than the chosen one.
+      expect(txs.every((p) => PROGRESS.indexOf(p) <= PROGRESS.indexOf(chosen))).toBe(true);
+      // Among as far: the newest, or for live ones with `oldest`, the oldest.
+      const equals = txs.flatMap((p, i) => (p === chosen ? [i] : []));
+      const live = chosen === 'unpaid' || chosen === 'paid';
+      expect(index).toBe(live && liveTies === 'oldest' ? equals[0] : equals.at(-1));
+    }
+  });
+
+  test('the order of progress: complete, paid, ended after payment, unpaid, ended unpaid', () => {
+    expect(PROGRESS).toEqual(['ended_unpaid', 'unpaid', 'ended_paid', 'paid', 'complete']);
+    // An abandoned or merely started transaction added later never displaces one that took money.
+    expect(indexOfChoice(['complete', 'unpaid', 'ended_unpaid'], 'newest')).toBe(0);
+    expect(indexOfChoice(['paid', 'unpaid'], 'newest')).toBe(0);
+    expect(indexOfChoice(['ended_paid', 'unpaid', 'unpaid'], 'oldest')).toBe(0);
+    // A second attempt that got further than an abandoned first one speaks for the order.
+    expect(indexOfChoice(['ended_unpaid', 'unpaid'], 'newest')).toBe(1);
+    expect(indexOfChoice(['unpaid', 'unpaid', 'ended_unpaid'], 'oldest')).toBe(0);
+    expect(indexOfChoice(['unpaid', 'unpaid', 'ended_unpaid'], 'newest')).toBe(1);
+    expect(indexOfChoice(['complete', 'complete'], 'oldest')).toBe(1);
+  });
+});
+
+describe('progressOf', () => {
+  test('every broker status, with a failure before and after payment', () => {
+    const table = Object.fromEntries(ORDER_STATUSES.map((s) => [s, [progressOf(s, true), progressOf(s, false)]]));
+    expect(table).toEqual({
+      created: ['unpaid', 'unpaid'],
+      pending: ['unpaid', 'unpaid'],
+      hold: ['paid', 'paid'],
+      processing: ['paid', 'paid'],
+      complete: ['complete', 'complete'],
+      failed: ['ended_unpaid', 'ended_paid'],
+      expired: ['ended_unpaid', 'ended_unpaid'],
+      refunded: ['ended_paid', 'ended_paid'],
+    });
+  });
+});
