@@ -197,8 +197,11 @@ export function createActivities({
       orderId: string;
       providerCode: string;
       providerOrderId?: string;
+      /** The order's `created_at`, where the lookup searches by time (Paybis); absent from orders of older releases. */
+      orderCreatedAt?: string;
     }): Promise<ProviderOrderSnapshot> {
-      const snapshot = await adapter(input.providerCode).getOrder(input.orderId, input.providerOrderId);
+      const context = input.orderCreatedAt === undefined ? undefined : { orderCreatedAt: input.orderCreatedAt };
+      const snapshot = await adapter(input.providerCode).getOrder(input.orderId, input.providerOrderId, context);
       const mismatch = snapshotMismatch(input, snapshot);
       if (mismatch) throw ApplicationFailure.nonRetryable(`${input.providerCode} answered about ${mismatch}`, 'snapshot_mismatch');
       return snapshot;

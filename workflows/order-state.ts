@@ -7,7 +7,13 @@
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import type { OrderActivities } from '../activities';
-import { checkReportedTerms, mergeDifferences, type OrderedTerms, type PaymentDiscrepancy } from '../src/domain/integrity';
+import {
+  checkReportedTerms,
+  mergeDifferences,
+  PROVIDER_CLOCK_SKEW_MS,
+  type OrderedTerms,
+  type PaymentDiscrepancy,
+} from '../src/domain/integrity';
 import type { Order } from '../src/domain/order';
 import { integratorExtras } from '../src/domain/order-extras';
 import { canTransition, type OrderStatus } from '../src/domain/order-status';
@@ -82,8 +88,7 @@ export type CreatedProviderOrder = Awaited<ReturnType<OrderActivities['createPro
 export const UNPAID: readonly OrderStatus[] = ['created', 'pending'];
 /** Statuses in which the customer has paid and the order waits on the provider: flagged when they last too long. */
 const AWAITING_PROVIDER: readonly OrderStatus[] = ['hold', 'processing'];
-/** How far a provider's clock may be behind the workflow's when it dates a provider order. */
-export const PROVIDER_CLOCK_SKEW_MS = 10 * 60_000;
+export { PROVIDER_CLOCK_SKEW_MS };
 export const SEEN_EVENT_IDS_KEPT = 200;
 
 export class OrderState {

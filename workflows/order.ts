@@ -191,6 +191,8 @@ async function poll(input: OrderWorkflowInput, state: OrderState): Promise<boole
       orderId: input.orderId,
       providerCode: input.providerCode,
       providerOrderId: state.pollTarget(),
+      // An activity's input is not part of what replay compares (its type and id are): no patch.
+      ...(state.memo ? { orderCreatedAt: state.memo.order.created_at } : {}),
     });
     return state.apply({ ...snapshot, eventId: undefined, receivedAt: undefined, providerCode: input.providerCode });
   } catch (err) {

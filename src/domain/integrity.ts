@@ -15,6 +15,12 @@ import BigNumber from 'bignumber.js';
 import { decimal, fractionDigits } from './money';
 
 /**
+ * How far a provider's clock may be behind the workflow's when it dates a provider order: an order
+ * refuses a report about a provider order made longer than this before the order itself.
+ */
+export const PROVIDER_CLOCK_SKEW_MS = 10 * 60_000;
+
+/**
  * The order's terms as a provider reports them, in the broker's model. Each field is present only
  * when the provider's message carries it; a currency the broker's dictionary does not know is `null`
  * (a mismatch, never a match).

@@ -124,6 +124,16 @@ export interface ProviderOrderSnapshot {
   providerOrderCreatedAt?: string;
 }
 
+/** What the broker knows of an order that a status lookup may search with. */
+export interface OrderLookupContext {
+  /**
+   * When the broker created the order (ISO 8601): no provider order of it was made before, give or
+   * take the provider clock skew the order allows (docs/decisions.md, Order integrity). Absent in a
+   * lookup asked by an order of an older release.
+   */
+  orderCreatedAt?: string;
+}
+
 export interface ProviderOrder extends ProviderOrderSnapshot {
   redirectUrl: string;
 }
@@ -225,7 +235,7 @@ export interface ProviderAdapter {
    */
   quoteKey?(request: QuoteRequest): string;
   createOrder(request: CreateProviderOrderRequest): Promise<ProviderOrder>;
-  getOrder(orderId: string, providerOrderId?: string): Promise<ProviderOrderSnapshot>;
+  getOrder(orderId: string, providerOrderId?: string, context?: OrderLookupContext): Promise<ProviderOrderSnapshot>;
   /**
    * Verifies the provider's signature and parses the event; rejects with WebhookVerificationError,
    * or with IgnoredWebhookError for a verified webhook the broker does not act on.

@@ -28,6 +28,12 @@ afterEach(() => {
  */
 const POLLED_ONLY = new Set(['paybis']);
 
+/**
+ * Paybis's lookup reads its transaction list from the order's creation (less the 10 minutes of clock
+ * skew): a transaction dated a day before is not in it, so the order never hears of it at all.
+ */
+const OUTSIDE_THE_LOOKUP = new Set(['paybis']);
+
 const PROVIDERS: { code: string; draft: () => OrderDraft }[] = [
   { code: 'sandbox', draft: () => draftOrder({ ip: '127.0.0.1' }) },
   ...JOURNEYS.map((journey) => ({ code: journey.code, draft: () => journeyOrder(journey) })),
@@ -43,13 +49,17 @@ describe.each(PROVIDERS)('$code', ({ code, draft }) => {
     await fetch(order.redirect_url);
     expect((await checkout(order.redirect_url, 'pay')).status).toBe(200);
 
-    const memo = await refusedReports(started.env.client, order.id);
-    expect(memo.order.status).toBe('created');
+    if (!OUTSIDE_THE_LOOKUP.has(code)) {
+      const memo = await refusedReports(started.env.client, order.id);
+      expect(memo.order.status).toBe('created');
+    }
     // Every later report (webhooks, and polls every 0.5 s here) is about the same old provider order.
     await new Promise((r) => setTimeout(r, 3000));
     const status = await callApi(started.stack.apiUrl, `/api/on_ramp/orders/${code}?code=${order.id}`);
     expect(status.body.status).toBe('created');
     expect(status.body.extras).not.toHaveProperty('transaction_hash');
-    expect((await searchAttributes(started.env.client, order.id)).IntegrityAlert).toBe('report_refused');
+    expect((await searchAttributes(started.env.client, order.id)).IntegrityAlert).toBe(
+      OUTSIDE_THE_LOOKUP.has(code) ? undefined : 'report_refused',
+    );
   });
 });

@@ -20,6 +20,8 @@ let stack: TimeSkippingStack;
 let env: TestWorkflowEnvironment;
 /** When each status poll ran, in workflow (skipped) time. */
 let polls: number[] = [];
+/** The order creation time each status poll handed the lookup. */
+let pollCreatedAt: (string | undefined)[] = [];
 
 beforeAll(async () => {
   stack = await startTimeSkipping({
@@ -29,6 +31,7 @@ beforeAll(async () => {
       getProviderOrderStatus: async (input: Parameters<typeof real.getProviderOrderStatus>[0]) => {
         // A local activity's scheduled time is the worker's clock; the test server's is the workflow's.
         polls.push(Context.current().info.isLocal ? await env.currentTimeMs() : Context.current().info.scheduledTimestampMs);
+        pollCreatedAt.push(input.orderCreatedAt);
         return real.getProviderOrderStatus(input);
       },
     }),
@@ -57,6 +60,7 @@ const hoursBetween = (from: string, to: string) => (Date.parse(to) - Date.parse(
 
 test('an order never paid expires after 24 h, polled ever less often, and closes after the 7-day grace', async () => {
   polls = [];
+  pollCreatedAt = [];
   const { handle, created } = await startOrder('00000000-0000-5000-8000-0000000000e1');
   const result: OrderMemo = await handle.result();
 
@@ -70,6 +74,8 @@ test('an order never paid expires after 24 h, polled ever less often, and closes
   const expected = [30, 60, 120, 240, 480, 960, 1800, 1800, 1800];
   // Within a second: the test server may skip ahead while a local activity runs, which it cannot see.
   expect(gapsSeconds.map((gap, i) => (Math.abs(gap - expected[i]!) <= 1 ? expected[i] : gap))).toEqual(expected);
+  // Every poll tells the lookup when the order was created (Paybis searches its transaction list from there).
+  expect(new Set(pollCreatedAt)).toEqual(new Set([created.order.created_at]));
   const beforeExpiry = polls.filter((at) => at <= createdAt + DAY).length;
   expect(beforeExpiry).toBeGreaterThanOrEqual(50);
   expect(beforeExpiry).toBeLessThanOrEqual(56);

@@ -1,7 +1,8 @@
 import type { CurrencyDictionary } from '../../domain/currency';
 import { defineProvider } from '../descriptor';
 import { webhookReport } from '../kit/webhook';
-import { IgnoredWebhookError, ProviderRejectedError, type ProviderAdapter, type ProviderInfo } from '../types';
+import { PROVIDER_CLOCK_SKEW_MS } from '../../domain/integrity';
+import { IgnoredWebhookError, ProviderRejectedError, type OrderLookupContext, type ProviderAdapter, type ProviderInfo } from '../types';
 import { PaybisClient } from './client';
 import { paybisConfig, PaybisEnvSchema, PAYBIS_PUBLISHED_VALUES, type PaybisConfig } from './config';
 import { requestTransaction } from './lookup';
@@ -30,21 +31,30 @@ export const PAYBIS_INFO = {
 
 /**
  * Paybis documents no lookup by request id or by the partner's transaction id; its transaction list
- * goes by creation time with a cursor. A lookup reads the last LOOKBACK_DAYS, at most MAX_PAGES pages.
+ * goes by creation time, oldest first, with a cursor. A lookup reads at most MAX_PAGES pages from the
+ * order's creation (less the provider clock skew the order allows: an older transaction is refused
+ * anyway), so the order's transactions come first; a lookup that is not told when the order was
+ * made (an order of an older release) reads from LOOKBACK_DAYS back.
  */
 const LOOKBACK_DAYS = 7;
 const PAGE_SIZE = 100;
 const MAX_PAGES = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Where a lookup's window starts: the order's creation less the clock skew, else LOOKBACK_DAYS back. */
+export function lookupWindowStart(now: number, context?: OrderLookupContext): number {
+  const created = context?.orderCreatedAt === undefined ? NaN : Date.parse(context.orderCreatedAt);
+  return Number.isFinite(created) ? created - PROVIDER_CLOCK_SKEW_MS : now - LOOKBACK_DAYS * DAY_MS;
+}
+
 export function createPaybisAdapter(config: PaybisConfig, currencies: CurrencyDictionary): ProviderAdapter {
   const client = new PaybisClient(config);
   const webhookKey = paybisWebhookKey(config.webhookPublicKey);
 
-  async function findTransaction(requestId: string): Promise<PaybisTransaction | undefined> {
+  async function findTransaction(requestId: string, context?: OrderLookupContext): Promise<PaybisTransaction | undefined> {
     const now = Date.now();
     const window = {
-      from: new Date(now - LOOKBACK_DAYS * DAY_MS).toISOString(),
+      from: new Date(lookupWindowStart(now, context)).toISOString(),
       to: new Date(now + DAY_MS).toISOString(),
       limit: PAGE_SIZE,
     };
@@ -93,10 +103,10 @@ export function createPaybisAdapter(config: PaybisConfig, currencies: CurrencyDi
       };
     },
 
-    async getOrder(orderId, providerOrderId) {
+    async getOrder(orderId, providerOrderId, context) {
       // The order workflow keeps the request id from creation on; Paybis's transactions name it.
       if (!providerOrderId) throw new ProviderRejectedError('not_found', `no Paybis request id is known for order ${orderId}`);
-      const tx = await findTransaction(providerOrderId);
+      const tx = await findTransaction(providerOrderId, context);
       return tx ? fromTransaction(orderId, providerOrderId, tx, currencies) : requestOnly(orderId, providerOrderId);
     },
 

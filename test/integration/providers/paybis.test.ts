@@ -189,6 +189,43 @@ describe('orders', () => {
     await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'complete' });
   });
 
+  test("the lookup's window starts at the order's creation: a busy merchant's older transactions do not hide the order's", async () => {
+    const orderCreatedAt = new Date().toISOString();
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
+    const requestId = order.providerOrderId as string;
+    // 600 transactions of other requests the day before: more than a lookup reads, all in its old 7-day window.
+    const template = harness.simulator.requests.get(requestId)!;
+    const busy = Array.from({ length: 600 }, (_, i) => `busy-${i}-${randomUUID()}`);
+    const dayAgo = Date.now() - 24 * 60 * 60 * 1000;
+    busy.forEach((id, i) =>
+      harness.simulator.requests.set(id, {
+        ...template,
+        requestId: id,
+        partnerTransactionId: randomUUID(),
+        transactions: [
+          {
+            id: randomUUID(),
+            invoice: `PB${String(i).padStart(12, '0')}TX1`,
+            status: 'completed',
+            hash: null,
+            createdAt: new Date(dayAgo + i * 1000),
+          },
+        ],
+      }),
+    );
+    try {
+      await checkout(order.redirectUrl, 'pay');
+      await harness.waitForEvents(requestId, 3);
+      await expect(harness.adapter.getOrder(request.orderId, requestId, { orderCreatedAt })).resolves.toMatchObject({
+        providerOrderId: requestId,
+        status: 'complete',
+      });
+    } finally {
+      for (const id of busy) harness.simulator.requests.delete(id);
+    }
+  });
+
   test('a webhook signed with another key is refused', async () => {
     const order = await harness.adapter.createOrder(orderRequest());
     const body = JSON.stringify({

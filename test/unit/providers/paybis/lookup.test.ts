@@ -1,3 +1,4 @@
+import { lookupWindowStart } from '../../../../src/providers/paybis';
 import { requestTransaction } from '../../../../src/providers/paybis/lookup';
 import type { PaybisTransaction } from '../../../../src/providers/paybis/schemas';
 import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
@@ -46,5 +47,19 @@ describe('requestTransaction', () => {
     expect(() => requestTransaction([tx('t1', 'completed', '2025-01-01T10:00:00Z'), tx('t2', 'brand-new', 'x')])).toThrow(
       UnknownProviderStatusError,
     );
+  });
+});
+
+describe('lookupWindowStart', () => {
+  const now = Date.parse('2025-01-10T00:00:00Z');
+
+  test("from the order's creation, less the ten minutes of provider clock skew the order allows", () => {
+    expect(new Date(lookupWindowStart(now, { orderCreatedAt: '2025-01-09T12:00:00.000Z' })).toISOString()).toBe('2025-01-09T11:50:00.000Z');
+  });
+
+  test('without a creation time (an order of an older release), or an unreadable one: the last 7 days', () => {
+    expect(new Date(lookupWindowStart(now)).toISOString()).toBe('2025-01-03T00:00:00.000Z');
+    expect(new Date(lookupWindowStart(now, {})).toISOString()).toBe('2025-01-03T00:00:00.000Z');
+    expect(new Date(lookupWindowStart(now, { orderCreatedAt: 'yesterday' })).toISOString()).toBe('2025-01-03T00:00:00.000Z');
   });
 });
