@@ -17,6 +17,7 @@ import {
 import { createPaybisSimulator } from '../../../src/simulators/paybis/server';
 import { paybisSignature } from '../../../src/simulators/paybis/signing';
 import { currencyId as idOf } from '../../helpers/currencies';
+import { eventually } from '../../helpers/http';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
@@ -157,23 +158,32 @@ describe('orders', () => {
     ).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 
-  test('fail before payment is a payment error', async () => {
-    const order = await harness.adapter.createOrder(orderRequest());
+  test('a payment declined before payment: its webhook is left to the lookup, which reports the payment error', async () => {
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
     await checkout(order.redirectUrl, 'fail');
-    const [event] = await harness.waitForEvents(order.providerOrderId as string, 1);
-    expect(event).toMatchObject({ providerStatus: 'payment-error', status: 'failed', failureReason: 'payment_declined' });
+    const requestId = order.providerOrderId as string;
+    await eventually(() => Promise.resolve(harness.ignored.some((i) => i.error.orderId === request.orderId) || undefined), 'ignored');
+    expect(await harness.eventsFor(requestId)).toEqual([]);
+    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({
+      providerStatus: 'payment_error',
+      status: 'failed',
+      failureReason: 'payment_declined',
+    });
   });
 
-  test('a request with a cancelled transaction, then a paid one in the same widget: the lookup reads the paid one', async () => {
+  test('a request with a cancelled transaction, then a paid one: the cancellation never fails the order', async () => {
     const request = orderRequest();
     const order = await harness.adapter.createOrder(request);
     const requestId = order.providerOrderId as string;
     await checkout(order.redirectUrl, 'expire');
-    await harness.waitForEvents(requestId, 1);
-    // Nothing documents one transaction per request: the widget starts a second one under the same request id.
+    await eventually(() => Promise.resolve(harness.ignored.some((i) => i.error.orderId === request.orderId) || undefined), 'ignored');
+    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'failed' });
+
+    // The same widget again: a second transaction under the same request id, paid this time.
     expect((await checkout(order.redirectUrl, 'pay')).status).toBe(200);
-    const events = await harness.waitForEvents(requestId, 4);
-    expect(events.map((e) => e.providerStatus)).toEqual(['cancelled', 'started', 'paid', 'completed']);
+    const events = await harness.waitForEvents(requestId, 3);
+    expect(events.map((e) => e.providerStatus)).toEqual(['started', 'paid', 'completed']);
     expect(harness.simulator.requests.get(requestId)!.transactions.map((tx) => tx.invoice.slice(-3))).toEqual(['TX1', 'TX2']);
     await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'complete' });
   });

@@ -88,6 +88,7 @@ describe('Paybis adapter webhooks', () => {
     currencyDictionary,
   );
   const signed = (body: string) => incoming(paybisSignature(body, signingKey), body);
+  const withStatus = (status: string) => BODY.replace('"completed"', JSON.stringify(status));
 
   test('a genuine KYC event is ignored; a forged one is refused', async () => {
     const kyc = JSON.stringify({ event: 'VERIFICATION_STATUS_UPDATED', data: { partnerUserId: 'u', status: 'approved' }, timestamp: 1 });
@@ -96,6 +97,19 @@ describe('Paybis adapter webhooks', () => {
     await expect(adapter.parseWebhook(incoming(paybisSignature(kyc, forger.privateKey), kyc))).rejects.toBeInstanceOf(
       WebhookVerificationError,
     );
+  });
+
+  test('an attempt that ended unpaid is left to the lookup (ignored, naming the order); every other status is reported', async () => {
+    for (const status of ['cancelled', 'payment-error', 'payment_error']) {
+      const error = await adapter.parseWebhook(signed(withStatus(status))).catch((err: unknown) => err);
+      expect(error).toBeInstanceOf(IgnoredWebhookError);
+      expect((error as IgnoredWebhookError).orderId).toBe('ord_123');
+    }
+    for (const status of ['started', 'paid', 'completed', 'rejected']) {
+      await expect(adapter.parseWebhook(signed(withStatus(status)))).resolves.toMatchObject({ orderId: 'ord_123', providerStatus: status });
+    }
+    // A status Paybis does not document is still refused, so that Paybis keeps it and retries.
+    await expect(adapter.parseWebhook(signed(withStatus('brand-new')))).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 
   test('a transaction that names no partner transaction id is no request of the broker: ignored', async () => {
