@@ -34,6 +34,15 @@ export interface SimulatorFaults {
    * provider clock that runs ahead (a time-skipping test's, whose workflow clock is days ahead).
    */
   providerOrderAgeMs: number;
+  /**
+   * A field of the provider's order answers and webhooks shown `oversizedLength` characters long:
+   * a provider answering oversized text, which the broker must refuse at its boundary rather than
+   * store in the order. The sandbox simulator only, for its order's `id`, `checkout_url` (a query
+   * parameter added), `failure_reason` and `tx_hash`; the order itself keeps its own values, so turning
+   * the switch off answers them again. Empty: none.
+   */
+  oversizedField: string;
+  oversizedLength: number;
 }
 
 export const NO_FAULTS: SimulatorFaults = {
@@ -48,6 +57,8 @@ export const NO_FAULTS: SimulatorFaults = {
   paidFiatCurrency: '',
   paidWalletAddress: '',
   providerOrderAgeMs: 0,
+  oversizedField: '',
+  oversizedLength: 0,
 };
 
 /** What the customer pays instead of the order's terms: each `paid*` switch that is set, by the term it replaces. */

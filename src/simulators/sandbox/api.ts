@@ -4,7 +4,7 @@ import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { methodLimits, quote } from '../kit/pricing';
 import type { SimulatorProfile } from '../kit/profile';
 import type { SandboxSimulatorOptions } from './options';
-import { sandboxError as error, type SimOrder } from './orders';
+import { sandboxError as error, shownOrder, type SimOrder } from './orders';
 
 /** The sandbox provider's API under /v1: catalogue, quotes, server-side orders and order lookups. */
 export class SandboxApi {
@@ -15,7 +15,7 @@ export class SandboxApi {
     private readonly orders: Map<string, SimOrder>,
     private readonly profile: SimulatorProfile,
     private readonly options: Pick<SandboxSimulatorOptions, 'apiKey' | 'publicUrl' | 'log'>,
-    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs' | 'oversizedField' | 'oversizedLength'>,
   ) {
     const router = this.router;
     router.get('/v1/currencies', (_req, res) => this.getCurrencies(res));
@@ -143,7 +143,7 @@ export class SandboxApi {
     const s = (k: string) => body[k] as string;
     const existingId = this.byPartnerId.get(s('partner_order_id'));
     if (existingId !== undefined) {
-      res.status(200).json(this.orders.get(existingId));
+      res.status(200).json(shownOrder(this.orders.get(existingId)!, this.faults));
       return;
     }
     const priced = quote(this.profile, {
@@ -181,7 +181,7 @@ export class SandboxApi {
     this.orders.set(id, order);
     this.byPartnerId.set(order.partner_order_id, id);
     this.options.log?.(`order ${id} created for partner order ${order.partner_order_id}`);
-    res.status(201).json(order);
+    res.status(201).json(shownOrder(order, this.faults));
   }
 
   private findOrder(req: Request, res: Response): void {
@@ -192,7 +192,7 @@ export class SandboxApi {
       res.status(404).json(error('not_found', 'no order with that partner_order_id'));
       return;
     }
-    res.json(order);
+    res.json(shownOrder(order, this.faults));
   }
 
   private getOrder(req: Request, res: Response): void {
@@ -201,6 +201,6 @@ export class SandboxApi {
       res.status(404).json(error('not_found', 'no such order'));
       return;
     }
-    res.json(order);
+    res.json(shownOrder(order, this.faults));
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SimulatorParts } from '../kit/base';
 import { paidTerms } from '../kit/faults';
 import { simulatedTransactionHash } from '../kit/transaction-hash';
-import { TERMINAL, type SimOrder, type SimStatus } from './orders';
+import { shownOrder, TERMINAL, type SimOrder, type SimStatus } from './orders';
 import { signSandboxPayload } from './signing';
 
 /** The sandbox provider's orders over time: the customer's actions, payment then settlement, one signed webhook per status. */
@@ -63,7 +63,12 @@ export class SandboxLifecycle {
 
   private emitWebhook(order: SimOrder): void {
     const eventId = randomUUID();
-    const body = JSON.stringify({ event_id: eventId, event_type: 'order.status_changed', created_at: new Date().toISOString(), order });
+    const body = JSON.stringify({
+      event_id: eventId,
+      event_type: 'order.status_changed',
+      created_at: new Date().toISOString(),
+      order: shownOrder(order, this.parts.faults),
+    });
     this.parts.webhooks.send({
       orderKey: order.id,
       status: order.status,

@@ -1,4 +1,5 @@
 /** The sandbox provider's orders: their record, statuses and the customer's actions in each. */
+import type { SimulatorFaults } from '../kit/faults';
 
 export type SimStatus = 'CREATED' | 'AWAITING_PAYMENT' | 'ON_HOLD' | 'PAYMENT_RECEIVED' | 'COMPLETED' | 'FAILED' | 'EXPIRED' | 'REFUNDED';
 
@@ -40,4 +41,20 @@ export const TERMINAL: readonly SimStatus[] = ['COMPLETED', 'REFUNDED'];
 export function sandboxError(code: string, message: string, extra: Record<string, unknown> = {}) {
   const details = Object.fromEntries(Object.entries(extra).filter(([, v]) => v !== undefined));
   return { error: { code, message, ...details } };
+}
+
+/** The order's fields the `oversizedField` switch can pad. */
+const OVERSIZABLE = ['id', 'checkout_url', 'failure_reason', 'tx_hash'] as const;
+
+/**
+ * The order as the sandbox's answers and webhooks show it: itself, or with the field the
+ * `oversizedField` switch names padded to `oversizedLength` characters (the checkout URL keeps
+ * working: the padding is a query parameter).
+ */
+export function shownOrder(order: SimOrder, faults: Pick<SimulatorFaults, 'oversizedField' | 'oversizedLength'>): SimOrder {
+  const field = OVERSIZABLE.find((key) => key === faults.oversizedField);
+  if (field === undefined || faults.oversizedLength <= 0) return order;
+  const value = order[field] ?? '';
+  const base = field === 'checkout_url' ? `${value}${value.includes('?') ? '&' : '?'}pad=` : value;
+  return { ...order, [field]: base.padEnd(faults.oversizedLength, 'x') };
 }
