@@ -1,10 +1,11 @@
-import { CUSTOMER_URL_KEYS, isCustomerUrl, type CustomerUrlRule } from '../providers/kit/url';
+import { CUSTOMER_URL_KEYS, CUSTOMER_URL_MAX_BYTES, isCustomerUrl, type CustomerUrlRule } from '../providers/kit/url';
 import { bodyFields } from './params';
 import { ProblemError } from './problem';
 
 /**
  * The order's `extras` URLs that a provider sends the customer to, refused at the door rather than
- * dropped by the adapter: `https:` only, and `http:` to a loopback host in development.
+ * dropped by the adapter: `https:` only, and `http:` to a loopback host in development, at most
+ * CUSTOMER_URL_MAX_BYTES long.
  */
 export function customerUrlsParam(rawExtras: unknown, rule: CustomerUrlRule): void {
   const extras = bodyFields(rawExtras);
@@ -14,6 +15,6 @@ export function customerUrlsParam(rawExtras: unknown, rule: CustomerUrlRule): vo
   throw new ProblemError(
     'validation_error',
     `${refused.map((key) => `extras.${key}`).join(' and ')} must be ${allowed}.`,
-    refused.map((key) => ({ path: `extras.${key}`, message: `${allowed}, without credentials` })),
+    refused.map((key) => ({ path: `extras.${key}`, message: `${allowed}, without credentials, at most ${CUSTOMER_URL_MAX_BYTES} bytes` })),
   );
 }

@@ -20,6 +20,7 @@ import { OfferErrorSchema, OfferSchema } from '../offers/calculate';
 import { CreateOrderBodySchema, orderIdFor } from '../orders/request';
 import { EXTRAS_LIMITS } from '../orders/extras-limits';
 import { UNSAFE_QUERY_CHARACTERS } from '../orders/visibility-query';
+import { CUSTOMER_URL_MAX_BYTES } from '../providers/kit/url';
 import { ProviderInfoSchema } from '../providers/types';
 import { FieldErrorSchema, PROBLEM_CODES, ProblemSchema, type ProblemCode } from './problem';
 
@@ -301,7 +302,7 @@ export const CreateOrderRequest = CreateOrderBodySchema.extend({
   state_code: StateCode.optional(),
   ip: CreateOrderBodySchema.shape.ip.meta(ipAddress("The end user's IP address.")),
   extras: CreateOrderBodySchema.shape.extras.meta({
-    description: `Passed through to the order. The keys the broker writes from the provider's reports (${BROKER_EXTRAS_KEYS.join(', ')}) are refused (validation_error), as are more than ${EXTRAS_LIMITS.depth} levels of nesting, ${EXTRAS_LIMITS.keys} keys or ${EXTRAS_LIMITS.bytes} bytes of JSON, and a return_url or redirect_url that is not https: (http: to loopback outside production).`,
+    description: `Passed through to the order. The keys the broker writes from the provider's reports (${BROKER_EXTRAS_KEYS.join(', ')}) are refused (validation_error), as are more than ${EXTRAS_LIMITS.depth} levels of nesting, ${EXTRAS_LIMITS.keys} keys or ${EXTRAS_LIMITS.bytes} bytes of JSON, and a return_url or redirect_url that is not https: (http: to loopback outside production) or is longer than ${CUSTOMER_URL_MAX_BYTES} bytes.`,
   }),
 }).meta({ id: 'CreateOrderRequest', example: EXAMPLE_ORDER });
 

@@ -12,6 +12,7 @@ import { buildApi } from '../../src/api/server';
 import { sandboxCredentials, withEndpoints } from '../../src/config';
 import { createLogger } from '../../src/logging';
 import { EXTRAS_LIMITS } from '../../src/orders/extras-limits';
+import { CUSTOMER_URL_MAX_BYTES } from '../../src/providers/kit/url';
 import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
@@ -123,6 +124,19 @@ describe('customer return URLs in extras', () => {
       expectValidationError(res, `extras.${key}`);
     },
   );
+
+  test(`a URL over ${CUSTOMER_URL_MAX_BYTES} bytes is refused; one of exactly that passes`, async () => {
+    // Counted in bytes of UTF-8: each é is two.
+    const head = 'https://wallet.example/';
+    const url = (bytes: number) => `${head}${'é'.repeat(Math.floor((bytes - head.length) / 2))}${'a'.repeat((bytes - head.length) % 2)}`;
+    for (const key of ['return_url', 'redirect_url']) {
+      expectValidationError(
+        await offerThenPost(development, draftOrder({ extras: { [key]: url(CUSTOMER_URL_MAX_BYTES + 1) } })),
+        `extras.${key}`,
+      );
+      expect((await offerThenPost(development, draftOrder({ extras: { [key]: url(CUSTOMER_URL_MAX_BYTES) } }))).status).toBe(503);
+    }
+  });
 
   test('an https: URL passes', async () => {
     const draft = draftOrder({ extras: { return_url: 'https://wallet.example/done', redirect_url: 'https://wallet.example/done' } });

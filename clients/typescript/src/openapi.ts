@@ -391,7 +391,7 @@ export interface components {
             /** @description The end user's IP address. */
             ip?: string;
             user_agent?: string;
-            /** @description Passed through to the order. The keys the broker writes from the provider's reports (provider_order_id, provider_status, transaction_hash) are refused (validation_error), as are more than 5 levels of nesting, 50 keys or 8192 bytes of JSON, and a return_url or redirect_url that is not https: (http: to loopback outside production). */
+            /** @description Passed through to the order. The keys the broker writes from the provider's reports (provider_order_id, provider_status, transaction_hash) are refused (validation_error), as are more than 5 levels of nesting, 50 keys or 8192 bytes of JSON, and a return_url or redirect_url that is not https: (http: to loopback outside production) or is longer than 2048 bytes. */
             extras?: {
                 [key: string]: unknown;
             };

@@ -36,6 +36,13 @@ export const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 /** The `extras` keys whose URL a provider sends the customer's browser to when the checkout ends. */
 export const CUSTOMER_URL_KEYS = ['return_url', 'redirect_url'] as const;
 
+/**
+ * How long a customer URL may be, in bytes of UTF-8. Widget URLs carry it percent-encoded (at most
+ * three characters a byte), and a widget URL must stay within the redirect URL's bound
+ * (PROVIDER_TEXT_LIMITS in ./report-bounds.ts); browsers and servers commonly take 2 KiB URLs.
+ */
+export const CUSTOMER_URL_MAX_BYTES = 2048;
+
 export interface CustomerUrlRule {
   /** Also `http:` to this machine (localhost, 127.0.0.0/8, ::1): development only. */
   loopbackHttp: boolean;
@@ -44,10 +51,11 @@ export interface CustomerUrlRule {
 /**
  * Whether an integrator's URL may be handed to a provider as where the customer returns: `https:`
  * only (so never `javascript:`, `data:` or `file:`, which a checkout page would follow), without
- * credentials, and `http:` only to a loopback host when the rule allows it.
+ * credentials, at most CUSTOMER_URL_MAX_BYTES long, and `http:` only to a loopback host when the
+ * rule allows it.
  */
 export function isCustomerUrl(value: unknown, rule: CustomerUrlRule): value is string {
-  if (typeof value !== 'string' || !URL.canParse(value)) return false;
+  if (typeof value !== 'string' || Buffer.byteLength(value) > CUSTOMER_URL_MAX_BYTES || !URL.canParse(value)) return false;
   const url = new URL(value);
   if (url.username !== '' || url.password !== '') return false;
   if (url.protocol === 'https:') return true;

@@ -3,7 +3,7 @@
  * (`https:`, or `http:` to loopback where allowed), and each adapter that passes one on applying it.
  */
 import { toBuyOrderRequest } from '../../../../src/providers/banxa/transformers';
-import { isCustomerUrl } from '../../../../src/providers/kit/url';
+import { CUSTOMER_URL_MAX_BYTES, isCustomerUrl } from '../../../../src/providers/kit/url';
 import { toWidgetParams as mercuryoWidget } from '../../../../src/providers/mercuryo/transformers';
 import type { MoonpayTerms } from '../../../../src/providers/moonpay/transformers';
 import { toWidgetParams as moonpayWidget } from '../../../../src/providers/moonpay/transformers';
@@ -37,6 +37,14 @@ describe('isCustomerUrl', () => {
 
   test.each(['https://wallet.example/done?x=1', 'https://127.0.0.1/done'])('%s passes', (url) => {
     expect(isCustomerUrl(url, { loopbackHttp: false })).toBe(true);
+  });
+
+  test(`at most ${CUSTOMER_URL_MAX_BYTES} bytes of UTF-8`, () => {
+    const head = 'https://wallet.example/';
+    expect(isCustomerUrl(`${head}${'a'.repeat(CUSTOMER_URL_MAX_BYTES - head.length)}`, { loopbackHttp: false })).toBe(true);
+    expect(isCustomerUrl(`${head}${'a'.repeat(CUSTOMER_URL_MAX_BYTES - head.length + 1)}`, { loopbackHttp: false })).toBe(false);
+    // é is two bytes.
+    expect(isCustomerUrl(`${head}${'é'.repeat((CUSTOMER_URL_MAX_BYTES - head.length + 1) / 2)}`, { loopbackHttp: false })).toBe(false);
   });
 
   test.each([undefined, 42, { href: 'https://wallet.example' }])('a non-string (%p) is refused', (value) => {
