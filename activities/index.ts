@@ -4,6 +4,7 @@ import type { IntegratorDirectory } from '../src/config/integrators';
 import { integratorWebhookAttempts, integratorWebhookAttemptsNotMade, integratorWebhookDuration } from '../src/metrics/metrics';
 import type { CurrencyDictionary } from '../src/domain/currency';
 import { loggableProviderOrderId } from '../src/domain/provider-order-id';
+import { outOfBoundsMessage, textOutOfBounds } from '../src/providers/kit/report-bounds';
 import type { ProviderRegistry } from '../src/providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderOrder, type ProviderOrderSnapshot } from '../src/providers/types';
 import type { IntegratorNotification, OrderRequest } from '../src/temporal/order-contract';
@@ -119,10 +120,11 @@ export function createActivities({
       const fiat = currencies.fiat(input.request.from_currency);
       const crypto = currencies.crypto(input.request.to_currency);
       if (!fiat || !crypto) throw ApplicationFailure.nonRetryable('unknown currency pair', 'provider_rejected');
+      let order: ProviderOrder;
       try {
         // Providers treat our order id as their partner reference, so a retried call finds the
         // order the first attempt created instead of making a second one.
-        return await adapter(input.providerCode).createOrder({
+        order = await adapter(input.providerCode).createOrder({
           orderId: input.orderId,
           fiat,
           crypto,
@@ -142,6 +144,16 @@ export function createActivities({
         }
         throw err;
       }
+      // An answer the order cannot hold is unusable, as one of another shape is (provider_unavailable),
+      // but not worth retrying: the retry finds the same provider order and gets the same answer.
+      const outOfBounds = textOutOfBounds(order);
+      if (outOfBounds) {
+        throw ApplicationFailure.nonRetryable(
+          `${input.providerCode} answered the order's creation out of bounds: ${outOfBoundsMessage(outOfBounds)}`,
+          'provider_unavailable',
+        );
+      }
+      return order;
     },
 
     /**
@@ -190,8 +202,9 @@ export function createActivities({
     },
 
     /**
-     * The provider's word on the order. A snapshot about another order (its partner reference) or
-     * another provider order than the one pinned is refused, never handed to the workflow.
+     * The provider's word on the order. A snapshot with a text over its bound
+     * (src/providers/kit/report-bounds.ts), or about another order (its partner reference) or another
+     * provider order than the one pinned, is refused, never handed to the workflow.
      */
     async getProviderOrderStatus(input: {
       orderId: string;
@@ -202,6 +215,13 @@ export function createActivities({
     }): Promise<ProviderOrderSnapshot> {
       const context = input.orderCreatedAt === undefined ? undefined : { orderCreatedAt: input.orderCreatedAt };
       const snapshot = await adapter(input.providerCode).getOrder(input.orderId, input.providerOrderId, context);
+      const outOfBounds = textOutOfBounds(snapshot);
+      if (outOfBounds) {
+        throw ApplicationFailure.nonRetryable(
+          `${input.providerCode} answered out of bounds: ${outOfBoundsMessage(outOfBounds)}`,
+          'snapshot_out_of_bounds',
+        );
+      }
       const mismatch = snapshotMismatch(input, snapshot);
       if (mismatch) throw ApplicationFailure.nonRetryable(`${input.providerCode} answered about ${mismatch}`, 'snapshot_mismatch');
       return snapshot;

@@ -28,6 +28,7 @@ export const PROBLEM_CODES = {
   offer_expired: { status: 422, title: 'Offer expired' },
   invalid_wallet_address: { status: 422, title: 'Invalid wallet address' },
   provider_rejected: { status: 422, title: 'Provider rejected the order' },
+  event_out_of_bounds: { status: 422, title: 'Provider event out of bounds' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal error' },
   provider_unavailable: { status: 503, title: 'Provider unavailable' },

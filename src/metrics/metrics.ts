@@ -106,7 +106,7 @@ export const providerWebhooksVerified = new Counter({
 });
 export const providerWebhooksRefused = new Counter({
   name: 'onramp_provider_webhooks_refused_total',
-  help: 'Provider webhooks not signalled, by reason: invalid_signature, provider_unavailable, provider_rejected, unknown_order, other_provider, claimed_elsewhere.',
+  help: 'Provider webhooks not signalled, by reason: invalid_signature, provider_unavailable, provider_rejected, out_of_bounds, unknown_order, other_provider, claimed_elsewhere.',
   labelNames: ['provider', 'reason'] as const,
   registers,
 });

@@ -569,7 +569,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "validation_error" | "ticker_not_allowed" | "unknown_currency" | "state_required" | "unauthorized" | "invalid_signature" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "external_order_id_retired" | "payload_too_large" | "unsupported_media_type" | "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "rate_limited" | "internal_error" | "provider_unavailable" | "service_unavailable";
+            code: "validation_error" | "ticker_not_allowed" | "unknown_currency" | "state_required" | "unauthorized" | "invalid_signature" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "external_order_id_retired" | "payload_too_large" | "unsupported_media_type" | "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds" | "rate_limited" | "internal_error" | "provider_unavailable" | "service_unavailable";
             errors?: components["schemas"]["FieldError"][];
             request_id?: string;
         };
@@ -613,7 +613,7 @@ export interface components {
             /** @enum {number} */
             status: 422;
             /** @enum {string} */
-            code: "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected";
+            code: "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds";
         };
         Problem429: components["schemas"]["Problem"] & {
             /** @enum {number} */
@@ -2170,7 +2170,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem415"];
                 };
             };
-            /** @description `provider_rejected`: the event names only an id, and the provider does not know that order (Banxa). */
+            /** @description `provider_rejected`: the event names only an id, and the provider does not know that order (Banxa); `event_out_of_bounds`: a text of the event is longer than the broker takes (the detail names it and its limit). Sending it again does not help. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

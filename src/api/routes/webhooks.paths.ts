@@ -28,7 +28,11 @@ export function registerWebhookPaths(registry: OpenAPIRegistry): void {
       404: problem(404, '`not_found`: unknown provider.'),
       413: problem(413, '`payload_too_large`: the body is over 256 KiB.'),
       415: problem(415, '`unsupported_media_type`: unsupported Content-Encoding.'),
-      422: problem(422, '`provider_rejected`: the event names only an id, and the provider does not know that order (Banxa).'),
+      422: problem(
+        422,
+        '`provider_rejected`: the event names only an id, and the provider does not know that order (Banxa); ' +
+          '`event_out_of_bounds`: a text of the event is longer than the broker takes (the detail names it and its limit). Sending it again does not help.',
+      ),
       429: ADDRESS_RATE_LIMITED,
       500: AUTHENTICATED[500]!,
       503: problem(

@@ -10,6 +10,7 @@ import {
   providerWebhooksVerified,
 } from '../../metrics/metrics';
 import type { OrderService } from '../../orders/service';
+import { outOfBoundsMessage, textOutOfBounds } from '../../providers/kit/report-bounds';
 import type { ProviderRegistry } from '../../providers/registry';
 import { IgnoredWebhookError, ProviderRejectedError, ProviderUnavailableError, WebhookVerificationError } from '../../providers/types';
 import { methodNotAllowed, ProblemError } from '../problem';
@@ -68,6 +69,14 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
         throw err;
       }
       providerWebhooksVerified.inc({ provider });
+      // Checked before anything keeps the event (the signalled-events store, the order): a text the
+      // order cannot hold is refused for good, as sending it again cannot change it.
+      const outOfBounds = textOutOfBounds(event);
+      if (outOfBounds) {
+        providerWebhooksRefused.inc({ provider, reason: 'out_of_bounds' });
+        req.log.warn({ provider, reason: outOfBoundsMessage(outOfBounds) }, 'provider webhook refused: a text is out of bounds');
+        throw new ProblemError('event_out_of_bounds', `The event's ${outOfBoundsMessage(outOfBounds)}; the broker does not take it.`);
+      }
       forOrder(res, event.orderId);
       const ref: SignalledEvent = { provider: adapter.info.code, orderId: event.orderId, eventId: event.eventId };
       if (await seen(signalled, ref, req.log)) {
