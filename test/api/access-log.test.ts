@@ -8,6 +8,9 @@ import type { Express } from 'express';
 import pino from 'pino';
 import request from 'supertest';
 import { buildApi } from '../../src/api/server';
+import { PROVIDER_TEXT_LIMITS } from '../../src/providers/kit/report-bounds';
+import { paybisSimulatorKeys } from '../../src/providers/paybis/config';
+import { paybisSignature } from '../../src/simulators/paybis/signing';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
 import { BTC, USD } from '../helpers/orders';
@@ -95,4 +98,23 @@ describe('an order status request', () => {
     await request(statusApp).get(`/api/on_ramp/orders/sandbox?code=${ORDER_ID}`).set('X-Api-Key', TEST_API_KEY).expect(200);
     expect(accessLines()).toEqual([expect.objectContaining({ orderId: ORDER_ID })]);
   });
+});
+
+test("an ignored provider webhook's order id is logged no longer than an order id's bound", async () => {
+  // A signed Paybis attempt that ended unpaid is acknowledged without a signal (left to the lookup),
+  // before any bound is checked: the order id it names comes straight from the body.
+  const longId = `${'7'.repeat(100_000)}`;
+  const body = JSON.stringify({
+    event: 'TRANSACTION_STATUS_CHANGED',
+    data: { requestId: 'req-1', partnerTransactionId: longId, transaction: { invoice: 'PB-1', status: 'cancelled', flow: 'buyCrypto' } },
+  });
+  const res = await request(app)
+    .post('/api/webhooks/paybis')
+    .set('Content-Type', 'application/json')
+    .set('X-Request-Signature', paybisSignature(body, paybisSimulatorKeys(undefined).webhookSigningKey))
+    .send(body);
+  expect(res.status).toBe(200);
+  const ignored = lines.find((l) => l.msg === 'provider webhook acknowledged: nothing to act on');
+  expect(ignored).toEqual(expect.objectContaining({ provider: 'paybis', orderId: longId.slice(0, PROVIDER_TEXT_LIMITS.orderId) }));
+  expect(JSON.stringify(lines).length).toBeLessThan(20_000);
 });

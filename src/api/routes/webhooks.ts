@@ -10,7 +10,7 @@ import {
   providerWebhooksVerified,
 } from '../../metrics/metrics';
 import type { OrderService } from '../../orders/service';
-import { outOfBoundsMessage, textOutOfBounds } from '../../providers/kit/report-bounds';
+import { outOfBoundsMessage, PROVIDER_TEXT_LIMITS, textOutOfBounds } from '../../providers/kit/report-bounds';
 import type { ProviderRegistry } from '../../providers/registry';
 import { IgnoredWebhookError, ProviderRejectedError, ProviderUnavailableError, WebhookVerificationError } from '../../providers/types';
 import { methodNotAllowed, ProblemError } from '../problem';
@@ -40,7 +40,9 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
         if (err instanceof IgnoredWebhookError) {
           providerWebhooksVerified.inc({ provider });
           providerWebhooksIgnored.inc({ provider });
-          req.log.info({ provider, orderId: err.orderId, reason: err.message }, 'provider webhook acknowledged: nothing to act on');
+          // The id comes from the signed body before any bound is checked: logged cut to the order id's bound.
+          const orderId = err.orderId?.slice(0, PROVIDER_TEXT_LIMITS.orderId);
+          req.log.info({ provider, orderId, reason: err.message }, 'provider webhook acknowledged: nothing to act on');
           res.status(200).json({ received: true });
           return;
         }
