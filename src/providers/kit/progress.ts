@@ -1,4 +1,5 @@
 import type { OrderStatus } from '../../domain/order-status';
+import { UnknownProviderStatusError } from './status-map';
 
 /**
  * How far one provider transaction got, least first: ended before any money moved; started, not
@@ -39,6 +40,11 @@ export function progressOf(status: OrderStatus, failedUnpaid: boolean): Progress
  * were made): the one that got furthest, so that a transaction anyone can add through a widget URL
  * (started and left, or abandoned) never displaces one that took money. Among as far, the newest,
  * except among live ones when `liveTies` is `oldest` (the first one the customer started).
+ *
+ * A transaction in a status the provider does not document (`progress` throws
+ * UnknownProviderStatusError) is passed over only when another one is paid or complete: an
+ * abandoned attempt's odd status then cannot hide a payment, and otherwise the unknown one might be
+ * the furthest, so the lookup fails as it would for that transaction alone.
  */
 export function furthestTransaction<T>(
   oldestFirst: readonly T[],
@@ -46,11 +52,20 @@ export function furthestTransaction<T>(
   liveTies: 'oldest' | 'newest',
 ): T | undefined {
   let best: { item: T; rank: number } | undefined;
+  let unknown: UnknownProviderStatusError | undefined;
   for (const item of oldestFirst) {
-    const reached = progress(item);
+    let reached: Progress;
+    try {
+      reached = progress(item);
+    } catch (err) {
+      if (!(err instanceof UnknownProviderStatusError)) throw err;
+      unknown ??= err;
+      continue;
+    }
     const rank = PROGRESS.indexOf(reached);
     const keepOlder = liveTies === 'oldest' && LIVE.has(reached);
     if (best === undefined || rank > best.rank || (rank === best.rank && !keepOlder)) best = { item, rank };
   }
+  if (unknown && (best === undefined || best.rank < PROGRESS.indexOf('paid'))) throw unknown;
   return best?.item;
 }

@@ -1,5 +1,6 @@
 import { ORDER_STATUSES } from '../../../../src/domain/order-status';
 import { furthestTransaction, progressOf, PROGRESS, type Progress } from '../../../../src/providers/kit/progress';
+import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
 
 /** Every sequence of `length` progress values. */
 function sequences(length: number): Progress[][] {
@@ -45,6 +46,51 @@ describe('furthestTransaction', () => {
     expect(indexOfChoice(['unpaid', 'unpaid', 'ended_unpaid'], 'oldest')).toBe(0);
     expect(indexOfChoice(['unpaid', 'unpaid', 'ended_unpaid'], 'newest')).toBe(1);
     expect(indexOfChoice(['complete', 'complete'], 'oldest')).toBe(1);
+  });
+});
+
+describe('furthestTransaction with a status the provider does not document', () => {
+  type Tx = { progress?: Progress; index: number };
+  const progressOrUnknown = (t: Tx): Progress => {
+    if (t.progress === undefined) throw new UnknownProviderStatusError('somebody', 'odd');
+    return t.progress;
+  };
+  const choose = (txs: (Progress | undefined)[], liveTies: 'oldest' | 'newest') =>
+    furthestTransaction(
+      txs.map((progress, index) => ({ progress, index })),
+      progressOrUnknown,
+      liveTies,
+    )?.index;
+
+  test.each(['oldest', 'newest'] as const)(
+    'every sequence of up to four with one unknown inserted anywhere (live ties: %s): passed over only beside a paid or complete one',
+    (liveTies) => {
+      for (const txs of ALL) {
+        for (let at = 0; at <= txs.length; at++) {
+          const withUnknown: (Progress | undefined)[] = [...txs.slice(0, at), undefined, ...txs.slice(at)];
+          const reachedPaid = txs.some((p) => p === 'paid' || p === 'complete');
+          if (!reachedPaid) {
+            expect(() => choose(withUnknown, liveTies)).toThrow(UnknownProviderStatusError);
+            continue;
+          }
+          // The same choice as without the unknown one (its index shifted past it).
+          const without = indexOfChoice(txs, liveTies)!;
+          expect(choose(withUnknown, liveTies)).toBe(without >= at ? without + 1 : without);
+        }
+      }
+    },
+  );
+
+  test('another error is not taken for an unknown status', () => {
+    expect(() =>
+      furthestTransaction(
+        [1],
+        () => {
+          throw new TypeError('a bug');
+        },
+        'newest',
+      ),
+    ).toThrow(TypeError);
   });
 });
 

@@ -35,7 +35,10 @@ describe('findOrderTransaction', () => {
     expect(await choose([tx(9, 0, 'other')])).toBeUndefined();
   });
 
-  test('without a pin, a code Onramp.money does not document fails the lookup', async () => {
-    await expect(findOrderTransaction(pagesOf([tx(3, 16), tx(2, 7)]), 'order-1', undefined)).rejects.toThrow(/\(7\)/);
+  test('without a pin, a code Onramp.money does not document fails the lookup unless another transaction was paid', async () => {
+    await expect(findOrderTransaction(pagesOf([tx(3, 1), tx(2, 7)]), 'order-1', undefined)).rejects.toThrow(/\(7\)/);
+    await expect(findOrderTransaction(pagesOf([tx(3, -1), tx(2, 7)]), 'order-1', undefined)).rejects.toThrow(/\(7\)/);
+    // Beside a completed one, an odd status of another transaction does not hide the payment.
+    expect((await findOrderTransaction(pagesOf([tx(3, 16), tx(2, 7)]), 'order-1', undefined))?.orderId).toBe(3);
   });
 });

@@ -43,10 +43,16 @@ describe('requestTransaction', () => {
     expect(requestTransaction([])).toBeUndefined();
   });
 
-  test('a status Paybis does not document fails the lookup instead of being ranked', () => {
-    expect(() => requestTransaction([tx('t1', 'completed', '2025-01-01T10:00:00Z'), tx('t2', 'brand-new', 'x')])).toThrow(
+  test('a status Paybis does not document fails the lookup unless another transaction was paid', () => {
+    // Beside a started or abandoned attempt, the unknown one might have gone furthest: not ranked.
+    expect(() => requestTransaction([tx('t1', 'started', '2025-01-01T10:00:00Z'), tx('t2', 'brand-new', 'x')])).toThrow(
       UnknownProviderStatusError,
     );
+    expect(() => requestTransaction([tx('t1', 'cancelled', '2025-01-01T10:00:00Z'), tx('t2', 'brand-new', 'x')])).toThrow(
+      UnknownProviderStatusError,
+    );
+    // Beside a completed one, an odd status of another attempt does not hide the payment.
+    expect(requestTransaction([tx('t1', 'completed', '2025-01-01T10:00:00Z'), tx('t2', 'brand-new', 'x')])?.id).toBe('t1');
   });
 });
 
