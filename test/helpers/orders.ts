@@ -56,17 +56,27 @@ export async function fetchOffers(apiUrl: string, draft: OrderDraft) {
   return callApi(apiUrl, `/api/on_ramp/offers?${offersQuery(draft)}`);
 }
 
-export async function offerThenOrder(apiUrl: string, draft: OrderDraft) {
-  // A provider left out for a passing reason (its first quote slow on a loaded machine, its catalogue
-  // still loading) is asked again, as an integrator would; any other answer is the test's failure.
+/**
+ * GET `offersPath` (with include_errors), asked again, up to three times in all, while `providerCode`
+ * is left out for a passing reason (its first quote slow on a loaded machine, its catalogue still
+ * loading), as an integrator would; the last answer.
+ */
+export async function offersPastPassingReasons(apiUrl: string, offersPath: string, providerCode: string) {
   for (let attempt = 1; ; attempt++) {
-    const offers = await callApi(apiUrl, `/api/on_ramp/offers?${offersQuery(draft)}&include_errors=true`);
-    const entry = offers.status === 200 ? (offers.body[draft.provider_code] as Record<string, any> | undefined) : undefined;
-    if (entry && !('error' in entry)) break;
-    const passing = entry !== undefined && ['timeout', 'unavailable'].includes(entry.error?.code);
-    if (!passing || attempt === 3) throw new Error(`no ${draft.provider_code} offer: ${offers.status} ${JSON.stringify(offers.body)}`);
+    const offers = await callApi(apiUrl, offersPath);
+    const entry = offers.status === 200 ? (offers.body[providerCode] as Record<string, any> | undefined) : undefined;
+    const passing = entry !== undefined && 'error' in entry && ['timeout', 'unavailable'].includes(entry.error?.code);
+    if (!passing || attempt === 3) return offers;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
+}
+
+export async function offerThenOrder(apiUrl: string, draft: OrderDraft) {
+  // Any answer but an offer, once passing reasons are asked past, is the test's failure.
+  const path = `/api/on_ramp/offers?${offersQuery(draft)}&include_errors=true`;
+  const offers = await offersPastPassingReasons(apiUrl, path, draft.provider_code);
+  const entry = offers.status === 200 ? (offers.body[draft.provider_code] as Record<string, any> | undefined) : undefined;
+  if (!entry || 'error' in entry) throw new Error(`no ${draft.provider_code} offer: ${offers.status} ${JSON.stringify(offers.body)}`);
   return callApi(apiUrl, '/api/on_ramp/orders', { body: draft });
 }
 
