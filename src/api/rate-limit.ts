@@ -1,11 +1,12 @@
 import { hash } from 'node:crypto';
-import type { Request, RequestHandler } from 'express';
-import { ipKeyGenerator, MemoryStore, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ipKeyGenerator, type ClientRateLimitInfo, type Options, type Store } from 'express-rate-limit';
 import { RedisStore, type RedisReply } from 'rate-limit-redis';
 import type { Logger } from '../logging';
 import { rateLimitRefusals } from '../metrics/metrics';
 import type { RedisClient } from '../redis/connection';
 import { DEFAULT_REDIS_CALL_TIMEOUT_MS, withRedisDeadline } from '../redis/deadline';
+import { MemoryCounts } from './memory-counts';
 import { ProblemError, sendProblem } from './problem';
 
 export const DEFAULT_RATE_LIMIT_KEY_PREFIX = 'onramp:rl:';
@@ -30,10 +31,24 @@ export interface RateLimiterOptions {
   limiter?: string;
 }
 
-/** The client's IP address (IPv6 by /56): req.ip, which is the socket's unless `trust proxy` believes a forwarder. */
+/**
+ * The client's IP address (IPv6 by /56): req.ip, which is the socket's unless `trust proxy` believes
+ * a forwarder. Without `trust proxy` the socket's address is read directly: Express's req.ip parses
+ * X-Forwarded-For on every request to find it there. Each address's key is written once.
+ */
 export function clientIpKey(req: Request): string {
-  return `ip:${ipKeyGenerator(req.ip ?? req.socket.remoteAddress ?? 'unknown')}`;
+  const address = (req.app.enabled('trust proxy') ? req.ip : req.socket.remoteAddress) ?? req.socket.remoteAddress ?? 'unknown';
+  let key = ipKeys.get(address);
+  if (key === undefined) {
+    if (ipKeys.size >= PARTITION_KEY_CACHE_SIZE) ipKeys.clear();
+    key = `ip:${ipKeyGenerator(address)}`;
+    ipKeys.set(address, key);
+  }
+  return key;
 }
+
+/** Keys by client address, bounded: a client may come from any number of addresses. */
+const ipKeys = new Map<string, string>();
 
 /** Whom a request is counted against: the authenticated integrator, else its IP address (IPv6 by /56). */
 export function rateLimitKey(req: Request): string {
@@ -106,7 +121,8 @@ const PARTITION_KEY_CACHE_SIZE = 10_000;
  * over the limit with 429 `rate_limited` problem+json and `Retry-After`; every counted request
  * carries the IETF draft-8 `RateLimit` and `RateLimit-Policy` headers.
  *
- * Counting is express-rate-limit's fixed-window `MemoryStore`, or rate-limit-redis's Lua-scripted
+ * Counting is a fixed-window count in memory (MemoryCounts, as express-rate-limit's `MemoryStore`
+ * counts, answered without a promise), or rate-limit-redis's Lua-scripted
  * store with `redis`. The middleware around the store is ours: express-rate-limit's own does five
  * awaits, a SHA-256 and the client IP's parsing on every request, which measured as the largest
  * share of what the API adds to a cached GET (docs/decisions.md, Rate limiting).
@@ -128,7 +144,8 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
   } = options;
   if (!Number.isInteger(limit) || limit < 1) throw new RangeError('the rate limit must be a whole number of requests, at least 1');
   if (!(windowMs >= 1000)) throw new RangeError('the rate-limit window must be at least one second');
-  const store: Store = redis ? redisStore(redis, prefix, redisTimeoutMs) : new MemoryStore();
+  const memory = redis ? undefined : new MemoryCounts();
+  const store: Store = memory ?? redisStore(redis!, prefix, redisTimeoutMs);
   const logError = (err: unknown, message: string) => (logger ? logger.error({ err }, message) : console.error(message, err));
   try {
     // Both stores only read windowMs from the middleware's options.
@@ -163,32 +180,32 @@ export function createRateLimiter(options: RateLimiterOptions): RequestHandler {
     }
   };
 
+  const decide = (req: Request, res: Response, next: NextFunction, key: string, { totalHits, resetTime }: ClientRateLimitInfo) => {
+    const remaining = Math.max(limit - totalHits, 0);
+    const resetSeconds = resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
+    if (!res.headersSent) {
+      res.setHeader('RateLimit', `${name}; r=${remaining}; t=${resetSeconds}`);
+      res.setHeader('RateLimit-Policy', policyFor(key));
+    }
+    if (totalHits <= limit) {
+      next();
+      return;
+    }
+    // The key's class (integrator, ip), never the key itself: `other` for a key without one.
+    const colon = key.indexOf(':');
+    rateLimitRefusals.inc({ limiter, key_class: colon > 0 ? key.slice(0, colon) : 'other' });
+    res.setHeader('Retry-After', String(resetSeconds));
+    sendProblem(
+      res,
+      new ProblemError('rate_limited', `More than ${limit} requests in ${windowSeconds} s for ${subject}. Retry after ${resetSeconds} s.`),
+    );
+  };
+
   return function rateLimit(req, res, next) {
     const key = keyOf(req);
+    if (memory) return decide(req, res, next, key, memory.hit(key));
     count(key).then(
-      ({ totalHits, resetTime }) => {
-        const remaining = Math.max(limit - totalHits, 0);
-        const resetSeconds = resetTime ? Math.max(0, Math.ceil((resetTime.getTime() - Date.now()) / 1000)) : windowSeconds;
-        if (!res.headersSent) {
-          res.setHeader('RateLimit', `${name}; r=${remaining}; t=${resetSeconds}`);
-          res.setHeader('RateLimit-Policy', policyFor(key));
-        }
-        if (totalHits <= limit) {
-          next();
-          return;
-        }
-        // The key's class (integrator, ip), never the key itself: `other` for a key without one.
-        const colon = key.indexOf(':');
-        rateLimitRefusals.inc({ limiter, key_class: colon > 0 ? key.slice(0, colon) : 'other' });
-        res.setHeader('Retry-After', String(resetSeconds));
-        sendProblem(
-          res,
-          new ProblemError(
-            'rate_limited',
-            `More than ${limit} requests in ${windowSeconds} s for ${subject}. Retry after ${resetSeconds} s.`,
-          ),
-        );
-      },
+      (counted) => decide(req, res, next, key, counted),
       (err: unknown) => {
         logError(err, 'rate limiter store failed, allowing request without rate-limiting');
         next();
