@@ -11,6 +11,7 @@ import type { ProviderRegistry } from '../providers/registry';
 import type { OrderTimings } from '../temporal/order-contract';
 import type { WebhookDeliveryOptions } from '../webhooks/delivery';
 import { requireApiKey } from './auth';
+import { DirectRoutes } from './direct-routes';
 import { requestLogStep } from './request-log';
 import { docsRoutes } from './openapi/docs-page';
 import { errorHandler, notFoundHandler } from './problem';
@@ -67,6 +68,8 @@ export interface AppDependencies {
   /** GET /metrics on this app, with its bearer token if any; absent: not served here. */
   metricsEndpoint?: { token?: string };
   ready: () => Promise<Record<string, boolean>>;
+  /** false: every request through Express's router, the hot GET routes included (tests compare both). */
+  directRoutes?: boolean;
 }
 
 /**
@@ -75,16 +78,20 @@ export interface AppDependencies {
  * signatures), which need no API key, then the API key and its rate limit, then the routes, each
  * registered straight on this router rather than on a router of its own.
  */
-function apiRouter(deps: AppDependencies): Router {
+function apiRouter(deps: AppDependencies, direct: DirectRoutes): Router {
   const api = Router();
   // Each pair in one router layer: a layer matched costs every request that passes it.
-  api.use(routeBase('/api', deps.ipRateLimiter));
+  const base = routeBase('/api', deps.ipRateLimiter);
+  api.use(base);
   openApiDocumentRoute(api);
   webhookRoutes(api, deps.providers, deps.orders, deps.signalledEvents);
-  api.use(requireApiKey(deps.integrators, inTurn(deps.rateLimiter, deps.admission)));
-  dictionaryRoutes(api, deps.currencies);
+  const keyed = requireApiKey(deps.integrators, inTurn(deps.rateLimiter, deps.admission));
+  api.use(keyed);
+  const dictionaries = dictionaryRoutes(api, deps.currencies);
   catalogueRoutes(api, deps.currencies, deps.catalogues, deps.providers);
-  offerRoutes(api, deps.currencies, deps.offers, deps.providers);
+  const offers = offerRoutes(api, deps.currencies, deps.offers, deps.providers);
+  // The layers above that match these paths, then their route: what the router would run for them.
+  for (const [path, handler] of Object.entries({ ...dictionaries, ...offers })) direct.add('/api', path, [base, keyed, handler]);
   validateAddressRoutes(api, deps.currencies, deps.providers);
   orderRoutes(api, {
     currencies: deps.currencies,
@@ -116,24 +123,28 @@ export function createApp(deps: AppDependencies): Express {
   freshOnlyWithValidator(app);
   parseQueryOnce(app);
   // First, so that the access log line and everything after it run inside the request's span.
-  if (activeTracing()) httpTracing(app);
+  const traceRequest = activeTracing() ? httpTracing(app) : undefined;
   // The request id and access log, the HTTP metrics and the security headers in one router layer,
   // in that order: a layer matched costs every request that passes it.
   const logRequest = requestLogStep(app, deps.logger);
   const countRequest = deps.recordHttpMetrics !== false ? countRequestStep : undefined;
   const setSecurityHeaders = apiSecurityHeadersStep();
-  app.use(function everyRequest(req, res, next) {
+  const everyRequest: RequestHandler = function everyRequest(req, res, next) {
     logRequest(req, res);
     countRequest?.(req, res);
     setSecurityHeaders(res);
     next();
-  });
-  app.use('/api', apiRouter(deps));
+  };
+  app.use(everyRequest);
+  const direct = new DirectRoutes();
+  direct.first(traceRequest, everyRequest);
+  app.use('/api', apiRouter(deps, direct));
   healthRoutes(app, deps.ready);
   if (deps.metricsEndpoint) metricsRoutes(app, deps.metricsEndpoint);
   if (deps.codecEndpoint) codecRoutes(app, deps.codecEndpoint);
   docsRoutes(app);
   app.use(notFoundHandler);
   app.use(errorHandler);
+  if (deps.directRoutes !== false) direct.install(app, errorHandler, notFoundHandler);
   return app;
 }

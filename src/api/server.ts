@@ -35,6 +35,8 @@ export interface BuildApiOverrides {
    * offers requests then find them cached rather than waiting for them within their quote deadline.
    */
   warmCatalogues?: boolean;
+  /** false: the hot GET routes through Express's router too (src/api/direct-routes.ts; tests compare both). */
+  directRoutes?: boolean;
 }
 
 /** Wires the API from configuration: the composition root shared by main, dev and tests. */
@@ -112,5 +114,6 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     recordHttpMetrics: config.metrics.enabled,
     ...(config.metrics.onApiPort ? { metricsEndpoint: { token: config.metrics.token } } : {}),
     ready: async () => ({ temporal: await temporalReady(), ...(redis ? { redis: redis.isReady } : {}) }),
+    directRoutes: overrides.directRoutes,
   });
 }

@@ -1,4 +1,4 @@
-import type { Express, Request, Response } from 'express';
+import type { Express, Request, RequestHandler, Response } from 'express';
 import { context, isSpanContextValid, propagation, trace, type Link } from '@opentelemetry/api';
 import { ORDER_ID_ATTRIBUTE, SpanKind, SpanStatusCode, tracer } from '../tracing';
 import { routeOf } from './http-metrics';
@@ -11,8 +11,8 @@ type Locals = { orderId?: string };
  * in), only linked. Everything the request does (update-with-start, signals, provider calls, log
  * lines) runs inside the span. Installed only while tracing is on (src/tracing).
  */
-export function httpTracing(app: Express): void {
-  app.use(function traceRequest(req, res, next) {
+export function httpTracing(app: Express): RequestHandler {
+  const traceRequest: RequestHandler = function traceRequest(req, res, next) {
     const links = callerLink(req);
     const span = tracer().startSpan(
       req.method,
@@ -33,7 +33,9 @@ export function httpTracing(app: Express): void {
       span.end();
     });
     context.with(active, next);
-  });
+  };
+  app.use(traceRequest);
+  return traceRequest;
 }
 
 function callerLink(req: Request): Link[] | undefined {

@@ -18,9 +18,12 @@ export function staticJson(document: unknown): RequestHandler {
   };
 }
 
-export function dictionaryRoutes(router: Router, currencies: CurrencyDictionary): void {
+/** Registers the dictionary routes; answers their GET handlers by path, for the direct routes (../direct-routes.ts). */
+export function dictionaryRoutes(router: Router, currencies: CurrencyDictionary): Record<string, RequestHandler> {
+  const currenciesDocument = staticJson({ currencies: currencies.currencies });
   router
     .route('/dict/currencies')
-    .get(staticJson({ currencies: currencies.currencies }))
+    .get(currenciesDocument)
     .all(methodNotAllowed(['GET']));
+  return { '/dict/currencies': currenciesDocument };
 }

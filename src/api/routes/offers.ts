@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { RequestHandler, Router } from 'express';
 import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../../domain/currency';
 import type { OffersService } from '../../offers/service';
 import type { ProviderRegistry } from '../../providers/registry';
@@ -7,39 +7,44 @@ import { countryParam, currencyParam, FieldProblems, fiatAmountParam, providerCo
 import { methodNotAllowed, REQUEST_PARSE, validationProblem } from '../problem';
 import { OffersQuerySchema } from '../schemas';
 
-export function offerRoutes(router: Router, currencies: CurrencyDictionary, offers: OffersService, providers: ProviderRegistry): void {
+/** Registers GET /on_ramp/offers; answers its handler by path, for the direct routes (../direct-routes.ts). */
+export function offerRoutes(
+  router: Router,
+  currencies: CurrencyDictionary,
+  offers: OffersService,
+  providers: ProviderRegistry,
+): Record<string, RequestHandler> {
+  const getOffers: RequestHandler = async (req, res) => {
+    const integrator = integratorOf(req);
+    const problems = new FieldProblems();
+    const fiat = problems.take(() => currencyParam(currencies, 'currency_from', req.query.currency_from, 'fiat') as FiatCurrency);
+    const crypto = problems.take(() => currencyParam(currencies, 'currency_to', req.query.currency_to, 'crypto') as CryptoCurrency);
+    const parsed = OffersQuerySchema.safeParse(req.query, REQUEST_PARSE);
+    if (!parsed.success) problems.add(validationProblem(parsed.error, 'query'));
+    const country = problems.take(() => countryParam('country', req.query.country), 'country');
+    const state = country === undefined ? undefined : problems.take(() => stateParam('state', req.query.state, country, true), 'state');
+    const providerCodes = problems.take(() => providerCodesParam('provider_codes', req.query.provider_codes, providers), 'provider_codes');
+    const amount = req.query.amount_from;
+    if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('amount_from', amount, fiat, true), 'amount_from');
+    const checked = problems.settle({ fiat, crypto, country, query: parsed.data });
+    const { query } = checked;
+    const result = await offers.getOffers({
+      integratorId: integrator.id,
+      externalUserId: query.external_user_id,
+      fiat: checked.fiat,
+      crypto: checked.crypto,
+      amountFrom: query.amount_from,
+      country: checked.country,
+      state,
+      ip: query.ip,
+      paymentMethod: query.payment_method,
+      providerCodes,
+    });
+    res.json(query.include_errors === 'true' ? { ...result.errors, ...result.offers } : result.offers);
+  };
   router
     .route('/on_ramp/offers')
-    .get(async (req, res) => {
-      const integrator = integratorOf(req);
-      const problems = new FieldProblems();
-      const fiat = problems.take(() => currencyParam(currencies, 'currency_from', req.query.currency_from, 'fiat') as FiatCurrency);
-      const crypto = problems.take(() => currencyParam(currencies, 'currency_to', req.query.currency_to, 'crypto') as CryptoCurrency);
-      const parsed = OffersQuerySchema.safeParse(req.query, REQUEST_PARSE);
-      if (!parsed.success) problems.add(validationProblem(parsed.error, 'query'));
-      const country = problems.take(() => countryParam('country', req.query.country), 'country');
-      const state = country === undefined ? undefined : problems.take(() => stateParam('state', req.query.state, country, true), 'state');
-      const providerCodes = problems.take(
-        () => providerCodesParam('provider_codes', req.query.provider_codes, providers),
-        'provider_codes',
-      );
-      const amount = req.query.amount_from;
-      if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('amount_from', amount, fiat, true), 'amount_from');
-      const checked = problems.settle({ fiat, crypto, country, query: parsed.data });
-      const { query } = checked;
-      const result = await offers.getOffers({
-        integratorId: integrator.id,
-        externalUserId: query.external_user_id,
-        fiat: checked.fiat,
-        crypto: checked.crypto,
-        amountFrom: query.amount_from,
-        country: checked.country,
-        state,
-        ip: query.ip,
-        paymentMethod: query.payment_method,
-        providerCodes,
-      });
-      res.json(query.include_errors === 'true' ? { ...result.errors, ...result.offers } : result.offers);
-    })
+    .get(getOffers)
     .all(methodNotAllowed(['GET']));
+  return { '/on_ramp/offers': getOffers };
 }
