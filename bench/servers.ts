@@ -19,7 +19,7 @@
 import type { AddressInfo } from 'node:net';
 import { createServer, type RequestListener } from 'node:http';
 import express from 'express';
-import { LayerSwitch } from './lib/layers';
+import { ApiVariants } from './lib/api-variants';
 import { AllocationMeter, HeapSampler } from './lib/memory';
 import type { ChildCommand, ChildMessage, ServerSpec } from './lib/protocol';
 
@@ -29,7 +29,7 @@ function send(message: ChildMessage): void {
 
 interface Handler {
   handler: RequestListener;
-  layers?: LayerSwitch;
+  layers?: ApiVariants;
   /** role "api": its heap's allocation since it was built. */
   meter?: AllocationMeter;
   stop?: () => void;
@@ -66,13 +66,11 @@ async function buildHandler(spec: ServerSpec): Promise<Handler> {
       };
       const client = createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' });
       const logger = createLogger('silent', 'bench-api');
-      let providers;
-      if (spec.simUrl) {
-        const { benchRegistry } = await import('./providers');
-        providers = benchRegistry(spec.simUrl, spec.width);
-      }
-      const app = buildApi(config, client, logger, providers ? { providers } : {});
-      return { handler: app, layers: new LayerSwitch(app), meter: new AllocationMeter() };
+      const providers = spec.simUrl ? (await import('./providers')).benchRegistry(spec.simUrl, spec.width) : undefined;
+      const variants = new ApiVariants(config, (variant, directRoutes) =>
+        buildApi(variant, client, logger, providers ? { providers, directRoutes } : { directRoutes }),
+      );
+      return { handler: variants.handler, layers: variants, meter: new AllocationMeter() };
     }
     case 'sim': {
       const [{ SimulatorHost }, { SandboxSimulator }, { benchProfiles, SIM_API_KEY, SIM_WEBHOOK_SECRET }, { quoteFront }] =

@@ -1,4 +1,4 @@
-/** The profile of the dictionary route: the benchmark's copy of the app with some middleware removed. */
+/** The profile of the dictionary route: the benchmark's API with its parts switched off in turn (bench/lib/api-variants.ts). */
 import type { RunningServer } from '../lib/children';
 import { median } from '../lib/table';
 import { load } from './measure';
@@ -23,16 +23,15 @@ export interface DictProfile {
 }
 
 /**
- * The dictionary API of the runs above (warm), with some middleware left out in turn.
+ * The dictionary API of the runs above (warm), with each of its parts switched off in turn, then all
+ * of them but the direct routes (the cheapest API the configuration allows).
  * CPU time of the event-loop thread per request is the measure (far less disturbed by the rest of
  * a busy machine than req/s): what a middleware costs is the full API's time per request minus that
  * of the API without it. Short runs, interleaved over several rounds, median of each.
  */
 export async function profileDict(api: RunningServer, bare: RunningServer): Promise<DictProfile> {
-  const layers = api.strippable ?? [];
-  const singles = ['request-log', 'security-headers', 'auth', 'rate-limit'].filter((name) => layers.includes(name));
-  const all = [...new Set(layers.filter((name) => [...singles, 'openapi', 'webhooks'].includes(name)))];
-  const plan = [[], ...singles.map((name) => [name]), all];
+  const parts = api.strippable ?? [];
+  const plan = [[], ...parts.map((name) => [name]), parts.filter((name) => name !== 'direct-routes')];
   const url = (s: RunningServer) => s.url + DICT_PATH;
   const runs = plan.map(() => ({ removed: [] as string[], rps: [] as number[], us: [] as number[] }));
   try {

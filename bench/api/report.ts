@@ -114,10 +114,10 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
   out.push('');
   if (!profile) return;
   out.push(
-    `Profile of ${DICT_PATH}: the same API process with middleware left out in turn, ${PROFILE_ROUNDS} interleaved rounds ` +
+    `Profile of ${DICT_PATH}: the same API process with its parts switched off in turn (each a variant built by buildApi with that part's setting off), ${PROFILE_ROUNDS} interleaved rounds ` +
       `of ${PROFILE_SECONDS} s runs (after ${PROFILE_WARMUP_SECONDS} s of warm-up each); cpu = event-loop thread per request (median, and each round); cost = full api minus the variant`,
   );
-  out.push(`Layers of the app, in order: ${dict.apiLayers.join(' > ')}`);
+  out.push(`Parts switched off: ${dict.apiLayers.join(', ')} (bench/lib/api-variants.ts)`);
   const gap = profile.full.us - profile.bareUs;
   out.push(
     renderTable(
@@ -125,7 +125,7 @@ function reportDict(out: string[], dict: DictFigures, profile: DictProfile | und
       [
         ['bare express (first and last run)', round(profile.bareRps, 0), round(profile.bareUs, 0), '', '-', '-'],
         ...[profile.full, ...profile.variants].map((v) => [
-          v.name,
+          v === profile.full ? 'full api' : `api without ${v.removed.join(', ')}`,
           round(v.rps, 0),
           round(v.us, 0),
           v.usRuns.map((u) => round(u, 0)).join(' '),

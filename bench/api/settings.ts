@@ -2,9 +2,9 @@
  * The settings of the API benchmark (bench/api.ts): fixed durations and targets, and what the
  * environment may change.
  *
- * Environment (all optional): BENCH_DICT_SECONDS (2.5), BENCH_DICT_PAIRS (8), BENCH_OFFERS_SECONDS (10),
+ * Environment (all optional): BENCH_DICT_SECONDS (20), BENCH_DICT_PAIRS (4), BENCH_OFFERS_SECONDS (10),
  * BENCH_OFFERS_PAIRS (3), BENCH_OFFERS_WIDTHS (5,10: the healthy providers of each offers fan-out), BENCH_CONNECTIONS (50),
- * BENCH_PROFILE = auto (profile the dictionary route's middleware when its ratio is below 0.8) | 1 | 0,
+ * BENCH_PROFILE = auto (profile the dictionary route's parts when its ratio is below 0.9) | 1 | 0,
  * BENCH_PROFILE_ROUNDS (3) = interleaved rounds of the profile (more rounds, steadier medians),
  * BENCH_OFFERS_USERS = fixed (every request external_user_id=bench) | per-connection (bench_<n>),
  * BENCH_ONLY = all | dict | offers (the JSON then has null for the ratios not measured),
@@ -36,8 +36,8 @@ function choiceFromEnv<T extends string>(name: string, choices: readonly T[]): T
 }
 
 export const CONNECTIONS = numberFromEnv('BENCH_CONNECTIONS', 50);
-export const DICT_SECONDS = numberFromEnv('BENCH_DICT_SECONDS', 2.5);
-export const DICT_PAIRS = Math.round(numberFromEnv('BENCH_DICT_PAIRS', 8));
+export const DICT_SECONDS = numberFromEnv('BENCH_DICT_SECONDS', 20);
+export const DICT_PAIRS = Math.round(numberFromEnv('BENCH_DICT_PAIRS', 4));
 // Each dictionary run's first half-second opens the connections and is left out of its req/s.
 export const DICT_SETTLE_SECONDS = 0.5;
 // Long enough for the JIT to settle on the API's larger code: the runs measure the steady state.
@@ -76,14 +76,14 @@ export const MIX_AMOUNTS: readonly (readonly [amount: string, share: number])[] 
 export const OFFERS_MIX_SECONDS = 6;
 export const OFFERS_FEW_CONNECTIONS = 5;
 export const OFFERS_FEW_SECONDS = 6;
-export const PROFILE_SECONDS = 1.2;
+export const PROFILE_SECONDS = 3;
 export const PROFILE_WARMUP_SECONDS = 0.4;
 export const PROFILE_ROUNDS = numberFromEnv('BENCH_PROFILE_ROUNDS', 3);
 export const PROFILE = choiceFromEnv('BENCH_PROFILE', ['auto', '1', '0']);
 export const OFFERS_USERS = choiceFromEnv('BENCH_OFFERS_USERS', ['fixed', 'per-connection']);
 export const ONLY = choiceFromEnv('BENCH_ONLY', ['all', 'dict', 'offers']);
 
-export const DICT_TARGET = 0.8;
+export const DICT_TARGET = 0.9;
 export const OFFERS_P50_TARGET = 1.15;
 export const OFFERS_P99_TARGET = 1.5;
 /** What metrics may add to the broker's CPU time per offers request, in per cent (below). */
