@@ -12,11 +12,12 @@ export type Progress = (typeof PROGRESS)[number];
 const LIVE: ReadonlySet<Progress> = new Set<Progress>(['unpaid', 'paid']);
 
 /**
- * The progress of a transaction in broker status `status`. Only the provider's own status tells
- * whether a `failed` one ended before any money moved (`failedUnpaid`); an `expired` one never
- * took money, a `refunded` one did.
+ * The progress of a transaction in broker status `status`. An adapter whose lookup ranks
+ * transactions reports one that ended before any money moved as `expired`, never `failed`: a
+ * customer may pay on another transaction of the same order, and `failed` cannot move to
+ * `complete` (src/domain/order-status.ts), `expired` can. So `failed` ended after money moved.
  */
-export function progressOf(status: OrderStatus, failedUnpaid: boolean): Progress {
+export function progressOf(status: OrderStatus): Progress {
   switch (status) {
     case 'complete':
       return 'complete';
@@ -24,9 +25,8 @@ export function progressOf(status: OrderStatus, failedUnpaid: boolean): Progress
     case 'hold':
       return 'paid';
     case 'refunded':
-      return 'ended_paid';
     case 'failed':
-      return failedUnpaid ? 'ended_unpaid' : 'ended_paid';
+      return 'ended_paid';
     case 'created':
     case 'pending':
       return 'unpaid';

@@ -7,7 +7,7 @@ import { mapOnrampMoneyStatus } from './status-map';
  * after the customer's transfer: money moved. A code Onramp.money does not document fails the
  * lookup (UnknownProviderStatusError).
  */
-const progress = (tx: OnrampMoneyTransaction): Progress => progressOf(mapOnrampMoneyStatus(tx.status).status, false);
+const progress = (tx: OnrampMoneyTransaction): Progress => progressOf(mapOnrampMoneyStatus(tx.status).status);
 
 /**
  * The order's transaction in merchantHistory pages (newest first). The widget URL is unsigned and

@@ -1,6 +1,6 @@
 import { furthestTransaction, progressOf, type Progress } from '../kit/progress';
 import type { PaybisTransaction } from './schemas';
-import { mapPaybisStatus, paybisEndedUnpaid } from './status-map';
+import { mapPaybisStatus } from './status-map';
 
 const createdMs = (tx: PaybisTransaction) => {
   const ms = Date.parse(tx.createdAt);
@@ -8,7 +8,7 @@ const createdMs = (tx: PaybisTransaction) => {
 };
 
 /** How far a listed transaction got; a status Paybis does not document fails the lookup (UnknownProviderStatusError). */
-const progress = (tx: PaybisTransaction): Progress => progressOf(mapPaybisStatus(tx.status).status, paybisEndedUnpaid(tx.status));
+const progress = (tx: PaybisTransaction): Progress => progressOf(mapPaybisStatus(tx.status).status);
 
 /**
  * The transaction a request's lookup reads among those the transaction list names it in (in list

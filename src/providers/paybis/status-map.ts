@@ -19,22 +19,24 @@ export const PAYBIS_STATUS_MAP = {
   /** Crypto sent, waiting for confirmations. */
   confirming: 'processing',
   completed: 'complete',
-  /** Cancelled by the customer or not paid in time. */
-  cancelled: 'failed',
+  /**
+   * Cancelled by the customer or not paid in time: ended without payment. `expired`, not `failed`:
+   * the customer may pay on another transaction of the same request, and only `expired` lets that
+   * payment still move the order (src/domain/order-status.ts).
+   */
+  cancelled: 'expired',
   /** Refused by Paybis's compliance checks. */
   rejected: 'failed',
-  'payment-error': 'failed',
-  payment_error: 'failed',
+  /** The payment was declined: ended without payment, like `cancelled`. */
+  'payment-error': 'expired',
+  payment_error: 'expired',
 } as const satisfies Record<string, OrderStatus>;
 
 export type PaybisStatus = keyof typeof PAYBIS_STATUS_MAP;
 export const PAYBIS_STATUSES = Object.keys(PAYBIS_STATUS_MAP) as PaybisStatus[];
 
 const FAILURE_REASONS: Partial<Record<PaybisStatus, string>> = {
-  cancelled: 'cancelled',
   rejected: 'rejected_by_provider',
-  'payment-error': 'payment_declined',
-  payment_error: 'payment_declined',
 };
 
 export const mapPaybisStatus = statusMapper('Paybis', PAYBIS_STATUS_MAP, FAILURE_REASONS);

@@ -7,7 +7,7 @@ import {
   allowedActions,
   currentTransaction,
   endedUnpaid,
-  failureStatus,
+  failStepsFrom,
   payStepsFrom,
   verificationWebhookBody,
   webhookBody,
@@ -44,14 +44,15 @@ export class PaybisLifecycle {
   /** Plays an allowed action; every action stops a `pay` walk under way. */
   act(request: PaybisSimRequest, action: CheckoutAction): void {
     this.verify(request);
-    if (action === 'pay') {
+    if (action === 'pay' || action === 'fail') {
       this.payAsSwitched(request);
-      this.parts.walks.start(request, payStepsFrom(currentTransaction(request)?.status), (status) => this.transition(request, status));
+      const status = currentTransaction(request)?.status;
+      const steps = action === 'pay' ? payStepsFrom(status) : failStepsFrom(status);
+      this.parts.walks.start(request, steps, (step) => this.transition(request, step));
       return;
     }
     this.parts.walks.supersede(request);
-    if (action === 'fail') this.transition(request, failureStatus(request));
-    else this.transition(request, 'cancelled');
+    this.transition(request, action === 'decline' ? 'payment-error' : 'cancelled');
   }
 
   /** Paybis's KYC webhooks, `started` then `approved`, before the customer's first transaction. */

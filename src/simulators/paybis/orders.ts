@@ -3,7 +3,7 @@
 /** A transaction's status as the transaction status webhook writes it. */
 export type PaybisSimStatus = 'started' | 'paid' | 'completed' | 'cancelled' | 'rejected' | 'payment-error';
 
-export type CheckoutAction = 'pay' | 'fail' | 'expire';
+export type CheckoutAction = 'pay' | 'fail' | 'decline' | 'expire';
 
 /** A quote as `POST /v2/quote` made it, kept for the request that names it. */
 export interface PaybisSimQuote {
@@ -55,13 +55,25 @@ export function payStepsFrom(status: PaybisSimStatus | undefined): PaybisSimStat
   return [];
 }
 
-/** What the customer may do now; `walking`: a `pay` walk is under way. After an unpaid end, only paying again. */
+/** What `fail` walks through: the payment is taken, then Paybis's compliance rejects the transaction. */
+export function failStepsFrom(status: PaybisSimStatus | undefined): PaybisSimStatus[] {
+  if (status === undefined || endedUnpaid(status)) return ['started', 'paid', 'rejected'];
+  if (status === 'started') return ['paid', 'rejected'];
+  if (status === 'paid') return ['rejected'];
+  return [];
+}
+
+/**
+ * What the customer may do now; `walking`: a walk is under way. Before payment: pay, fail (paid,
+ * then rejected), decline (the card declined: `payment-error`) or expire (`cancelled`); once paid,
+ * only fail. After an unpaid end, only paying again (a second transaction).
+ */
 export function allowedActions(request: PaybisSimRequest, walking: boolean): CheckoutAction[] {
   switch (currentTransaction(request)?.status) {
     case undefined:
-      return ['pay', 'fail', 'expire'];
+      return ['pay', 'fail', 'decline', 'expire'];
     case 'started':
-      return walking ? ['fail'] : ['pay', 'fail', 'expire'];
+      return walking ? ['fail', 'decline'] : ['pay', 'fail', 'decline', 'expire'];
     case 'paid':
       return ['fail'];
     case 'cancelled':
@@ -70,11 +82,6 @@ export function allowedActions(request: PaybisSimRequest, walking: boolean): Che
     default:
       return [];
   }
-}
-
-/** A card declined before payment is a payment error; after it, Paybis's compliance rejects. */
-export function failureStatus(request: PaybisSimRequest): PaybisSimStatus {
-  return currentTransaction(request)?.status === 'paid' ? 'rejected' : 'payment-error';
 }
 
 /** An entry of `GET /v2/transactions`. */

@@ -158,17 +158,31 @@ describe('orders', () => {
     ).rejects.toBeInstanceOf(WebhookVerificationError);
   });
 
-  test('a payment declined before payment: its webhook is left to the lookup, which reports the payment error', async () => {
+  test('a payment declined before payment: its webhook is left to the lookup, which reports an unpaid end (expired)', async () => {
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
+    await checkout(order.redirectUrl, 'decline');
+    const requestId = order.providerOrderId as string;
+    await eventually(() => Promise.resolve(harness.ignored.some((i) => i.error.orderId === request.orderId) || undefined), 'ignored');
+    expect(await harness.eventsFor(requestId)).toEqual([]);
+    const snapshot = await harness.adapter.getOrder(request.orderId, requestId);
+    expect(snapshot).toMatchObject({ providerStatus: 'payment_error', status: 'expired' });
+    expect(snapshot.failureReason).toBeUndefined();
+  });
+
+  test('a payment that Paybis then rejects: the webhooks walk to rejected, failed', async () => {
     const request = orderRequest();
     const order = await harness.adapter.createOrder(request);
     await checkout(order.redirectUrl, 'fail');
     const requestId = order.providerOrderId as string;
-    await eventually(() => Promise.resolve(harness.ignored.some((i) => i.error.orderId === request.orderId) || undefined), 'ignored');
-    expect(await harness.eventsFor(requestId)).toEqual([]);
+    await eventually(
+      () => Promise.resolve(harness.simulator.requests.get(requestId)!.transactions[0]?.status === 'rejected' || undefined),
+      'rejected',
+    );
     await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({
-      providerStatus: 'payment_error',
+      providerStatus: 'rejected',
       status: 'failed',
-      failureReason: 'payment_declined',
+      failureReason: 'rejected_by_provider',
     });
   });
 
@@ -178,7 +192,7 @@ describe('orders', () => {
     const requestId = order.providerOrderId as string;
     await checkout(order.redirectUrl, 'expire');
     await eventually(() => Promise.resolve(harness.ignored.some((i) => i.error.orderId === request.orderId) || undefined), 'ignored');
-    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'failed' });
+    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'expired' });
 
     // The same widget again: a second transaction under the same request id, paid this time.
     expect((await checkout(order.redirectUrl, 'pay')).status).toBe(200);

@@ -95,17 +95,17 @@ describe('furthestTransaction with a status the provider does not document', () 
 });
 
 describe('progressOf', () => {
-  test('every broker status, with a failure before and after payment', () => {
-    const table = Object.fromEntries(ORDER_STATUSES.map((s) => [s, [progressOf(s, true), progressOf(s, false)]]));
+  test('every broker status: an unpaid end is reported `expired`, so `failed` ended after payment', () => {
+    const table = Object.fromEntries(ORDER_STATUSES.map((s) => [s, progressOf(s)]));
     expect(table).toEqual({
-      created: ['unpaid', 'unpaid'],
-      pending: ['unpaid', 'unpaid'],
-      hold: ['paid', 'paid'],
-      processing: ['paid', 'paid'],
-      complete: ['complete', 'complete'],
-      failed: ['ended_unpaid', 'ended_paid'],
-      expired: ['ended_unpaid', 'ended_unpaid'],
-      refunded: ['ended_paid', 'ended_paid'],
+      created: 'unpaid',
+      pending: 'unpaid',
+      hold: 'paid',
+      processing: 'paid',
+      complete: 'complete',
+      failed: 'ended_paid',
+      expired: 'ended_unpaid',
+      refunded: 'ended_paid',
     });
   });
 });

@@ -11,10 +11,11 @@ const EXPECTED: [string, string, string | undefined][] = [
   ['paid', 'processing', undefined],
   ['confirming', 'processing', undefined],
   ['completed', 'complete', undefined],
-  ['cancelled', 'failed', 'cancelled'],
+  // Ended without payment: `expired`, which a payment on another transaction of the request still moves.
+  ['cancelled', 'expired', undefined],
   ['rejected', 'failed', 'rejected_by_provider'],
-  ['payment-error', 'failed', 'payment_declined'],
-  ['payment_error', 'failed', 'payment_declined'],
+  ['payment-error', 'expired', undefined],
+  ['payment_error', 'expired', undefined],
 ];
 
 describe('Paybis status map', () => {
