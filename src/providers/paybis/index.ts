@@ -7,7 +7,7 @@ import { PaybisClient } from './client';
 import { paybisConfig, PaybisEnvSchema, PAYBIS_PUBLISHED_VALUES, type PaybisConfig } from './config';
 import { requestTransaction } from './lookup';
 import type { PaybisTransaction } from './schemas';
-import { paybisEndedUnpaid } from './status-map';
+import { paybisLeftToLookup } from './status-map';
 import {
   fromCatalogue,
   fromQuote,
@@ -118,10 +118,11 @@ export function createPaybisAdapter(config: PaybisConfig, currencies: CurrencyDi
         const event = webhookReport(() => fromWebhook(body, currencies));
         // Every request the broker makes carries its order id: a transaction without one is not the broker's.
         if (!event) throw new IgnoredWebhookError('a Paybis transaction that names no partner transaction id: no request the broker made');
-        // All transactions of a request carry its id: an attempt that ended unpaid does not end the
-        // order while another may still be paid. The order's lookup, which reads every transaction of
-        // the request and the furthest, decides (docs/providers/paybis.md, Several transactions in one request).
-        if (paybisEndedUnpaid(event.providerStatus))
+        // All transactions of a request carry its id: an attempt that ended unpaid (or was rejected,
+        // which the webhook cannot tell paid or not) does not end the order while another may still
+        // be paid. The order's lookup, which reads every transaction of the request and whether it
+        // was paid, decides (docs/providers/paybis.md, Several transactions in one request).
+        if (paybisLeftToLookup(event.providerStatus))
           throw new IgnoredWebhookError(`a Paybis transaction ${event.providerStatus}: left to the order's lookup`, event.orderId);
         return { ...event, eventId: paybisEventId(webhook.rawBody) };
       });

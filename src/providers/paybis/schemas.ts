@@ -84,6 +84,8 @@ export const PaybisTransactionSchema = z.object({
   hash: optionalText,
   amounts: z.object({ spentOriginal: amount, receivedOriginal: amount }).nullish(),
   createdAt: z.string(),
+  /** When the customer's payment was taken; absent or null before (and without) one. */
+  paidAt: optionalText,
 });
 export type PaybisTransaction = z.infer<typeof PaybisTransactionSchema>;
 

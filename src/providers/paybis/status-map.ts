@@ -1,5 +1,5 @@
 import type { OrderStatus } from '../../domain/order-status';
-import { statusMapper } from '../kit/status-map';
+import { statusMapper, type StatusMapping } from '../kit/status-map';
 
 /**
  * Every transaction status Paybis documents and the spellings integrations meet, onto the broker's
@@ -41,11 +41,22 @@ const FAILURE_REASONS: Partial<Record<PaybisStatus, string>> = {
 
 export const mapPaybisStatus = statusMapper('Paybis', PAYBIS_STATUS_MAP, FAILURE_REASONS);
 
-/** Statuses in which a transaction ended before any money moved: cancelled, or the payment declined. */
-const ENDED_UNPAID: ReadonlySet<string> = new Set<PaybisStatus>(['cancelled', 'payment-error', 'payment_error']);
+/**
+ * A listed transaction's mapping, told whether the list shows it paid. `rejected` (Paybis's
+ * compliance) comes before or after the payment: before, it ended without payment like
+ * `cancelled` (`expired`, so a payment on another transaction still moves the order); after, the
+ * order `failed` with money moved.
+ */
+export function mapPaybisListedStatus(status: string, paid: boolean): StatusMapping {
+  return status === 'rejected' && !paid ? { status: 'expired' } : mapPaybisStatus(status);
+}
 
 /**
- * Whether a transaction in `status` ended before any money moved. `rejected` (Paybis's compliance)
- * may come after the payment, so it is not one of them.
+ * Statuses whose webhook the adapter leaves to the order's lookup: a transaction that ended
+ * without payment (cancelled, declined), and `rejected`, which may have come before the payment
+ * and the webhook does not say which (its mapping then differs: mapPaybisListedStatus).
  */
-export const paybisEndedUnpaid = (status: string): boolean => ENDED_UNPAID.has(status);
+const LEFT_TO_LOOKUP: ReadonlySet<string> = new Set<PaybisStatus>(['cancelled', 'payment-error', 'payment_error', 'rejected']);
+
+/** Whether a webhook of a transaction in `status` is left to the order's lookup. */
+export const paybisLeftToLookup = (status: string): boolean => LEFT_TO_LOOKUP.has(status);

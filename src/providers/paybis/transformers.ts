@@ -20,7 +20,8 @@ import type {
   PaybisTransaction,
   PaybisWebhook,
 } from './schemas';
-import { mapPaybisStatus } from './status-map';
+import { mapPaybisListedStatus, mapPaybisStatus } from './status-map';
+import type { StatusMapping } from '../kit/status-map';
 import { createdAtText } from '../kit/created-at';
 
 /** What the adapter reports for a request no transaction has been started for yet (Paybis's own first status). */
@@ -168,9 +169,15 @@ function snapshot(
   orderId: string,
   requestId: string,
   providerStatus: string,
-  rest: { cryptoAmount?: string | null; hash?: string | null; reported?: ReportedTerms; createdAt?: string | null },
+  rest: {
+    cryptoAmount?: string | null;
+    hash?: string | null;
+    reported?: ReportedTerms;
+    createdAt?: string | null;
+    mapping?: StatusMapping;
+  },
 ): ProviderOrderSnapshot {
-  const { status, failureReason } = mapPaybisStatus(providerStatus);
+  const { status, failureReason } = rest.mapping ?? mapPaybisStatus(providerStatus);
   return {
     orderId,
     providerOrderId: requestId,
@@ -188,6 +195,12 @@ function snapshot(
 export function requestOnly(orderId: string, requestId: string): ProviderOrderSnapshot {
   return snapshot(orderId, requestId, PAYBIS_REQUEST_ONLY, {});
 }
+
+/** Whether the list shows the transaction paid: a payment time, or the crypto sent (its hash). */
+const listedPaid = (tx: PaybisTransaction): boolean => Boolean(tx.paidAt || tx.hash);
+
+/** A listed transaction's broker status: a `rejected` one counts as failed only when the list shows it paid. */
+export const listedStatus = (tx: PaybisTransaction): StatusMapping => mapPaybisListedStatus(tx.status, listedPaid(tx));
 
 /**
  * A listed transaction of the request `requestId` that this order created: the order it names, or
@@ -211,6 +224,7 @@ export function fromTransaction(
     }),
     // When the customer started it. Paybis's webhook carries no such time (docs/providers/paybis.md).
     createdAt: tx.createdAt,
+    mapping: listedStatus(tx),
   });
 }
 

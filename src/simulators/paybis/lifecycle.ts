@@ -86,6 +86,7 @@ export class PaybisLifecycle {
       };
       request.transactions.push(tx);
     }
+    if (status === 'paid') tx.paidAt = new Date();
     if (status === 'completed') tx.hash = simulatedTransactionHash();
     tx.status = status;
     this.parts.log?.(`paybis request ${request.requestId} ${tx.invoice} -> ${status}`);

@@ -23,6 +23,8 @@ export interface PaybisSimTransaction {
   status: PaybisSimStatus;
   hash: string | null;
   createdAt: Date;
+  /** When the payment was taken (the transaction reached `paid`); null before and without one. */
+  paidAt?: Date | null;
 }
 
 /**
@@ -96,6 +98,7 @@ export function transactionView(request: PaybisSimRequest, tx: PaybisSimTransact
     from: { address: null },
     to: { address: request.walletAddress },
     hash: tx.hash,
+    paidAt: tx.paidAt?.toISOString() ?? null,
     amounts: {
       spentOriginal: { amount: request.fiatAmount, currency: request.fiat },
       receivedOriginal: { amount: request.quote.cryptoAmount, currency: request.quote.code },

@@ -170,15 +170,13 @@ describe('orders', () => {
     expect(snapshot.failureReason).toBeUndefined();
   });
 
-  test('a payment that Paybis then rejects: the webhooks walk to rejected, failed', async () => {
+  test('a payment that Paybis then rejects: its webhook is left to the lookup, which shows it paid: failed', async () => {
     const request = orderRequest();
     const order = await harness.adapter.createOrder(request);
     await checkout(order.redirectUrl, 'fail');
     const requestId = order.providerOrderId as string;
-    await eventually(
-      () => Promise.resolve(harness.simulator.requests.get(requestId)!.transactions[0]?.status === 'rejected' || undefined),
-      'rejected',
-    );
+    await eventually(() => Promise.resolve(harness.ignored.some((i) => i.error.orderId === request.orderId) || undefined), 'ignored');
+    expect((await harness.eventsFor(requestId)).map((e) => e.providerStatus)).toEqual(['started', 'paid']);
     await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({
       providerStatus: 'rejected',
       status: 'failed',
@@ -199,6 +197,26 @@ describe('orders', () => {
     const events = await harness.waitForEvents(requestId, 3);
     expect(events.map((e) => e.providerStatus)).toEqual(['started', 'paid', 'completed']);
     expect(harness.simulator.requests.get(requestId)!.transactions.map((tx) => tx.invoice.slice(-3))).toEqual(['TX1', 'TX2']);
+    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'complete' });
+  });
+
+  test('a transaction rejected before payment, then a paid one: the rejection never fails the order', async () => {
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
+    const requestId = order.providerOrderId as string;
+    // Paybis's compliance rejected the first attempt before any payment (no paidAt in the list).
+    const simulated = harness.simulator.requests.get(requestId)!;
+    simulated.transactions.push({ id: randomUUID(), invoice: 'PB000000000000TX1', status: 'rejected', hash: null, createdAt: new Date() });
+    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({
+      providerStatus: 'rejected',
+      status: 'expired',
+    });
+    simulated.transactions.push({ id: randomUUID(), invoice: 'PB000000000000TX2', status: 'started', hash: null, createdAt: new Date() });
+    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({
+      providerStatus: 'started',
+      status: 'pending',
+    });
+    simulated.transactions[1]!.status = 'completed';
     await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'complete' });
   });
 

@@ -3,11 +3,12 @@ import { requestTransaction } from '../../../../src/providers/paybis/lookup';
 import type { PaybisTransaction } from '../../../../src/providers/paybis/schemas';
 import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
 
-const tx = (id: string, status: string, createdAt: string): PaybisTransaction => ({
+const tx = (id: string, status: string, createdAt: string, paidAt?: string): PaybisTransaction => ({
   id,
   status,
   request: { id: 'req-1' },
   createdAt,
+  ...(paidAt ? { paidAt } : {}),
 });
 
 describe('requestTransaction', () => {
@@ -27,11 +28,24 @@ describe('requestTransaction', () => {
   test('a transaction started later in the same request never displaces one that took money', () => {
     const started = tx('t9', 'started', '2025-01-01T11:00:00Z');
     for (const status of ['completed', 'paid', 'payment-authorized', 'confirming', 'rejected']) {
-      expect(requestTransaction([tx('t1', status, '2025-01-01T10:00:00Z'), started])?.id).toBe('t1');
+      expect(requestTransaction([tx('t1', status, '2025-01-01T10:00:00Z', '2025-01-01T10:01:00Z'), started])?.id).toBe('t1');
     }
     // Complete beats paid, paid beats rejected, whichever is newer.
     expect(requestTransaction([tx('t1', 'completed', '2025-01-01T10:00:00Z'), tx('t2', 'paid', '2025-01-01T10:30:00Z')])?.id).toBe('t1');
-    expect(requestTransaction([tx('t1', 'paid', '2025-01-01T10:00:00Z'), tx('t2', 'rejected', '2025-01-01T10:30:00Z')])?.id).toBe('t1');
+    expect(
+      requestTransaction([tx('t1', 'paid', '2025-01-01T10:00:00Z'), tx('t2', 'rejected', '2025-01-01T10:30:00Z', '2025-01-01T10:31:00Z')])
+        ?.id,
+    ).toBe('t1');
+  });
+
+  test('a rejected transaction the list shows no payment for is an unpaid end: a live or paid attempt wins', () => {
+    const rejected = tx('t1', 'rejected', '2025-01-01T10:00:00Z');
+    expect(requestTransaction([rejected, tx('t2', 'started', '2025-01-01T10:10:00Z')])?.id).toBe('t2');
+    expect(requestTransaction([rejected, tx('t2', 'completed', '2025-01-01T10:10:00Z')])?.id).toBe('t2');
+    // Beside another unpaid end, the newer one.
+    expect(requestTransaction([rejected, tx('t2', 'cancelled', '2025-01-01T10:10:00Z')])?.id).toBe('t2');
+    // The crypto sent (a hash) shows the payment too.
+    expect(requestTransaction([{ ...rejected, hash: '0xabc' }, tx('t2', 'started', '2025-01-01T10:10:00Z')])?.id).toBe('t1');
   });
 
   test('as far as each other: the newest; equal times: the later in the list; none: undefined', () => {

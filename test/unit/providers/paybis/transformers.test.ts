@@ -24,6 +24,22 @@ describe('the transaction list', () => {
     });
   });
 
+  test('a rejected transaction fails the order only when the list shows it paid; otherwise it ended unpaid (expired)', () => {
+    const read = (fields: object) =>
+      fromTransaction(
+        'ord_123',
+        REQUEST_ID,
+        PaybisTransactionSchema.parse({ ...LISTED, status: 'rejected', hash: null, ...fields }),
+        currencyDictionary,
+      );
+    expect(read({ paidAt: '2025-06-01T09:35:00+00:00' })).toMatchObject({ status: 'failed', failureReason: 'rejected_by_provider' });
+    expect(read({ hash: '0xabc' })).toMatchObject({ status: 'failed', failureReason: 'rejected_by_provider' });
+    for (const unpaid of [read({}), read({ paidAt: null })]) {
+      expect(unpaid).toMatchObject({ providerStatus: 'rejected', status: 'expired' });
+      expect(unpaid).not.toHaveProperty('failureReason');
+    }
+  });
+
   test('a createdAt that is not a time is left out; the transaction is still read', () => {
     const snapshot = fromTransaction(
       'ord_123',
