@@ -23,14 +23,24 @@ export function verifyPaybisWebhook(webhook: IncomingWebhook, publicKey: KeyObje
 const PaybisEventSchema = z.object({ event: z.string() });
 
 /**
- * The signed body as a transaction status webhook. Paybis sends other events to the same URL (KYC's
- * `VERIFICATION_STATUS_UPDATED`): verified, they are not the broker's to act on (IgnoredWebhookError,
- * acknowledged). A body that names no event, or a transaction event of another shape, is refused.
+ * Events Paybis documents for the same URL that are not the broker's to act on: the customer's KYC
+ * (`VERIFICATION_STATUS_UPDATED`, docs.payb.is Webhooks: Verification Status Update).
+ */
+export const PAYBIS_IGNORED_EVENTS: ReadonlySet<string> = new Set(['VERIFICATION_STATUS_UPDATED']);
+
+/**
+ * The signed body as a transaction status webhook. A documented event of another kind is verified
+ * and not the broker's to act on (IgnoredWebhookError, acknowledged). An event Paybis does not
+ * document is refused like an undocumented status (docs/decisions.md, Unknown provider statuses):
+ * Paybis keeps it and retries. A body that names no event, or a transaction event of another shape,
+ * is refused.
  */
 export function parsePaybisWebhookBody(rawBody: Buffer): PaybisWebhook {
   const json = parseJson(rawBody);
   const { event } = parseSigned(json, PaybisEventSchema, 'signed body is not a Paybis webhook');
-  if (event !== PAYBIS_TRANSACTION_EVENT) throw new IgnoredWebhookError(`a Paybis ${JSON.stringify(event.slice(0, 64))} event`);
+  if (PAYBIS_IGNORED_EVENTS.has(event)) throw new IgnoredWebhookError(`a Paybis ${event} event`);
+  if (event !== PAYBIS_TRANSACTION_EVENT)
+    throw new WebhookVerificationError(`signed body reports an event Paybis does not document (${JSON.stringify(event.slice(0, 64))})`);
   return parseSigned(json, PaybisWebhookSchema, 'signed body is not a Paybis transaction status webhook');
 }
 
