@@ -4,7 +4,7 @@ import type { IntegratorDirectory } from '../src/config/integrators';
 import { integratorWebhookAttempts, integratorWebhookAttemptsNotMade, integratorWebhookDuration } from '../src/metrics/metrics';
 import type { CurrencyDictionary } from '../src/domain/currency';
 import { loggableProviderOrderId } from '../src/domain/provider-order-id';
-import { outOfBoundsMessage, textOutOfBounds } from '../src/providers/kit/report-bounds';
+import { cutDescriptiveTexts, outOfBoundsMessage, textOutOfBounds } from '../src/providers/kit/report-bounds';
 import type { ProviderRegistry } from '../src/providers/registry';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderOrder, type ProviderOrderSnapshot } from '../src/providers/types';
 import type { IntegratorNotification, OrderRequest } from '../src/temporal/order-contract';
@@ -146,6 +146,8 @@ export function createActivities({
       }
       // An answer the order cannot hold is unusable, as one of another shape is (provider_unavailable),
       // but not worth retrying: the retry finds the same provider order and gets the same answer.
+      // A description too long is cut instead.
+      order = cutDescriptiveTexts(order);
       const outOfBounds = textOutOfBounds(order);
       if (outOfBounds) {
         throw ApplicationFailure.nonRetryable(
@@ -214,7 +216,8 @@ export function createActivities({
       orderCreatedAt?: string;
     }): Promise<ProviderOrderSnapshot> {
       const context = input.orderCreatedAt === undefined ? undefined : { orderCreatedAt: input.orderCreatedAt };
-      const snapshot = await adapter(input.providerCode).getOrder(input.orderId, input.providerOrderId, context);
+      // A description too long (the failure reason) is cut to its bound; any other text over its bound refuses the answer.
+      const snapshot = cutDescriptiveTexts(await adapter(input.providerCode).getOrder(input.orderId, input.providerOrderId, context));
       const outOfBounds = textOutOfBounds(snapshot);
       if (outOfBounds) {
         throw ApplicationFailure.nonRetryable(

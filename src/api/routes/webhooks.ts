@@ -10,7 +10,7 @@ import {
   providerWebhooksVerified,
 } from '../../metrics/metrics';
 import type { OrderService } from '../../orders/service';
-import { outOfBoundsMessage, PROVIDER_TEXT_LIMITS, textOutOfBounds } from '../../providers/kit/report-bounds';
+import { cutDescriptiveTexts, outOfBoundsMessage, PROVIDER_TEXT_LIMITS, textOutOfBounds } from '../../providers/kit/report-bounds';
 import type { ProviderRegistry } from '../../providers/registry';
 import { IgnoredWebhookError, ProviderRejectedError, ProviderUnavailableError, WebhookVerificationError } from '../../providers/types';
 import { methodNotAllowed, ProblemError } from '../problem';
@@ -71,8 +71,10 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
         throw err;
       }
       providerWebhooksVerified.inc({ provider });
-      // Checked before anything keeps the event (the signalled-events store, the order): a text the
-      // order cannot hold is refused for good, as sending it again cannot change it.
+      // Checked before anything keeps the event (the signalled-events store, the order): a description
+      // too long (the failure reason) is cut to its bound; any other text the order cannot hold is
+      // refused for good, as sending it again cannot change it.
+      event = cutDescriptiveTexts(event);
       const outOfBounds = textOutOfBounds(event);
       if (outOfBounds) {
         providerWebhooksRefused.inc({ provider, reason: 'out_of_bounds' });

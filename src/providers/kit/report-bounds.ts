@@ -10,6 +10,11 @@
  *
  * Sizes are bytes of the text as JSON (UTF-8, without its quotes): what each copy grows by, escapes
  * included, so the largest memo follows from these limits alone (test/unit/temporal/memo-size.test.ts).
+ *
+ * A text that only describes (a failure's reason) is cut to its bound instead (cutDescriptiveTexts):
+ * a shorter description still says what happened, and refusing it would lose the report it is in (a
+ * failure never recorded). A text that names something (an id, a URL, an address, a hash, an amount,
+ * a status) is refused: cut, it would name something else.
  */
 import type { ProviderOrder, ProviderWebhookEvent } from '../types';
 
@@ -82,6 +87,31 @@ function texts(report: ProviderReport): [BoundedProviderText, string | undefined
     ['providerOrderCreatedAt', report.providerOrderCreatedAt],
     ['walletAddress', report.reported?.walletAddress],
   ];
+}
+
+/** What a cut text ends with: the reader sees it was cut. */
+const CUT_MARK = '…';
+
+/** `text` cut to at most `limit` bytes of JSON, whole characters, ending with CUT_MARK when cut. */
+export function cutToBound(text: string, limit: number): string {
+  if (jsonTextBytes(text) <= limit) return text;
+  const room = limit - jsonTextBytes(CUT_MARK);
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    const size = jsonTextBytes(char);
+    if (bytes + size > room) break;
+    bytes += size;
+    end += char.length;
+  }
+  return text.slice(0, end) + CUT_MARK;
+}
+
+/** `report` with its descriptive texts (the failure reason) cut to their bounds; the same object when none is over. */
+export function cutDescriptiveTexts<R extends ProviderReport>(report: R): R {
+  const reason = report.failureReason;
+  if (typeof reason !== 'string' || jsonTextBytes(reason) <= PROVIDER_TEXT_LIMITS.failureReason) return report;
+  return { ...report, failureReason: cutToBound(reason, PROVIDER_TEXT_LIMITS.failureReason) };
 }
 
 /** The first text of `report` longer than its limit; undefined when all are within. */

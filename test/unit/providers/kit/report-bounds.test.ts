@@ -6,6 +6,8 @@
 import { currencyDictionary } from '../../../../src/domain/currencies';
 import type { CryptoCurrency, FiatCurrency } from '../../../../src/domain/currency';
 import {
+  cutDescriptiveTexts,
+  cutToBound,
   jsonTextBytes,
   outOfBoundsMessage,
   PROVIDER_TEXT_LIMITS,
@@ -94,6 +96,48 @@ describe.each(TEXTS)('$field', ({ field, with: report }) => {
     expect(textOutOfBounds(report('"'.repeat(Math.floor(limit / 2) + 1)))?.field).toBe(field);
     expect(textOutOfBounds(report('\u0001'.repeat(Math.floor(limit / 6) + 1)))?.field).toBe(field);
   });
+});
+
+describe('descriptive texts are cut to their bound, naming texts are not', () => {
+  const limit = PROVIDER_TEXT_LIMITS.failureReason;
+
+  test('a failure reason over its bound is cut, whole characters, ending with …; the report is then within bounds', () => {
+    for (const reason of [
+      'x'.repeat(2_090_000),
+      'é'.repeat(limit),
+      '😀'.repeat(limit),
+      '"\u0001'.repeat(limit),
+      `a${'\ud800'.repeat(limit)}`,
+    ]) {
+      const cut = cutDescriptiveTexts({ ...fullReport, failureReason: reason });
+      expect(cut.failureReason.endsWith('…')).toBe(true);
+      expect(reason.startsWith(cut.failureReason.slice(0, -1))).toBe(true);
+      expect(jsonTextBytes(cut.failureReason)).toBeLessThanOrEqual(limit);
+      // As long as fits: one more character of the reason would not.
+      const kept = cut.failureReason.slice(0, -1);
+      const next = [...reason.slice(kept.length)][0]!;
+      expect(jsonTextBytes(`${kept}${next}…`)).toBeGreaterThan(limit);
+      expect(textOutOfBounds(cut)).toBeUndefined();
+      expect(cut).toEqual({ ...fullReport, failureReason: cut.failureReason });
+    }
+  });
+
+  test('a failure reason within its bound, or none, is left as it is (the same report)', () => {
+    const atLimit = { ...fullReport, failureReason: 'a'.repeat(limit) };
+    expect(cutDescriptiveTexts(atLimit)).toBe(atLimit);
+    const without = { providerOrderId: 'p' };
+    expect(cutDescriptiveTexts(without)).toBe(without);
+    expect(cutToBound('short', limit)).toBe('short');
+  });
+
+  test.each(TEXTS.filter((t) => t.field !== 'failureReason'))(
+    '$field over its bound is still refused, not cut',
+    ({ field, with: report }) => {
+      const over = report('a'.repeat(PROVIDER_TEXT_LIMITS[field] + 1));
+      expect(cutDescriptiveTexts(over)).toBe(over);
+      expect(textOutOfBounds(cutDescriptiveTexts(over))?.field).toBe(field);
+    },
+  );
 });
 
 test('the message names the text and its size, never its content', () => {
