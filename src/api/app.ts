@@ -91,7 +91,7 @@ function apiRouter(deps: AppDependencies, direct: DirectRoutes): Router {
   catalogueRoutes(api, deps.currencies, deps.catalogues, deps.providers);
   const offers = offerRoutes(api, deps.currencies, deps.offers, deps.providers);
   // The layers above that match these paths, then their route: what the router would run for them.
-  for (const [path, handler] of Object.entries({ ...dictionaries, ...offers })) direct.add('/api', path, [base, keyed, handler]);
+  for (const [path, handler] of Object.entries({ ...dictionaries, ...offers })) direct.add('/api', path, [base, keyed], handler);
   validateAddressRoutes(api, deps.currencies, deps.providers);
   orderRoutes(api, {
     currencies: deps.currencies,

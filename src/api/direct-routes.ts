@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import { PROBLEM_CODES, problemType } from './problem';
 
 /**
  * The API's hottest GET routes (the dictionaries, offers) answered without Express's router: the
@@ -12,8 +13,25 @@ import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandle
  * router as before and is answered the same. test/api/direct-routes.test.ts checks that every
  * direct route answers as the router does.
  */
+interface Chain {
+  baseUrl: string;
+  path: string;
+  /** What runs before the route: the router's layers that match the path. */
+  steps: RequestHandler[];
+  /** The route's GET handler. */
+  handler: RequestHandler;
+}
+
+/** The direct routes installed on each app, for the test that checks them against the router's. */
+const installed = new WeakMap<Express, Map<string, RequestHandler[]>>();
+
+/** The handlers a direct route of `app` runs for `url`, in order, but for the step that enters the route. */
+export function directChainOf(app: Express, url: string): RequestHandler[] | undefined {
+  return installed.get(app)?.get(url);
+}
+
 export class DirectRoutes {
-  private readonly chains = new Map<string, { route: { path: string }; baseUrl: string; handlers: RequestHandler[] }>();
+  private readonly chains = new Map<string, Chain>();
   private before: RequestHandler[] = [];
 
   /** The app-level steps every request passes first (tracing, request id and log, metrics, headers). */
@@ -25,8 +43,8 @@ export class DirectRoutes {
    * `path` under `baseUrl`, answered by `handlers`: the router's layers that match it before its
    * route (the route base, the API key) and then the route's own GET handlers.
    */
-  add(baseUrl: string, path: string, handlers: RequestHandler[]): void {
-    this.chains.set(baseUrl + path, { route: { path }, baseUrl, handlers });
+  add(baseUrl: string, path: string, steps: RequestHandler[], handler: RequestHandler): void {
+    this.chains.set(baseUrl + path, { baseUrl, path, steps, handler });
   }
 
   /**
@@ -37,7 +55,13 @@ export class DirectRoutes {
     type Handle = (req: Request, res: Response, callback?: NextFunction) => void;
     const express = app as unknown as { handle: Handle };
     const routed = express.handle.bind(app);
-    const chains = new Map([...this.chains].map(([url, chain]) => [url, { ...chain, handlers: [...this.before, ...chain.handlers] }]));
+    const chains = new Map(
+      [...this.chains].map(([url, { baseUrl, path, steps, handler }]) => [
+        url,
+        { baseUrl, handlers: [...this.before, ...steps, enterRoute(path), handler] },
+      ]),
+    );
+    installed.set(app, new Map([...this.chains].map(([url, { steps, handler }]) => [url, [...this.before, ...steps, handler]])));
     express.handle = (req, res, callback) => {
       if (callback !== undefined || req.method !== 'GET') return routed(req, res, callback);
       const url = req.url;
@@ -52,11 +76,38 @@ export class DirectRoutes {
       res.locals ??= Object.create(null) as Record<string, unknown>;
       req.originalUrl ??= url;
       req.baseUrl = chain.baseUrl;
-      req.params = {};
-      (req as { route?: unknown }).route = chain.route;
       runInTurn(chain.handlers, req, res, errorHandler, notFound);
     };
   }
+}
+
+/**
+ * Entering the route, as the router does once its layers before it have let the request through:
+ * until then an answer (a 401, a 429) is counted and traced under the route base (`/api/*`).
+ */
+function enterRoute(path: string): RequestHandler {
+  const route = { path };
+  return (req, _res, next) => {
+    req.params = {};
+    (req as { route?: unknown }).route = route;
+    next();
+  };
+}
+
+/**
+ * The last resort when the error or not-found handler itself throws (an answer already begun):
+ * what Express's finalhandler does, the connection closed if the answer had started, otherwise a
+ * bare 500 problem.
+ */
+function answerFailure(req: Request, res: Response): void {
+  if (res.headersSent) {
+    req.socket.destroy();
+    return;
+  }
+  const { status, title } = PROBLEM_CODES.internal_error;
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/problem+json');
+  res.end(JSON.stringify({ type: problemType('internal_error'), title, status, code: 'internal_error' }));
 }
 
 /** Calls each handler when the one before calls next(); an error, thrown or rejected, goes to `failed`. */
@@ -72,7 +123,11 @@ function runInTurn(
   const fail = (err: unknown) => {
     if (settled) return;
     settled = true;
-    failed(err, req, res, ignoreNext);
+    try {
+      failed(err, req, res, ignoreNext);
+    } catch {
+      answerFailure(req, res);
+    }
   };
   const next: NextFunction = (err?: unknown) => {
     if (settled) return;
@@ -81,7 +136,12 @@ function runInTurn(
     const handler = handlers[index++];
     if (handler === undefined) {
       settled = true;
-      return void unanswered(req, res, ignoreNext);
+      try {
+        void unanswered(req, res, ignoreNext);
+      } catch {
+        answerFailure(req, res);
+      }
+      return;
     }
     try {
       const result: unknown = handler(req, res, next);

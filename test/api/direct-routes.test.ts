@@ -11,7 +11,7 @@ import express from 'express';
 import request from 'supertest';
 import type { Express, RequestHandler } from 'express';
 import { buildApi } from '../../src/api/server';
-import { DirectRoutes } from '../../src/api/direct-routes';
+import { directChainOf, DirectRoutes } from '../../src/api/direct-routes';
 import { sandboxCredentials, withEndpoints, type AppConfig } from '../../src/config';
 import { createLogger } from '../../src/logging';
 import { httpRequests } from '../../src/metrics/metrics';
@@ -148,6 +148,88 @@ describe('a direct route answers as the router does', () => {
     expect(comparable(a)).toEqual(comparable(b));
   });
 
+  test('refusals before the route are counted under /api/* on both paths, answers under the route', async () => {
+    const counts = async () =>
+      Object.fromEntries(
+        (await httpRequests.get()).values.map((v) => [`${v.labels.method} ${v.labels.route} ${v.labels.status_class}`, v.value]),
+      );
+    const { direct, routed } = apis({ rateLimit: { limit: 1, windowMs: 60_000 } });
+    const changes: Record<string, number>[] = [];
+    for (const app of [direct, routed]) {
+      const before = await counts();
+      await request(app).get(DICT).expect(401);
+      await withKey(DICT)(app).expect(200);
+      await withKey(DICT)(app).expect(429);
+      await withKey(offersPath({ amount_from: '-1' }))(app).expect(429);
+      const after = await counts();
+      changes.push(
+        Object.fromEntries(
+          Object.entries(after)
+            .filter(([k, v]) => v !== (before[k] ?? 0))
+            .map(([k, v]) => [k, v - (before[k] ?? 0)]),
+        ),
+      );
+    }
+    expect(changes[0]).toEqual({ 'GET /api/* 4xx': 3, [`GET ${DICT} 2xx`]: 1 });
+    expect(changes[0]).toEqual(changes[1]);
+  });
+
+  test('admission: a held request keeps the key slot, the next is refused, the slot comes back', async () => {
+    const over = { integratorAdmission: { concurrency: 1, queued: 0 }, offersProviderTimeoutMs: 3000 };
+    const { direct, routed } = apis(over);
+    for (const app of [direct, routed]) {
+      await request(host.app).post('/sandbox/_simulator/faults').send({ latencyMs: 600 });
+      try {
+        const held = withKey(offersPath())(app);
+        const heldDone = held.then((r) => r);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const refused = await withKey(DICT)(app);
+        expect(refused.status).toBe(429);
+        expect((await heldDone).status).toBe(200);
+        await withKey(DICT)(app).expect(200);
+      } finally {
+        await request(host.app).post('/sandbox/_simulator/faults').send({ latencyMs: 0 });
+      }
+    }
+  });
+
+  test("each direct route runs exactly the router's handlers for it, in order", () => {
+    const { direct } = apis();
+    type Layer = {
+      handle: RequestHandler & { stack?: Layer[] };
+      route?: { stack: { method?: string; handle: RequestHandler }[] };
+      match(path: string): boolean;
+    };
+    const matched = (stack: Layer[], path: string): RequestHandler[] =>
+      stack
+        .filter((layer) => layer.match(path))
+        .flatMap((layer) => {
+          if (layer.route)
+            return layer.route.stack
+              .filter((l) => l.method === undefined || l.method === 'get')
+              .map((l) => l.handle)
+              .slice(0, 1);
+          if (layer.handle.stack) return matched(layer.handle.stack, path.replace(/^\/api/, ''));
+          return [layer.handle];
+        });
+    const top = (direct as unknown as { router: { stack: Layer[] } }).router.stack;
+    for (const url of [DICT, '/api/on_ramp/offers']) {
+      const chain = directChainOf(direct, url);
+      expect(chain).toBeDefined();
+      // The first route that matches answers a GET: the router's handlers up to and including its GET handler.
+      const routerChain = matched(top, url);
+      const upToRoute = routerChain.slice(0, routerChain.indexOf(chain![chain!.length - 1]!) + 1);
+      expect(upToRoute).toEqual(chain);
+    }
+  });
+
+  test.each(['/api/dict/%63urrencies', '//api/dict/currencies', '/API/dict/currencies', '/api/dict/currencies?', '/api/dict/currencies#x'])(
+    '%s: the router answers as it did',
+    async (path) => {
+      await expectAlike((app) => request(app).get(path).set('X-Api-Key', TEST_API_KEY));
+    },
+  );
+
   test('a given X-Request-Id is answered back, and the request counted under its route', async () => {
     const { direct } = apis();
     const counted = async () =>
@@ -177,10 +259,10 @@ describe('DirectRoutes', () => {
     );
     const direct = new DirectRoutes();
     direct.first((req, _res, next) => {
-      seen.push(`first ${req.baseUrl} ${(req as { route?: { path: string } }).route?.path}`);
+      seen.push(`first ${req.baseUrl} route ${String((req as { route?: { path: string } }).route?.path)}`);
       next();
     });
-    direct.add('', '/hot', [step, last]);
+    direct.add('', '/hot', [step], last);
     direct.install(
       app,
       (err: Error, _req, res, _next) => void res.status(500).json({ from: 'direct error handler', message: err.message }),
@@ -190,10 +272,14 @@ describe('DirectRoutes', () => {
   }
 
   test('runs the first steps, then the route, with what Express would have set', async () => {
-    const { app, seen } = appWith((req, res) => void res.json({ query: req.query, original: req.originalUrl, params: req.params }));
+    const { app, seen } = appWith(
+      (req, res) =>
+        void res.json({ query: req.query, original: req.originalUrl, params: req.params, route: (req.route as { path: string }).path }),
+    );
     const res = await request(app).get('/hot?a=1').expect(200);
-    expect(res.body).toEqual({ query: { a: '1' }, original: '/hot?a=1', params: {} });
-    expect(seen).toEqual(['first  /hot', 'step']);
+    expect(res.body).toEqual({ query: { a: '1' }, original: '/hot?a=1', params: {}, route: '/hot' });
+    // The route is entered after the steps before it, as with the router.
+    expect(seen).toEqual(['first  route undefined', 'step']);
   });
 
   test.each([
@@ -209,6 +295,40 @@ describe('DirectRoutes', () => {
     const { app } = appWith(last);
     const res = await request(app).get('/hot').expect(500);
     expect(res.body).toEqual({ from: 'direct error handler', message });
+  });
+
+  test('an error handler that throws after the answer began closes the connection', async () => {
+    const app = express();
+    const direct = new DirectRoutes();
+    direct.add('', '/hot', [], (_req, res, next) => {
+      res.writeHead(200, { 'Content-Type': 'text/plain' });
+      res.write('partial');
+      next(new Error('late'));
+    });
+    direct.install(
+      app,
+      () => {
+        throw new Error('the error handler failed');
+      },
+      (_req, res) => void res.status(404).end(),
+    );
+    await expect(request(app).get('/hot')).rejects.toThrow();
+  });
+
+  test('an error handler that throws before any answer: a bare 500 problem', async () => {
+    const app = express();
+    const direct = new DirectRoutes();
+    direct.add('', '/hot', [], (_req, _res, next) => next(new Error('early')));
+    direct.install(
+      app,
+      () => {
+        throw new Error('the error handler failed');
+      },
+      (_req, res) => void res.status(404).end(),
+    );
+    const res = await request(app).get('/hot').expect(500);
+    expect(res.headers['content-type']).toContain('application/problem+json');
+    expect(res.body).toMatchObject({ status: 500, code: 'internal_error' });
   });
 
   test('a route that answers nothing is not found', async () => {
