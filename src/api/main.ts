@@ -8,6 +8,7 @@ import { logDisabledProviders } from '../providers/registry';
 import { startMetricsServer } from '../metrics/server';
 import { claimRetentionAtStart } from '../orders/claim-retention';
 import { claimLifetimeMs } from '../orders/claims';
+import { ApiServer } from './http-server';
 import { buildApi } from './server';
 
 runMain('api', async (logger) => {
@@ -21,7 +22,8 @@ runMain('api', async (logger) => {
   await claimRetentionAtStart(client, claimLifetimeMs(config.orderTimings), logger);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, apiLogger) : undefined;
   const app = buildApi(config, client, apiLogger, { redis: redis?.client, warmCatalogues: true });
-  const server = app.listen(config.port, config.host);
+  const { server } = new ApiServer().serve(app);
+  server.listen(config.port, config.host);
   await new Promise<void>((resolve, reject) => server.once('listening', resolve).once('error', reject));
   logger.info({ url: `http://${config.host}:${config.port}`, temporal: config.temporal.address }, 'API listening');
   const { metrics } = config;

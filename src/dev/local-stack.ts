@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
+import { ApiServer } from '../api/http-server';
 import { buildApi } from '../api/server';
 import { sandboxCredentials, withEndpoints, type AppConfig } from '../config';
 import type { Logger } from '../logging';
@@ -59,7 +60,8 @@ async function close(server: Server): Promise<void> {
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   const host = options.host ?? '127.0.0.1';
-  const apiServer = createServer();
+  const api = new ApiServer();
+  const apiServer = api.server;
   const simulatorServer = createServer();
   const apiUrl = await listen(apiServer, host, options.apiPort ?? 0);
   const simulatorUrl = await listen(simulatorServer, host, options.simulatorPort ?? 0);
@@ -87,7 +89,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     dataConverter,
     interceptors: tracingClientInterceptors(),
   });
-  apiServer.on('request', buildApi(config, client, options.logger, { providers }));
+  api.serve(buildApi(config, client, options.logger, { providers }));
 
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
