@@ -18,7 +18,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { createServer, type RequestListener } from 'node:http';
-import express from 'express';
+import express, { type Express } from 'express';
+import { ApiServer } from '../src/api/http-server';
 import { ApiVariants } from './lib/api-variants';
 import { AllocationMeter, HeapSampler } from './lib/memory';
 import type { ChildCommand, ChildMessage, ServerSpec } from './lib/protocol';
@@ -29,6 +30,8 @@ function send(message: ChildMessage): void {
 
 interface Handler {
   handler: RequestListener;
+  /** role "api": the app whose request and response prototypes the server makes its objects with (src/api/http-server.ts). */
+  api?: Express;
   layers?: ApiVariants;
   /** role "api": its heap's allocation since it was built. */
   meter?: AllocationMeter;
@@ -45,7 +48,9 @@ async function buildHandler(spec: ServerSpec): Promise<Handler> {
         res.setHeader('Content-Type', contentType);
         res.send(body);
       });
-      return { handler: app };
+      // BENCH_BARE_SERVER=api: the bare app on the API's kind of server (src/api/http-server.ts), for
+      // the comparison with the server's own gain taken out.
+      return process.env.BENCH_BARE_SERVER === 'api' ? { handler: app, api: app } : { handler: app };
     }
     case 'api': {
       process.env.LOG_LEVEL = 'silent';
@@ -70,7 +75,7 @@ async function buildHandler(spec: ServerSpec): Promise<Handler> {
       const variants = new ApiVariants(config, (variant, directRoutes) =>
         buildApi(variant, client, logger, providers ? { providers, directRoutes } : { directRoutes }),
       );
-      return { handler: variants.handler, layers: variants, meter: new AllocationMeter() };
+      return { handler: variants.handler, api: variants.base, layers: variants, meter: new AllocationMeter() };
     }
     case 'sim': {
       const [{ SimulatorHost }, { SandboxSimulator }, { benchProfiles, SIM_API_KEY, SIM_WEBHOOK_SECRET }, { quoteFront }] =
@@ -104,9 +109,10 @@ async function buildHandler(spec: ServerSpec): Promise<Handler> {
 }
 
 async function main(spec: ServerSpec): Promise<void> {
-  const { handler, layers, meter, stop } = await buildHandler(spec);
+  const { handler, api, layers, meter, stop } = await buildHandler(spec);
   let sampler: HeapSampler | undefined;
-  const server = createServer(handler);
+  // The API's server as production makes it (src/api/http-server.ts); the others plain.
+  const server = api ? new ApiServer().serve(api, handler).server : createServer(handler);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

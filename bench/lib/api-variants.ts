@@ -6,6 +6,7 @@
  * it (bench/api/dict-profile.ts, the cost tables in bench/README.md).
  */
 import type { RequestListener } from 'node:http';
+import type { Express } from 'express';
 import type { AppConfig } from '../../src/config';
 import { setMetricsRecording } from '../../src/metrics/metrics';
 
@@ -26,17 +27,20 @@ export type ApiPart = keyof typeof API_PARTS;
 const isPart = (name: string): name is ApiPart => Object.hasOwn(API_PARTS, name);
 
 export class ApiVariants {
-  private readonly built = new Map<string, RequestListener>();
+  private readonly built = new Map<string, Express>();
   private current: RequestListener;
+  /** The full API: every variant's requests and responses have its prototypes (src/api/http-server.ts). */
+  readonly base: Express;
   readonly names = Object.keys(API_PARTS);
   readonly strippable = Object.keys(API_PARTS);
 
   /** `build` makes the API from a configuration, with or without its direct routes. */
   constructor(
     private readonly config: AppConfig,
-    private readonly build: (config: AppConfig, directRoutes: boolean) => RequestListener,
+    private readonly build: (config: AppConfig, directRoutes: boolean) => Express,
   ) {
-    this.current = this.variant([]);
+    this.base = this.variant([]);
+    this.current = this.base;
   }
 
   /** Every request goes to the variant answering now. */
@@ -51,12 +55,17 @@ export class ApiVariants {
     return off;
   }
 
-  private variant(off: ApiPart[]): RequestListener {
+  private variant(off: ApiPart[]): Express {
     const key = off.join(',');
     let app = this.built.get(key);
     if (!app) {
       const config = off.reduce((c, part) => API_PARTS[part](c), this.config);
       app = this.build(config, !off.includes('direct-routes'));
+      // The server makes every request with the full API's prototypes: a variant answering with its
+      // own would pay Express's change of prototype on each request, which the full API does not.
+      // Both prototypes carry the same getters (req.log, req.query, req.fresh), installed by the same
+      // code for the same logger and settings.
+      if (this.built.size > 0) Object.assign(app, { request: this.base.request, response: this.base.response });
       this.built.set(key, app);
     }
     return app;
