@@ -69,8 +69,37 @@ test('the API answers through it as through a plain server', async () => {
     ],
     ['/nowhere', {}],
     ['/api/dict/currencies', { method: 'DELETE' }],
+    ['/api/dict/currencies', { method: 'HEAD' }],
   ];
   for (const [path, init] of cases) {
     expect(await ask(ours, path, init)).toEqual(await ask(plain, path, init));
   }
+});
+
+test('a server serves one app', () => {
+  const server = new ApiServer().serve(express());
+  expect(() => server.serve(express())).toThrow('an ApiServer serves one app');
+});
+
+test('Expect: 100-continue is answered, then the request', async () => {
+  const url = new URL(await listening(new ApiServer().serve(buildApi(testConfig(), client, createLogger('silent', 'test'))).server));
+  const { request } = await import('node:http');
+  const status = await new Promise<number>((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path: '/api/on_ramp/orders',
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Expect: '100-continue', 'X-Api-Key': TEST_API_KEY },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
+    req.on('continue', () => req.end('{}'));
+    req.on('error', reject);
+  });
+  expect(status).toBe(400);
 });
