@@ -17,7 +17,7 @@ import type { SandboxSimulator } from '../../src/simulators/sandbox/server';
 import { paybisSignature } from '../../src/simulators/paybis/signing';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
-import { BTC, draftOrder, GBP, USD } from '../helpers/orders';
+import { BTC, draftOrder, GBP, sandboxOffersSearch } from '../helpers/orders';
 import { signedSandboxWebhook } from '../helpers/webhooks';
 
 let simulatorServer: Server;
@@ -56,16 +56,7 @@ afterEach(() => {
 });
 
 const authed = (path: string) => request(app).get(path).set('X-Api-Key', TEST_API_KEY);
-const offersQuery = (overrides: Record<string, string> = {}) =>
-  new URLSearchParams({
-    provider_codes: 'sandbox',
-    external_user_id: 'user-1',
-    currency_from: String(USD),
-    currency_to: String(BTC),
-    amount_from: '100',
-    country: 'GB',
-    ...overrides,
-  }).toString();
+const offersQuery = sandboxOffersSearch;
 
 /** The fields a problem's `errors` name, sorted. */
 const pathsOf = (res: request.Response) => (res.body.errors as { path: string }[]).map((e) => e.path).sort();

@@ -18,7 +18,7 @@ import { httpRequests } from '../../src/metrics/metrics';
 import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
 import { createTemporalClient } from '../../src/temporal/connection';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
-import { BTC, USD } from '../helpers/orders';
+import { sandboxOffersSearch } from '../helpers/orders';
 
 let simulatorServer: Server;
 let host: SimulatorHost;
@@ -61,16 +61,7 @@ function comparable(res: request.Response) {
 }
 
 const DICT = '/api/dict/currencies';
-const offersPath = (overrides: Record<string, string> = {}) =>
-  `/api/on_ramp/offers?${new URLSearchParams({
-    provider_codes: 'sandbox',
-    external_user_id: 'user-1',
-    currency_from: String(USD),
-    currency_to: String(BTC),
-    amount_from: '100',
-    country: 'GB',
-    ...overrides,
-  }).toString()}`;
+const offersPath = (overrides: Record<string, string> = {}) => `/api/on_ramp/offers?${sandboxOffersSearch(overrides)}`;
 
 type Ask = (app: Express) => request.Test;
 

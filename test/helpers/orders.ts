@@ -123,3 +123,15 @@ export function workflowInput(orderId: string, overrides: Partial<OrderWorkflowI
     ...overrides,
   };
 }
+
+/** The query string of GET /api/on_ramp/offers asking the sandbox for BTC with 100 USD in GB for user-1, with `overrides`. */
+export const sandboxOffersSearch = (overrides: Record<string, string> = {}): string =>
+  new URLSearchParams({
+    provider_codes: 'sandbox',
+    external_user_id: 'user-1',
+    currency_from: String(USD),
+    currency_to: String(BTC),
+    amount_from: '100',
+    country: 'GB',
+    ...overrides,
+  }).toString();
