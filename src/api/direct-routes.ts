@@ -6,7 +6,7 @@ import { PROBLEM_CODES, problemType } from './problem';
  * same middleware and handlers the router would run for them, in the same order, called one after
  * the other. Express's router costs every request each layer it tries and passes (path matching,
  * the mounted router's prefix trimming, a closure or two per layer); on a cached dictionary answer
- * that was a fifth of the API's CPU (bench/README.md, "The dictionary's bill").
+ * that was about a quarter of the API's CPU (bench/README.md, "Issue 34, first step").
  *
  * Only an exact path with GET goes this way; anything else (HEAD, another method, another spelling
  * of the path Express would also match: a trailing slash, other letter case) goes through the
@@ -40,8 +40,8 @@ export class DirectRoutes {
   }
 
   /**
-   * `path` under `baseUrl`, answered by `handlers`: the router's layers that match it before its
-   * route (the route base, the API key) and then the route's own GET handlers.
+   * `path` under `baseUrl`: `steps` are the router's layers that match it before its route (the
+   * route base, the API key), `handler` the route's own GET handler.
    */
   add(baseUrl: string, path: string, steps: RequestHandler[], handler: RequestHandler): void {
     this.chains.set(baseUrl + path, { baseUrl, path, steps, handler });
