@@ -196,8 +196,14 @@ export function requestOnly(orderId: string, requestId: string): ProviderOrderSn
   return snapshot(orderId, requestId, PAYBIS_REQUEST_ONLY, {});
 }
 
-/** Whether the list shows the transaction paid: a payment time, or the crypto sent (its hash). */
-const listedPaid = (tx: PaybisTransaction): boolean => Boolean(tx.paidAt || tx.hash);
+/**
+ * Whether the list may show the transaction paid: a payment time, the crypto sent (its hash), or no
+ * word on it. Only a list that says `paidAt: null` and no hash shows it unpaid; a list without the
+ * field (it is unconfirmed in Paybis's documentation, docs/providers/paybis.md) leaves a rejection
+ * read as after the payment, `failed`: an order must not be reported `expired` while its customer
+ * was charged.
+ */
+const listedPaid = (tx: PaybisTransaction): boolean => Boolean(tx.hash) || tx.paidAt !== null;
 
 /** A listed transaction's broker status: a `rejected` one counts as failed only when the list shows it paid. */
 export const listedStatus = (tx: PaybisTransaction): StatusMapping => mapPaybisListedStatus(tx.status, listedPaid(tx));

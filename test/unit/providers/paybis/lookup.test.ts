@@ -3,12 +3,13 @@ import { requestTransaction } from '../../../../src/providers/paybis/lookup';
 import type { PaybisTransaction } from '../../../../src/providers/paybis/schemas';
 import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
 
-const tx = (id: string, status: string, createdAt: string, paidAt?: string): PaybisTransaction => ({
+/** A listed transaction, unpaid as the list says it (`paidAt: null`) unless given a payment time. */
+const tx = (id: string, status: string, createdAt: string, paidAt: string | null = null): PaybisTransaction => ({
   id,
   status,
   request: { id: 'req-1' },
   createdAt,
-  ...(paidAt ? { paidAt } : {}),
+  paidAt,
 });
 
 describe('requestTransaction', () => {
@@ -46,6 +47,9 @@ describe('requestTransaction', () => {
     expect(requestTransaction([rejected, tx('t2', 'cancelled', '2025-01-01T10:10:00Z')])?.id).toBe('t2');
     // The crypto sent (a hash) shows the payment too.
     expect(requestTransaction([{ ...rejected, hash: '0xabc' }, tx('t2', 'started', '2025-01-01T10:10:00Z')])?.id).toBe('t1');
+    // A list without paidAt says nothing of the payment: the rejection counts as after it.
+    const { paidAt: _unsaid, ...withoutPaidAt } = rejected;
+    expect(requestTransaction([withoutPaidAt, tx('t2', 'started', '2025-01-01T10:10:00Z')])?.id).toBe('t1');
   });
 
   test('as far as each other: the newest; equal times: the later in the list; none: undefined', () => {
