@@ -81,12 +81,31 @@ describe('policyName and limiter options', () => {
 
 describe('rateLimitKey', () => {
   test('is the integrator when authenticated, else the IP (IPv6 by /56 subnet)', () => {
-    const req = (fields: Partial<Request>) => fields as Request;
+    // Behind a trusted proxy: req.ip, which Express reads from X-Forwarded-For.
+    const req = (fields: Partial<Request>) =>
+      ({
+        app: { enabled: (setting: string) => setting === 'trust proxy' },
+        socket: { remoteAddress: '10.0.0.1' },
+        ...fields,
+      }) as unknown as Request;
     expect(rateLimitKey(req({ integrator: directory.byId('acme'), ip: '203.0.113.9' }))).toBe('integrator:acme');
     expect(rateLimitKey(req({ ip: '203.0.113.9' }))).toBe('ip:203.0.113.9');
     expect(rateLimitKey(req({ ip: '2001:db8:1:2:3:4:5:6' }))).toBe('ip:2001:db8:1::/56');
     expect(rateLimitKey(req({ ip: '2001:db8:1:ff:ffff::1' }))).toBe('ip:2001:db8:1::/56');
     expect(rateLimitKey(req({ ip: '2001:db8:1:100::1' }))).not.toBe('ip:2001:db8:1::/56');
+  });
+
+  test('without a trusted proxy, the socket address, whatever req.ip would parse', () => {
+    const direct = (remoteAddress: string) =>
+      ({
+        app: { enabled: () => false },
+        socket: { remoteAddress },
+        get ip(): string {
+          throw new Error('req.ip is not read');
+        },
+      }) as unknown as Request;
+    expect(rateLimitKey(direct('203.0.113.9'))).toBe('ip:203.0.113.9');
+    expect(rateLimitKey(direct('2001:db8:1:2:3:4:5:6'))).toBe('ip:2001:db8:1::/56');
   });
 });
 
