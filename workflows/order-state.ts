@@ -16,7 +16,7 @@ import {
 } from '../src/domain/integrity';
 import type { Order } from '../src/domain/order';
 import { integratorExtras } from '../src/domain/order-extras';
-import { canTransition, type OrderStatus } from '../src/domain/order-status';
+import { canTransition, isSettled, type OrderStatus } from '../src/domain/order-status';
 import { loggableProviderOrderId } from '../src/domain/provider-order-id';
 import {
   DEFAULT_ORDER_TIMINGS,
@@ -205,6 +205,22 @@ export class OrderState {
     effects.metrics?.flagged(this.input.providerCode, 'open_too_long');
   }
 
+  /**
+   * When the workflow stops following the order: the end of the settled grace (`graceMs` from when
+   * the order last became failed or expired, for a refund or a late payment), Infinity when it has
+   * not settled. An order a late payment revived (settled before, open now) is followed until it
+   * ends or settles again when `followsRevived()` says so; without it, the grace that began when it
+   * settled still ends it, whatever its status (the 1.0 workflow). `followsRevived` is asked only
+   * for a revived order: the workflow answers it with a patch, which records its marker where it is
+   * first asked.
+   */
+  graceEnd(graceMs: number, followsRevived: () => boolean): number {
+    if (this.settledAtMs === undefined) return Infinity;
+    const revived = this.memo !== null && !isSettled(this.memo.order.status);
+    if (revived && followsRevived()) return Infinity;
+    return this.settledAtMs + graceMs;
+  }
+
   /** The provider order a poll asks about: the pinned one, once known. */
   pollTarget(): string | undefined {
     return this.memo?.providerOrderId;
@@ -350,7 +366,7 @@ export class OrderState {
     return true;
   }
 
-  /** A failure's reason, and when a failed or expired order starts its settled grace. */
+  /** A failure's reason, and when a failed or expired order starts its settled grace (again, after a revival). */
   private settle(order: Order, event: ProviderEvent): void {
     if (event.status === 'failed') order.failure_reason = event.failureReason ?? 'failed_at_provider';
     else delete order.failure_reason;

@@ -5,6 +5,7 @@ import {
   condition,
   log,
   makeContinueAsNewFunc,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   proxySinks,
@@ -69,6 +70,18 @@ const { getProviderOrderStatus } = proxyActivities<OrderActivities>({
 });
 
 const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
+
+/**
+ * An order a late payment revived (`expired`, then `processing`) is followed until it ends or
+ * settles again; the 1.0 workflow stopped following it when the grace that began at its expiry
+ * ended, whatever its status (docs/decisions.md, "Status tracking without webhooks"). Asked only of
+ * a revived order (OrderState.graceEnd, at the loop's top), so no other order records the marker and
+ * its TemporalChangeVersion upsert. A run started on this code records it in the workflow task that
+ * applies the reviving report (or in its first task, when it continued as new revived); a run
+ * revived before this release replays the old path over its history and records the marker in the
+ * first task it runs past that history.
+ */
+export const FOLLOW_REVIVED_PATCH = 'follow-revived-order';
 
 /**
  * One order, from address validation and provider order creation to a final status. Provider
@@ -150,7 +163,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     const now = Date.now();
     const status = state.memo!.order.status;
     const paymentDeadline = UNPAID.includes(status) ? createdAtMs + timings.paymentWindowMs : Infinity;
-    const graceEnd = state.settledAtMs !== undefined ? state.settledAtMs + timings.settledGraceMs : Infinity;
+    const graceEnd = state.graceEnd(timings.settledGraceMs, () => patched(FOLLOW_REVIVED_PATCH));
     if (now >= graceEnd) break;
     const reviewAt = state.reviewDue();
     if (now >= reviewAt) state.flagForReview();

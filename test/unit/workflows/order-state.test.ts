@@ -142,6 +142,35 @@ describe('status transitions', () => {
     expect(state.apply(report({ status: 'refunded', eventId: 'e2' }))).toBe(true);
   });
 
+  test('the settled grace ends the order only while it is failed or expired, when revived orders are followed', () => {
+    const GRACE = 7 * DAY;
+    const { state, effects } = orderIn('created');
+    let asked = 0;
+    const followsRevived = (answer: boolean) => () => {
+      asked += 1;
+      return answer;
+    };
+    expect(state.graceEnd(GRACE, followsRevived(true))).toBe(Infinity);
+    effects.setNow(START + DAY);
+    state.apply(report({ status: 'expired', eventId: 'e-expired' }));
+    expect(state.graceEnd(GRACE, followsRevived(true))).toBe(START + DAY + GRACE);
+    // Only a revived order asks (the workflow's patch records a marker where it is first asked).
+    expect(asked).toBe(0);
+
+    effects.setNow(START + 7 * DAY);
+    state.apply(report({ status: 'processing', eventId: 'e-paid' }));
+    expect(state.graceEnd(GRACE, followsRevived(true))).toBe(Infinity);
+    // Without the patch (a history from before it), the grace that began at the expiry still ends it.
+    expect(state.graceEnd(GRACE, followsRevived(false))).toBe(START + DAY + GRACE);
+    expect(asked).toBe(2);
+
+    effects.setNow(START + 9 * DAY);
+    state.apply(report({ status: 'failed', eventId: 'e-failed' }));
+    expect(state.graceEnd(GRACE, followsRevived(true))).toBe(START + 9 * DAY + GRACE);
+    expect(state.resumeState(0).settledAtMs).toBe(START + 9 * DAY);
+    expect(asked).toBe(2);
+  });
+
   test('the order takes the provider crypto amount when it reports one', () => {
     const { state } = orderIn('created');
     state.apply(report({ status: 'complete', cryptoAmount: '0.00098' }));
