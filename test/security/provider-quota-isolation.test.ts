@@ -34,6 +34,9 @@ beforeAll(async () => {
     {
       providerQuoteConcurrency: CONCURRENCY,
       rateLimit: { limit: RATE_LIMIT, windowMs: 60_000 },
+      // B's deadline is at least three latencies, so that a pause of a busy machine (CI runs other
+      // suites beside this one) does not cut B off; waiting behind A's queue still would.
+      offersDeadline: { multiplier: 2, floorMs: 3 * LATENCY_MS },
       // The provider's cap alone is under test: A's whole burst reaches it at once, as without admission.
       integratorAdmission: { concurrency: 0, queued: 1 },
     },
@@ -69,7 +72,7 @@ async function offers(key: string, amount: string): Promise<Asked> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test("A's burst at its rate limit against a slow provider leaves B that provider's quotes, in about its latency", async () => {
-  // Catalogues load fast; then the sandbox turns slow and B's answers teach it its deadline (2 x p99, ~1 s).
+  // Catalogues load fast; then the sandbox turns slow and B's answers teach it its deadline (the 1.5 s floor).
   expect((await offers(B_KEY, '100')).body.sandbox?.amount_expected_to).toBeDefined();
   simulator.faults.latencyMs = LATENCY_MS;
   // Six at a time: two calls each (the sandbox quotes two methods), within B's share of the cap.

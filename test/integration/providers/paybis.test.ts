@@ -130,6 +130,8 @@ describe('orders', () => {
     const kyc = bodies.filter((b) => b.event === 'VERIFICATION_STATUS_UPDATED' && b.data.partnerUserId === request.externalUserId);
     expect(kyc.map((b) => b.data.status)).toEqual(['started', 'approved']);
     expect(harness.refusals).toEqual([]);
+    // The broker has the completed event once it answered; the simulator records that answer just after.
+    await harness.simulator.webhooks.drain();
     const answers = harness.simulator.webhooks.attempts
       .filter((a) => a.orderKey === order.providerOrderId)
       .map((a) => [a.status, a.httpStatus]);
