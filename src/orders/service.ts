@@ -39,6 +39,7 @@ import type { orderWorkflow, providerOrderClaim } from '../../workflows';
 import { CLAIM_MIN_RETENTION_MS, CLAIM_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
 import { startOrderIdReservation } from './order-id-reservation';
 import { isUndecodablePayload, OrderRejectedError, OrderUnavailableError, OrderUnreadableError } from './errors';
+import { ORDER_MARKET_MEMO_KEY, type OrderMarket } from '../ranking/order-outcome';
 
 export interface OrderServiceOptions {
   client: Client;
@@ -96,6 +97,14 @@ export class OrderService {
         { key: EXTERNAL_USER_ID_KEY, value: this.searchableUserId(input.request.external_user_id) },
         { key: ORDER_REQUESTED_AT_KEY, value: new Date() },
       ],
+      // What the ranking's rebuild reads of an order whose creation fails: it has no order memo.
+      memo: {
+        [ORDER_MARKET_MEMO_KEY]: {
+          providerCode: input.providerCode,
+          country: input.request.country_code,
+          paymentMethod: input.request.payment_method,
+        } satisfies OrderMarket,
+      },
       staticSummary: `${input.providerCode} order ${input.request.external_order_id} (${input.integratorId})`,
     });
     try {
