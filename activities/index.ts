@@ -13,6 +13,7 @@ import type { WebhookDeliverer } from '../src/webhooks/delivery';
 import { deferralDelayMs, DeliveryGate, type DeliveryLimits } from '../src/webhooks/delivery-gate';
 import { orderWebhookBody } from '../src/webhooks/event';
 import { LocalAttemptGate } from '../src/webhooks/local-attempt-gate';
+import type { OutcomeRecorder } from '../src/ranking/outcome-recorder';
 
 export interface ActivityDependencies {
   providers: ProviderRegistry;
@@ -25,6 +26,8 @@ export interface ActivityDependencies {
   deliveryLimits?: DeliveryLimits;
   /** Whether Temporal still keeps an order's workflow (src/temporal/order-records.ts); for order id reservations. */
   orderRecords?: OrderRecords;
+  /** Where settled orders are recorded for the offers' ranking (src/ranking); none: not recorded. */
+  outcomes?: OutcomeRecorder;
 }
 
 /** The worker's defaults for 100 activity slots (WORKER_ACTIVITY_SLOTS; src/config/index.ts derives them from it). */
@@ -61,12 +64,23 @@ export function createActivities({
   localAttempts = new LocalAttemptGate(),
   deliveryLimits = DEFAULT_DELIVERY_LIMITS,
   orderRecords,
+  outcomes,
 }: ActivityDependencies) {
   const deliveries = new DeliveryGate(deliveryLimits, localAttempts.health);
   function adapter(code: string): ProviderAdapter {
     const found = providers.get(code);
     if (!found) throw ApplicationFailure.nonRetryable(`provider ${code} is not enabled on this worker`, 'provider_unavailable');
     return found;
+  }
+
+  /**
+   * A settled order's outcome, recorded for the ranking before its webhook is attempted: every
+   * status change reaches an attempt, with or without an endpoint. Each attempt records it again and
+   * the store keeps it once. Never throws.
+   */
+  async function recordOutcome({ notification }: { notification: IntegratorNotification }): Promise<void> {
+    if (!outcomes || notification.providerCode === undefined) return;
+    await outcomes.settled({ providerCode: notification.providerCode, integratorId: notification.integratorId, order: notification.order });
   }
 
   /** One signed delivery of a notification to its integrator's endpoint, logged; never throws for the receiver's failures. */
@@ -169,6 +183,7 @@ export function createActivities({
       notification: IntegratorNotification;
       attempt: number;
     }): Promise<OrdinaryWebhookAttemptOutcome> {
+      await recordOutcome(input);
       const { integratorId } = input.notification;
       const place = deliveries.tryEnter(integratorId);
       if ('refused' in place) {
@@ -194,6 +209,7 @@ export function createActivities({
       notification: IntegratorNotification;
       attempt: number;
     }): Promise<LocalWebhookAttemptOutcome> {
+      await recordOutcome(input);
       const leave = localAttempts.tryEnter(input.notification.integratorId);
       if (!leave) return { outcome: 'deferred' };
       try {

@@ -256,6 +256,7 @@ export class OrderState {
     this.outbox.push({
       webhookId: integratorWebhookId(current.order.id, current.sequence),
       integratorId: current.integratorId,
+      providerCode: current.providerCode,
       occurredAt: current.order.updated_at,
       order: current.order,
       sequence: current.sequence,

@@ -283,3 +283,10 @@ export function setMetricsRecording(on: boolean): void {
 export function statusClass(status: number): string {
   return `${Math.floor(status / 100)}xx`;
 }
+
+export const rankingOutcomesRecorded = new Counter({
+  name: 'onramp_ranking_outcomes_total',
+  help: 'Order outcomes handed to the ranking statistics, by kind (complete, not_complete, refused) and result (folded; repeated: folded before; error: the store failed).',
+  labelNames: ['kind', 'result'] as const,
+  registers,
+});

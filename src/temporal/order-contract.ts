@@ -204,6 +204,12 @@ export interface IntegratorNotification extends OrderStatusChange {
   /** The Standard Webhooks `webhook-id`: the same on every attempt, unique per order and sequence. */
   webhookId: string;
   integratorId: string;
+  /**
+   * The order's provider, for the worker's record of settled orders (src/ranking). An activity's
+   * input is not part of what replay compares, so it needs no patch; a notification made before it
+   * existed has none, and is not recorded.
+   */
+  providerCode?: string;
   /** Delivery attempts made so far (the workflow schedules each; absent: none yet). */
   attempts?: number;
   /** When the next attempt is due (epoch ms); absent: now. */

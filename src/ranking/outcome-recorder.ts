@@ -1,0 +1,58 @@
+/**
+ * Feeds the ranking's statistics and the returning-customer memory with orders as they settle (the
+ * worker, on each integrator notification) and creations the provider refused (the API). Ranking
+ * is advice: a store that fails is logged and counted, never allowed to fail a webhook or an order.
+ */
+import type { Logger } from '../logging';
+import { rankingOutcomesRecorded } from '../metrics/metrics';
+import { outcomeOfOrder, refusedOutcome, type OrderMarket, type SettledOrder } from './order-outcome';
+import type { OrderOutcome } from './outcome';
+
+/** Where outcomes are folded (the statistics store); false when the outcome was folded before. */
+export interface OutcomeSink {
+  record(outcome: OrderOutcome): Promise<boolean>;
+}
+
+/** Where a customer's completed purchases are remembered (the returning-customer store). */
+export interface CompletionSink {
+  recordCompletion(input: { integratorId: string; externalUserId: string; providerCode: string; finishedAtMs: number }): Promise<void>;
+}
+
+export class OutcomeRecorder {
+  constructor(private readonly options: { stats: OutcomeSink; customers?: CompletionSink; logger?: Logger }) {}
+
+  /** An order's status changed: recorded when it is settled. */
+  async settled(change: SettledOrder): Promise<void> {
+    const outcome = outcomeOfOrder(change);
+    if (outcome) await this.record(outcome);
+  }
+
+  /** A creation was rejected with `rejection`: recorded when the provider refused it. */
+  async refused(attemptId: string, market: OrderMarket, rejection: string, atMs = Date.now()): Promise<void> {
+    const outcome = refusedOutcome(attemptId, market, rejection, atMs);
+    if (outcome) await this.record(outcome);
+  }
+
+  async record(outcome: OrderOutcome): Promise<void> {
+    try {
+      const folded = await this.options.stats.record(outcome);
+      rankingOutcomesRecorded.inc({ kind: outcome.kind, result: folded ? 'folded' : 'repeated' });
+    } catch (err) {
+      rankingOutcomesRecorded.inc({ kind: outcome.kind, result: 'error' });
+      this.options.logger?.warn({ err: (err as Error).message, kind: outcome.kind }, 'ranking: an outcome could not be recorded');
+    }
+    const { customers } = this.options;
+    if (customers && outcome.kind === 'complete' && outcome.integratorId && outcome.externalUserId) {
+      try {
+        await customers.recordCompletion({
+          integratorId: outcome.integratorId,
+          externalUserId: outcome.externalUserId,
+          providerCode: outcome.providerCode,
+          finishedAtMs: outcome.finishedAtMs,
+        });
+      } catch (err) {
+        this.options.logger?.warn({ err: (err as Error).message }, 'ranking: a completed purchase could not be remembered');
+      }
+    }
+  }
+}
