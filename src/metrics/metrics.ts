@@ -50,6 +50,18 @@ export const offerProviderSlow = new Gauge({
   labelNames: ['provider'] as const,
   registers,
 });
+export const providerBreakerState = new Gauge({
+  name: 'onramp_provider_breaker_state',
+  help: "A provider's order-creation circuit breaker as this API process sees it: 0 closed, 1 half-open (probe orders let through), 2 open (left out of offers, orders refused).",
+  labelNames: ['provider'] as const,
+  registers,
+});
+export const providerBreakerTransitions = new Counter({
+  name: 'onramp_provider_breaker_transitions_total',
+  help: "Changes of a provider's circuit breaker made by this API process, by from/to state (closed, open, half_open).",
+  labelNames: ['provider', 'from', 'to'] as const,
+  registers,
+});
 export const offerProviderDeadline = new Gauge({
   name: 'onramp_offer_provider_deadline_seconds',
   help: "The deadline a provider's quotes get now: a multiple of its recent p99 within OFFERS_DEADLINE_FLOOR_MS and OFFERS_PROVIDER_TIMEOUT_MS.",
