@@ -60,6 +60,22 @@ const BrokerEnvSchema = z.object({
     .pipe(z.number().min(1).max(100))
     .default(2),
   OFFERS_DEADLINE_FLOOR_MS: integer(10, 60_000).default(250),
+  /** A provider's order creations failing: this many failures among the window open its breaker (0 turns the breaker off)... */
+  PROVIDER_BREAKER_FAILURES: integer(0, 10_000).default(5),
+  /** ...when they are at least this share of the window's creations (0 < rate <= 1)... */
+  PROVIDER_BREAKER_FAILURE_RATE: z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, 'expected a number')
+    .transform(Number)
+    .pipe(z.number().gt(0).max(1))
+    .default(0.5),
+  /** ...the window being the provider's last this many order creations. */
+  PROVIDER_BREAKER_WINDOW: integer(1, 10_000).default(20),
+  /** How long an open breaker leaves the provider out before probe orders are let through. */
+  PROVIDER_BREAKER_OPEN_MS: integer(100, 86_400_000).default(30_000),
+  /** Probe orders let through at a time while half-open. */
+  PROVIDER_BREAKER_PROBES: integer(1, 1000).default(1),
   /** Quote calls in flight to one provider from one API process; more wait their turn within their deadline. */
   PROVIDER_QUOTE_CONCURRENCY: integer(1, 10_000).default(64),
   /** The share of that cap one integrator's quote calls may hold (0 < share <= 1; at least one call): the rest is kept for the others. */

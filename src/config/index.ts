@@ -39,6 +39,12 @@ export interface AppConfig {
   offersProviderTimeoutMs: number;
   /** A provider's quote deadline: `multiplier` x its recent p99, at least `floorMs` (at most offersProviderTimeoutMs). */
   offersDeadline: { multiplier: number; floorMs: number };
+  /**
+   * Each provider's order-creation circuit breaker (src/ranking/provider-breaker.ts): open after
+   * `failures` failures making at least `failureRate` of its last `window` creations, for `openMs`,
+   * then `probes` orders at a time let through. `failures` 0: no breaker.
+   */
+  providerBreaker: { failures: number; failureRate: number; window: number; openMs: number; probes: number };
   /** Quote calls in flight to one provider from this process. */
   providerQuoteConcurrency: number;
   /** PROVIDER_QUOTE_INTEGRATOR_SHARE. */
@@ -187,6 +193,13 @@ export function buildConfig(env: Env): AppConfig {
     offerTtlSeconds: env.OFFER_TTL_SECONDS,
     offersProviderTimeoutMs: env.OFFERS_PROVIDER_TIMEOUT_MS,
     offersDeadline: { multiplier: env.OFFERS_DEADLINE_MULTIPLIER, floorMs: env.OFFERS_DEADLINE_FLOOR_MS },
+    providerBreaker: {
+      failures: env.PROVIDER_BREAKER_FAILURES,
+      failureRate: env.PROVIDER_BREAKER_FAILURE_RATE,
+      window: env.PROVIDER_BREAKER_WINDOW,
+      openMs: env.PROVIDER_BREAKER_OPEN_MS,
+      probes: env.PROVIDER_BREAKER_PROBES,
+    },
     providerQuoteConcurrency: env.PROVIDER_QUOTE_CONCURRENCY,
     providerQuoteIntegratorShare: env.PROVIDER_QUOTE_INTEGRATOR_SHARE,
     catalogueTtlMs: env.CATALOGUE_TTL_SECONDS * 1000,

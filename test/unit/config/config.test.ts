@@ -75,6 +75,11 @@ describe('parseEnv defaults (development)', () => {
       OFFERS_PROVIDER_TIMEOUT_MS: 3000,
       OFFERS_DEADLINE_MULTIPLIER: 2,
       OFFERS_DEADLINE_FLOOR_MS: 250,
+      PROVIDER_BREAKER_FAILURES: 5,
+      PROVIDER_BREAKER_FAILURE_RATE: 0.5,
+      PROVIDER_BREAKER_WINDOW: 20,
+      PROVIDER_BREAKER_OPEN_MS: 30_000,
+      PROVIDER_BREAKER_PROBES: 1,
       PROVIDER_QUOTE_CONCURRENCY: 64,
       PROVIDER_QUOTE_INTEGRATOR_SHARE: 0.875,
       ORDER_POLL_INITIAL_SECONDS: 30,
@@ -110,6 +115,19 @@ describe('parseEnv values', () => {
     expect([env.OFFERS_DEADLINE_MULTIPLIER, env.OFFERS_DEADLINE_FLOOR_MS, env.PROVIDER_QUOTE_CONCURRENCY]).toEqual([2.5, 400, 8]);
     expect(parseEnv({ PROVIDER_QUOTE_INTEGRATOR_SHARE: '0.5' }).PROVIDER_QUOTE_INTEGRATOR_SHARE).toBe(0.5);
     expect(parseEnv({ PROVIDER_QUOTE_INTEGRATOR_SHARE: '1' }).PROVIDER_QUOTE_INTEGRATOR_SHARE).toBe(1);
+  });
+
+  test('the provider breaker', () => {
+    const config = loadConfig({
+      PROVIDER_BREAKER_FAILURES: '3',
+      PROVIDER_BREAKER_FAILURE_RATE: '0.25',
+      PROVIDER_BREAKER_WINDOW: '10',
+      PROVIDER_BREAKER_OPEN_MS: '5000',
+      PROVIDER_BREAKER_PROBES: '2',
+    });
+    expect(config.providerBreaker).toEqual({ failures: 3, failureRate: 0.25, window: 10, openMs: 5000, probes: 2 });
+    expect(loadConfig({ PROVIDER_BREAKER_FAILURES: '0' }).providerBreaker.failures).toBe(0);
+    expect(parseEnv({ PROVIDER_BREAKER_FAILURE_RATE: '1' }).PROVIDER_BREAKER_FAILURE_RATE).toBe(1);
   });
 
   test.each(['0', '1', '65535'])('PORT %s is accepted', (port) => {
@@ -185,6 +203,12 @@ describe('parseEnv refuses bad values, naming the variable', () => {
     ['OFFERS_DEADLINE_MULTIPLIER', '0.5'],
     ['OFFERS_DEADLINE_MULTIPLIER', 'twice'],
     ['OFFERS_DEADLINE_FLOOR_MS', '9'],
+    ['PROVIDER_BREAKER_FAILURES', '-1'],
+    ['PROVIDER_BREAKER_FAILURE_RATE', '0'],
+    ['PROVIDER_BREAKER_FAILURE_RATE', '1.5'],
+    ['PROVIDER_BREAKER_WINDOW', '0'],
+    ['PROVIDER_BREAKER_OPEN_MS', '99'],
+    ['PROVIDER_BREAKER_PROBES', '0'],
     ['PROVIDER_QUOTE_CONCURRENCY', '0'],
     ['PROVIDER_QUOTE_INTEGRATOR_SHARE', '0'],
     ['PROVIDER_QUOTE_INTEGRATOR_SHARE', '1.5'],
