@@ -84,6 +84,14 @@ const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
 export const FOLLOW_REVIVED_PATCH = 'follow-revived-order';
 
 /**
+ * A provider's refusal of the order's creation (`provider_rejected`, a non-retryable failure of the
+ * local activity) is the workflow's rejection too, rather than `provider_unavailable`. Asked only on
+ * that path, so no other order records the marker; a run that failed so before this release
+ * replays the old answer.
+ */
+export const PROVIDER_REJECTED_PATCH = 'provider-rejected-creation';
+
+/**
  * One order, from address validation and provider order creation to a final status. Provider
  * webhooks arrive as signals; a timer polls the provider when they do not, and expires unpaid orders.
  * The order's rules are in OrderState, the delivery of its integrator webhooks in WebhookOutbox.
@@ -136,8 +144,13 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     try {
       state.created(await createProviderOrder({ orderId, providerCode, request }));
     } catch (err) {
-      const cause = err instanceof ActivityFailure ? err.cause : undefined;
-      if (cause instanceof ApplicationFailure && cause.type === 'provider_rejected') return reject('provider_rejected', cause.message);
+      // A local activity's failure reaches the workflow as it was thrown, not wrapped in an
+      // ActivityFailure: read unwrapped, the provider's refusal was reported as provider_unavailable.
+      const wrapped = err instanceof ActivityFailure;
+      const cause = wrapped ? err.cause : err;
+      if (cause instanceof ApplicationFailure && cause.type === 'provider_rejected' && (wrapped || patched(PROVIDER_REJECTED_PATCH))) {
+        return reject('provider_rejected', cause.message);
+      }
       return reject('provider_unavailable', `provider ${providerCode} could not create the order`);
     }
   }
