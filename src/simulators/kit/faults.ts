@@ -9,6 +9,14 @@ export interface SimulatorFaults {
   errorRate: number;
   /** Fraction of API calls never answered (the caller's deadline decides). */
   timeoutRate: number;
+  /**
+   * Fraction of order creation calls answered 503, every other call answered as usual: a provider
+   * that quotes but cannot create orders (what the broker's provider circuit breaker is for). The
+   * sandbox simulator only.
+   */
+  createErrorRate: number;
+  /** Fraction of order creation calls refused with a 422 (the provider will not take this customer's order). The sandbox simulator only. */
+  createRejectRate: number;
   /** Webhooks are not sent at all (the broker must poll). */
   dropWebhooks: boolean;
   /** Every webhook is sent twice. */
@@ -49,6 +57,8 @@ export const NO_FAULTS: SimulatorFaults = {
   latencyMs: 0,
   errorRate: 0,
   timeoutRate: 0,
+  createErrorRate: 0,
+  createRejectRate: 0,
   dropWebhooks: false,
   duplicateWebhooks: false,
   webhookDelayMs: 0,
@@ -73,6 +83,16 @@ export function paidTerms(faults: SimulatorFaults): { fiatAmount?: string; fiatC
 /** When a provider order made now says it was made: now, less the `providerOrderAgeMs` switch. */
 export function providerOrderMadeAt(faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>, now = Date.now()): Date {
   return new Date(now - faults.providerOrderAgeMs);
+}
+
+/** What becomes of an order creation call under the `createErrorRate` and `createRejectRate` switches. */
+export function creationFault(
+  faults: Pick<SimulatorFaults, 'createErrorRate' | 'createRejectRate'>,
+  random: () => number = Math.random,
+): 'outage' | 'refusal' | undefined {
+  if (faults.createErrorRate > 0 && random() < faults.createErrorRate) return 'outage';
+  if (faults.createRejectRate > 0 && random() < faults.createRejectRate) return 'refusal';
+  return undefined;
 }
 
 /** The known switches of a JSON body, each only when it has the right type. */

@@ -27,7 +27,7 @@ export class SandboxSimulator extends SimulatorBase {
     super({ ...options, stepDelayMs: options.settleDelayMs ?? SETTLE_DELAY_MS });
     const profile = options.profile ?? SANDBOX_PROFILE;
     this.code = profile.code;
-    this.api = new SandboxApi(this.orders, profile, options, this.faults);
+    this.api = new SandboxApi(this.orders, profile, options, this.faults, this.random);
     const lifecycle = new SandboxLifecycle(this.parts, options.webhookSecret);
     // Customer-facing pages need no API key.
     this.app.use(new SandboxCheckout(this.orders, lifecycle, profile.name).router);
