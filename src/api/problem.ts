@@ -6,6 +6,7 @@ import {
   OrderRejectedError,
   OrderUnavailableError,
   OrderUnreadableError,
+  ProviderOutOfServiceError,
   SearchBudgetSpentError,
   SearchesBusyError,
 } from '../orders/errors';
@@ -168,6 +169,9 @@ export function problemOf(err: unknown): ProblemError | undefined {
   if (err instanceof ProblemError) return err;
   if (err instanceof OrderRejectedError) return new ProblemError(err.reason, err.message);
   if (err instanceof NoLiveOfferError) return new ProblemError('offer_expired', err.message);
+  if (err instanceof ProviderOutOfServiceError) {
+    return new ProblemError('provider_unavailable', err.message, undefined, { 'Retry-After': String(err.retryAfterSeconds) });
+  }
   if (err instanceof OrderUnavailableError) {
     const headers: Record<string, string> = err.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(err.retryAfterSeconds) };
     return new ProblemError('service_unavailable', err.message, undefined, headers);

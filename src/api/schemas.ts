@@ -285,7 +285,8 @@ export const OfferError = OfferErrorSchema.meta({
   id: 'OfferError',
   description:
     'A provider left out of the offers (only with include_errors=true), with the reason. `ip_required`: the provider needs the ' +
-    "end user's IP address to take an order; ask again with `ip`.",
+    "end user's IP address to take an order; ask again with `ip`. `provider_unavailable`: the provider's recent order creations " +
+    'failed (its circuit breaker is open), so its orders would be refused; it is offered again once probe orders are let through.',
 });
 export const OffersSchema = z.record(ProviderCodeSchema, z.union([Offer, OfferError])).meta({
   id: 'Offers',

@@ -12,6 +12,7 @@ import { OrderSearch } from '../orders/search';
 import { OrderService, zeroTemporalClientErrors } from '../orders/service';
 import { setMetricsRecording } from '../metrics/metrics';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
+import { createProviderBreakers } from '../ranking/breaker-factory';
 import { RedisSharedValues } from '../providers/shared-values';
 import type { RedisClient } from '../redis/connection';
 import { temporalReachable } from '../temporal/connection';
@@ -47,6 +48,12 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
   zeroTemporalClientErrors();
   const providers = overrides.providers ?? createProviderRegistry(config, redis ? new RedisSharedValues(redis) : undefined);
   const offerStore = createOfferStore(redis, { logger });
+  const breakers = createProviderBreakers(config.providerBreaker, {
+    providers: providers.all().map((adapter) => adapter.info.code),
+    createTimeoutMs: config.orderCreateTimeoutMs,
+    redis,
+    logger,
+  });
   const temporalReady = sharedProbe(() => temporalReachable(client), READY_PROBE_TTL_MS);
   const catalogues = new CatalogueService({
     providers,
@@ -87,6 +94,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       deadlineFloorMs: config.offersDeadline.floorMs,
       quoteConcurrency: config.providerQuoteConcurrency,
       quoteIntegratorShare: config.providerQuoteIntegratorShare,
+      breakers,
     }),
     orders: new OrderService({
       client,
@@ -96,6 +104,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       searchHashKey: config.encryption.keys[0],
       claimLifetimeMs: claimLifetimeMs(config.orderTimings),
       orderIdReservation: config.orderIdReservation,
+      breakers,
     }),
     orderSearch: new OrderSearch({
       client,

@@ -40,7 +40,7 @@ export const offerQuoteDuration = new Histogram({
 });
 export const offerOutcomes = new Counter({
   name: 'onramp_offer_outcomes_total',
-  help: "Each provider's part of an offers request: ok (an offer), or the offer error code (timeout, limits, country, state, currency, payment_method, unavailable, ip_required).",
+  help: "Each provider's part of an offers request: ok (an offer), or the offer error code (timeout, limits, country, state, currency, payment_method, unavailable, ip_required, provider_unavailable).",
   labelNames: ['provider', 'reason'] as const,
   registers,
 });

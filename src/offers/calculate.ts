@@ -32,7 +32,17 @@ export type Offer = z.infer<typeof OfferSchema>;
 /** Why a provider was left out of the offers (shown with include_errors=true). */
 export const OfferErrorSchema = z.object({
   error: z.object({
-    code: z.enum(['timeout', 'unavailable', 'limits', 'country', 'state', 'currency', 'payment_method', 'ip_required']),
+    code: z.enum([
+      'timeout',
+      'unavailable',
+      'limits',
+      'country',
+      'state',
+      'currency',
+      'payment_method',
+      'ip_required',
+      'provider_unavailable',
+    ]),
     message: z.string(),
     min_amount: decimalString.optional(),
     max_amount: decimalString.optional(),

@@ -7,6 +7,7 @@ import { CounterSeries, HistogramSeries } from '../metrics/series';
 import { amountLimits, decimal, roundDown, roundUp, type Decimal } from '../domain/money';
 import { CallAborter, type CallSignal } from '../providers/kit/call-signal';
 import type { ProviderRegistry } from '../providers/registry';
+import type { ProviderBreakers } from '../ranking/provider-breakers';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderQuote, type QuoteRequest } from '../providers/types';
 import { coversFees, quoteAmounts, toOffer, type Offer, type OfferError, type OfferErrorBody, type QuoteAmounts } from './calculate';
 import { PROBE_LANE, QuoteCalls, type SentCalls } from './quote-calls';
@@ -49,6 +50,8 @@ export interface OffersServiceOptions {
   slowAfterTimeouts?: number;
   /** How often a slow provider is given its full deadline again to show it has recovered (default 30 s). */
   slowProbeIntervalMs?: number;
+  /** The providers' order-creation breakers: a provider whose breaker is open is left out, unasked. Absent: none. */
+  breakers?: Pick<ProviderBreakers, 'openUntil'>;
   now?: () => number;
 }
 
@@ -59,6 +62,12 @@ interface ProviderHealth {
 
 /** The error of a provider left out for timing out in recent requests. */
 export const LEFT_OUT_SLOW: OfferErrorBody = { code: 'timeout', message: 'left out: timed out in recent requests' };
+
+/** The error of a provider left out because its breaker is open (its order creations have been failing). */
+export function leftOutUnavailable(openUntil: number, now: number): OfferErrorBody {
+  const seconds = Math.max(1, Math.ceil((openUntil - now) / 1000));
+  return { code: 'provider_unavailable', message: `left out: order creation failing, next probe in ${seconds} s` };
+}
 
 /**
  * `asked` is false when the provider was ruled out before any quote (its catalogue, or none), or
@@ -211,18 +220,29 @@ export class OffersService {
    * provider is slow, they are all asked, each under its own deadline, so that an answer is never
    * empty by default (and a provider that answers is healthy again).
    */
-  private gather(adapters: ProviderAdapter[], query: OffersQuery): Promise<Outcome[]> {
+  private gather(all: ProviderAdapter[], query: OffersQuery): Promise<Outcome[]> {
+    // A provider whose orders would be refused (its breaker open) is neither asked nor offered.
+    const outOfService: Promise<Outcome>[] = [];
+    const breakers = this.options.breakers;
+    let adapters = all;
+    if (breakers) {
+      for (const adapter of all) {
+        const code = adapter.info.code;
+        const until = breakers.openUntil(code);
+        if (until !== undefined) outOfService.push(Promise.resolve({ code, asked: false, error: leftOutUnavailable(until, this.now()) }));
+      }
+      if (outOfService.length > 0) adapters = all.filter((adapter) => breakers.openUntil(adapter.info.code) === undefined);
+    }
     const states = adapters.map((a) => this.healthState(a.info.code));
     const allSlow = states.every((state) => state !== 'healthy');
     const amount = decimal(query.amountFrom);
-    return Promise.all(
-      adapters.map((adapter, i): Promise<Outcome> => {
-        const state = allSlow ? 'healthy' : states[i];
-        if (state === 'probe') this.probe(adapter, query, amount);
-        if (state !== 'healthy') return Promise.resolve({ code: adapter.info.code, error: LEFT_OUT_SLOW });
-        return this.askWithin(adapter, query, amount);
-      }),
-    );
+    const asked = adapters.map((adapter, i): Promise<Outcome> => {
+      const state = allSlow ? 'healthy' : states[i];
+      if (state === 'probe') this.probe(adapter, query, amount);
+      if (state !== 'healthy') return Promise.resolve({ code: adapter.info.code, error: LEFT_OUT_SLOW });
+      return this.askWithin(adapter, query, amount);
+    });
+    return Promise.all(outOfService.length === 0 ? asked : [...outOfService, ...asked]);
   }
 
   /**

@@ -28,6 +28,21 @@ export class OrderUnavailableError extends Error {
 }
 
 /**
+ * The order's provider is out of service: its circuit breaker is open (its recent order creations
+ * failed), or half-open with every probe place taken. Nothing was started; the same request may
+ * succeed after `retryAfterSeconds`, and another provider's offer may succeed now.
+ */
+export class ProviderOutOfServiceError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+    this.name = 'ProviderOutOfServiceError';
+  }
+}
+
+/**
  * The order engine answered with a payload this API cannot decode: encrypted under a key it does not
  * hold, in clear or in the first encrypted format after ENCRYPTION_ACCEPT_CLEAR_UNTIL, or bound to
  * another workflow (src/temporal/codec.ts). Not the caller's fault, and no retry helps until an

@@ -33,12 +33,14 @@ import {
   webhookDeliveriesQuery,
   type WebhookDeliveryRecord,
 } from '../temporal/order-contract';
+import type { CreationResult } from '../ranking/provider-breaker';
+import type { OrderAdmission, ProviderBreakers } from '../ranking/provider-breakers';
 import { searchableHash, type EncryptionKey } from '../temporal/codec';
 import { temporalOrderRecords } from '../temporal/order-records';
 import type { orderWorkflow, providerOrderClaim } from '../../workflows';
 import { CLAIM_MIN_RETENTION_MS, CLAIM_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
 import { startOrderIdReservation } from './order-id-reservation';
-import { isUndecodablePayload, OrderRejectedError, OrderUnavailableError, OrderUnreadableError } from './errors';
+import { isUndecodablePayload, OrderRejectedError, OrderUnavailableError, OrderUnreadableError, ProviderOutOfServiceError } from './errors';
 import { ORDER_MARKET_MEMO_KEY, type OrderMarket } from '../ranking/order-outcome';
 
 export interface OrderServiceOptions {
@@ -58,6 +60,8 @@ export interface OrderServiceOptions {
    * CLAIM_MIN_RETENTION_MS: no closed order is deleted sooner after its reservation started).
    */
   orderIdReservation: { holdMs: number; checkEveryMs?: number; graceMs?: number };
+  /** The providers' circuit breakers: each creation's outcome is reported, and an open provider's orders are refused. Absent: none. */
+  breakers?: ProviderBreakers;
 }
 
 /**
@@ -78,7 +82,34 @@ export class OrderService {
 
   constructor(private readonly options: OrderServiceOptions) {}
 
+  /**
+   * The order, once its provider order exists. A provider whose breaker is open is refused before
+   * anything starts (ProviderOutOfServiceError); each creation's outcome goes to its breaker: the
+   * provider could not create the order (`provider_unavailable`) is a failure, a created order a
+   * success, and anything else (the customer's address, the provider's refusal of this customer,
+   * an idempotency conflict, a repeat that joined an order, Temporal's errors) says nothing of the
+   * provider.
+   */
   async create(input: OrderWorkflowInput): Promise<Order> {
+    const { breakers } = this.options;
+    if (!breakers) return (await this.start(input)).order;
+    const admission = await breakers.admit(input.providerCode);
+    if (!admission.admitted) throw outOfService(input.providerCode, admission);
+    let result: CreationResult = 'ignored';
+    try {
+      const started = await this.start(input);
+      result = started.result;
+      return started.order;
+    } catch (err) {
+      if (err instanceof OrderRejectedError && err.reason === 'provider_unavailable') result = 'failure';
+      throw err;
+    } finally {
+      void breakers.settle(input.providerCode, admission, result);
+    }
+  }
+
+  /** Starts the order's workflow and waits for its creation, or joins the order the request already made. */
+  private async start(input: OrderWorkflowInput): Promise<{ order: Order; result: CreationResult }> {
     const { client, taskQueue } = this.options;
     const workflowId = orderWorkflowId(input.orderId);
     await this.reserveOrderId(input.orderId);
@@ -121,9 +152,9 @@ export class OrderService {
       // The workflow that answered has this request's hash (its update validator), which covers the
       // provider: the provider's webhooks for the order need no describe call in this process.
       this.providerOfOrder.set(input.orderId, input.providerCode);
-      return order;
+      return { order, result: 'success' };
     } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) return this.existing(input);
+      if (err instanceof WorkflowExecutionAlreadyStartedError) return { order: await this.existing(input), result: 'ignored' };
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
         const type = err.cause.type;
         if (isOrderRejection(type)) throw new OrderRejectedError(type, err.cause.message);
@@ -363,6 +394,17 @@ export class OrderService {
     }
     return memo.order;
   }
+}
+
+/** The refusal of an order whose provider's breaker is open, or half-open with every probe place taken. */
+function outOfService(providerCode: string, admission: Extract<OrderAdmission, { admitted: false }>): ProviderOutOfServiceError {
+  const seconds = Math.max(1, Math.ceil((admission.retryAt - Date.now()) / 1000));
+  return new ProviderOutOfServiceError(
+    admission.state === 'open'
+      ? `Provider ${providerCode} is out of service: its recent order creations failed. It is tried again in ${seconds} s; choose another offer, or retry after that.`
+      : `Provider ${providerCode} is being tried again with another order; choose another offer, or retry in ${seconds} s.`,
+    seconds,
+  );
 }
 
 function isOrderRejection(type: string | undefined | null): type is OrderRejectionType {

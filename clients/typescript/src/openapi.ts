@@ -457,11 +457,11 @@ export interface components {
             expires_at: string;
             total_fee_amount: string;
         };
-        /** @description A provider left out of the offers (only with include_errors=true), with the reason. `ip_required`: the provider needs the end user's IP address to take an order; ask again with `ip`. */
+        /** @description A provider left out of the offers (only with include_errors=true), with the reason. `ip_required`: the provider needs the end user's IP address to take an order; ask again with `ip`. `provider_unavailable`: the provider's recent order creations failed (its circuit breaker is open), so its orders would be refused; it is offered again once probe orders are let through. */
         OfferError: {
             error: {
                 /** @enum {string} */
-                code: "timeout" | "unavailable" | "limits" | "country" | "state" | "currency" | "payment_method" | "ip_required";
+                code: "timeout" | "unavailable" | "limits" | "country" | "state" | "currency" | "payment_method" | "ip_required" | "provider_unavailable";
                 message: string;
                 min_amount?: string;
                 max_amount?: string;
@@ -1730,7 +1730,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem500"];
                 };
             };
-            /** @description `service_unavailable` (Temporal cannot be reached, the order is not created yet: repeat the request after Retry-After, or the order this external_order_id names cannot be decoded by the broker: an encryption setting, Retry-After 60) or `provider_unavailable`. */
+            /** @description `service_unavailable` (Temporal cannot be reached, the order is not created yet: repeat the request after Retry-After, or the order this external_order_id names cannot be decoded by the broker: an encryption setting, Retry-After 60) or `provider_unavailable` (the provider could not create the order, or its recent creations failed and it is out of service until Retry-After: nothing was started; choose another offer, or repeat the request after Retry-After). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

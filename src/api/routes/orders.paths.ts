@@ -44,7 +44,8 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
         503,
         '`service_unavailable` (Temporal cannot be reached, the order is not created yet: repeat the request after Retry-After, ' +
           'or the order this external_order_id names cannot be decoded by the broker: an encryption setting, Retry-After 60) ' +
-          'or `provider_unavailable`.',
+          'or `provider_unavailable` (the provider could not create the order, or its recent creations failed and it is out of ' +
+          'service until Retry-After: nothing was started; choose another offer, or repeat the request after Retry-After).',
         ['Retry-After'],
       ),
       ...AUTHENTICATED,
