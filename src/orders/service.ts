@@ -41,7 +41,8 @@ import type { orderWorkflow, providerOrderClaim } from '../../workflows';
 import { CLAIM_MIN_RETENTION_MS, CLAIM_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
 import { startOrderIdReservation } from './order-id-reservation';
 import { isUndecodablePayload, OrderRejectedError, OrderUnavailableError, OrderUnreadableError, ProviderOutOfServiceError } from './errors';
-import { ORDER_MARKET_MEMO_KEY, type OrderMarket } from '../ranking/order-outcome';
+import { ORDER_MARKET_MEMO_KEY, refusedAttemptId, type OrderMarket } from '../ranking/order-outcome';
+import type { OutcomeRecorder } from '../ranking/outcome-recorder';
 
 export interface OrderServiceOptions {
   client: Client;
@@ -50,6 +51,8 @@ export interface OrderServiceOptions {
   createTimeoutMs: number;
   /** Deadline of a read or a signal (default 5 s): the caller gets a 503 rather than a hang. */
   rpcTimeoutMs?: number;
+  /** Where creations the provider refused are recorded for the offers' ranking (src/ranking). */
+  outcomes?: OutcomeRecorder;
   /** Stores the ExternalUserId search attribute as a keyed hash under this key (src/temporal/codec.ts); in clear without one. */
   searchHashKey?: EncryptionKey;
   /** How long a provider order claim stays open (claimLifetimeMs in src/orders/claims.ts). */
@@ -157,10 +160,32 @@ export class OrderService {
       if (err instanceof WorkflowExecutionAlreadyStartedError) return { order: await this.existing(input), result: 'ignored' };
       if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
         const type = err.cause.type;
-        if (isOrderRejection(type)) throw new OrderRejectedError(type, err.cause.message);
+        if (isOrderRejection(type)) {
+          void this.recordRefusal(input, startWorkflowOperation, type);
+          throw new OrderRejectedError(type, err.cause.message);
+        }
       }
       throw unavailable(err, 'create', workflowId);
     }
+  }
+
+  /**
+   * A rejected creation, for the ranking's statistics (which keep the provider's refusals only),
+   * under the id a rebuild from Temporal gives the same run. Never throws.
+   */
+  private async recordRefusal(
+    input: OrderWorkflowInput,
+    operation: WithStartWorkflowOperation<typeof orderWorkflow>,
+    type: string,
+  ): Promise<void> {
+    const { outcomes } = this.options;
+    if (!outcomes) return;
+    const runId = await operation.workflowHandle().then(
+      (handle) => (handle as { firstExecutionRunId?: string }).firstExecutionRunId,
+      () => undefined,
+    );
+    const market = { providerCode: input.providerCode, country: input.request.country_code, paymentMethod: input.request.payment_method };
+    await outcomes.refused(refusedAttemptId(runId ?? randomUUID()), market, type);
   }
 
   /**

@@ -61,6 +61,9 @@ export function outcomeOfOrder({ providerCode, integratorId, order }: SettledOrd
   return outcome;
 }
 
+/** The deduplication id of a refused creation: its run's, the same whether the API records it or a rebuild reads the run. */
+export const refusedAttemptId = (runId: string) => `refused-${runId}`;
+
 /**
  * The outcome of a creation the provider refused (`rejection` is the order's rejection type), or
  * undefined for a rejection that is not the provider's. `attemptId` is unique per creation tried.

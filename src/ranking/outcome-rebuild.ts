@@ -12,7 +12,7 @@ import { temporal } from '@temporalio/proto';
 import type { Logger } from '../logging';
 import type { Order } from '../domain/order';
 import { rawExecutions } from '../temporal/raw-visibility';
-import { marketOf, outcomeOfOrder } from './order-outcome';
+import { marketOf, outcomeOfOrder, refusedAttemptId } from './order-outcome';
 import type { OutcomeRecorder } from './outcome-recorder';
 
 /** The store's mark that it holds everything up to a time: absent when it is empty. */
@@ -105,7 +105,7 @@ async function foldRecord(
   const closedMs = raw.closeTime
     ? Number(raw.closeTime.seconds ?? 0) * 1000 + Math.floor((raw.closeTime.nanos ?? 0) / 1e6)
     : (options.now ?? Date.now)();
-  if (type) await options.recorder.refused(`refused-${runId}`, market, type, closedMs);
+  if (type) await options.recorder.refused(refusedAttemptId(runId), market, type, closedMs);
   return 'failed';
 }
 
