@@ -1,0 +1,125 @@
+import { compareDecimals, decimal, roundedDown, type Decimal } from '../domain/money';
+import { estimateCompletion, returningCustomerEstimate, type EstimateSettings, type LevelLookup } from './estimate';
+import { levelsOf } from './levels';
+import { rankingReasons } from './reasons';
+import type { StatsSnapshot } from './snapshot';
+
+/** What ranking reads of an offer (src/offers/calculate.ts `Offer` has it). */
+export interface RankableOffer {
+  amount_expected_to: string;
+  payment_methods: readonly { payment_method_code: string }[];
+}
+
+export interface RankingSettings extends EstimateSettings {
+  /** A returning customer's estimate p becomes p + (1 - p) x this (RANKING_RETURNING_BOOST). */
+  returningBoost: number;
+}
+
+export interface RankingContext {
+  stats: StatsSnapshot;
+  /** The customer's country (ISO alpha-2), when known. */
+  country?: string;
+  /** The payment method the offers were asked for, if any. */
+  paymentMethod?: string;
+  /** Providers this customer completed an order with before. */
+  returningProviders?: ReadonlySet<string>;
+  nowMs: number;
+  settings: RankingSettings;
+}
+
+/** The `ranking` object of one offer. */
+export interface OfferRanking {
+  /** Expected crypto delivered: amount_expected_to x the completion estimate (boosted for a returning customer), rounded down to the amount's places. */
+  score: string;
+  /** 1 for the highest score. */
+  rank: number;
+  /** The completion estimate without the returning-customer boost, to 4 places. */
+  completion_rate: number;
+  /** Decayed orders (rounded) of the most specific level with any for this provider. */
+  samples: number;
+  reasons: string[];
+  recommended: boolean;
+}
+
+/**
+ * The method an offer's estimate is made for. The one asked for when the offer has it; otherwise,
+ * when the request covered several methods, the best-known one: the method with the most (decayed)
+ * orders at its most specific level, the first listed on a tie. The customer picks the method
+ * later, and the method most orders with this provider went through is the likeliest pick and the
+ * estimate least left to smoothing; averaging the methods would blur a well-known rate with
+ * guesses. No method at all: the provider's own level.
+ */
+export function estimateMethod(
+  offer: RankableOffer,
+  providerCode: string,
+  country: string | undefined,
+  asked: string | undefined,
+  lookup: LevelLookup,
+): string | undefined {
+  const methods = offer.payment_methods.map((m) => m.payment_method_code);
+  if (asked !== undefined && (methods.length === 0 || methods.includes(asked))) return asked;
+  if (methods.length <= 1) return methods[0];
+  let best = methods[0];
+  let bestAttempts = -1;
+  for (const method of methods) {
+    const attempts = lookup(levelsOf(providerCode, country, method)[0]!.key)?.attempts ?? 0;
+    if (attempts > bestAttempts) [best, bestAttempts] = [method, attempts];
+  }
+  return best;
+}
+
+function placesOf(amount: string): number {
+  const dot = amount.indexOf('.');
+  return dot < 0 ? 0 : amount.length - dot - 1;
+}
+
+/** Offers in rank order: highest score first, then the larger amount, then the provider code. */
+function byRank(a: Ranked, b: Ranked): number {
+  return compareDecimals(b.score, a.score) || compareDecimals(b.amount, a.amount) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+}
+
+interface Ranked {
+  code: string;
+  amount: Decimal;
+  score: Decimal;
+  ranking: Omit<OfferRanking, 'rank' | 'recommended'>;
+}
+
+/**
+ * Scores and ranks offers (provider code → offer) by the crypto each is expected to deliver:
+ * `amount_expected_to x p`, p the provider's completion estimate (src/ranking/estimate.ts) for the
+ * country and method, raised for a provider the customer completed with before. Amounts are
+ * decimals; only p is a float. Answers each provider's `ranking`, rank 1 recommended.
+ */
+export function rankOffers(offers: Readonly<Record<string, RankableOffer>>, context: RankingContext): Record<string, OfferRanking> {
+  const { stats, country, paymentMethod, returningProviders, nowMs, settings } = context;
+  const lookup: LevelLookup = (key) => stats.levels.get(key);
+  const enough = Math.max(settings.priorWeight, 1);
+  const ranked: Ranked[] = [];
+  for (const [code, offer] of Object.entries(offers)) {
+    const method = estimateMethod(offer, code, country, paymentMethod, lookup);
+    const estimate = estimateCompletion(lookup, code, country, method, nowMs, settings);
+    const returning = returningProviders?.has(code) ?? false;
+    const p = returning ? returningCustomerEstimate(estimate.p, settings.returningBoost) : estimate.p;
+    const amount = decimal(offer.amount_expected_to);
+    const score = roundedDown(amount.times(decimal(p.toPrecision(15))), placesOf(offer.amount_expected_to));
+    ranked.push({
+      code,
+      amount,
+      score,
+      ranking: {
+        score: score.toFixed(placesOf(offer.amount_expected_to)),
+        completion_rate: Math.round(estimate.p * 10_000) / 10_000,
+        samples: estimate.samples,
+        reasons: rankingReasons({ estimate, country, method, enough, returning }),
+      },
+    });
+  }
+  ranked.sort(byRank);
+  const rankings: Record<string, OfferRanking> = {};
+  ranked.forEach((entry, i) => {
+    const { score, completion_rate, samples, reasons } = entry.ranking;
+    rankings[entry.code] = { score, rank: i + 1, completion_rate, samples, reasons, recommended: i === 0 };
+  });
+  return rankings;
+}
