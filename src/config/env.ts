@@ -18,6 +18,14 @@ const seconds = z
   .transform(Number)
   .pipe(z.number().positive());
 const port = integer(0, 65535);
+/** A plain decimal number ("0.5", "20"), within bounds. */
+const decimalNumber = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, 'expected a number')
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
 const optionalString = z.string().trim().optional();
 
 export const DEFAULT_DEV_API_KEY = 'obk_test_dev_0000000000000000000000000000';
@@ -50,6 +58,14 @@ const BrokerEnvSchema = z.object({
   ONRAMP_INTEGRATORS_FILE: optionalString,
   OFFER_TTL_SECONDS: integer(5, 3600).default(120),
   REDIS_URL: optionalString.pipe(z.url().optional()),
+  /** Offers ranking: an order outcome this many hours old counts half in the completion statistics. */
+  RANKING_HALF_LIFE_HOURS: decimalNumber(0.01, 8760).default(168),
+  /** Offers ranking: K, the orders' worth of weight the wider level's rate has in a level's estimate. */
+  RANKING_PRIOR_WEIGHT: decimalNumber(0, 100_000).default(20),
+  /** Offers ranking: a returning customer's completion estimate p becomes p + (1 - p) x this. */
+  RANKING_RETURNING_BOOST: decimalNumber(0, 1).default(0.5),
+  /** Offers ranking: how often an API process reads the outcome statistics again (ms). */
+  RANKING_REFRESH_MS: integer(100, 3_600_000).default(5000),
   OFFERS_PROVIDER_TIMEOUT_MS: integer(50, 60_000).default(3000),
   /** A provider's quote deadline: this many times the p99 of its recent answers, within the floor and OFFERS_PROVIDER_TIMEOUT_MS. */
   OFFERS_DEADLINE_MULTIPLIER: z

@@ -85,6 +85,11 @@ export interface AppConfig {
   /** Payload encryption in Temporal and the codec endpoint (src/config/encryption.ts). */
   encryption: EncryptionConfig;
   redisUrl?: string;
+  /**
+   * Offers ranking (src/ranking): the outcome statistics' half-life, the prior weight K of their
+   * smoothing, the returning-customer boost, and how often an API process reads them again.
+   */
+  ranking: { halfLifeMs: number; priorWeight: number; returningBoost: number; refreshMs: number };
   /** The provider simulator host (SANDBOX_URL); absent in production unless SANDBOX_URL is set. */
   simulatorUrl?: string;
   /** How each provider runs: live, against the simulator host, or disabled (with the reason). */
@@ -232,6 +237,12 @@ export function buildConfig(env: Env): AppConfig {
     worker: { activitySlots: env.WORKER_ACTIVITY_SLOTS, webhookAttempts: webhookAttemptLimits(env) },
     encryption: encryptionConfig(env),
     redisUrl: env.REDIS_URL,
+    ranking: {
+      halfLifeMs: env.RANKING_HALF_LIFE_HOURS * 3_600_000,
+      priorWeight: env.RANKING_PRIOR_WEIGHT,
+      returningBoost: env.RANKING_RETURNING_BOOST,
+      refreshMs: env.RANKING_REFRESH_MS,
+    },
     simulatorUrl,
     providers,
     providerEnv,

@@ -82,6 +82,10 @@ describe('parseEnv defaults (development)', () => {
       PROVIDER_BREAKER_PROBES: 1,
       PROVIDER_QUOTE_CONCURRENCY: 64,
       PROVIDER_QUOTE_INTEGRATOR_SHARE: 0.875,
+      RANKING_HALF_LIFE_HOURS: 168,
+      RANKING_PRIOR_WEIGHT: 20,
+      RANKING_RETURNING_BOOST: 0.5,
+      RANKING_REFRESH_MS: 5000,
       ORDER_POLL_INITIAL_SECONDS: 30,
       ORDER_POLL_MAX_SECONDS: 1800,
       ORDER_PAYMENT_WINDOW_SECONDS: 86_400,
@@ -128,6 +132,19 @@ describe('parseEnv values', () => {
     expect(config.providerBreaker).toEqual({ failures: 3, failureRate: 0.25, window: 10, openMs: 5000, probes: 2 });
     expect(loadConfig({ PROVIDER_BREAKER_FAILURES: '0' }).providerBreaker.failures).toBe(0);
     expect(parseEnv({ PROVIDER_BREAKER_FAILURE_RATE: '1' }).PROVIDER_BREAKER_FAILURE_RATE).toBe(1);
+  });
+
+  test('the ranking settings', () => {
+    const env = parseEnv({
+      RANKING_HALF_LIFE_HOURS: '0.5',
+      RANKING_PRIOR_WEIGHT: '0',
+      RANKING_RETURNING_BOOST: '1',
+      RANKING_REFRESH_MS: '250',
+    });
+    expect([env.RANKING_HALF_LIFE_HOURS, env.RANKING_PRIOR_WEIGHT, env.RANKING_RETURNING_BOOST, env.RANKING_REFRESH_MS]).toEqual([
+      0.5, 0, 1, 250,
+    ]);
+    expect(buildConfig(env).ranking).toEqual({ halfLifeMs: 1_800_000, priorWeight: 0, returningBoost: 1, refreshMs: 250 });
   });
 
   test.each(['0', '1', '65535'])('PORT %s is accepted', (port) => {
@@ -213,6 +230,12 @@ describe('parseEnv refuses bad values, naming the variable', () => {
     ['PROVIDER_QUOTE_INTEGRATOR_SHARE', '0'],
     ['PROVIDER_QUOTE_INTEGRATOR_SHARE', '1.5'],
     ['PROVIDER_QUOTE_INTEGRATOR_SHARE', 'half'],
+    ['RANKING_HALF_LIFE_HOURS', '0'],
+    ['RANKING_HALF_LIFE_HOURS', 'a week'],
+    ['RANKING_PRIOR_WEIGHT', '-1'],
+    ['RANKING_RETURNING_BOOST', '1.5'],
+    ['RANKING_REFRESH_MS', '99'],
+    ['RANKING_REFRESH_MS', '1.5'],
     ['ORDER_POLL_INITIAL_SECONDS', '0'],
     ['ORDER_PAYMENT_WINDOW_SECONDS', '-5'],
     ['NODE_ENV', 'staging'],
@@ -415,6 +438,7 @@ describe('buildConfig in development', () => {
         reviewAfterMs: 432_000_000,
       },
       redisUrl: undefined,
+      ranking: { halfLifeMs: 168 * 3_600_000, priorWeight: 20, returningBoost: 0.5, refreshMs: 5000 },
       simulatorUrl: `http://127.0.0.1:${DEFAULT_SANDBOX_PORT}`,
       providers: {
         sandbox: {
