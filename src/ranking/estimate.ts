@@ -75,22 +75,24 @@ export function estimateCompletion(
     const refused = Math.min(counters?.refused ?? 0, attempts);
     completionRate = smoothed(counters?.completed ?? 0, attempts - refused, completionRate, settings.priorWeight);
     refusedShare = smoothed(refused, attempts, refusedShare, settings.priorWeight);
-    const estimate = { ...level, attempts, completionRate, refusedShare };
+    const estimate: LevelEstimate = { key: level.key, kind: level.kind, attempts, completionRate, refusedShare };
     estimates[i] = estimate;
     if (level.kind === 'all') continue;
     // Walking toward the most specific level, so the last one found wins.
     if (attempts >= 0.5) samplesLevel = estimate;
     if (counters && counters.timed >= 0.5) meanCompleteMs = counters.completeMsSum / counters.timed;
   }
-  return {
+  // Built field by field: object spreads here cost more than the rest of the estimate (offers path).
+  const result: CompletionEstimate = {
     p: (1 - refusedShare) * completionRate,
     completionRate,
     refusedShare,
     samples: samplesLevel ? Math.round(samplesLevel.attempts) : 0,
-    ...(samplesLevel ? { samplesLevel } : {}),
-    ...(meanCompleteMs !== undefined ? { meanCompleteMs } : {}),
     levels: estimates,
   };
+  if (samplesLevel) result.samplesLevel = samplesLevel;
+  if (meanCompleteMs !== undefined) result.meanCompleteMs = meanCompleteMs;
+  return result;
 }
 
 /** A returning customer's estimate: `p + (1 - p) * boost` (the boost in [0, 1]; 0 leaves p as it is). */

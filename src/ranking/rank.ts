@@ -1,4 +1,5 @@
-import { compareDecimals, decimal, roundedDown, type Decimal } from '../domain/money';
+import { compareFixed, fixedText, parseFixed, roundFixed, type FixedDecimal } from '../domain/fixed-decimal';
+import { decimal } from '../domain/money';
 import { estimateCompletion, returningCustomerEstimate, type EstimateSettings, type LevelLookup } from './estimate';
 import { levelsOf } from './levels';
 import { rankingReasons } from './reasons';
@@ -68,20 +69,30 @@ export function estimateMethod(
   return best;
 }
 
-function placesOf(amount: string): number {
-  const dot = amount.indexOf('.');
-  return dot < 0 ? 0 : amount.length - dot - 1;
+/** The places p is taken to: p is in [0, 1], so p x 10^15 is an integer a double holds exactly. */
+const P_PLACES = 15;
+const P_UNIT = 10 ** P_PLACES;
+
+/**
+ * `amount x p` rounded down to the amount's places (the expected crypto is never overstated), in
+ * exact decimals: the amount as an integer of its smallest units (src/domain/fixed-decimal.ts, the
+ * offers' own fast path; an amount not written plainly goes through bignumber.js first), p to 15 places.
+ */
+function scoreOf(amountText: string, p: number): { amount: FixedDecimal; score: FixedDecimal } {
+  const amount = parseFixed(amountText) ?? parseFixed(decimal(amountText).toFixed())!;
+  const product = { units: amount.units * BigInt(Math.round(p * P_UNIT)), scale: amount.scale + P_PLACES };
+  return { amount, score: roundFixed(product, amount.scale, 'down') };
 }
 
 /** Offers in rank order: highest score first, then the larger amount, then the provider code. */
 function byRank(a: Ranked, b: Ranked): number {
-  return compareDecimals(b.score, a.score) || compareDecimals(b.amount, a.amount) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+  return compareFixed(b.score, a.score) || compareFixed(b.amount, a.amount) || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
 }
 
 interface Ranked {
   code: string;
-  amount: Decimal;
-  score: Decimal;
+  amount: FixedDecimal;
+  score: FixedDecimal;
   ranking: Omit<OfferRanking, 'rank' | 'recommended'>;
 }
 
@@ -89,7 +100,7 @@ interface Ranked {
  * Scores and ranks offers (provider code → offer) by the crypto each is expected to deliver:
  * `amount_expected_to x p`, p the provider's completion estimate (src/ranking/estimate.ts) for the
  * country and method, raised for a provider the customer completed with before. Amounts are
- * decimals; only p is a float. Answers each provider's `ranking`, rank 1 recommended.
+ * exact decimals; only p is a float. Answers each provider's `ranking`, rank 1 recommended.
  */
 export function rankOffers(offers: Readonly<Record<string, RankableOffer>>, context: RankingContext): Record<string, OfferRanking> {
   const { stats, country, paymentMethod, returningProviders, nowMs, settings } = context;
@@ -101,14 +112,13 @@ export function rankOffers(offers: Readonly<Record<string, RankableOffer>>, cont
     const estimate = estimateCompletion(lookup, code, country, method, nowMs, settings);
     const returning = returningProviders?.has(code) ?? false;
     const p = returning ? returningCustomerEstimate(estimate.p, settings.returningBoost) : estimate.p;
-    const amount = decimal(offer.amount_expected_to);
-    const score = roundedDown(amount.times(decimal(p.toPrecision(15))), placesOf(offer.amount_expected_to));
+    const { amount, score } = scoreOf(offer.amount_expected_to, p);
     ranked.push({
       code,
       amount,
       score,
       ranking: {
-        score: score.toFixed(placesOf(offer.amount_expected_to)),
+        score: fixedText(score, score.scale),
         completion_rate: Math.round(estimate.p * 10_000) / 10_000,
         samples: estimate.samples,
         reasons: rankingReasons({ estimate, country, method, enough, returning }),
