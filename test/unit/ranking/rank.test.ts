@@ -85,6 +85,8 @@ describe('rankOffers', () => {
       context(stats, { settings: { ...SETTINGS, priorWeight: 0 } }),
     );
     expect(big.a!.score).toBe('92592591759259258.592592591759259258');
+    const exponent = rankOffers({ a: offer('3e-8') }, context(stats, { settings: { ...SETTINGS, priorWeight: 0 } }));
+    expect(exponent.a!.score).toBe('0.00000002'); // 0.0000000225
   });
 
   it('gives completion_rate to 4 places', () => {
