@@ -15,13 +15,39 @@ export function outcomeWeights(outcome: OrderOutcome): LevelWeights {
   };
 }
 
+/**
+ * An order recorded `not_complete` may still complete (an expired order paid late): the same order
+ * then adds its completion alone, never a second attempt. A `complete` outcome is kept under this
+ * second id beside the order's own, so each of the two folds happens once.
+ */
+export const completionId = (runId: string) => `${runId}#complete`;
+
+/** What a completion adds to an order already counted as an attempt. */
+export function completionWeights(outcome: OrderOutcome): LevelWeights {
+  return { ...outcomeWeights(outcome), attempts: 0, refused: 0 };
+}
+
+/**
+ * The weights to fold for `outcome`, given whether its id and its completion id were folded
+ * before; undefined when there is nothing new.
+ */
+export function weightsToFold(outcome: OrderOutcome, idSeen: boolean, completionSeen: boolean): LevelWeights | undefined {
+  if (outcome.kind !== 'complete') return idSeen ? undefined : outcomeWeights(outcome);
+  if (completionSeen) return undefined;
+  return idSeen ? completionWeights(outcome) : outcomeWeights(outcome);
+}
+
 /** The level keys an outcome is folded into, most specific first. */
 export function outcomeLevelKeys(outcome: OrderOutcome): string[] {
   return levelsOf(outcome.providerCode, outcome.country, outcome.paymentMethod).map((level) => level.key);
 }
 
 /** Folds one outcome into every level it belongs to, at its finishing time. */
-export function foldOutcome(levels: Map<string, LevelCounters>, outcome: OrderOutcome, halfLifeMs: number): void {
-  const weights = outcomeWeights(outcome);
+export function foldOutcome(
+  levels: Map<string, LevelCounters>,
+  outcome: OrderOutcome,
+  halfLifeMs: number,
+  weights: LevelWeights = outcomeWeights(outcome),
+): void {
   for (const key of outcomeLevelKeys(outcome)) levels.set(key, foldAt(levels.get(key), weights, outcome.finishedAtMs, halfLifeMs));
 }

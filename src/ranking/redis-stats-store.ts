@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RedisClient } from '../redis/connection';
 import { DEFAULT_REDIS_CALL_TIMEOUT_MS, withRedisDeadline } from '../redis/deadline';
 import { COUNTER_NAMES, type LevelCounters } from './decay';
-import { outcomeLevelKeys, outcomeWeights } from './fold';
+import { completionId, completionWeights, outcomeLevelKeys, outcomeWeights } from './fold';
 import type { OrderOutcome } from './outcome';
 import type { StatsSnapshot } from './snapshot';
 import { dedupeRetentionMs, type OutcomeStatsStore, type OutcomeStatsStoreOptions } from './stats-store';
@@ -24,17 +24,26 @@ export interface RedisOutcomeStatsStoreOptions extends OutcomeStatsStoreOptions 
  *
  * KEYS[1] the folded run ids (sorted set); KEYS[2] the levels (hash).
  * ARGV[1] run id; ARGV[2] now (ms); ARGV[3] retention (ms); ARGV[4] half-life (ms); ARGV[5] the
- * outcome's time (ms); ARGV[6..10] its weights; ARGV[11..] its level keys.
- * Returns 1 when folded, 0 when the run id was folded before.
+ * outcome's time (ms); ARGV[6..10] its weights; ARGV[11] its completion id ('' unless complete);
+ * ARGV[12..16] the weights of a completion alone; ARGV[17..] its level keys.
+ * Returns 1 when folded, 0 when there was nothing new (fold.ts `weightsToFold`).
  */
 const RECORD_SCRIPT = `
 local now = tonumber(ARGV[2])
+local stamp = string.format('%.0f', now)
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. string.format('%.0f', now - tonumber(ARGV[3])))
-if redis.call('ZADD', KEYS[1], 'NX', string.format('%.0f', now), ARGV[1]) == 0 then return 0 end
+local first = redis.call('ZADD', KEYS[1], 'NX', stamp, ARGV[1])
+local w = 6
+if ARGV[11] ~= '' then
+  if redis.call('ZADD', KEYS[1], 'NX', stamp, ARGV[11]) == 0 then return 0 end
+  if first == 0 then w = 12 end
+elseif first == 0 then
+  return 0
+end
 local halfLife = tonumber(ARGV[4])
 local t = tonumber(ARGV[5])
-local weights = { tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10]) }
-for i = 11, #ARGV do
+local weights = { tonumber(ARGV[w]), tonumber(ARGV[w + 1]), tonumber(ARGV[w + 2]), tonumber(ARGV[w + 3]), tonumber(ARGV[w + 4]) }
+for i = 17, #ARGV do
   local stored = redis.call('HGET', KEYS[2], ARGV[i])
   local at = t
   local counters = weights
@@ -93,6 +102,7 @@ export class RedisOutcomeStatsStore implements OutcomeStatsStore {
 
   async record(outcome: OrderOutcome): Promise<boolean> {
     const weights = outcomeWeights(outcome);
+    const completion = completionWeights(outcome);
     const args = {
       keys: [this.keys.runs, this.keys.levels],
       arguments: [
@@ -102,6 +112,8 @@ export class RedisOutcomeStatsStore implements OutcomeStatsStore {
         String(this.options.halfLifeMs),
         String(outcome.finishedAtMs),
         ...COUNTER_NAMES.map((name) => String(weights[name])),
+        outcome.kind === 'complete' ? completionId(outcome.runId) : '',
+        ...COUNTER_NAMES.map((name) => String(completion[name])),
         ...outcomeLevelKeys(outcome),
       ],
     };

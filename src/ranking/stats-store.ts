@@ -1,5 +1,5 @@
 import type { LevelCounters } from './decay';
-import { foldOutcome } from './fold';
+import { completionId, foldOutcome, weightsToFold } from './fold';
 import type { OrderOutcome } from './outcome';
 import type { StatsSnapshot } from './snapshot';
 
@@ -10,7 +10,10 @@ const DAY_MS = 86_400_000;
  * (so each run counts once), and the indexer's cursor.
  */
 export interface OutcomeStatsStore {
-  /** Folds one outcome into its levels; false, and nothing folded, when its run id was folded before. */
+  /**
+   * Folds one outcome into its levels; false, and nothing folded, when its run id was folded before
+   * (a `complete` one after a `not_complete` of the same id folds its completion alone: fold.ts).
+   */
   record(outcome: OrderOutcome): Promise<boolean>;
   /** Every level's counters, for an API process to rank with (src/ranking/ranking-stats.ts). */
   snapshot(): Promise<StatsSnapshot>;
@@ -54,9 +57,12 @@ export class MemoryOutcomeStatsStore implements OutcomeStatsStore {
       if (at > now - this.retentionMs) break;
       this.folded.delete(runId);
     }
-    if (this.folded.has(outcome.runId)) return Promise.resolve(false);
-    this.folded.set(outcome.runId, now);
-    foldOutcome(this.levels, outcome, this.options.halfLifeMs);
+    const completion = completionId(outcome.runId);
+    const weights = weightsToFold(outcome, this.folded.has(outcome.runId), this.folded.has(completion));
+    if (!weights) return Promise.resolve(false);
+    if (!this.folded.has(outcome.runId)) this.folded.set(outcome.runId, now);
+    if (outcome.kind === 'complete') this.folded.set(completion, now);
+    foldOutcome(this.levels, outcome, this.options.halfLifeMs, weights);
     return Promise.resolve(true);
   }
 

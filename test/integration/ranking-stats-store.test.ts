@@ -76,6 +76,33 @@ describe.each(implementations)('%s', (_name, makeStore) => {
     expect(levels.get('moonpay')).toEqual({ atMs: T0, attempts: 2, completed: 1, refused: 1, completeMsSum: 120_000, timed: 1 });
   });
 
+  test('an order counted not complete that completes later adds its completion alone, once', async () => {
+    const { store } = storeAt();
+    const order = outcome({ kind: 'not_complete', completeMs: undefined });
+    await expect(store.record(order)).resolves.toBe(true);
+    const revived = { ...order, kind: 'complete' as const, completeMs: 60_000 };
+    await expect(store.record(revived)).resolves.toBe(true);
+    await expect(store.record(revived)).resolves.toBe(false);
+    await expect(store.record(order)).resolves.toBe(false);
+    expect((await store.snapshot()).levels.get('moonpay|GB|card')).toEqual({
+      atMs: T0,
+      attempts: 1,
+      completed: 1,
+      refused: 0,
+      completeMsSum: 60_000,
+      timed: 1,
+    });
+  });
+
+  test('an order recorded complete first is not counted again when a settled status repeats', async () => {
+    const { store } = storeAt();
+    const done = outcome();
+    await expect(store.record(done)).resolves.toBe(true);
+    await expect(store.record({ ...done, kind: 'not_complete', completeMs: undefined })).resolves.toBe(false);
+    await expect(store.record(done)).resolves.toBe(false);
+    expect((await store.snapshot()).levels.get('moonpay')).toMatchObject({ attempts: 1, completed: 1 });
+  });
+
   test('folds a run once: the same run id again is refused and changes nothing', async () => {
     const { store } = storeAt();
     const first = outcome();
