@@ -49,6 +49,8 @@ function checkVersions(
 export interface ClusterSecrets {
   SIMULATOR_SECRET: string;
   ENCRYPTION_KEYS: string;
+  /** The returning-customer HMAC key (RANKING_CUSTOMER_KEY). */
+  RANKING_CUSTOMER_KEY: string;
   /** PostgreSQL's superuser (Temporal's user) and Redis: private to this cluster, never the demo's public ones. */
   POSTGRES_PASSWORD: string;
   REDIS_PASSWORD: string;
@@ -60,12 +62,19 @@ function clusterSecrets(dataDir: string): ClusterSecrets {
     const secrets: ClusterSecrets = {
       SIMULATOR_SECRET: randomBytes(32).toString('hex'),
       ENCRYPTION_KEYS: `k1:${randomBytes(32).toString('base64')}`,
+      RANKING_CUSTOMER_KEY: randomBytes(32).toString('hex'),
       POSTGRES_PASSWORD: randomBytes(24).toString('hex'),
       REDIS_PASSWORD: randomBytes(24).toString('hex'),
     };
     writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
   }
-  return JSON.parse(readFileSync(file, 'utf8')) as ClusterSecrets;
+  const secrets = JSON.parse(readFileSync(file, 'utf8')) as ClusterSecrets;
+  // A cluster made before returning customers had no key for them: given one, kept from now on.
+  if (!secrets.RANKING_CUSTOMER_KEY) {
+    secrets.RANKING_CUSTOMER_KEY = randomBytes(32).toString('hex');
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+  }
+  return secrets;
 }
 
 async function httpOk(url: string): Promise<boolean> {
@@ -129,6 +138,7 @@ export function brokerEnv(
     METRICS_HOST: '127.0.0.1',
     SIMULATOR_SECRET: secrets.SIMULATOR_SECRET,
     ENCRYPTION_KEYS: secrets.ENCRYPTION_KEYS,
+    RANKING_CUSTOMER_KEY: secrets.RANKING_CUSTOMER_KEY,
     ...extra,
   };
 }

@@ -30,6 +30,9 @@ const optionalString = z.string().trim().optional();
 
 export const DEFAULT_DEV_API_KEY = 'obk_test_dev_0000000000000000000000000000';
 export const DEFAULT_DEV_WEBHOOK_SECRET = 'whsec_ZGV2LW9ubHktd2ViaG9vay1zZWNyZXQtMzJieXRlcyE=';
+export const RANKING_CUSTOMER_KEY_MIN_LENGTH = 32;
+/** RANKING_CUSTOMER_KEY outside production when unset: published here, so production refuses it. */
+export const DEFAULT_DEV_RANKING_CUSTOMER_KEY = 'dev-only-returning-customer-key-published-in-the-repository';
 
 /** The broker's own variables; each provider adapter brings its own schema of the rest. */
 const BrokerEnvSchema = z.object({
@@ -184,6 +187,14 @@ const BrokerEnvSchema = z.object({
   TEMPORAL_SDK_METRICS_PORT: integer(1, 65535).optional(),
   /** Worker with WORKER_METRICS_PORT: how often open orders are counted from Temporal visibility; 0 turns it off. */
   OPEN_ORDERS_METRICS_INTERVAL_SECONDS: integer(0, 86_400).default(60),
+
+  /**
+   * The HMAC key returning customers are kept under (src/ranking/customer-key.ts), at least 32
+   * characters: required in production; elsewhere DEFAULT_DEV_RANKING_CUSTOMER_KEY when unset.
+   */
+  RANKING_CUSTOMER_KEY: optionalString.pipe(z.string().min(RANKING_CUSTOMER_KEY_MIN_LENGTH).optional()),
+  /** How long a customer's completed order with a provider counts for the returning-customer boost, and is kept. */
+  RANKING_CUSTOMER_RETENTION_DAYS: integer(1, 3650).default(365),
 });
 
 /** The secret every simulated provider's credentials derive from (src/providers/kit/simulator-secret.ts). */

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import {
   ConfigError,
   DEFAULT_DEV_API_KEY,
+  DEFAULT_DEV_RANKING_CUSTOMER_KEY,
   DEFAULT_DEV_WEBHOOK_SECRET,
   parseEnv,
   providersEnv,
@@ -98,6 +99,11 @@ export interface AppConfig {
   providerEnv: ProvidersEnv;
   /** Where the API and the worker serve their metrics (docs/operations.md, "Metrics and alerts"). */
   metrics: MetricsConfig;
+  /**
+   * Returning customers (src/ranking/returning-customers.ts): the HMAC key they are kept under
+   * (RANKING_CUSTOMER_KEY) and how long a completion counts and is kept (RANKING_CUSTOMER_RETENTION_DAYS).
+   */
+  returningCustomers: { key: string; retentionMs: number };
 }
 
 export interface MetricsConfig {
@@ -166,6 +172,19 @@ function checkPublishedValues(env: Env, integrators: Integrator[], providerEnv: 
     ...(env.ONRAMP_INTEGRATORS_FILE ? publishedIntegratorProblems(integrators, demo) : []),
   ];
   if (problems.length > 0) throw new ConfigError(problems);
+}
+
+/** RANKING_CUSTOMER_*: the key is required in production; elsewhere the published development key stands in. */
+function returningCustomersConfig(env: Env): AppConfig['returningCustomers'] {
+  if (env.NODE_ENV === 'production' && !env.RANKING_CUSTOMER_KEY) {
+    throw new ConfigError([
+      'RANKING_CUSTOMER_KEY: required in production, so that returning customers are kept under a private keyed hash: 32 or more random characters (openssl rand -hex 32)',
+    ]);
+  }
+  return {
+    key: env.RANKING_CUSTOMER_KEY ?? DEFAULT_DEV_RANKING_CUSTOMER_KEY,
+    retentionMs: env.RANKING_CUSTOMER_RETENTION_DAYS * 86_400_000,
+  };
 }
 
 export function buildConfig(env: Env): AppConfig {
@@ -256,6 +275,7 @@ export function buildConfig(env: Env): AppConfig {
       ...(env.METRICS_ENABLED && env.TEMPORAL_SDK_METRICS_PORT ? { temporalSdkPort: env.TEMPORAL_SDK_METRICS_PORT } : {}),
       openOrdersIntervalMs: env.OPEN_ORDERS_METRICS_INTERVAL_SECONDS * 1000,
     },
+    returningCustomers: returningCustomersConfig(env),
   };
 }
 

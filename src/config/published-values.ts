@@ -1,7 +1,7 @@
 import { createHash, createPublicKey } from 'node:crypto';
 import { PROVIDERS } from '../providers/manifest';
 import { webhookSecretKey } from '../webhooks/signature';
-import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from './env';
+import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_RANKING_CUSTOMER_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from './env';
 import { sha256Hex, type Integrator } from './integrators';
 
 /**
@@ -62,11 +62,11 @@ export interface PublishedValueProblem {
 
 /**
  * Production's refusals of the values this repository publishes, one per variable: the development
- * API key and webhook secret, the demo integrator's, and any provider variable set to a simulator's
+ * API key, webhook secret and returning-customer key, the demo integrator's, and any provider variable set to a simulator's
  * development credential (a live Ramp with the simulator's URL secret or signing key, for example).
  */
 export function publishedEnvProblems(
-  env: { ONRAMP_API_KEY?: string; ONRAMP_WEBHOOK_SECRET?: string },
+  env: { ONRAMP_API_KEY?: string; ONRAMP_WEBHOOK_SECRET?: string; RANKING_CUSTOMER_KEY?: string },
   providerEnv: Readonly<Record<string, unknown>>,
 ): PublishedValueProblem[] {
   const problems: PublishedValueProblem[] = [];
@@ -85,6 +85,11 @@ export function publishedEnvProblems(
     problems.push({
       variable: 'ONRAMP_WEBHOOK_SECRET',
       message: 'a secret published in this repository (development or demo); choose a private one',
+    });
+  if (env.RANKING_CUSTOMER_KEY === DEFAULT_DEV_RANKING_CUSTOMER_KEY)
+    problems.push({
+      variable: 'RANKING_CUSTOMER_KEY',
+      message: 'the development key, published in this repository; choose a private one (openssl rand -hex 32)',
     });
   for (const [variable, value] of Object.entries(providerEnv)) {
     if (typeof value === 'string' && isSimulatorValue(value))

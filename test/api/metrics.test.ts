@@ -10,7 +10,7 @@ import { buildConfig, parseEnv } from '../../src/config';
 import { createLogger } from '../../src/logging';
 import { httpRequests, rateLimitRefusals, setMetricsRecording } from '../../src/metrics/metrics';
 import { createTemporalClient } from '../../src/temporal/connection';
-import { TEST_API_KEY, TEST_ENCRYPTION_KEYS, testConfig } from '../helpers/config';
+import { TEST_API_KEY, TEST_ENCRYPTION_KEYS, TEST_RANKING_CUSTOMER_KEY, testConfig } from '../helpers/config';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const client = createTemporalClient({ address: '127.0.0.1:1', namespace: 'default' });
@@ -57,7 +57,12 @@ test('with METRICS_TOKEN, a scrape without the token or with another is refused;
 });
 
 test('in production the API port serves /metrics only with a token; API_METRICS_PORT moves it off the API', () => {
-  const production = { NODE_ENV: 'production', ONRAMP_API_KEY: 'obk_live_0123456789abcdef', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS };
+  const production = {
+    NODE_ENV: 'production',
+    ONRAMP_API_KEY: 'obk_live_0123456789abcdef',
+    ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+  };
   expect(buildConfig(parseEnv(production)).metrics.onApiPort).toBe(false);
   expect(buildConfig(parseEnv({ ...production, METRICS_TOKEN: TOKEN })).metrics.onApiPort).toBe(true);
   const moved = buildConfig(parseEnv({ ...production, API_METRICS_PORT: '9464' })).metrics;

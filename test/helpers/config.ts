@@ -5,6 +5,8 @@ import type { OrderTimings } from '../../src/temporal/order-contract';
 export const TEST_API_KEY = DEFAULT_DEV_API_KEY;
 /** A payload key for tests that run in production mode, where keys are required (not a secret: tests only). */
 export const TEST_ENCRYPTION_KEYS = `test:${Buffer.alloc(32, 7).toString('base64')}`;
+/** A returning-customer key for tests in production mode, where one is required (tests only). */
+export const TEST_RANKING_CUSTOMER_KEY = 'test-only-returning-customer-key-0123456789';
 
 /** Short durations so that polling, expiry and grace periods play out in seconds. */
 export const FAST_TIMINGS: OrderTimings = {

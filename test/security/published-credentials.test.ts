@@ -16,13 +16,19 @@ import { DEMO_INTEGRATOR_WEBHOOK_SECRET } from '../../src/config/published-value
 import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay/config';
 import { DEV_PAYBIS_WEBHOOK_PRIVATE_KEY, DEV_PAYBIS_WEBHOOK_PUBLIC_KEY } from '../../src/providers/paybis/development-keys';
 import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../src/providers/ramp/config';
-import { TEST_ENCRYPTION_KEYS } from '../helpers/config';
+import { TEST_ENCRYPTION_KEYS, TEST_RANKING_CUSTOMER_KEY } from '../helpers/config';
 
 const EXAMPLE_INTEGRATORS = resolve(__dirname, '..', '..', 'deploy', 'integrators.example.json');
 /** The demo key docs/operations.md prints for the compose stack. */
 const DEMO_API_KEY = 'obk_live_demo_3cad321183cdeeddebabd2518ba7d612';
 const PRIVATE_KEY = `obk_live_${randomBytes(16).toString('hex')}`;
-const PRODUCTION = { NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, LOG_LEVEL: 'silent', ONRAMP_API_KEY: PRIVATE_KEY };
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+  RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+  LOG_LEVEL: 'silent',
+  ONRAMP_API_KEY: PRIVATE_KEY,
+};
 const DEMO = {
   ...PRODUCTION,
   SANDBOX_URL: 'http://127.0.0.1:4010',

@@ -17,7 +17,7 @@ import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../src/providers/moonpay/confi
 import { RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../src/providers/ramp/config';
 import { TRANSAK_SIMULATOR_CREDENTIALS } from '../../src/providers/transak/config';
 import { moonpayWebhookSignature } from '../../src/simulators/moonpay/signing';
-import { TEST_ENCRYPTION_KEYS } from '../helpers/config';
+import { TEST_ENCRYPTION_KEYS, TEST_RANKING_CUSTOMER_KEY } from '../helpers/config';
 import { callApi, eventually } from '../helpers/http';
 import { checkout, draftOrder, waitForStatus, type OrderDraft } from '../helpers/orders';
 import { freePort } from '../helpers/ports';
@@ -31,7 +31,13 @@ const ROOT = resolve(__dirname, '..', '..');
 const SIMULATOR_SECRET = randomBytes(32).toString('hex');
 /** Private too: production refuses the development API key (test/security/published-credentials.test.ts). */
 const API_KEY = `obk_live_${randomBytes(16).toString('hex')}`;
-const PRODUCTION = { NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, LOG_LEVEL: 'silent', ONRAMP_API_KEY: API_KEY };
+const PRODUCTION = {
+  NODE_ENV: 'production',
+  ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+  RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+  LOG_LEVEL: 'silent',
+  ONRAMP_API_KEY: API_KEY,
+};
 const OPTED_IN = { ...PRODUCTION, SANDBOX_URL: 'http://127.0.0.1:4010', SANDBOX_IN_PRODUCTION: 'true' };
 
 function configProblems(env: NodeJS.ProcessEnv): string[] {
@@ -114,6 +120,7 @@ describe('start-up in production', () => {
     const simulator = runEntryPoint('src/simulators/main.ts', {
       NODE_ENV: 'production',
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
       SIMULATOR_PORT: '0',
     });
     expect(await simulator.exited).toBe(1);
@@ -251,6 +258,7 @@ describe('with SANDBOX_IN_PRODUCTION=true and a private SIMULATOR_SECRET', () =>
     const simulator = runEntryPoint('src/simulators/main.ts', {
       NODE_ENV: 'production',
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
       SIMULATOR_SECRET,
       SIMULATOR_HOST: '127.0.0.1',
       SIMULATOR_PORT: String(port),

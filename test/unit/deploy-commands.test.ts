@@ -90,12 +90,19 @@ describe('the compose demo and its simulated providers', () => {
   // What an operator passes: `SIMULATOR_SECRET=$(openssl rand -hex 32) docker compose up`.
   const secret = randomBytes(32).toString('hex');
   const encryptionKeys = `k1:${randomBytes(32).toString('base64')}`;
+  const customerKey = randomBytes(32).toString('hex');
   /** The operator's values for what compose takes from the environment. */
   const resolveSecret = (variables: Record<string, string>) =>
     Object.fromEntries(
       Object.entries(variables).map(([name, value]) => [
         name,
-        value === '*simulator-secret' ? secret : value.startsWith('${ENCRYPTION_KEYS:?') ? encryptionKeys : value,
+        value === '*simulator-secret'
+          ? secret
+          : value.startsWith('${ENCRYPTION_KEYS:?')
+            ? encryptionKeys
+            : value.startsWith('${RANKING_CUSTOMER_KEY:?')
+              ? customerKey
+              : value,
       ]),
     );
 
@@ -107,6 +114,7 @@ describe('the compose demo and its simulated providers', () => {
     expect(simulatorSecretAnchor()).toMatch(/^\$\{SIMULATOR_SECRET:\?[^}]+\}$/);
     // The payload keys too: required in production, never written down.
     expect(broker.ENCRYPTION_KEYS).toMatch(/^\$\{ENCRYPTION_KEYS:\?[^}]+\}$/);
+    expect(broker.RANKING_CUSTOMER_KEY).toMatch(/^\$\{RANKING_CUSTOMER_KEY:\?[^}]+\}$/);
     expect(read('docker-compose.yml')).toMatch(/^# DEMO ONLY: /m);
   });
 

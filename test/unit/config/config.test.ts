@@ -19,10 +19,10 @@ import { BANXA_SIMULATOR_CREDENTIALS } from '../../../src/providers/banxa/config
 import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../../src/providers/moonpay/config';
 import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../../src/providers/ramp/config';
 import { rampSimulatorSigningKey } from '../../../src/simulators/ramp/signing';
-import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from '../../../src/config/env';
+import { DEFAULT_DEV_API_KEY, DEFAULT_DEV_RANKING_CUSTOMER_KEY, DEFAULT_DEV_WEBHOOK_SECRET } from '../../../src/config/env';
 import { sha256Hex } from '../../../src/config/integrators';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../../../src/webhooks/retry';
-import { TEST_ENCRYPTION_KEYS } from '../../helpers/config';
+import { TEST_ENCRYPTION_KEYS, TEST_RANKING_CUSTOMER_KEY } from '../../helpers/config';
 import { KIT_PROVIDER_CODES, PROVIDER_TEST_KITS } from '../../helpers/providers';
 
 function configError(fn: () => unknown): ConfigError {
@@ -268,7 +268,9 @@ describe('parseEnv refuses bad values, naming the variable', () => {
 
 describe('production', () => {
   test('without ONRAMP_INTEGRATORS_FILE and without ONRAMP_API_KEY is refused', () => {
-    const err = configError(() => parseEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS }));
+    const err = configError(() =>
+      parseEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY }),
+    );
     expect(err.problems).toHaveLength(1);
     expect(err.problems[0]).toMatch(/^ONRAMP_INTEGRATORS_FILE: /);
     expect(err.message).toContain('ONRAMP_API_KEY');
@@ -276,26 +278,46 @@ describe('production', () => {
 
   test('empty ONRAMP_INTEGRATORS_FILE and ONRAMP_API_KEY count as unset, so are refused too', () => {
     const err = configError(() =>
-      parseEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_INTEGRATORS_FILE: '', ONRAMP_API_KEY: '  ' }),
+      parseEnv({
+        NODE_ENV: 'production',
+        ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+        RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+        ONRAMP_INTEGRATORS_FILE: '',
+        ONRAMP_API_KEY: '  ',
+      }),
     );
     expect(err.problems[0]).toMatch(/^ONRAMP_INTEGRATORS_FILE: /);
   });
 
   test('ONRAMP_API_KEY alone is enough', () => {
-    expect(parseEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: PROD_KEY }).ONRAMP_API_KEY).toBe(
-      PROD_KEY,
-    );
+    expect(
+      parseEnv({
+        NODE_ENV: 'production',
+        ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+        RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+        ONRAMP_API_KEY: PROD_KEY,
+      }).ONRAMP_API_KEY,
+    ).toBe(PROD_KEY);
   });
 
   test('ONRAMP_INTEGRATORS_FILE alone passes parseEnv', () => {
     expect(
-      parseEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_INTEGRATORS_FILE: '/etc/x.json' })
-        .ONRAMP_INTEGRATORS_FILE,
+      parseEnv({
+        NODE_ENV: 'production',
+        ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+        RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+        ONRAMP_INTEGRATORS_FILE: '/etc/x.json',
+      }).ONRAMP_INTEGRATORS_FILE,
     ).toBe('/etc/x.json');
   });
 
   test('without SANDBOX_URL there is no simulator host, so every provider without credentials is disabled', () => {
-    const config = loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: PROD_KEY });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+      ONRAMP_API_KEY: PROD_KEY,
+    });
     expect(config.simulatorUrl).toBeUndefined();
     expect(modes(config)).toEqual(everyProvider('disabled'));
     expect(config.providers.sandbox).toEqual({ mode: 'disabled', reason: 'no simulator host (SANDBOX_URL is not set)' });
@@ -304,7 +326,13 @@ describe('production', () => {
   });
 
   test('an empty SANDBOX_URL still means no simulator host', () => {
-    const config = loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: PROD_KEY, SANDBOX_URL: '' });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+      ONRAMP_API_KEY: PROD_KEY,
+      SANDBOX_URL: '',
+    });
     expect(config.simulatorUrl).toBeUndefined();
     expect(config.providers.sandbox.mode).toBe('disabled');
   });
@@ -313,6 +341,7 @@ describe('production', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
       ONRAMP_API_KEY: PROD_KEY,
       PUBLIC_BASE_URL: 'https://broker.example.com',
       SANDBOX_URL: 'https://sandbox.example.com//',
@@ -348,6 +377,7 @@ describe('production', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
       ONRAMP_API_KEY: PROD_KEY,
       PUBLIC_BASE_URL: 'https://broker.example.com/',
       RAMP_HOST_API_KEY: 'ramp-host-key',
@@ -366,7 +396,12 @@ describe('production', () => {
   });
 
   test('the single integrator from ONRAMP_API_KEY has no default webhook secret', () => {
-    const config = loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: PROD_KEY });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+      ONRAMP_API_KEY: PROD_KEY,
+    });
     expect(config.integrators).toEqual([
       {
         id: 'dev',
@@ -387,6 +422,7 @@ describe('production', () => {
       const config = loadConfig({
         NODE_ENV: 'production',
         ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+        RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
         ONRAMP_INTEGRATORS_FILE: file,
         ONRAMP_API_KEY: PROD_KEY,
       });
@@ -401,6 +437,7 @@ describe('production', () => {
       loadConfig({
         NODE_ENV: 'production',
         ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+        RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
         ONRAMP_INTEGRATORS_FILE: join(tmpdir(), 'no-such-dir-xyz', 'i.json'),
       }),
     );
@@ -564,6 +601,7 @@ describe('simulated providers in production', () => {
   const PROD_SIMULATED = {
     NODE_ENV: 'production',
     ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
     ONRAMP_API_KEY: PROD_KEY,
     SANDBOX_URL: 'http://sandbox:4010',
   };
@@ -598,9 +636,16 @@ describe('simulated providers in production', () => {
   });
 
   test('without SANDBOX_URL nothing is simulated, so no opt-in or secret is needed', () => {
-    expect(modes(loadConfig({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: PROD_KEY })).sandbox).toBe(
-      'disabled',
-    );
+    expect(
+      modes(
+        loadConfig({
+          NODE_ENV: 'production',
+          ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+          RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+          ONRAMP_API_KEY: PROD_KEY,
+        }),
+      ).sandbox,
+    ).toBe('disabled');
   });
 
   test('outside production neither is needed', () => {
@@ -688,24 +733,69 @@ describe('the simulator host environment', () => {
   });
 
   test('in production it refuses to start on the published credentials, naming each variable', () => {
-    const missing = configError(() => parseSimulatorEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS }));
+    const missing = configError(() =>
+      parseSimulatorEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY }),
+    );
     expect(missing.problems).toEqual([expect.stringMatching(/^SIMULATOR_SECRET: required in production/)]);
     const published = configError(() =>
       parseSimulatorEnv({
         NODE_ENV: 'production',
         ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+        RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
         SIMULATOR_SECRET: BANXA_SIMULATOR_CREDENTIALS.apiSecret,
         SANDBOX_WEBHOOK_SECRET: DEV_SANDBOX_WEBHOOK_SECRET,
       }),
     );
     expect(published.problems.map((p) => p.split(':')[0])).toEqual(['SIMULATOR_SECRET', 'SANDBOX_WEBHOOK_SECRET']);
-    expect(parseSimulatorEnv({ NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, SIMULATOR_SECRET }).SIMULATOR_SECRET).toBe(
-      SIMULATOR_SECRET,
-    );
+    expect(
+      parseSimulatorEnv({
+        NODE_ENV: 'production',
+        ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+        RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+        SIMULATOR_SECRET,
+      }).SIMULATOR_SECRET,
+    ).toBe(SIMULATOR_SECRET);
   });
 
   test('bad values are refused by name', () => {
     expect(() => parseSimulatorEnv({ SIMULATOR_SECRET: 'short' })).toThrow(/SIMULATOR_SECRET/);
     expect(() => parseSimulatorEnv({ BROKER_URL: 'nope' })).toThrow(/BROKER_URL/);
+  });
+});
+
+describe('returning customers (RANKING_CUSTOMER_KEY, RANKING_CUSTOMER_RETENTION_DAYS)', () => {
+  const production = { NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: PROD_KEY };
+
+  test('outside production: the published development key and a retention of 365 days', () => {
+    expect(loadConfig({ NODE_ENV: 'test' }).returningCustomers).toEqual({
+      key: DEFAULT_DEV_RANKING_CUSTOMER_KEY,
+      retentionMs: 365 * 86_400_000,
+    });
+    expect(loadConfig({ NODE_ENV: 'development', RANKING_CUSTOMER_RETENTION_DAYS: '30' }).returningCustomers.retentionMs).toBe(
+      30 * 86_400_000,
+    );
+  });
+
+  test('production requires a key of its own, of at least 32 characters', () => {
+    expect(configError(() => loadConfig(production)).problems).toEqual([
+      expect.stringMatching(/^RANKING_CUSTOMER_KEY: required in production/),
+    ]);
+    expect(configError(() => loadConfig({ ...production, RANKING_CUSTOMER_KEY: 'x'.repeat(31) })).problems).toEqual([
+      expect.stringMatching(/^RANKING_CUSTOMER_KEY: /),
+    ]);
+    expect(configError(() => loadConfig({ ...production, RANKING_CUSTOMER_KEY: DEFAULT_DEV_RANKING_CUSTOMER_KEY })).problems).toEqual([
+      expect.stringMatching(/^RANKING_CUSTOMER_KEY: the development key, published/),
+    ]);
+    expect(loadConfig({ ...production, RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY }).returningCustomers.key).toBe(
+      TEST_RANKING_CUSTOMER_KEY,
+    );
+  });
+
+  test('the retention is a whole number of days from 1 to 3650', () => {
+    for (const days of ['0', '3651', '1.5', 'a year']) {
+      expect(configError(() => parseEnv({ RANKING_CUSTOMER_RETENTION_DAYS: days })).problems).toEqual([
+        expect.stringMatching(/^RANKING_CUSTOMER_RETENTION_DAYS: /),
+      ]);
+    }
   });
 });

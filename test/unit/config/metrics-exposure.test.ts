@@ -3,9 +3,14 @@
  * (docker-compose does it on its private network) but is warned about at start.
  */
 import { loadConfig, openMetricsWarnings } from '../../../src/config';
-import { TEST_ENCRYPTION_KEYS } from '../../helpers/config';
+import { TEST_ENCRYPTION_KEYS, TEST_RANKING_CUSTOMER_KEY } from '../../helpers/config';
 
-const PROD = { NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: 'prod-key-0123456789abcdef' };
+const PROD = {
+  NODE_ENV: 'production',
+  ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+  RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+  ONRAMP_API_KEY: 'prod-key-0123456789abcdef',
+};
 const TOKEN = 'metrics-token-0123456789';
 
 test('production, 0.0.0.0, a metrics port and no token: a warning for that port, naming the host and the variables', () => {
@@ -32,7 +37,13 @@ test('no warning with a token, on loopback, without the port, or outside product
     { ...PROD, METRICS_HOST: 'localhost', API_METRICS_PORT: '9464', WORKER_METRICS_PORT: '9465' },
     { ...PROD, METRICS_HOST: '0.0.0.0' },
     { ...PROD, METRICS_HOST: '0.0.0.0', API_METRICS_PORT: '9464', WORKER_METRICS_PORT: '9465', METRICS_ENABLED: 'false' },
-    { ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, METRICS_HOST: '0.0.0.0', API_METRICS_PORT: '9464', WORKER_METRICS_PORT: '9465' },
+    {
+      ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+      METRICS_HOST: '0.0.0.0',
+      API_METRICS_PORT: '9464',
+      WORKER_METRICS_PORT: '9465',
+    },
   ];
   for (const env of quiet) {
     const config = loadConfig(env);

@@ -87,7 +87,7 @@ describe('docker-compose.yml and npm run cluster', () => {
   });
 
   test('give the API processes and the workers the same environment variables', () => {
-    const secrets = { SIMULATOR_SECRET: 's', ENCRYPTION_KEYS: 'k', POSTGRES_PASSWORD: 'p', REDIS_PASSWORD: 'r' };
+    const secrets = { SIMULATOR_SECRET: 's', ENCRYPTION_KEYS: 'k', RANKING_CUSTOMER_KEY: 'c', POSTGRES_PASSWORD: 'p', REDIS_PASSWORD: 'r' };
     const broker = brokerEnv(stack, ports, secrets, '/config/integrators.json');
     const api = { ...broker, ...apiEnv(ports, 0) };
     for (let i = 1; i <= stack.replicas.api; i++) {

@@ -2,10 +2,15 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { loadConfig } from '../../../src/config';
 import { createProviderRegistry, logDisabledProviders } from '../../../src/providers/registry';
-import { TEST_ENCRYPTION_KEYS } from '../../helpers/config';
+import { TEST_ENCRYPTION_KEYS, TEST_RANKING_CUSTOMER_KEY } from '../../helpers/config';
 import { KIT_PROVIDER_CODES } from '../../helpers/providers';
 
-const PROD = { NODE_ENV: 'production', ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS, ONRAMP_API_KEY: 'prod-key-0123456789abcdef' };
+const PROD = {
+  NODE_ENV: 'production',
+  ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+  RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
+  ONRAMP_API_KEY: 'prod-key-0123456789abcdef',
+};
 
 /** A pino logger writing JSON lines into an array. */
 function capturingLogger() {

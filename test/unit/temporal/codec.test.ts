@@ -12,12 +12,15 @@ import { temporal } from '@temporalio/proto';
 import { buildConfig, ConfigError, parseEnv } from '../../../src/config';
 import { DEV_ENCRYPTION_KEYS } from '../../../src/config/encryption';
 import { encryptingDataConverter, EncryptionCodec, EncryptionKeysSchema, searchableHashes } from '../../../src/temporal/codec';
+import { TEST_RANKING_CUSTOMER_KEY } from '../../helpers/config';
 
 const keyEntry = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const keys = (text: string) => EncryptionKeysSchema.parse(text);
 const workflow = (workflowId: string) => ({ type: 'workflow' as const, namespace: 'default', workflowId });
 const config = (env: NodeJS.ProcessEnv) =>
-  buildConfig(parseEnv({ LOG_LEVEL: 'silent', ONRAMP_API_KEY: 'obk_live_0123456789abcdef', ...env }));
+  buildConfig(
+    parseEnv({ LOG_LEVEL: 'silent', ONRAMP_API_KEY: 'obk_live_0123456789abcdef', RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY, ...env }),
+  );
 
 describe('EncryptionCodec', () => {
   const order = { wallet_address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq', ip: '203.0.113.7' };

@@ -6,7 +6,7 @@ import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS, MAX_RETRY_AFTER_MS, nextRetryDelayMs, 
 import { signStandardWebhook, webhookSecretKey } from '../../../src/webhooks/signature';
 import { checkWebhookUrl, isPublicAddress, WebhookUrlRefusedError } from '../../../src/webhooks/ssrf';
 import { integratorWebhookId, type IntegratorNotification } from '../../../src/temporal/order-contract';
-import { TEST_ENCRYPTION_KEYS } from '../../helpers/config';
+import { TEST_ENCRYPTION_KEYS, TEST_RANKING_CUSTOMER_KEY } from '../../helpers/config';
 
 const SECRET = DEFAULT_DEV_WEBHOOK_SECRET;
 const NOW = 1_790_000_000;
@@ -163,6 +163,7 @@ describe('webhook configuration', () => {
   const production = {
     NODE_ENV: 'production',
     ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+    RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
     ONRAMP_API_KEY: 'obk_live_0123456789abcdef',
     // Private: production refuses the development secret (test/security/published-credentials.test.ts).
     ONRAMP_WEBHOOK_SECRET: 'whsec_cHJpdmF0ZS10by10aGlzLXRlc3Qtd2ViaG9vay1zZWNyZXQ=',
@@ -180,6 +181,7 @@ describe('webhook configuration', () => {
     const env = {
       NODE_ENV: 'production',
       ENCRYPTION_KEYS: TEST_ENCRYPTION_KEYS,
+      RANKING_CUSTOMER_KEY: TEST_RANKING_CUSTOMER_KEY,
       ONRAMP_API_KEY: 'obk_live_0123456789abcdef',
       ONRAMP_WEBHOOK_URL: 'https://hooks.example.com/x',
     };
