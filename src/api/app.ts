@@ -8,6 +8,7 @@ import type { OfferStore } from '../offers/store';
 import type { OrderSearch } from '../orders/search';
 import type { OrderService } from '../orders/service';
 import type { ProviderRegistry } from '../providers/registry';
+import type { ReturningCustomers } from '../ranking/returning-customers';
 import type { OrderTimings } from '../temporal/order-contract';
 import type { WebhookDeliveryOptions } from '../webhooks/delivery';
 import { requireApiKey } from './auth';
@@ -20,6 +21,7 @@ import { parseQueryOnce } from './parsed-query';
 import { apiSecurityHeadersStep } from './security-headers';
 import type { SignalledEvents } from './signalled-events';
 import { catalogueRoutes } from './routes/catalogue';
+import { customerRoutes } from './routes/customers';
 import { codecRoutes, type CodecEndpointOptions } from './routes/codec';
 import { dictionaryRoutes } from './routes/dictionaries';
 import { healthRoutes } from './routes/health';
@@ -54,6 +56,8 @@ export interface AppDependencies {
   orders: OrderService;
   /** GET /api/on_ramp/orders: the integrator's orders from Temporal visibility. */
   orderSearch: OrderSearch;
+  /** The providers each integrator's users completed orders with; DELETE /api/on_ramp/customers/{id} forgets one. */
+  returningCustomers: ReturningCustomers;
   /** How POST /api/on_ramp/webhooks/test delivers (the SSRF guard and timeout of order webhooks). */
   webhookDelivery: WebhookDeliveryOptions;
   /** Provider events already signalled, so a replayed webhook is not signalled again. */
@@ -105,6 +109,7 @@ function apiRouter(deps: AppDependencies, direct: DirectRoutes): Router {
   });
   orderWebhookRoutes(api, deps.orders, deps.webhookDelivery);
   webhookTestRoutes(api, deps.webhookDelivery);
+  customerRoutes(api, deps.returningCustomers);
   return api;
 }
 

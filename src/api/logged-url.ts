@@ -22,10 +22,21 @@ const LOGGED_QUERY_VALUES = new Set([
 
 const REDACTED = '[redacted]';
 
+/**
+ * The part of a path that names a customer (DELETE /api/on_ramp/customers/{external_user_id}), up to
+ * its end: matched without regard to case, as Express routes.
+ */
+const CUSTOMER_IN_PATH = /(\/customers\/).*$/i;
+
+/** A request path as logs and traces show it: a customer's id in it is redacted. */
+export function loggedPath(path: string): string {
+  return path.replace(CUSTOMER_IN_PATH, `$1${REDACTED}`);
+}
+
 /** A request URL as the access log shows it: its path, and its query with every unlisted value redacted. */
 export function loggedUrl(originalUrl: string): { path: string; query?: string } {
   const mark = originalUrl.indexOf('?');
-  const path = mark === -1 ? originalUrl : originalUrl.slice(0, mark);
+  const path = loggedPath(mark === -1 ? originalUrl : originalUrl.slice(0, mark));
   const query = [...new URLSearchParams(mark === -1 ? '' : originalUrl.slice(mark + 1))]
     .map(([name, value]) => `${encodeURIComponent(name)}=${LOGGED_QUERY_VALUES.has(name) ? encodeURIComponent(value) : REDACTED}`)
     .join('&');

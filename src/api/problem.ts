@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { z } from 'zod';
 import { StoreUnavailableError } from '../offers/redis-store';
+import { ReturningCustomersUnavailableError } from '../ranking/returning-customers';
 import {
   NoLiveOfferError,
   OrderRejectedError,
@@ -177,6 +178,7 @@ export function problemOf(err: unknown): ProblemError | undefined {
     return new ProblemError('service_unavailable', err.message, undefined, headers);
   }
   if (err instanceof StoreUnavailableError) return new ProblemError('service_unavailable', err.message);
+  if (err instanceof ReturningCustomersUnavailableError) return new ProblemError('service_unavailable', err.message);
   if (err instanceof SearchesBusyError) return new ProblemError('rate_limited', err.message, undefined, { 'Retry-After': '1' });
   if (err instanceof SearchBudgetSpentError) {
     return new ProblemError('rate_limited', err.message, undefined, { 'Retry-After': String(err.retryAfterSeconds) });

@@ -495,6 +495,16 @@ export const ValidateAddressResultSchema = z
   .meta({ id: 'ValidateAddressResult' });
 export type ValidateAddressResult = z.infer<typeof ValidateAddressResultSchema>;
 
+// ---- customers -----------------------------------------------------------------------------------
+
+/** DELETE /api/on_ramp/customers/{external_user_id}: the same ids as offers and orders accept. */
+export const CustomerPathSchema = z.object({
+  external_user_id: ExternalIdSchema.meta({
+    description: "Your user's id, as sent with offers and orders (URL-encoded: 1 to 128 printable ASCII characters, no spaces).",
+    example: 'user-1',
+  }),
+});
+
 // ---- provider webhooks ---------------------------------------------------------------------------
 
 export const WebhookPathSchema = z.object({ provider_code: ProviderCodeSchema });

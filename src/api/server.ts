@@ -13,6 +13,7 @@ import { OrderService, zeroTemporalClientErrors } from '../orders/service';
 import { setMetricsRecording } from '../metrics/metrics';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
 import { createProviderBreakers } from '../ranking/breaker-factory';
+import { createReturningCustomers, type ReturningCustomers } from '../ranking/returning-customers';
 import { RedisSharedValues } from '../providers/shared-values';
 import type { RedisClient } from '../redis/connection';
 import { temporalReachable } from '../temporal/connection';
@@ -38,6 +39,11 @@ export interface BuildApiOverrides {
   warmCatalogues?: boolean;
   /** false: the hot GET routes through Express's router too (src/api/direct-routes.ts; tests compare both). */
   directRoutes?: boolean;
+  /**
+   * The returning-customer store to use instead of the one made from the configuration (in Redis
+   * with `redis`, else in memory): one shared with an outcome indexer in the same process.
+   */
+  returningCustomers?: ReturningCustomers;
 }
 
 /** Wires the API from configuration: the composition root shared by main, dev and tests. */
@@ -54,6 +60,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     redis,
     logger,
   });
+  const returningCustomers = overrides.returningCustomers ?? createReturningCustomers(config, redis, { logger });
   const temporalReady = sharedProbe(() => temporalReachable(client), READY_PROBE_TTL_MS);
   const catalogues = new CatalogueService({
     providers,
@@ -84,6 +91,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     currencies: currencyDictionary,
     providers,
     offerStore,
+    returningCustomers,
     offers: new OffersService({
       providers,
       catalogues,

@@ -2,6 +2,7 @@ import type { Express, Request, RequestHandler, Response } from 'express';
 import { context, isSpanContextValid, propagation, trace, type Link } from '@opentelemetry/api';
 import { ORDER_ID_ATTRIBUTE, SpanKind, SpanStatusCode, tracer } from '../tracing';
 import { routeOf } from './http-metrics';
+import { loggedPath } from './logged-url';
 
 type Locals = { orderId?: string };
 
@@ -16,7 +17,7 @@ export function httpTracing(app: Express): RequestHandler {
     const links = callerLink(req);
     const span = tracer().startSpan(
       req.method,
-      { kind: SpanKind.SERVER, root: true, links, attributes: { 'http.request.method': req.method, 'url.path': req.path } },
+      { kind: SpanKind.SERVER, root: true, links, attributes: { 'http.request.method': req.method, 'url.path': loggedPath(req.path) } },
       context.active(),
     );
     const active = trace.setSpan(context.active(), span);

@@ -466,6 +466,20 @@ describe('answers conform to the document', () => {
     });
   });
 
+  test('forget a customer: 204 (twice), 400 for a bad id, 401 without a key', async () => {
+    const template = '/api/on_ramp/customers/{external_user_id}';
+    const path = '/api/on_ramp/customers/user-1';
+    for (let i = 0; i < 2; i++) {
+      const res = await request(app).delete(path).set('X-Api-Key', TEST_API_KEY);
+      expect(res.status).toBe(204);
+      expectResponseConforms('DELETE', template, res);
+    }
+    const bad = await request(app).delete('/api/on_ramp/customers/two%20words').set('X-Api-Key', TEST_API_KEY);
+    expect(bad.status).toBe(400);
+    expectResponseConforms('DELETE', template, bad);
+    expectResponseConforms('DELETE', template, await request(app).delete(path));
+  });
+
   describe('validate-address', () => {
     const path = '/api/on_ramp/validate-address';
 

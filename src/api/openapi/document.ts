@@ -6,6 +6,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import packageJson from '../../../package.json';
 import { registerCataloguePaths } from '../routes/catalogue.paths';
+import { registerCustomerPaths } from '../routes/customers.paths';
 import { registerDictionaryPaths } from '../routes/dictionaries.paths';
 import { registerHealthPaths } from '../routes/health.paths';
 import { registerOfferPaths } from '../routes/offers.paths';
@@ -42,6 +43,7 @@ const PATH_REGISTRATIONS: ((registry: OpenAPIRegistry) => void)[] = [
   registerOrderPaths,
   registerWebhookTestPaths,
   registerOrderWebhookPaths,
+  registerCustomerPaths,
   registerWebhookPaths,
   registerOpenApiDocumentPaths,
   registerHealthPaths,
@@ -82,6 +84,7 @@ export function openApiDocument(): OpenApiDocument {
       { name: 'Offers', description: 'Quotes from every eligible provider.' },
       { name: 'Orders', description: 'Order creation and status.' },
       { name: 'Integrator webhooks', description: 'Tools for your webhook endpoint.' },
+      { name: 'Customers', description: "Your users' data the broker keeps for ranking offers." },
       { name: 'Provider webhooks', description: 'Events from the providers.' },
       { name: 'Documentation', description: 'This document.' },
       { name: 'Health', description: 'Liveness and readiness, outside /api.' },
