@@ -261,6 +261,20 @@ test('sendTestWebhook: a signed webhook.test event reaches the middleware, and t
   expect(event).toMatchObject({ type: 'webhook.test', data: { integrator_id: 'dev' } });
 });
 
+test('forgetCustomer: DELETE with the id URL-encoded, idempotent; a bad id is a validation_error problem', async () => {
+  const onramp = client();
+  const before = requests.length;
+  await expect(onramp.forgetCustomer('team/42')).resolves.toBeUndefined();
+  await expect(onramp.forgetCustomer('team/42')).resolves.toBeUndefined();
+  expect(requests.slice(before)).toEqual([
+    { method: 'DELETE', path: '/api/on_ramp/customers/team%2F42', status: 204 },
+    { method: 'DELETE', path: '/api/on_ramp/customers/team%2F42', status: 204 },
+  ]);
+  const refused = await onramp.forgetCustomer('two words').catch((err: unknown) => err);
+  expect(refused).toBeInstanceOf(ProblemError);
+  expect(refused).toMatchObject({ code: 'validation_error', status: 400, errors: [expect.objectContaining({ path: 'external_user_id' })] });
+});
+
 describe('verifyWebhook', () => {
   const body = JSON.stringify({
     type: 'webhook.test',

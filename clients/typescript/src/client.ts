@@ -191,6 +191,15 @@ export class OnrampClient {
     }
   }
 
+  /**
+   * Deletes what the broker keeps of your user for ranking offers (the providers they completed an
+   * order with); it cannot be undone, and the orders themselves are not deleted. Idempotent: resolves
+   * whether or not anything was kept.
+   */
+  async forgetCustomer(externalUserId: string): Promise<void> {
+    await this.transport.send<undefined>({ method: 'DELETE', path: `/api/on_ramp/customers/${encodeURIComponent(externalUserId)}` });
+  }
+
   /** Sends a signed `webhook.test` event to your webhook endpoint; says whether it was accepted. */
   async sendTestWebhook(): Promise<WebhookTestResult> {
     return (await this.transport.send<WebhookTestResult>({ method: 'POST', path: '/api/on_ramp/webhooks/test' })).body;

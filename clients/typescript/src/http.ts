@@ -10,7 +10,7 @@ export interface TransportOptions {
 }
 
 export interface ApiRequest {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;

@@ -270,6 +270,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/on_ramp/customers/{external_user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Deletes what the broker keeps of one of your users for ranking offers
+         * @description The broker remembers, for the offers' returning-customer boost, which providers each of your users completed an order with (kept under a keyed hash of your integrator id and the user id, never the ids, for RANKING_CUSTOMER_RETENTION_DAYS). This deletes it for this user of yours (another integrator's user with the same id is not touched) and keeps a record of the deletion for 31 days, so that orders finished before it are not counted again. It cannot be undone. The order records themselves are not deleted: Temporal keeps closed orders for its retention (30 days), and GET /api/on_ramp/orders still finds them. Idempotent: 204 whether or not anything was kept.
+         */
+        delete: operations["forgetCustomer"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/webhooks/{provider_code}": {
         parameters: {
             query?: never;
@@ -2080,6 +2100,85 @@ export interface operations {
                 };
             };
             /** @description `service_unavailable`: Temporal cannot be reached, no worker answered in time, or the order's stored records cannot be decoded by the broker (an encryption setting; Retry-After 60). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    forgetCustomer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Your user's id, as sent with offers and orders (URL-encoded: 1 to 128 printable ASCII characters, no spaces). */
+                external_user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted, or nothing was kept. */
+            204: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `validation_error`: external_user_id is not 1 to 128 printable ASCII characters without spaces. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: the store (Redis) cannot be reached; nothing was deleted, try again. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
