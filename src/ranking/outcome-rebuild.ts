@@ -2,7 +2,8 @@
  * Rebuilds the ranking's statistics from Temporal's own records when their store is empty (a new
  * deployment, a flushed Redis, a restarted process with the memory store): every order visibility
  * still keeps (the namespace's retention, 30 days by default) that has settled, and every creation
- * the provider refused, folded as the worker and the API would have folded them. The store's
+ * the provider refused, folded as the worker and the API would have folded them. Returning
+ * customers are not rebuilt: a deletion's tombstone may have gone with the store. The store's
  * deduplication makes a rebuild that overlaps live recording, or another process's rebuild, harmless.
  */
 import { ApplicationFailure, WorkflowFailedError, type Client } from '@temporalio/client';
@@ -96,7 +97,7 @@ async function foldRecord(
   if (order && typeof memo?.providerCode === 'string' && typeof memo.integratorId === 'string') {
     const outcome = outcomeOfOrder({ providerCode: memo.providerCode, integratorId: memo.integratorId, order });
     if (!outcome) return 'skipped';
-    await options.recorder.record(outcome);
+    await options.recorder.record(outcome, false);
     return 'settled';
   }
   const market = marketOf(memo);

@@ -15,7 +15,7 @@ export interface OutcomeSink {
 
 /** Where a customer's completed purchases are remembered (the returning-customer store). */
 export interface CompletionSink {
-  recordCompletion(input: { integratorId: string; externalUserId: string; providerCode: string; finishedAtMs: number }): Promise<void>;
+  recordCompletion(input: { integratorId: string; externalUserId: string; providerCode: string; finishedAtMs: number }): Promise<unknown>;
 }
 
 export class OutcomeRecorder {
@@ -33,7 +33,11 @@ export class OutcomeRecorder {
     if (outcome) await this.record(outcome);
   }
 
-  async record(outcome: OrderOutcome): Promise<void> {
+  /**
+   * `rememberCustomer` false: the statistics only. A rebuild passes it, so that a customer deleted
+   * before a flush of the store (its tombstone gone with it) is not brought back from Temporal.
+   */
+  async record(outcome: OrderOutcome, rememberCustomer = true): Promise<void> {
     try {
       const folded = await this.options.stats.record(outcome);
       rankingOutcomesRecorded.inc({ kind: outcome.kind, result: folded ? 'folded' : 'repeated' });
@@ -42,7 +46,7 @@ export class OutcomeRecorder {
       this.options.logger?.warn({ err: (err as Error).message, kind: outcome.kind }, 'ranking: an outcome could not be recorded');
     }
     const { customers } = this.options;
-    if (customers && outcome.kind === 'complete' && outcome.integratorId && outcome.externalUserId) {
+    if (rememberCustomer && customers && outcome.kind === 'complete' && outcome.integratorId && outcome.externalUserId) {
       try {
         await customers.recordCompletion({
           integratorId: outcome.integratorId,
