@@ -30,6 +30,7 @@ import { countRequestStep, routeBase } from './http-metrics';
 import { httpTracing } from './tracing';
 import { activeTracing } from '../tracing';
 import { offerRoutes } from './routes/offers';
+import type { OffersRanking } from '../ranking/offers-ranking';
 import { openApiDocumentRoute } from './routes/openapi-document';
 import { validateAddressRoutes } from './routes/validate-address';
 import { orderWebhookRoutes } from './routes/order-webhooks';
@@ -58,6 +59,8 @@ export interface AppDependencies {
   orderSearch: OrderSearch;
   /** The providers each integrator's users completed orders with; DELETE /api/on_ramp/customers/{id} forgets one. */
   returningCustomers: ReturningCustomers;
+  /** Ranks each offers answer (src/ranking); without it offers come unranked. */
+  ranking?: OffersRanking;
   /** How POST /api/on_ramp/webhooks/test delivers (the SSRF guard and timeout of order webhooks). */
   webhookDelivery: WebhookDeliveryOptions;
   /** Provider events already signalled, so a replayed webhook is not signalled again. */
@@ -93,7 +96,7 @@ function apiRouter(deps: AppDependencies, direct: DirectRoutes): Router {
   api.use(keyed);
   const dictionaries = dictionaryRoutes(api, deps.currencies);
   catalogueRoutes(api, deps.currencies, deps.catalogues, deps.providers);
-  const offers = offerRoutes(api, deps.currencies, deps.offers, deps.providers);
+  const offers = offerRoutes(api, deps.currencies, deps.offers, deps.providers, deps.ranking);
   // The layers above that match these paths, then their route: what the router would run for them.
   for (const [path, handler] of Object.entries({ ...dictionaries, ...offers })) direct.add('/api', path, [base, keyed], handler);
   validateAddressRoutes(api, deps.currencies, deps.providers);

@@ -251,6 +251,7 @@ export const OffersQuerySchema = z.object({
     .regex(/^[a-z0-9_]{2,48}$/)
     .optional(),
   include_errors: z.enum(['true', 'false']).optional(),
+  ranking: z.enum(['on', 'off']).optional(),
 });
 
 /** The offers query as GET /api/on_ramp/offers parses it, with the currency IDs it checks by hand. */
@@ -275,9 +276,37 @@ export const OffersParamsSchema = OffersQuerySchema.extend({
   include_errors: OffersQuerySchema.shape.include_errors.meta({
     description: '`true`: also list the providers left out, each with the reason.',
   }),
+  ranking: OffersQuerySchema.shape.ranking.meta({
+    description:
+      '`off`: offers without `ranking`, in no particular order. By default each offer has a `ranking` (expected crypto delivered, ' +
+      'from how often orders with its provider complete) and the offers come highest rank first.',
+  }),
 });
 
-export const Offer = OfferSchema.meta({
+export const OfferRanking = z
+  .object({
+    score: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/)
+      .meta({
+        description:
+          'Expected crypto delivered: amount_expected_to times the completion estimate (raised for a returning customer), rounded down.',
+      }),
+    rank: z.number().int().min(1).meta({ description: '1 for the highest score.' }),
+    completion_rate: z.number().min(0).max(1).meta({
+      description:
+        "The share of this provider's orders expected to complete (created and completed), for the country and payment method, to 4 places; without the returning-customer boost.",
+    }),
+    samples: z.number().int().min(0).meta({ description: 'Orders (time-weighted) the estimate rests on at its most specific level.' }),
+    reasons: z.array(z.string()).meta({ description: 'What the estimate rests on, for a person to read.' }),
+    recommended: z.boolean().meta({ description: 'true on the first offer only.' }),
+  })
+  .meta({
+    id: 'OfferRanking',
+    description: 'How the offer ranks (docs/decisions.md, "Offer ranking"). Absent with ranking=off.',
+  });
+
+export const Offer = OfferSchema.extend({ ranking: OfferRanking.optional() }).meta({
   id: 'Offer',
   description: "A provider's offer. Amounts are decimal strings; expires_at is when the order must be created by.",
 });

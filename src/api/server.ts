@@ -13,7 +13,8 @@ import { OrderService, zeroTemporalClientErrors } from '../orders/service';
 import { setMetricsRecording } from '../metrics/metrics';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
 import { createProviderBreakers } from '../ranking/breaker-factory';
-import { createReturningCustomers, type ReturningCustomers } from '../ranking/returning-customers';
+import { Ranking } from '../ranking/ranking';
+import type { ReturningCustomers } from '../ranking/returning-customers';
 import { RedisSharedValues } from '../providers/shared-values';
 import type { RedisClient } from '../redis/connection';
 import { temporalReachable } from '../temporal/connection';
@@ -44,6 +45,8 @@ export interface BuildApiOverrides {
    * with `redis`, else in memory): one shared with an outcome indexer in the same process.
    */
   returningCustomers?: ReturningCustomers;
+  /** The ranking's parts, shared with a worker in the same process (the dev stack); made from the configuration otherwise. */
+  ranking?: Ranking;
 }
 
 /** Wires the API from configuration: the composition root shared by main, dev and tests. */
@@ -60,7 +63,8 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     redis,
     logger,
   });
-  const returningCustomers = overrides.returningCustomers ?? createReturningCustomers(config, redis, { logger });
+  const ranking = overrides.ranking ?? new Ranking(config, { redis, logger, customers: overrides.returningCustomers });
+  ranking.start(client);
   const temporalReady = sharedProbe(() => temporalReachable(client), READY_PROBE_TTL_MS);
   const catalogues = new CatalogueService({
     providers,
@@ -91,7 +95,8 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     currencies: currencyDictionary,
     providers,
     offerStore,
-    returningCustomers,
+    returningCustomers: ranking.customers,
+    ranking: ranking.offers,
     offers: new OffersService({
       providers,
       catalogues,
@@ -113,6 +118,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       claimLifetimeMs: claimLifetimeMs(config.orderTimings),
       orderIdReservation: config.orderIdReservation,
       breakers,
+      outcomes: ranking.recorder,
     }),
     orderSearch: new OrderSearch({
       client,

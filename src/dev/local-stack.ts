@@ -4,6 +4,7 @@ import { Client } from '@temporalio/client';
 import type { NativeConnection, Worker } from '@temporalio/worker';
 import { ApiServer } from '../api/http-server';
 import { buildApi } from '../api/server';
+import { Ranking } from '../ranking/ranking';
 import { sandboxCredentials, withEndpoints, type AppConfig } from '../config';
 import type { Logger } from '../logging';
 import { createProviderRegistry } from '../providers/registry';
@@ -40,6 +41,10 @@ export interface LocalStack {
   /** Every simulated provider. */
   simulators: SimulatorHost;
   worker?: Worker;
+  /** The offers' ranking, shared by the API and the worker. */
+  ranking: Ranking;
+  /** The API's Temporal client (with this stack's payload encryption). */
+  client: Client;
   stop(): Promise<void>;
 }
 
@@ -89,7 +94,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     dataConverter,
     interceptors: tracingClientInterceptors(),
   });
-  api.serve(buildApi(config, client, options.logger, { providers }));
+  // One ranking for the API and the worker: in memory, the worker's records are what the API ranks by.
+  const ranking = new Ranking(config, { logger: options.logger });
+  api.serve(buildApi(config, client, options.logger, { providers, ranking }));
 
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;
@@ -106,6 +113,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       dataConverter,
       activitySlots: config.worker.activitySlots,
       webhookAttempts: config.worker.webhookAttempts,
+      outcomes: ranking.recorder,
     });
     running = worker.run();
   }
@@ -117,11 +125,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     simulator: simulators.get('sandbox'),
     simulators,
     worker,
+    ranking,
+    client,
     async stop() {
       if (worker && worker.getState() === 'RUNNING') worker.shutdown();
       await running;
       simulators.stop();
-      await Promise.all([close(apiServer), close(simulatorServer), webhooks.close()]);
+      await Promise.all([close(apiServer), close(simulatorServer), webhooks.close(), ranking.stop()]);
     },
   };
 }

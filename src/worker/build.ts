@@ -5,6 +5,8 @@ import { readFileSync } from 'node:fs';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../../activities';
+import { Ranking } from '../ranking/ranking';
+import type { OutcomeRecorder } from '../ranking/outcome-recorder';
 import { ConfigError, type AppConfig } from '../config';
 import { IntegratorDirectory } from '../config/integrators';
 import { WebhookDeliverer } from '../webhooks/delivery';
@@ -33,6 +35,8 @@ export interface OrderWorkerOptions {
   activitySlots?: number;
   /** Ordinary webhook attempts out at once, in all and per integrator (below activitySlots); the activities' defaults when absent. */
   webhookAttempts?: DeliveryLimits;
+  /** Where settled orders are recorded for the offers' ranking (src/ranking); none: not recorded. */
+  outcomes?: OutcomeRecorder;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
@@ -64,6 +68,7 @@ export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> 
       webhooks: options.webhooks,
       ...(options.webhookAttempts ? { deliveryLimits: options.webhookAttempts } : {}),
       orderRecords: temporalOrderRecords(options.connection, options.namespace),
+      outcomes: options.outcomes,
     }),
   });
 }
@@ -87,6 +92,7 @@ export async function connectWorker(config: AppConfig, logger: Logger): Promise<
     dataConverter: encryptingDataConverter(config.encryption.keys, config.encryption),
     activitySlots: config.worker.activitySlots,
     webhookAttempts: config.worker.webhookAttempts,
+    outcomes: new Ranking(config, { redis: redis?.client, logger }).recorder,
     ...(config.temporal.workflowBundlePath ? { workflowBundle: readBundle(config.temporal.workflowBundlePath) } : {}),
   });
   return {

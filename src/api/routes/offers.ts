@@ -2,6 +2,7 @@ import type { RequestHandler, Router } from 'express';
 import type { CurrencyDictionary, CryptoCurrency, FiatCurrency } from '../../domain/currency';
 import type { OffersService } from '../../offers/service';
 import type { ProviderRegistry } from '../../providers/registry';
+import type { OffersRanking } from '../../ranking/offers-ranking';
 import { integratorOf } from '../auth';
 import { countryParam, currencyParam, FieldProblems, fiatAmountParam, providerCodesParam, stateParam } from '../params';
 import { methodNotAllowed, REQUEST_PARSE, validationProblem } from '../problem';
@@ -13,6 +14,7 @@ export function offerRoutes(
   currencies: CurrencyDictionary,
   offers: OffersService,
   providers: ProviderRegistry,
+  ranking?: OffersRanking,
 ): Record<string, RequestHandler> {
   const getOffers: RequestHandler = async (req, res) => {
     const integrator = integratorOf(req);
@@ -28,6 +30,9 @@ export function offerRoutes(
     if (fiat && typeof amount === 'string') problems.take(() => fiatAmountParam('amount_from', amount, fiat, true), 'amount_from');
     const checked = problems.settle({ fiat, crypto, country, query: parsed.data });
     const { query } = checked;
+    // Looked up while the providers quote: the customer's past providers, for the boost.
+    const ranked = ranking && query.ranking !== 'off';
+    const returning = ranked ? ranking.returningProviders(integrator.id, query.external_user_id) : undefined;
     const result = await offers.getOffers({
       integratorId: integrator.id,
       externalUserId: query.external_user_id,
@@ -40,7 +45,14 @@ export function offerRoutes(
       paymentMethod: query.payment_method,
       providerCodes,
     });
-    res.json(query.include_errors === 'true' ? { ...result.errors, ...result.offers } : result.offers);
+    const answered = ranked
+      ? ranking.attach(result.offers, {
+          country: checked.country,
+          paymentMethod: query.payment_method,
+          returningProviders: await returning!,
+        })
+      : result.offers;
+    res.json(query.include_errors === 'true' ? { ...result.errors, ...answered } : answered);
   };
   router
     .route('/on_ramp/offers')
