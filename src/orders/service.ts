@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   WithStartWorkflowOperation,
   WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
@@ -82,6 +83,8 @@ export class OrderService {
   private readonly claimHolders = growingLru<string, string>(100_000);
   /** The describes of orders' providers in flight, by order id. */
   private readonly describingProvider = new Map<string, Promise<string | undefined>>();
+  /** Rejected runs (or orders) this process has seen, when no statistics store says whether a rejection is the first. */
+  private readonly rejectedRuns = growingLru<string, true>(10_000);
 
   constructor(private readonly options: OrderServiceOptions) {}
 
@@ -95,24 +98,27 @@ export class OrderService {
    */
   async create(input: OrderWorkflowInput): Promise<Order> {
     const { breakers } = this.options;
-    if (!breakers) return (await this.start(input)).order;
-    const admission = await breakers.admit(input.providerCode);
-    if (!admission.admitted) throw outOfService(input.providerCode, admission);
-    let result: CreationResult = 'ignored';
+    const admission = breakers ? await breakers.admit(input.providerCode) : undefined;
+    if (admission && !admission.admitted) throw outOfService(input.providerCode, admission);
+    let settled = false;
+    const settle = (result: CreationResult) => {
+      if (settled) return;
+      settled = true;
+      if (breakers && admission) void breakers.settle(input.providerCode, admission, result);
+    };
     try {
-      const started = await this.start(input);
-      result = started.result;
-      return started.order;
+      return await this.start(input, settle);
     } catch (err) {
-      if (err instanceof OrderRejectedError && err.reason === 'provider_unavailable') result = 'failure';
+      // A rejection is settled once its run is known, and a creation the answer outran once it ends
+      // (start does both, in the background); anything else says nothing of the provider.
+      if (err instanceof SettledLater) throw err.answer;
+      settle('ignored');
       throw err;
-    } finally {
-      void breakers.settle(input.providerCode, admission, result);
     }
   }
 
   /** Starts the order's workflow and waits for its creation, or joins the order the request already made. */
-  private async start(input: OrderWorkflowInput): Promise<{ order: Order; result: CreationResult }> {
+  private async start(input: OrderWorkflowInput, settle: (result: CreationResult) => void): Promise<Order> {
     const { client, taskQueue } = this.options;
     const workflowId = orderWorkflowId(input.orderId);
     await this.reserveOrderId(input.orderId);
@@ -155,37 +161,96 @@ export class OrderService {
       // The workflow that answered has this request's hash (its update validator), which covers the
       // provider: the provider's webhooks for the order need no describe call in this process.
       this.providerOfOrder.set(input.orderId, input.providerCode);
-      return { order, result: 'success' };
+      settle('success');
+      return order;
     } catch (err) {
-      if (err instanceof WorkflowExecutionAlreadyStartedError) return { order: await this.existing(input), result: 'ignored' };
-      if (err instanceof WorkflowUpdateFailedError && err.cause instanceof ApplicationFailure) {
-        const type = err.cause.type;
-        if (isOrderRejection(type)) {
-          void this.recordRefusal(input, startWorkflowOperation, type);
-          throw new OrderRejectedError(type, err.cause.message);
-        }
+      if (err instanceof WorkflowExecutionAlreadyStartedError) {
+        settle('ignored');
+        return await this.existing(input);
       }
-      throw unavailable(err, 'create', workflowId);
+      const rejection = rejectionOf(err);
+      if (rejection) {
+        void this.settleRejection(input, rejection.type, settle);
+        throw new SettledLater(new OrderRejectedError(rejection.type, rejection.message));
+      }
+      const answer = unavailable(err, 'create', workflowId);
+      if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
+        void this.followCreation(input, settle);
+        throw new SettledLater(answer);
+      }
+      throw answer;
     }
   }
 
   /**
-   * A rejected creation, for the ranking's statistics (which keep the provider's refusals only),
-   * under the id a rebuild from Temporal gives the same run. Never throws.
+   * A creation the API's answer did not wait for, followed to its end (its workflow retries a
+   * failing provider for longer than an integrator waits): the breaker and the statistics learn
+   * how it ended. Never throws.
    */
-  private async recordRefusal(
-    input: OrderWorkflowInput,
-    operation: WithStartWorkflowOperation<typeof orderWorkflow>,
-    type: string,
-  ): Promise<void> {
+  private async followCreation(input: OrderWorkflowInput, settle: (result: CreationResult) => void): Promise<void> {
+    const { client } = this.options;
+    const handle = client.workflow.getHandle(orderWorkflowId(input.orderId));
+    try {
+      await client.withDeadline(Date.now() + CREATION_FOLLOW_MS, () =>
+        handle.executeUpdate(createOrderUpdate, {
+          args: [{ requestHash: input.requestHash }],
+          updateId: `follow-${input.requestHash.slice(0, 16)}-${randomUUID()}`,
+        }),
+      );
+      settle('success');
+    } catch (err) {
+      const rejection = rejectionOf(err) ?? (await this.closedRunRejection(handle));
+      if (rejection) await this.settleRejection(input, rejection.type, settle);
+      else settle('ignored');
+    }
+  }
+
+  /** The rejection a closed order run failed with, if it failed with one. */
+  private async closedRunRejection(handle: ReturnType<Client['workflow']['getHandle']>): Promise<{ type: string } | undefined> {
+    try {
+      await this.withRpcDeadline(() => handle.result());
+      return undefined;
+    } catch (err) {
+      const cause = err instanceof WorkflowFailedError ? err.cause : undefined;
+      return cause instanceof ApplicationFailure && cause.type && isOrderRejection(cause.type) ? { type: cause.type } : undefined;
+    }
+  }
+
+  /**
+   * A rejected creation: recorded for the ranking's statistics under its run's id (the one a
+   * rebuild from Temporal gives it), and a failure of the provider's breaker only when it is the
+   * provider's (`provider_unavailable`) and this is the first record of that run in any process:
+   * repeats of the request that joined the same run answer the same rejection, and count once.
+   * Never throws.
+   */
+  private async settleRejection(input: OrderWorkflowInput, type: string, settle: (result: CreationResult) => void): Promise<void> {
     const { outcomes } = this.options;
-    if (!outcomes) return;
-    const runId = await operation.workflowHandle().then(
-      (handle) => (handle as { firstExecutionRunId?: string }).firstExecutionRunId,
-      () => undefined,
-    );
+    const runId = await this.failedRunId(input.orderId);
     const market = { providerCode: input.providerCode, country: input.request.country_code, paymentMethod: input.request.payment_method };
-    await outcomes.refused(refusedAttemptId(runId ?? randomUUID()), market, type);
+    const first =
+      outcomes && runId ? await outcomes.refused(refusedAttemptId(runId), market, type) : this.firstRejection(input.orderId, runId);
+    settle(type === 'provider_unavailable' && first ? 'failure' : 'ignored');
+  }
+
+  /** Without a statistics store, or without the run's id: the first rejection of this order seen by this process. */
+  private firstRejection(orderId: string, runId: string | undefined): boolean {
+    const key = runId ?? orderId;
+    if (this.rejectedRuns.has(key)) return false;
+    this.rejectedRuns.set(key, true);
+    return true;
+  }
+
+  /** The id of the order's latest run when it has failed (the rejected creation); undefined otherwise or unknown. */
+  private async failedRunId(orderId: string): Promise<string | undefined> {
+    const handle = this.options.client.workflow.getHandle(orderWorkflowId(orderId));
+    try {
+      // A rejected creation answers its update just before its run fails: waited for, not raced.
+      await this.withRpcDeadline(() => handle.result()).catch(() => undefined);
+      const description = await this.withRpcDeadline(() => handle.describe());
+      return description.status.name === 'FAILED' ? description.runId : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /**
@@ -465,4 +530,21 @@ function unavailable(err: unknown, operation: (typeof TEMPORAL_OPERATIONS)[numbe
     return new OrderUnavailableError('The order engine cannot be reached; try again shortly.', 5);
   }
   return err;
+}
+
+/** How long a creation the API's answer did not wait for is followed: past the workflow's creation attempts (about 3.5 min against a provider that hangs). */
+const CREATION_FOLLOW_MS = 5 * 60_000;
+
+/** The answer of a request whose creation's outcome is settled in the background (its run looked up, or the creation followed). */
+class SettledLater extends Error {
+  constructor(readonly answer: unknown) {
+    super('the creation is settled after the answer');
+  }
+}
+
+/** The order rejection an update failed with, if it did. */
+function rejectionOf(err: unknown): { type: OrderRejectionType; message: string } | undefined {
+  if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure)) return undefined;
+  const type = err.cause.type;
+  return type && isOrderRejection(type) ? { type, message: err.cause.message } : undefined;
 }

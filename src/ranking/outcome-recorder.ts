@@ -27,19 +27,26 @@ export class OutcomeRecorder {
     if (outcome) await this.record(outcome);
   }
 
-  /** A creation was rejected with `rejection`: recorded when the provider refused it. */
-  async refused(attemptId: string, market: OrderMarket, rejection: string, atMs = Date.now()): Promise<void> {
+  /**
+   * A creation was rejected with `rejection`: recorded when the provider refused it. Whether this
+   * call was the first to record it (the store's deduplication, shared by every process).
+   */
+  async refused(attemptId: string, market: OrderMarket, rejection: string, atMs = Date.now()): Promise<boolean> {
     const outcome = refusedOutcome(attemptId, market, rejection, atMs);
-    if (outcome) await this.record(outcome);
+    return outcome ? this.record(outcome) : false;
   }
 
   /**
    * `rememberCustomer` false: the statistics only. A rebuild passes it, so that a customer deleted
    * before a flush of the store (its tombstone gone with it) is not brought back from Temporal.
    */
-  async record(outcome: OrderOutcome, rememberCustomer = true): Promise<void> {
+  async record(reported: OrderOutcome, rememberCustomer = true): Promise<boolean> {
+    // A clock ahead of the others must not date an outcome in the future: every later one would
+    // then fold as late, decayed toward nothing, until real time caught up.
+    const outcome = reported.finishedAtMs > Date.now() ? { ...reported, finishedAtMs: Date.now() } : reported;
+    let folded = false;
     try {
-      const folded = await this.options.stats.record(outcome);
+      folded = await this.options.stats.record(outcome);
       rankingOutcomesRecorded.inc({ kind: outcome.kind, result: folded ? 'folded' : 'repeated' });
     } catch (err) {
       rankingOutcomesRecorded.inc({ kind: outcome.kind, result: 'error' });
@@ -58,5 +65,6 @@ export class OutcomeRecorder {
         this.options.logger?.warn({ err: (err as Error).message }, 'ranking: a completed purchase could not be remembered');
       }
     }
+    return folded;
   }
 }
