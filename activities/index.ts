@@ -74,13 +74,14 @@ export function createActivities({
   }
 
   /**
-   * A settled order's outcome, recorded for the ranking before its webhook is attempted: every
-   * status change reaches an attempt, with or without an endpoint. Each attempt records it again and
-   * the store keeps it once. Never throws.
+   * A settled order's outcome, recorded for the ranking beside its webhook attempt: every status
+   * change reaches an attempt, with or without an endpoint. Not waited for, so that a slow store
+   * never holds a delivery (or, for a local attempt, the order's workflow task); each attempt
+   * records it again and the store keeps it once. Never throws.
    */
-  async function recordOutcome({ notification }: { notification: IntegratorNotification }): Promise<void> {
+  function recordOutcome({ notification }: { notification: IntegratorNotification }): void {
     if (!outcomes || notification.providerCode === undefined) return;
-    await outcomes.settled({ providerCode: notification.providerCode, integratorId: notification.integratorId, order: notification.order });
+    void outcomes.settled({ providerCode: notification.providerCode, integratorId: notification.integratorId, order: notification.order });
   }
 
   /** One signed delivery of a notification to its integrator's endpoint, logged; never throws for the receiver's failures. */
@@ -183,7 +184,7 @@ export function createActivities({
       notification: IntegratorNotification;
       attempt: number;
     }): Promise<OrdinaryWebhookAttemptOutcome> {
-      await recordOutcome(input);
+      recordOutcome(input);
       const { integratorId } = input.notification;
       const place = deliveries.tryEnter(integratorId);
       if ('refused' in place) {
@@ -209,7 +210,7 @@ export function createActivities({
       notification: IntegratorNotification;
       attempt: number;
     }): Promise<LocalWebhookAttemptOutcome> {
-      await recordOutcome(input);
+      recordOutcome(input);
       const leave = localAttempts.tryEnter(input.notification.integratorId);
       if (!leave) return { outcome: 'deferred' };
       try {

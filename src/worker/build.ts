@@ -92,7 +92,9 @@ export async function connectWorker(config: AppConfig, logger: Logger): Promise<
     dataConverter: encryptingDataConverter(config.encryption.keys, config.encryption),
     activitySlots: config.worker.activitySlots,
     webhookAttempts: config.worker.webhookAttempts,
-    outcomes: new Ranking(config, { redis: redis?.client, logger }).recorder,
+    // Only into Redis, which the API reads: a worker's own memory would hold statistics no API
+    // ranks with, and customers no deletion request reaches.
+    ...(redis ? { outcomes: new Ranking(config, { redis: redis.client, logger }).recorder } : {}),
     ...(config.temporal.workflowBundlePath ? { workflowBundle: readBundle(config.temporal.workflowBundlePath) } : {}),
   });
   return {
