@@ -476,6 +476,7 @@ export interface components {
             /** Format: date-time */
             expires_at: string;
             total_fee_amount: string;
+            ranking?: components["schemas"]["OfferRanking"];
         };
         /** @description A provider left out of the offers (only with include_errors=true), with the reason. `ip_required`: the provider needs the end user's IP address to take an order; ask again with `ip`. `provider_unavailable`: the provider's recent order creations failed (its circuit breaker is open), so its orders would be refused; it is offered again once probe orders are let through. */
         OfferError: {
@@ -486,6 +487,21 @@ export interface components {
                 min_amount?: string;
                 max_amount?: string;
             };
+        };
+        /** @description How the offer ranks (docs/decisions.md, "Offer ranking"). Absent with ranking=off. */
+        OfferRanking: {
+            /** @description Expected crypto delivered: amount_expected_to times the completion estimate (raised for a returning customer), rounded down. */
+            score: string;
+            /** @description 1 for the highest score. */
+            rank: number;
+            /** @description The share of this provider's orders expected to complete (created and completed), for the country and payment method, to 4 places; without the returning-customer boost. */
+            completion_rate: number;
+            /** @description Orders (time-weighted) the estimate rests on at its most specific level. */
+            samples: number;
+            /** @description What the estimate rests on, for a person to read. */
+            reasons: string[];
+            /** @description true on the first offer only. */
+            recommended: boolean;
         };
         /** @description Offers keyed by provider code. Providers left out appear only with include_errors=true, as OfferError. */
         Offers: {
@@ -1455,6 +1471,8 @@ export interface operations {
                 payment_method?: string;
                 /** @description `true`: also list the providers left out, each with the reason. */
                 include_errors?: "true" | "false";
+                /** @description `off`: offers without `ranking`, in no particular order. By default each offer has a `ranking` (expected crypto delivered, from how often orders with its provider complete) and the offers come highest rank first. */
+                ranking?: "on" | "off";
                 /** @description A fiat currency: its ID in GET /api/dict/currencies, never a ticker. */
                 currency_from: components["schemas"]["FiatCurrencyId"];
                 /** @description A crypto currency (a coin or token on one network): its ID in GET /api/dict/currencies, never a ticker. */
