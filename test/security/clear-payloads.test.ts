@@ -187,7 +187,9 @@ describe('failure messages', () => {
     const draft = draftOrder({ provider_code: 'banxa' });
     await crowdBanxa(simulatorUrl, draft.external_user_id);
     const res = await offerThenOrder(apiUrl, draft);
-    expect(res.status).toBe(503);
+    // The provider refused this customer's order: its refusal, not the provider being unavailable.
+    expect(res.status).toBe(422);
+    expect(res.body.code).toBe('provider_rejected');
 
     const search = await env.client.workflowService.listWorkflowExecutions({
       namespace: 'default',
