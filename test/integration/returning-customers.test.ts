@@ -16,8 +16,8 @@ import {
   type ReturningCustomers,
   type ReturningCustomersConfig,
 } from '../../src/ranking/returning-customers';
-import { connectRedis, type RedisClient, type RedisConnection } from '../../src/redis/connection';
-import { startRedis, type RedisServer } from '../helpers/redis';
+import { connectRedis, type RedisClient } from '../../src/redis/connection';
+import { startRedis, useSharedRedis } from '../helpers/redis';
 
 const logger = createLogger('silent', 'test');
 const CONFIG: ReturningCustomersConfig = { key: 'k'.repeat(32) + '-returning-customers-test', retentionMs: 365 * DAY_MS };
@@ -25,19 +25,11 @@ const CONFIG: ReturningCustomersConfig = { key: 'k'.repeat(32) + '-returning-cus
 const T0 = Date.now();
 const HOUR = 3_600_000;
 
-let server: RedisServer;
-let connection: RedisConnection;
+const shared = useSharedRedis();
 let redis: RedisClient;
 
-beforeAll(async () => {
-  server = await startRedis();
-  connection = await connectRedis(server.url, logger);
-  redis = connection.client;
-});
-
-afterAll(async () => {
-  await connection?.close();
-  await server?.stop();
+beforeAll(() => {
+  redis = shared.first.client;
 });
 
 beforeEach(async () => {
