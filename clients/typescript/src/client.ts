@@ -117,17 +117,14 @@ export class OnrampClient {
     return (await this.get<{ providers: Provider[] }>('/api/on_ramp/providers', query)).providers;
   }
 
-  /** 5. Offers, best first (highest `amount_expected_to`), and the providers left out with the reason. */
-  async offers(query: OffersQuery): Promise<RankedOffers> {
+  /**
+   * 5. Offers, best first, and the providers left out with the reason. Best is by `ranking.score`
+   * (the crypto each offer is expected to deliver, from how often its provider's orders complete),
+   * or by `amount_expected_to` with `sortBy: 'amount'` or when the answer is unranked (`ranking: 'off'`).
+   */
+  async offers(query: OffersQuery, options: { sortBy?: OfferOrder } = {}): Promise<RankedOffers> {
     const answer = await this.get<Record<string, Offer | OfferError>>('/api/on_ramp/offers', { ...query, include_errors: true });
-    const offers: RankedOffer[] = [];
-    const leftOut: LeftOutProvider[] = [];
-    for (const [provider_code, entry] of Object.entries(answer)) {
-      if ('error' in entry) leftOut.push({ provider_code, ...entry.error });
-      else offers.push({ provider_code, ...entry });
-    }
-    offers.sort((a, b) => compareDecimals(b.amount_expected_to, a.amount_expected_to) || a.provider_code.localeCompare(b.provider_code));
-    return { offers, leftOut };
+    return sortOffers(answer, options.sortBy);
   }
 
   /** 6. Whether the wallet address is valid for the crypto currency (and the provider's own rule). */
@@ -211,6 +208,27 @@ export class OnrampClient {
 }
 
 /** Compares two non-negative decimal strings exactly (no floating point). */
+/** How offers are ordered: by expected crypto delivered (`score`, the default) or by amount alone. */
+export type OfferOrder = 'score' | 'amount';
+
+/**
+ * An offers answer as a list, best first, and the providers left out. `score`: by the broker's rank
+ * when every offer has one, by amount otherwise; ties by provider code.
+ */
+export function sortOffers(answer: Record<string, Offer | OfferError>, sortBy: OfferOrder = 'score'): RankedOffers {
+  const offers: RankedOffer[] = [];
+  const leftOut: LeftOutProvider[] = [];
+  for (const [provider_code, entry] of Object.entries(answer)) {
+    if ('error' in entry) leftOut.push({ provider_code, ...entry.error });
+    else offers.push({ provider_code, ...entry });
+  }
+  const byAmount = (a: RankedOffer, b: RankedOffer) =>
+    compareDecimals(b.amount_expected_to, a.amount_expected_to) || a.provider_code.localeCompare(b.provider_code);
+  const ranked = sortBy === 'score' && offers.every((o) => o.ranking !== undefined);
+  offers.sort(ranked ? (a, b) => a.ranking!.rank - b.ranking!.rank || byAmount(a, b) : byAmount);
+  return { offers, leftOut };
+}
+
 export function compareDecimals(a: string, b: string): number {
   const [ai = '0', af = ''] = a.split('.');
   const [bi = '0', bf = ''] = b.split('.');

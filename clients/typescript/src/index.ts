@@ -1,4 +1,12 @@
-export { OnrampClient, compareDecimals, DAY_MS, type OnrampClientOptions, type WaitOptions } from './client.js';
+export {
+  OnrampClient,
+  compareDecimals,
+  sortOffers,
+  DAY_MS,
+  type OfferOrder,
+  type OnrampClientOptions,
+  type WaitOptions,
+} from './client.js';
 export { ProblemError, isProblemError, type ClientProblemCode, type ProblemCode } from './problem.js';
 export { retryAfterSeconds } from './http.js';
 export {

@@ -48,7 +48,7 @@ export type RankedOffer = Offer & { provider_code: string };
 /** A provider left out of the offers, and why. */
 export type LeftOutProvider = OfferError['error'] & { provider_code: string };
 
-/** The offers, best first (most crypto), and the providers left out with their reasons. */
+/** The offers, best first (most crypto expected, or most crypto: OnrampClient.offers), and the providers left out with their reasons. */
 export interface RankedOffers {
   offers: RankedOffer[];
   leftOut: LeftOutProvider[];
