@@ -109,6 +109,7 @@ function apiRouter(deps: AppDependencies, direct: DirectRoutes): Router {
     search: deps.orderSearch,
     timings: deps.timings,
     customerUrls: { loopbackHttp: deps.loopbackHttpUrls ?? false },
+    ranking: deps.ranking,
   });
   orderWebhookRoutes(api, deps.orders, deps.webhookDelivery);
   webhookTestRoutes(api, deps.webhookDelivery);

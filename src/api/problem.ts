@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { AlternativeOfferSchema } from './alternatives';
 import { z } from 'zod';
 import { StoreUnavailableError } from '../offers/redis-store';
 import { ReturningCustomersUnavailableError } from '../ranking/returning-customers';
@@ -57,6 +58,8 @@ export const ProblemSchema = z.object({
   detail: z.string(),
   code: z.enum(Object.keys(PROBLEM_CODES) as [ProblemCode, ...ProblemCode[]]),
   errors: z.array(FieldErrorSchema).optional(),
+  /** With `provider_unavailable` on an order: the request's other live offers, best first (./alternatives.ts). */
+  alternatives: z.array(AlternativeOfferSchema).optional(),
   request_id: z.string().optional(),
 });
 export type Problem = z.infer<typeof ProblemSchema>;
@@ -67,6 +70,8 @@ export class ProblemError extends Error {
     detail: string,
     readonly errors?: FieldError[],
     readonly headers: Record<string, string> = {},
+    /** Members of the answer beyond RFC 9457's (ProblemSchema lists each). */
+    readonly extensions: Pick<Problem, 'alternatives'> = {},
   ) {
     super(detail);
     this.name = 'ProblemError';
@@ -90,6 +95,7 @@ export function sendProblem(res: Response, problem: ProblemError): void {
     detail: problem.message,
     code: problem.code,
     ...(problem.errors ? { errors: problem.errors } : {}),
+    ...problem.extensions,
     ...(res.req.id ? { request_id: res.req.id } : {}),
   };
   res.type('application/problem+json').send(JSON.stringify(body));

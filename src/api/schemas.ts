@@ -23,6 +23,7 @@ import { UNSAFE_QUERY_CHARACTERS } from '../orders/visibility-query';
 import { CUSTOMER_URL_MAX_BYTES } from '../providers/kit/url';
 import { ProviderInfoSchema } from '../providers/types';
 import { FieldErrorSchema, PROBLEM_CODES, ProblemSchema, type ProblemCode } from './problem';
+import { OfferRankingSchema } from './alternatives';
 
 // ---- shared pieces -------------------------------------------------------------------------------
 
@@ -283,28 +284,24 @@ export const OffersParamsSchema = OffersQuerySchema.extend({
   }),
 });
 
-export const OfferRanking = z
-  .object({
-    score: z
-      .string()
-      .regex(/^\d+(\.\d+)?$/)
-      .meta({
-        description:
-          'Expected crypto delivered: amount_expected_to times the completion estimate (raised for a returning customer), rounded down.',
-      }),
-    rank: z.number().int().min(1).meta({ description: '1 for the highest score.' }),
-    completion_rate: z.number().min(0).max(1).meta({
-      description:
-        "The share of this provider's orders expected to complete (created and completed), for the country and payment method, to 4 places; without the returning-customer boost.",
-    }),
-    samples: z.number().int().min(0).meta({ description: 'Orders (time-weighted) the estimate rests on at its most specific level.' }),
-    reasons: z.array(z.string()).meta({ description: 'What the estimate rests on, for a person to read.' }),
-    recommended: z.boolean().meta({ description: 'true on the first offer only.' }),
-  })
-  .meta({
-    id: 'OfferRanking',
-    description: 'How the offer ranks (docs/decisions.md, "Offer ranking"). Absent with ranking=off.',
-  });
+const RANKING = OfferRankingSchema.shape;
+export const OfferRanking = OfferRankingSchema.extend({
+  score: RANKING.score.meta({
+    description:
+      'Expected crypto delivered: amount_expected_to times the completion estimate (raised for a returning customer), rounded down.',
+  }),
+  rank: RANKING.rank.meta({ description: '1 for the highest score.' }),
+  completion_rate: RANKING.completion_rate.meta({
+    description:
+      "The share of this provider's orders expected to complete (created and completed), for the country and payment method, to 4 places; without the returning-customer boost.",
+  }),
+  samples: RANKING.samples.meta({ description: 'Orders (time-weighted) the estimate rests on at its most specific level.' }),
+  reasons: RANKING.reasons.meta({ description: 'What the estimate rests on, for a person to read.' }),
+  recommended: RANKING.recommended.meta({ description: 'true on the first offer only.' }),
+}).meta({
+  id: 'OfferRanking',
+  description: 'How the offer ranks (docs/decisions.md, "Offer ranking"). Absent with ranking=off.',
+});
 
 export const Offer = OfferSchema.extend({ ranking: OfferRanking.optional() }).meta({
   id: 'Offer',

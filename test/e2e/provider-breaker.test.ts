@@ -80,6 +80,12 @@ test('creations that fail open the breaker; after the open time a probe that suc
   expect(refused.status).toBe(503);
   expect(refused.body.code).toBe('provider_unavailable');
   expect(refused.body.detail).toMatch(/out of service/);
+  // The same request's other live offers, ranked, so that the customer can choose again at once.
+  const alternatives = refused.body.alternatives as { provider_code: string; amount_from: string; ranking: { rank: number } }[];
+  expect(alternatives.length).toBeGreaterThan(1);
+  expect(alternatives.map((a) => a.provider_code)).not.toContain('sandbox');
+  expect(alternatives.map((a) => a.ranking.rank)).toEqual(alternatives.map((_, i) => i + 1));
+  expect(alternatives.every((a) => a.amount_from === late.from_amount)).toBe(true);
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   // Refused before anything started: no workflow, and nothing at the provider.
   const { env } = started;
@@ -88,6 +94,9 @@ test('creations that fail open the breaker; after the open time a probe that suc
   );
   await expect(workflow.describe()).rejects.toBeInstanceOf(WorkflowNotFoundError);
   expect(simulator.orders.size).toBe(ordersBefore);
+  // The first alternative takes the same request with its provider code.
+  const other = await placed({ ...late, provider_code: alternatives[0]!.provider_code });
+  expect(other.status).toBe(200);
 
   // The provider recovers; once the open time is over it is offered again, and its first order is the probe.
   simulator.faults.createErrorRate = 0;

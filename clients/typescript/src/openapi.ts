@@ -607,6 +607,24 @@ export interface components {
             /** @enum {string} */
             code: "validation_error" | "ticker_not_allowed" | "unknown_currency" | "state_required" | "unauthorized" | "invalid_signature" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "external_order_id_retired" | "payload_too_large" | "unsupported_media_type" | "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds" | "rate_limited" | "internal_error" | "provider_unavailable" | "service_unavailable";
             errors?: components["schemas"]["FieldError"][];
+            alternatives?: {
+                provider_code: string;
+                amount_from: string;
+                amount_expected_to: string;
+                payment_methods: {
+                    payment_method_code: string;
+                }[];
+                /** Format: date-time */
+                expires_at: string;
+                ranking?: {
+                    score: string;
+                    rank: number;
+                    completion_rate: number;
+                    samples: number;
+                    reasons: string[];
+                    recommended: boolean;
+                };
+            }[];
             request_id?: string;
         };
         Problem400: components["schemas"]["Problem"] & {
@@ -1768,7 +1786,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem500"];
                 };
             };
-            /** @description `service_unavailable` (Temporal cannot be reached, the order is not created yet: repeat the request after Retry-After, or the order this external_order_id names cannot be decoded by the broker: an encryption setting, Retry-After 60) or `provider_unavailable` (the provider could not create the order, or its recent creations failed and it is out of service until Retry-After: nothing was started; choose another offer, or repeat the request after Retry-After). */
+            /** @description `service_unavailable` (Temporal cannot be reached, the order is not created yet: repeat the request after Retry-After, or the order this external_order_id names cannot be decoded by the broker: an encryption setting, Retry-After 60) or `provider_unavailable` (the provider could not create the order, or its recent creations failed and it is out of service until Retry-After: nothing was started; choose another offer, or repeat the request after Retry-After). With `provider_unavailable`, `alternatives` lists the request's other live offers, best first: the same request with another `provider_code` from it is accepted while its `expires_at` has not passed. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

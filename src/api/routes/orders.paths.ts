@@ -45,7 +45,9 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
         '`service_unavailable` (Temporal cannot be reached, the order is not created yet: repeat the request after Retry-After, ' +
           'or the order this external_order_id names cannot be decoded by the broker: an encryption setting, Retry-After 60) ' +
           'or `provider_unavailable` (the provider could not create the order, or its recent creations failed and it is out of ' +
-          'service until Retry-After: nothing was started; choose another offer, or repeat the request after Retry-After).',
+          'service until Retry-After: nothing was started; choose another offer, or repeat the request after Retry-After). ' +
+          "With `provider_unavailable`, `alternatives` lists the request's other live offers, best first: the same request with " +
+          'another `provider_code` from it is accepted while its `expires_at` has not passed.',
         ['Retry-After'],
       ),
       ...AUTHENTICATED,

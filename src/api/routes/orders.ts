@@ -13,7 +13,10 @@ import { integratorOf } from '../auth';
 import { customerUrlsParam } from '../customer-urls';
 import { jsonBody } from '../json-body';
 import { bodyFields, countryParam, currencyParam, FieldProblems, fiatAmountParam, providerParam, stateParam } from '../params';
-import { methodNotAllowed, ProblemError, REQUEST_PARSE, validationProblem } from '../problem';
+import { methodNotAllowed, ProblemError, problemOf, REQUEST_PARSE, validationProblem } from '../problem';
+import { alternativeOffers } from '../alternatives';
+import type { OffersRanking } from '../../ranking/offers-ranking';
+import { offerQueryFor } from '../../orders/offer-match';
 import { StatusQuerySchema } from '../schemas';
 import { forOrder } from '../tracing';
 import { searchOrdersHandler } from './order-search';
@@ -27,6 +30,8 @@ export interface OrderRouteDeps {
   search: OrderSearch;
   timings: OrderTimings;
   customerUrls: CustomerUrlRule;
+  /** Ranks the alternatives offered when an order's provider is unavailable; none without it. */
+  ranking?: OffersRanking;
 }
 
 /**
@@ -95,7 +100,17 @@ function createOrderHandler(deps: OrderRouteDeps): RequestHandler {
   return async function createOrder(req, res) {
     const request = acceptedOrderRequest(integratorOf(req).id, await checkedOrderRequest(req, deps));
     forOrder(res, request.orderId);
-    res.json(await placeOrder({ ...deps, addressRuleOf: (code) => deps.providers.get(code)?.validateAddress }, request));
+    try {
+      res.json(await placeOrder({ ...deps, addressRuleOf: (code) => deps.providers.get(code)?.validateAddress }, request));
+    } catch (err) {
+      const problem = problemOf(err);
+      if (problem?.code !== 'provider_unavailable' || !deps.ranking) throw err;
+      const alternatives = await alternativeOffers(
+        { offers: deps.offers, providerCodes: deps.providers.all().map((p) => p.info.code), ranking: deps.ranking },
+        offerQueryFor(request),
+      );
+      throw new ProblemError(problem.code, problem.message, problem.errors, problem.headers, { alternatives });
+    }
   };
 }
 
