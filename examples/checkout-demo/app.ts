@@ -240,7 +240,7 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
     res.json({ payment_methods: methods.map((m) => ({ code: m.code, name: m.name })) });
   });
 
-  /** Offers, best first (the client ranks them), and the providers left out with the reason. */
+  /** Offers, best first (the client orders them by the broker's ranking), and the providers left out with the reason. */
   api.get('/offers', async (req, res) => {
     const { country, state } = place(req);
     const ip = customerIp(req);
@@ -263,6 +263,8 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
         total_fee_amount: o.total_fee_amount,
         expires_at: o.expires_at,
         payment_methods: o.payment_methods,
+        // Why the broker ranks it where it does: shown to the customer beside the offer.
+        ...(o.ranking ? { rank: o.ranking.rank, reasons: o.ranking.reasons } : {}),
       })),
       left_out: leftOut.map((p) => ({ provider_code: p.provider_code, code: p.code, message: p.message })),
     });

@@ -92,10 +92,11 @@ async function orderOnDemo(page: Page, screenshot?: string): Promise<{ statusUrl
   await page.click('#get-offers');
   await page.locator('#offers li[data-provider="sandbox"]').waitFor();
 
-  // Ranked: the most crypto first, every provider of the stack either offering or left out with a reason.
-  const amounts = await Promise.all((await page.locator('#offers li').all()).map((li) => li.getAttribute('data-amount')));
-  expect(amounts.length).toBeGreaterThan(1);
-  expect([...amounts].sort((a, b) => Number(b) - Number(a))).toEqual(amounts);
+  // Ranked by the broker (expected crypto delivered), each offer with the reasons for its place.
+  const ranks = await Promise.all((await page.locator('#offers li').all()).map((li) => li.getAttribute('data-rank')));
+  expect(ranks.length).toBeGreaterThan(1);
+  expect(ranks).toEqual(ranks.map((_, i) => String(i + 1)));
+  await expect(page.locator('#offers li[data-provider="sandbox"] .offer-reasons').textContent()).resolves.toMatch(/card orders in GB/);
   await expect(page.locator('#offers li').first().textContent()).resolves.toContain('(best)');
   await expect(page.locator('#offers li[data-provider="sandbox"] .offer-meta').textContent()).resolves.toMatch(/fees \d+\.\d{2} GBP/);
   if (screenshot) await page.screenshot({ path: join(shotsDir, screenshot), fullPage: true });

@@ -144,6 +144,13 @@ function renderOffers(offers, leftOut) {
       const methods = offer.payment_methods.map((m) => `${m.payment_method_code} ${m.fee} ${fiat}`).join(', ');
       meta.textContent = `You pay ${offer.amount_from} ${fiat}, fees ${offer.total_fee_amount} ${fiat} included; 1 ${crypto} = ${offer.inverted_rate} ${fiat}; fees by method: ${methods}; valid until ${new Date(offer.expires_at).toLocaleTimeString()}`;
       li.append(head, meta);
+      if (offer.rank !== undefined) li.dataset.rank = String(offer.rank);
+      if (offer.reasons?.length) {
+        const reasons = document.createElement('div');
+        reasons.className = 'offer-reasons';
+        reasons.textContent = offer.reasons.join('; ');
+        li.append(reasons);
+      }
       return li;
     }),
   );
