@@ -1,7 +1,7 @@
 /**
  * The Grafana dashboard under deploy/grafana: a dashboard Grafana can load (rows and panels with
  * unique ids, each panel's targets on the provisioned Prometheus datasource), one row each for
- * offers, orders, providers, integrator webhooks and Temporal, every query valid PromQL (promtool
+ * offers, orders, providers, integrator webhooks, Temporal, and ranking and provider health, every query valid PromQL (promtool
  * checks them as recording rules), and naming only metrics the broker exports or the Temporal
  * SDK's `temporal_*` series.
  */
@@ -37,13 +37,14 @@ test('a Grafana dashboard: uid, title, panels with unique ids and positions, tar
   }
 });
 
-test('one row each for offers, orders, providers, integrator webhooks and Temporal', () => {
+test('one row each for offers, orders, providers, integrator webhooks, Temporal, and ranking and provider health', () => {
   expect(panels.filter((p) => p.type === 'row').map((p) => p.title)).toEqual([
     'Offers',
     'Orders',
     'Providers',
     'Integrator webhooks',
     'Temporal',
+    'Ranking and provider health',
   ]);
 });
 
