@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { weakInterval } from '../weak-timer';
 import type { Logger } from '../logging';
 import { providerBreakerState, providerBreakerTransitions } from '../metrics/metrics';
 import type { BreakerStore } from './breaker-store';
@@ -49,8 +50,7 @@ export class ProviderBreakers {
 
   /** Starts refreshing the view in the background (the timer does not hold the process). */
   start(): this {
-    this.timer ??= setInterval(() => void this.refresh(), this.options.refreshMs ?? 1000);
-    this.timer.unref();
+    this.timer ??= weakInterval(this, this.options.refreshMs ?? 1000, (self) => void self.refresh());
     return this;
   }
 

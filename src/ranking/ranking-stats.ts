@@ -1,3 +1,4 @@
+import { weakInterval } from '../weak-timer';
 import type { Logger } from '../logging';
 import type { LevelCounters } from './decay';
 import { EMPTY_SNAPSHOT, type StatsSnapshot } from './snapshot';
@@ -66,15 +67,14 @@ export class RankingStats {
   async stop(): Promise<void> {
     this.stopped = true;
     this.started = false;
-    clearTimeout(this.timer);
+    clearInterval(this.timer);
     this.timer = undefined;
     await this.refreshing;
   }
 
   private schedule(): void {
     if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      void this.refresh().finally(() => this.schedule());
-    }, this.options.refreshMs).unref();
+    // One read at a time (refresh); a stats object dropped without stop() is not kept alive by its timer.
+    this.timer ??= weakInterval(this, this.options.refreshMs, (self) => void self.refresh());
   }
 }

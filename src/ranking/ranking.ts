@@ -14,6 +14,7 @@ import { RankingStats } from './ranking-stats';
 import { createReturningCustomers, type ReturningCustomers, type ReturningCustomersConfig } from './returning-customers';
 import type { OutcomeStatsStore } from './stats-store';
 import { createOutcomeStatsStore } from './store-factory';
+import { weakInterval } from '../weak-timer';
 
 export interface RankingConfig {
   ranking: { halfLifeMs: number; priorWeight: number; returningBoost: number; refreshMs: number };
@@ -33,6 +34,7 @@ export class Ranking {
   readonly recorder: OutcomeRecorder;
   readonly offers: OffersRanking;
   private rebuildTimer?: NodeJS.Timeout;
+  private client?: Client;
   private rebuilding?: Promise<void>;
 
   constructor(
@@ -63,32 +65,37 @@ export class Ranking {
   start(client?: Client): void {
     void this.stats.start();
     if (!client || this.rebuildTimer) return;
-    const check = () => {
-      this.rebuilding ??= rebuildIfEmpty({
-        client,
-        store: this.store,
-        recorder: this.recorder,
-        lookbackMs: rebuildLookbackMs(this.config.ranking.halfLifeMs),
-        pageTimeoutMs: 10_000,
-        logger: this.options.logger,
-      })
-        .then(
-          (summary) => {
-            if (summary.rebuilt) return this.stats.refresh();
-          },
-          (err: unknown) =>
-            this.options.logger.warn(
-              { err: (err as Error).message },
-              'ranking: rebuilding the statistics from Temporal failed; will try again',
-            ),
-        )
-        .finally(() => {
-          this.rebuilding = undefined;
-        });
-      return this.rebuilding;
-    };
-    void check();
-    this.rebuildTimer = setInterval(() => void check(), REBUILD_CHECK_MS).unref();
+    this.client = client;
+    void this.checkRebuild();
+    this.rebuildTimer = weakInterval(this, REBUILD_CHECK_MS, (self) => void self.checkRebuild());
+  }
+
+  /** Rebuilds the statistics when their store is empty; one check at a time, never throws. */
+  private checkRebuild(): Promise<void> {
+    const { client } = this;
+    if (!client) return Promise.resolve();
+    this.rebuilding ??= rebuildIfEmpty({
+      client,
+      store: this.store,
+      recorder: this.recorder,
+      lookbackMs: rebuildLookbackMs(this.config.ranking.halfLifeMs),
+      pageTimeoutMs: 10_000,
+      logger: this.options.logger,
+    })
+      .then(
+        (summary) => {
+          if (summary.rebuilt) return this.stats.refresh();
+        },
+        (err: unknown) =>
+          this.options.logger.warn(
+            { err: (err as Error).message },
+            'ranking: rebuilding the statistics from Temporal failed; will try again',
+          ),
+      )
+      .finally(() => {
+        this.rebuilding = undefined;
+      });
+    return this.rebuilding;
   }
 
   async stop(): Promise<void> {
