@@ -16,6 +16,9 @@ module.exports = {
   setupFiles: ['<rootDir>/test/grpc-retry-guard.ts'],
   reporters: ['default', '<rootDir>/test/reporters/closing-line.js'],
   testTimeout: 60_000,
+  // The suite runs in one worker on two cores; a worker over this much heap after a file is replaced
+  // (jest keeps some of each file's modules alive, about 15 MB a file, and the suite has 230).
+  workerIdleMemoryLimit: '1500MB',
   // Temporal's native bridge keeps a harmless handle open after teardown (sdk-typescript #928).
   forceExit: true,
 };
