@@ -8,15 +8,7 @@
 import { z } from 'zod';
 import type { LiveOfferQuery, OfferStore } from '../offers/store';
 import type { OffersRanking } from '../ranking/offers-ranking';
-
-export const OfferRankingSchema = z.object({
-  score: z.string().regex(/^\d+(\.\d+)?$/),
-  rank: z.number().int().min(1),
-  completion_rate: z.number().min(0).max(1),
-  samples: z.number().int().min(0),
-  reasons: z.array(z.string()),
-  recommended: z.boolean(),
-});
+import { OfferRankingSchema } from '../ranking/rank';
 
 export const AlternativeOfferSchema = z.object({
   provider_code: z.string(),

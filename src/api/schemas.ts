@@ -23,7 +23,7 @@ import { UNSAFE_QUERY_CHARACTERS } from '../orders/visibility-query';
 import { CUSTOMER_URL_MAX_BYTES } from '../providers/kit/url';
 import { ProviderInfoSchema } from '../providers/types';
 import { FieldErrorSchema, PROBLEM_CODES, ProblemSchema, type ProblemCode } from './problem';
-import { OfferRankingSchema } from './alternatives';
+import { OfferRankingSchema } from '../ranking/rank';
 
 // ---- shared pieces -------------------------------------------------------------------------------
 

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { compareFixed, fixedText, parseFixed, roundFixed, type FixedDecimal } from '../domain/fixed-decimal';
 import { decimal } from '../domain/money';
 import { estimateCompletion, returningCustomerEstimate, type EstimateSettings, type LevelLookup } from './estimate';
@@ -28,19 +29,20 @@ export interface RankingContext {
   settings: RankingSettings;
 }
 
-/** The `ranking` object of one offer. */
-export interface OfferRanking {
+/** The `ranking` object of one offer (the API's OfferRanking describes each field). */
+export const OfferRankingSchema = z.object({
   /** Expected crypto delivered: amount_expected_to x the completion estimate (boosted for a returning customer), rounded down to the amount's places. */
-  score: string;
+  score: z.string().regex(/^\d+(\.\d+)?$/),
   /** 1 for the highest score. */
-  rank: number;
+  rank: z.number().int().min(1),
   /** The completion estimate without the returning-customer boost, to 4 places. */
-  completion_rate: number;
+  completion_rate: z.number().min(0).max(1),
   /** Decayed orders (rounded) of the most specific level with any for this provider. */
-  samples: number;
-  reasons: string[];
-  recommended: boolean;
-}
+  samples: z.number().int().min(0),
+  reasons: z.array(z.string()),
+  recommended: z.boolean(),
+});
+export type OfferRanking = z.infer<typeof OfferRankingSchema>;
 
 /**
  * The method an offer's estimate is made for. The one asked for when the offer has it; otherwise,
