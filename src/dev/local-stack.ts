@@ -27,6 +27,8 @@ export interface LocalStackOptions {
   simulatorPort?: number;
   settleDelayMs?: number;
   faults?: Partial<SimulatorFaults>;
+  /** Each simulator's source of chance, by provider code (src/simulators/index.ts); Math.random when absent. */
+  simulatorRandom?: (code: string) => () => number;
   workflowBundle?: { code: string };
   /** Start an order worker in this process (default true). */
   worker?: boolean;
@@ -80,6 +82,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     publicUrl: simulatorUrl,
     settleDelayMs: options.settleDelayMs,
     faults: options.faults,
+    random: options.simulatorRandom,
     log: (message) => options.logger.debug({ component: 'simulator' }, message),
   });
   simulatorServer.on('request', simulators.app);

@@ -42,15 +42,26 @@ export interface SimulatorsOptions {
    */
   settleDelayMs?: number;
   log?: (message: string) => void;
+  /**
+   * Each simulator's source of chance (its fault switches' draws), by provider code; Math.random
+   * when absent. A benchmark gives each a seeded one, so that its runs draw the same outcomes.
+   */
+  random?: (code: string) => () => number;
 }
 
 /** Where one simulated provider lives on the host, and where its webhooks go. */
 interface SimulatorSite {
+  code: string;
   publicUrl: string;
   brokerWebhookUrl: string;
 }
 
-const common = ({ faults, settleDelayMs, log }: SimulatorsOptions) => ({ faults, stepDelayMs: settleDelayMs, log });
+const common = ({ faults, settleDelayMs, log, random }: SimulatorsOptions, code: string) => ({
+  faults,
+  stepDelayMs: settleDelayMs,
+  log,
+  random: random?.(code),
+});
 
 /**
  * Each provider's simulator, by its code in the provider manifest (src/providers/manifest.ts): a
@@ -58,31 +69,41 @@ const common = ({ faults, settleDelayMs, log }: SimulatorsOptions) => ({ faults,
  * adapter code.
  */
 const SIMULATORS: { [C in ProviderCode]: (site: SimulatorSite, options: SimulatorsOptions) => ProviderSimulator } = {
-  sandbox: (site, { sandbox, faults, settleDelayMs, log }) =>
-    new SandboxSimulator({ ...sandbox, publicUrl: site.publicUrl, webhookUrl: site.brokerWebhookUrl, faults, settleDelayMs, log }),
+  sandbox: (site, options) =>
+    new SandboxSimulator({
+      ...options.sandbox,
+      publicUrl: site.publicUrl,
+      webhookUrl: site.brokerWebhookUrl,
+      faults: options.faults,
+      settleDelayMs: options.settleDelayMs,
+      log: options.log,
+      random: options.random?.(site.code),
+    }),
   alchemypay: (site, options) =>
-    createAlchemypaySimulator({ ...site, credentials: alchemypaySimulatorCredentials(options.secret), ...common(options) }),
-  banxa: (site, options) => createBanxaSimulator({ ...site, credentials: banxaSimulatorCredentials(options.secret), ...common(options) }),
+    createAlchemypaySimulator({ ...site, credentials: alchemypaySimulatorCredentials(options.secret), ...common(options, site.code) }),
+  banxa: (site, options) =>
+    createBanxaSimulator({ ...site, credentials: banxaSimulatorCredentials(options.secret), ...common(options, site.code) }),
   coinbase: (site, options) =>
-    createCoinbaseSimulator({ ...site, credentials: coinbaseSimulatorCredentials(options.secret), ...common(options) }),
+    createCoinbaseSimulator({ ...site, credentials: coinbaseSimulatorCredentials(options.secret), ...common(options, site.code) }),
   mercuryo: (site, options) =>
-    createMercuryoSimulator({ ...site, credentials: mercuryoSimulatorCredentials(options.secret), ...common(options) }),
+    createMercuryoSimulator({ ...site, credentials: mercuryoSimulatorCredentials(options.secret), ...common(options, site.code) }),
   moonpay: (site, options) =>
-    createMoonpaySimulator({ ...site, credentials: moonpaySimulatorCredentials(options.secret), ...common(options) }),
+    createMoonpaySimulator({ ...site, credentials: moonpaySimulatorCredentials(options.secret), ...common(options, site.code) }),
   onramp_money: (site, options) =>
-    createOnrampMoneySimulator({ ...site, credentials: onrampMoneySimulatorCredentials(options.secret), ...common(options) }),
-  paybis: (site, options) => createPaybisSimulator({ ...site, credentials: paybisSimulatorKeys(options.secret), ...common(options) }),
+    createOnrampMoneySimulator({ ...site, credentials: onrampMoneySimulatorCredentials(options.secret), ...common(options, site.code) }),
+  paybis: (site, options) =>
+    createPaybisSimulator({ ...site, credentials: paybisSimulatorKeys(options.secret), ...common(options, site.code) }),
   ramp: (site, options) =>
     createRampSimulator({
       ...site,
       credentials: rampSimulatorCredentials(options.secret),
       signingKey: rampSimulatorSigningKey(options.secret),
-      ...common(options),
+      ...common(options, site.code),
     }),
   revolut: (site, options) =>
-    createRevolutSimulator({ ...site, credentials: revolutSimulatorCredentials(options.secret), ...common(options) }),
+    createRevolutSimulator({ ...site, credentials: revolutSimulatorCredentials(options.secret), ...common(options, site.code) }),
   transak: (site, options) =>
-    createTransakSimulator({ ...site, credentials: transakSimulatorCredentials(options.secret), ...common(options) }),
+    createTransakSimulator({ ...site, credentials: transakSimulatorCredentials(options.secret), ...common(options, site.code) }),
 };
 
 /** Every simulated provider, on one host: the generic sandbox and the simulators of the real providers. */
@@ -90,7 +111,7 @@ export function createSimulatorHost(options: SimulatorsOptions): SimulatorHost {
   const { brokerUrl, publicUrl } = options;
   return new SimulatorHost(
     Object.entries(SIMULATORS).map(([code, create]) =>
-      create({ publicUrl: `${publicUrl}/${code}`, brokerWebhookUrl: `${brokerUrl}/api/webhooks/${code}` }, options),
+      create({ code, publicUrl: `${publicUrl}/${code}`, brokerWebhookUrl: `${brokerUrl}/api/webhooks/${code}` }, options),
     ),
   );
 }
