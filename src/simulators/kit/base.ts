@@ -1,5 +1,13 @@
 import express, { type Response } from 'express';
-import { faultRoutes, injectFaults, NO_FAULTS, type SimulatorFaults } from './faults';
+import {
+  checkoutActionAsSwitched,
+  faultRoutes,
+  injectCreationFaults,
+  injectFaults,
+  NO_FAULTS,
+  type CheckoutActionDraw,
+  type SimulatorFaults,
+} from './faults';
 import type { ProviderSimulator } from './host';
 import { simulatedOrderRoutes, type OrderWebhookSwitches, type SimulatedOrder } from './simulated-orders';
 import { DEFAULT_STEP_DELAY_MS, StatusWalks } from './status-walk';
@@ -37,6 +45,9 @@ export abstract class SimulatorBase implements ProviderSimulator {
   protected readonly timers = new SimulatorTimers();
   protected readonly parts: SimulatorParts;
   protected readonly random: () => number;
+  /** What the checkout plays a customer's action as, under the `completionRate` switch. */
+  protected readonly playedAction: CheckoutActionDraw = (action, allowed) =>
+    checkoutActionAsSwitched(action, allowed, this.faults, this.random);
   /** Per-order webhook switches, by the broker's order id (the orders' reference). */
   private readonly orderSwitches = new Map<string, OrderWebhookSwitches>();
 
@@ -99,5 +110,19 @@ export abstract class SimulatorBase implements ProviderSimulator {
   /** Latency, outages and unanswered requests on the API routes under `prefix`; `outage` writes the provider's own 503. */
   protected injectFaultsUnder(prefix: string | string[], outage: (res: Response) => void): void {
     this.app.use(prefix, injectFaults({ faults: this.faults, timers: this.timers, random: this.random, outage }));
+  }
+
+  /**
+   * The `createErrorRate` and `createRejectRate` switches on an order creation route (`method` and
+   * `path` as the provider's API router has them): `outage` writes the provider's own 5xx, `refusal`
+   * the refusal its adapter reads as the provider refusing the order.
+   */
+  protected injectCreationFaultsOn(
+    method: 'get' | 'post',
+    path: string,
+    outage: (res: Response) => void,
+    refusal: (res: Response) => void,
+  ): void {
+    this.app[method](path, injectCreationFaults({ faults: this.faults, random: this.random, outage, refusal }));
   }
 }

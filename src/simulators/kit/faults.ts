@@ -10,13 +10,25 @@ export interface SimulatorFaults {
   /** Fraction of API calls never answered (the caller's deadline decides). */
   timeoutRate: number;
   /**
-   * Fraction of order creation calls answered 503, every other call answered as usual: a provider
-   * that quotes but cannot create orders (what the broker's provider circuit breaker is for). The
-   * sandbox simulator only.
+   * Fraction of order creation calls answered with the provider's own outage (a 5xx), every other
+   * call answered as usual: a provider that quotes but cannot create orders (what the broker's
+   * provider circuit breaker is for). The creation calls are those the broker's adapter makes to
+   * create an order (docs/providers.md, "Simulator switches"); a provider whose adapter makes none
+   * (Mercuryo, Onramp.money, Ramp: a signed widget URL is the order) cannot be switched so.
    */
   createErrorRate: number;
-  /** Fraction of order creation calls refused with a 422 (the provider will not take this customer's order). The sandbox simulator only. */
+  /**
+   * Fraction of order creation calls refused with the provider's own refusal (a 4xx, or Alchemy
+   * Pay's refusal envelope): the provider will not take this customer's order. The same calls as
+   * `createErrorRate`.
+   */
   createRejectRate: number;
+  /**
+   * The probability that a customer's `pay` at the checkout ends with the order complete; otherwise
+   * the payment fails as the checkout's `fail` action plays it (e.g. card declined), and the order
+   * ends failed. 1: every payment goes through.
+   */
+  completionRate: number;
   /** Webhooks are not sent at all (the broker must poll). */
   dropWebhooks: boolean;
   /** Every webhook is sent twice. */
@@ -59,6 +71,7 @@ export const NO_FAULTS: SimulatorFaults = {
   timeoutRate: 0,
   createErrorRate: 0,
   createRejectRate: 0,
+  completionRate: 1,
   dropWebhooks: false,
   duplicateWebhooks: false,
   webhookDelayMs: 0,
@@ -95,6 +108,26 @@ export function creationFault(
   return undefined;
 }
 
+/**
+ * The action a customer's checkout action is played as under the `completionRate` switch: a `pay`
+ * fails with probability 1 - completionRate, and is then played as the provider's `fail` where
+ * `allowed` (the actions of the order's state) has one. Where it has none (a late payment to an
+ * expired order) the failed payment leaves the order as it is: undefined. Other actions are played
+ * as asked. Draws from `random` only for a `pay` while the rate is below 1.
+ */
+export function checkoutActionAsSwitched<A extends string>(
+  action: A,
+  allowed: readonly string[],
+  faults: Pick<SimulatorFaults, 'completionRate'>,
+  random: () => number = Math.random,
+): A | 'fail' | undefined {
+  if (action !== 'pay' || faults.completionRate >= 1 || random() < faults.completionRate) return action;
+  return allowed.includes('fail') ? 'fail' : undefined;
+}
+
+/** checkoutActionAsSwitched with a simulator's own switches and random source: what its checkout plays an action as. */
+export type CheckoutActionDraw = <A extends string>(action: A, allowed: readonly string[]) => A | 'fail' | undefined;
+
 /** The known switches of a JSON body, each only when it has the right type. */
 export function pickFaults(body: unknown): Partial<SimulatorFaults> {
   const input = (body ?? {}) as Record<string, unknown>;
@@ -128,6 +161,25 @@ export function injectFaults({ faults, timers, random = Math.random, outage }: F
     };
     if (faults.latencyMs > 0) timers.later(proceed, faults.latencyMs);
     else proceed();
+  };
+}
+
+export interface CreationFaultOptions {
+  faults: SimulatorFaults;
+  random?: () => number;
+  /** Writes the provider's own error body for an outage (a 5xx). */
+  outage: (res: Response) => void;
+  /** Writes the provider's own refusal, the one the broker's adapter reads as the provider refusing the order. */
+  refusal: (res: Response) => void;
+}
+
+/** Middleware for a provider's order creation route: the `createErrorRate` and `createRejectRate` switches. */
+export function injectCreationFaults({ faults, random = Math.random, outage, refusal }: CreationFaultOptions): RequestHandler {
+  return (_req: Request, res: Response, next: NextFunction) => {
+    const fault = creationFault(faults, random);
+    if (fault === 'outage') outage(res);
+    else if (fault === 'refusal') refusal(res);
+    else next();
   };
 }
 
