@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
+import { providerOrderMadeAt, type CheckoutActionDraw, type SimulatorFaults } from '../kit/faults';
 import { quote } from '../kit/pricing';
 import { achError } from './api';
 import type { AlchemypayLifecycle } from './lifecycle';
@@ -27,6 +27,7 @@ export class AlchemypayCheckout {
     private readonly lifecycle: AlchemypayLifecycle,
     private readonly options: Pick<AlchemypaySimulatorOptions, 'credentials' | 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly playedAction: CheckoutActionDraw,
   ) {
     this.router.get('/ramp', (req, res) => this.page(req, res));
     this.router.post('/ramp', express.json({ limit: '8kb' }), (req, res) => this.action(req, res));
@@ -122,7 +123,8 @@ export class AlchemypayCheckout {
       });
       return;
     }
-    this.lifecycle.act(order, action);
+    const played = this.playedAction(action, allowed);
+    if (played) this.lifecycle.act(order, played);
     res.json(orderJson(order, this.options.credentials.appId));
   }
 }

@@ -22,7 +22,7 @@ export class AlchemypaySimulator extends SimulatorBase {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
     const { appId, appSecret } = options.credentials;
     const lifecycle = new AlchemypayLifecycle(this.parts, appId, appSecret, new URL(options.brokerWebhookUrl).pathname);
-    this.app.use(new AlchemypayCheckout(this.orders, lifecycle, options, this.faults).router);
+    this.app.use(new AlchemypayCheckout(this.orders, lifecycle, options, this.faults, this.playedAction).router);
     this.injectFaultsUnder('/open', (res: Response) => achError(res, '9999', 'Service Unavailable', 503));
     this.app.use(new AlchemypayApi(this.orders, options.credentials).router);
     this.app.use((_req: Request, res: Response) => achError(res, '404', 'Not Found', 404));

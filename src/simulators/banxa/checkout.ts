@@ -1,5 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
+import type { CheckoutActionDraw } from '../kit/faults';
 import { refuse } from './api';
 import type { BanxaLifecycle } from './lifecycle';
 import { orderView, type BanxaSimOrder, type CheckoutAction } from './orders';
@@ -13,6 +14,7 @@ export class BanxaCheckout {
     private readonly orders: ReadonlyMap<string, BanxaSimOrder>,
     private readonly lifecycle: BanxaLifecycle,
     private readonly publicUrl: string,
+    private readonly playedAction: CheckoutActionDraw,
   ) {
     this.router.get(['/checkout/:id', '/status/:id'], (req, res) => this.page(req, res));
     this.router.post(['/checkout/:id', '/status/:id'], (req, res) => this.action(req, res));
@@ -52,7 +54,8 @@ export class BanxaCheckout {
       });
       return;
     }
-    this.lifecycle.act(order, action as CheckoutAction);
+    const played = this.playedAction(action as CheckoutAction, allowed);
+    if (played) this.lifecycle.act(order, played);
     res.json(orderView(order, this.publicUrl));
   }
 }

@@ -24,7 +24,7 @@ export class BanxaSimulator extends SimulatorBase {
     const lifecycle = new BanxaLifecycle(this.parts, options.credentials, new URL(options.brokerWebhookUrl).pathname);
     const api = new BanxaApi(this.orders, options, this.faults);
     this.app.use(express.json({ limit: '64kb' }));
-    this.app.use(new BanxaCheckout(this.orders, lifecycle, options.publicUrl).router);
+    this.app.use(new BanxaCheckout(this.orders, lifecycle, options.publicUrl, this.playedAction).router);
     this.app.use('/v2', api.authenticate);
     this.injectFaultsUnder('/v2', (res) => refuse(res, 503, 999, 'System error'));
     this.app.use(api.router);

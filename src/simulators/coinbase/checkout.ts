@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
+import { providerOrderMadeAt, type CheckoutActionDraw, type SimulatorFaults } from '../kit/faults';
 import { quote } from '../kit/pricing';
 import { coinbaseError, SESSION_TOKEN_TTL_MS, type SimSession } from './api';
 import type { CoinbaseLifecycle } from './lifecycle';
@@ -23,6 +23,7 @@ export class CoinbaseCheckout {
     private readonly lifecycle: CoinbaseLifecycle,
     private readonly options: Pick<CoinbaseSimulatorOptions, 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly playedAction: CheckoutActionDraw,
   ) {
     this.router.get('/pay/buy/select-asset', (req, res) => this.page(req, res));
     this.router.post('/pay/buy/select-asset', express.json({ limit: '8kb' }), (req, res) => this.action(req, res));
@@ -121,7 +122,8 @@ export class CoinbaseCheckout {
       });
       return;
     }
-    this.lifecycle.act(tx, action);
+    const played = this.playedAction(action, allowed);
+    if (played) this.lifecycle.act(tx, played);
     res.json(transactionJson(tx));
   }
 }

@@ -23,7 +23,7 @@ export class CoinbaseSimulator extends SimulatorBase {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
     const lifecycle = new CoinbaseLifecycle(this.parts, options.credentials.webhookSecret);
     // The customer's page: a session token, no API faults.
-    this.app.use(new CoinbaseCheckout(this.transactions, this.sessions, lifecycle, options, this.faults).router);
+    this.app.use(new CoinbaseCheckout(this.transactions, this.sessions, lifecycle, options, this.faults, this.playedAction).router);
     this.injectFaultsUnder('/onramp', (res: Response) => coinbaseError(res, 503, 'service_unavailable', 'Service Unavailable'));
     this.app.use(new CoinbaseApi(this.transactions, this.sessions, options.credentials).router);
     this.app.use((_req: Request, res: Response) => coinbaseError(res, 404, 'not_found', 'Not Found'));

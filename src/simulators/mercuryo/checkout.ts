@@ -1,6 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
+import { providerOrderMadeAt, type CheckoutActionDraw, type SimulatorFaults } from '../kit/faults';
 import { quote } from '../kit/pricing';
 import { apiError } from './api';
 import type { MercuryoLifecycle } from './lifecycle';
@@ -26,6 +26,7 @@ export class MercuryoCheckout {
     private readonly lifecycle: MercuryoLifecycle,
     private readonly options: Pick<MercuryoSimulatorOptions, 'publicUrl' | 'credentials' | 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly playedAction: CheckoutActionDraw,
   ) {
     this.router.get('/', (req, res) => this.widgetPage(req, res));
     this.router.post('/', express.json({ limit: '16kb' }), (req, res) => this.widgetAction(req, res));
@@ -118,20 +119,17 @@ export class MercuryoCheckout {
     if (!query) return;
     const purchase = this.openPurchase(query);
     if (typeof purchase === 'string') return apiError(res, 400, purchase);
-    const action = (req.body as { action?: unknown } | undefined)?.action;
-    const steps = typeof action === 'string' ? stepsFor(purchase, action) : undefined;
-    if (typeof action !== 'string' || !steps) {
+    const asked = (req.body as { action?: unknown } | undefined)?.action;
+    const allowed = allowedActions(purchase);
+    if (typeof asked !== 'string' || !allowed.includes(asked)) {
       const status = purchase.withdraw?.status ?? purchase.payment.status;
       res.status(409).json({
-        error: {
-          code: 'invalid_action',
-          message: `action ${String(action)} is not possible now (${status})`,
-          allowed: allowedActions(purchase),
-        },
+        error: { code: 'invalid_action', message: `action ${String(asked)} is not possible now (${status})`, allowed },
       });
       return;
     }
-    this.lifecycle.act(purchase, action, steps);
+    const action = this.playedAction(asked, allowed);
+    if (action) this.lifecycle.act(purchase, action, stepsFor(purchase, action)!);
     res.json(this.summary(purchase));
   }
 

@@ -23,7 +23,7 @@ export class MercuryoSimulator extends SimulatorBase {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
     const lifecycle = new MercuryoLifecycle(this.parts, options.credentials.signKey);
     // The widget is the customer's page: no fault injection there.
-    this.app.use(new MercuryoCheckout(this.purchases, lifecycle, options, this.faults).router);
+    this.app.use(new MercuryoCheckout(this.purchases, lifecycle, options, this.faults, this.playedAction).router);
     this.injectFaultsUnder('/v1.6', (res) => apiError(res, 503, 'Service temporarily unavailable'));
     this.app.use(new MercuryoApi(this.purchases, options.credentials).router);
     this.app.use((_req: Request, res: Response) => apiError(res, 404, 'Not found'));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
+import { providerOrderMadeAt, type CheckoutActionDraw, type SimulatorFaults } from '../kit/faults';
 import { DECIMAL, DEFAULT_PAYMENT_METHOD, findAsset, moonpayError, price } from './api';
 import type { MoonpayLifecycle } from './lifecycle';
 import type { MoonpaySimulatorOptions } from './options';
@@ -19,6 +19,7 @@ export class MoonpayCheckout {
     private readonly lifecycle: MoonpayLifecycle,
     private readonly options: Pick<MoonpaySimulatorOptions, 'credentials' | 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly playedAction: CheckoutActionDraw,
   ) {
     this.router.get('/widget', (req, res) => this.widgetPage(req, res));
     this.router.post('/widget', express.json({ limit: '8kb' }), (req, res) => this.widgetAction(req, res));
@@ -124,7 +125,8 @@ export class MoonpayCheckout {
       });
       return;
     }
-    this.lifecycle.act(tx, action);
+    const played = this.playedAction(action, allowed);
+    if (played) this.lifecycle.act(tx, played);
     res.json(transactionJson(tx, MOONPAY_PROFILE));
   }
 }

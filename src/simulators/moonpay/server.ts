@@ -22,7 +22,7 @@ export class MoonpaySimulator extends SimulatorBase {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
     const lifecycle = new MoonpayLifecycle(this.parts, options.credentials.webhookKey);
     // The customer's widget: signed URL, no API faults.
-    this.app.use(new MoonpayCheckout(this.transactions, lifecycle, options, this.faults).router);
+    this.app.use(new MoonpayCheckout(this.transactions, lifecycle, options, this.faults, this.playedAction).router);
     const outage = (res: Response) => moonpayError(res, 503, 'MoonPayApiError', '1_SYS_UNKNOWN', 'Service Unavailable');
     for (const prefix of ['/v3', '/v1']) this.injectFaultsUnder(prefix, outage);
     this.app.use(new MoonpayApi(this.transactions, options.credentials).router);

@@ -1,6 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
+import { providerOrderMadeAt, type CheckoutActionDraw, type SimulatorFaults } from '../kit/faults';
 import { quote } from '../kit/pricing';
 import { apiError } from './api';
 import type { OnrampMoneyLifecycle } from './lifecycle';
@@ -25,6 +25,7 @@ export class OnrampMoneyCheckout {
     private readonly lifecycle: OnrampMoneyLifecycle,
     private readonly options: Pick<OnrampMoneySimulatorOptions, 'publicUrl' | 'credentials' | 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly playedAction: CheckoutActionDraw,
   ) {
     this.router.get('/main/buy', (req, res) => this.widgetPage(req, res));
     this.router.post('/main/buy', express.json({ limit: '16kb' }), (req, res) => this.widgetAction(req, res));
@@ -128,19 +129,16 @@ export class OnrampMoneyCheckout {
     if (!query) return;
     const tx = this.openTransaction(query);
     if (typeof tx === 'string') return apiError(res, 400, tx);
-    const action = (req.body as { action?: unknown } | undefined)?.action;
-    const steps = typeof action === 'string' ? stepsFor(tx, action) : undefined;
-    if (typeof action !== 'string' || !steps) {
+    const asked = (req.body as { action?: unknown } | undefined)?.action;
+    const allowed = allowedActions(tx);
+    if (typeof asked !== 'string' || !allowed.includes(asked)) {
       res.status(409).json({
-        error: {
-          code: 'invalid_action',
-          message: `action ${String(action)} is not possible now (${tx.status})`,
-          allowed: allowedActions(tx),
-        },
+        error: { code: 'invalid_action', message: `action ${String(asked)} is not possible now (${tx.status})`, allowed },
       });
       return;
     }
-    this.lifecycle.act(tx, action, steps);
+    const action = this.playedAction(asked, allowed);
+    if (action) this.lifecycle.act(tx, action, stepsFor(tx, action)!);
     res.json({
       merchantRecognitionId: tx.merchantRecognitionId,
       orderId: tx.orderId,

@@ -24,7 +24,7 @@ export class OnrampMoneySimulator extends SimulatorBase {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
     const lifecycle = new OnrampMoneyLifecycle(this.parts, options.credentials.apiSecret);
     // The widget is the customer's page: no fault injection there.
-    this.app.use(new OnrampMoneyCheckout(this.transactions, lifecycle, options, this.faults).router);
+    this.app.use(new OnrampMoneyCheckout(this.transactions, lifecycle, options, this.faults, this.playedAction).router);
     this.injectFaultsUnder('/onramp', (res) => apiError(res, 503, 'currently down for maintenance'));
     this.app.use(new OnrampMoneyApi(this.transactions, options.credentials).router);
     this.app.use((_req: Request, res: Response) => apiError(res, 404, 'Not found'));

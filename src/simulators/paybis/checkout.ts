@@ -1,5 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
+import type { CheckoutActionDraw } from '../kit/faults';
 import { refuse } from './api';
 import type { PaybisLifecycle } from './lifecycle';
 import { currentTransaction, type CheckoutAction, type PaybisSimRequest } from './orders';
@@ -12,6 +13,7 @@ export class PaybisCheckout {
   constructor(
     private readonly requests: ReadonlyMap<string, PaybisSimRequest>,
     private readonly lifecycle: PaybisLifecycle,
+    private readonly playedAction: CheckoutActionDraw,
   ) {
     this.router.get('/widget', (req, res) => this.page(req, res));
     this.router.post('/widget', (req, res) => this.action(req, res));
@@ -61,7 +63,8 @@ export class PaybisCheckout {
       });
       return;
     }
-    this.lifecycle.act(request, action as CheckoutAction);
+    const played = this.playedAction(action as CheckoutAction, allowed);
+    if (played) this.lifecycle.act(request, played);
     res.json({ requestId: request.requestId, status: currentTransaction(request)?.status ?? null });
   }
 }

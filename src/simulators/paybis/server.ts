@@ -33,7 +33,7 @@ export class PaybisSimulator extends SimulatorBase {
         },
       }),
     );
-    this.app.use(new PaybisCheckout(this.requests, lifecycle).router);
+    this.app.use(new PaybisCheckout(this.requests, lifecycle, this.playedAction).router);
     this.app.use('/v2', api.authenticate);
     this.injectFaultsUnder('/v2', (res) => refuse(res, 503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable'));
     this.app.use(api.router);

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
+import { providerOrderMadeAt, type CheckoutActionDraw, type SimulatorFaults } from '../kit/faults';
 import { baseUnits, findAsset, num, price } from './api';
 import type { RampLifecycle } from './lifecycle';
 import type { RampSimulatorOptions } from './options';
@@ -29,6 +29,7 @@ export class RampCheckout {
     private readonly lifecycle: RampLifecycle,
     private readonly options: Pick<RampSimulatorOptions, 'publicUrl' | 'credentials' | 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly playedAction: CheckoutActionDraw,
   ) {
     this.router.get('/app', (req, res) => this.widget(req, res));
     this.router.post('/app', express.json({ limit: '16kb' }), (req, res) => this.widgetAction(req, res));
@@ -128,19 +129,20 @@ export class RampCheckout {
       res.status(record.status).json({ error: { code: 'invalid_widget_url', message: record.message } });
       return;
     }
-    const action = (req.body as { action?: unknown } | undefined)?.action;
-    const steps = typeof action === 'string' ? planFor(action, record.purchase.status) : undefined;
-    if (typeof action !== 'string' || !steps) {
+    const asked = (req.body as { action?: unknown } | undefined)?.action;
+    const allowed = allowedActions(record.purchase.status);
+    if (typeof asked !== 'string' || !allowed.includes(asked)) {
       res.status(409).json({
         error: {
           code: 'invalid_action',
-          message: `action ${String(action)} is not possible while the purchase is ${record.purchase.status}`,
-          allowed: allowedActions(record.purchase.status),
+          message: `action ${String(asked)} is not possible while the purchase is ${record.purchase.status}`,
+          allowed,
         },
       });
       return;
     }
-    this.lifecycle.act(record, action, steps);
+    const action = this.playedAction(asked, allowed);
+    if (action) this.lifecycle.act(record, action, planFor(action, record.purchase.status)!);
     res.json({ status: record.purchase.status, purchase: record.purchase });
   }
 }

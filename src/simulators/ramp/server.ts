@@ -29,7 +29,7 @@ export class RampSimulator extends SimulatorBase {
     }
     const lifecycle = new RampLifecycle(this.parts, signingKey);
     // The widget is the customer's page: no fault injection there.
-    this.app.use(new RampCheckout(this.purchases, lifecycle, options, this.faults).router);
+    this.app.use(new RampCheckout(this.purchases, lifecycle, options, this.faults, this.playedAction).router);
     this.injectFaultsUnder('/api', (res) => void res.status(503).json(rampError('SERVICES.UNAVAILABLE', 503, 'simulated outage')));
     this.app.use(new RampApi(this.purchases, options.credentials).router);
     // Ramp's framework answers unknown paths in its own shape.

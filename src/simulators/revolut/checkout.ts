@@ -1,7 +1,7 @@
 import BigNumber from 'bignumber.js';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
+import { providerOrderMadeAt, type CheckoutActionDraw, type SimulatorFaults } from '../kit/faults';
 import { priceBuy, refuse } from './api';
 import type { RevolutLifecycle } from './lifecycle';
 import { CHECKOUT_ACTIONS, orderJson, type BuyRequest, type CheckoutAction, type RevolutSimOrder } from './orders';
@@ -23,6 +23,7 @@ export class RevolutCheckout {
     private readonly buys: ReadonlyMap<string, BuyRequest>,
     private readonly lifecycle: RevolutLifecycle,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly playedAction: CheckoutActionDraw,
     private readonly log?: (message: string) => void,
   ) {
     this.router.get('/widget', (req, res) => this.page(req, res));
@@ -97,7 +98,8 @@ export class RevolutCheckout {
       });
       return;
     }
-    this.lifecycle.act(order, action as CheckoutAction);
+    const played = this.playedAction(action as CheckoutAction, allowed);
+    if (played) this.lifecycle.act(order, played);
     res.json(orderJson(order));
   }
 }

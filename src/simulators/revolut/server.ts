@@ -36,7 +36,7 @@ export class RevolutSimulator extends SimulatorBase {
     const lifecycle = new RevolutLifecycle(this.parts, options.credentials, this.subscriptions);
     const api = new RevolutApi(this.orders, this.buys, this.subscriptions, options);
     // The customer's web app: no key, no API faults.
-    this.app.use(new RevolutCheckout(this.orders, this.buys, lifecycle, this.faults, options.log).router);
+    this.app.use(new RevolutCheckout(this.orders, this.buys, lifecycle, this.faults, this.playedAction, options.log).router);
     const outage = (res: Response) => refuse(res, 503, 'Service is not available');
     this.app.use('/partners/api', api.authenticate);
     this.injectFaultsUnder('/partners/api', outage);

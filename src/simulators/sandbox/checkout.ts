@@ -1,5 +1,6 @@
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
+import type { CheckoutActionDraw } from '../kit/faults';
 import type { SandboxLifecycle } from './lifecycle';
 import { ACTIONS_BY_STATUS, sandboxError as error, type SimOrder } from './orders';
 
@@ -11,6 +12,7 @@ export class SandboxCheckout {
     private readonly orders: ReadonlyMap<string, SimOrder>,
     private readonly lifecycle: SandboxLifecycle,
     private readonly providerName: string,
+    private readonly playedAction: CheckoutActionDraw,
   ) {
     this.router.get('/checkout/:id', (req, res) => this.checkoutPage(req, res));
     this.router.post('/checkout/:id', express.json({ limit: '64kb' }), (req, res) => this.checkoutAction(req, res));
@@ -55,7 +57,8 @@ export class SandboxCheckout {
       );
       return;
     }
-    this.lifecycle.act(order, action);
+    const played = this.playedAction(action, ACTIONS_BY_STATUS[order.status]);
+    if (played) this.lifecycle.act(order, played);
     res.json(order);
   }
 }

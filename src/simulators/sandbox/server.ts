@@ -30,7 +30,7 @@ export class SandboxSimulator extends SimulatorBase {
     this.api = new SandboxApi(this.orders, profile, options, this.faults, this.random);
     const lifecycle = new SandboxLifecycle(this.parts, options.webhookSecret);
     // Customer-facing pages need no API key.
-    this.app.use(new SandboxCheckout(this.orders, lifecycle, profile.name).router);
+    this.app.use(new SandboxCheckout(this.orders, lifecycle, profile.name, this.playedAction).router);
     this.app.use('/v1', this.api.authenticate);
     this.injectFaultsUnder('/v1', (res) => void res.status(503).json(sandboxError('unavailable', 'simulated outage')));
     this.app.use(this.api.router);

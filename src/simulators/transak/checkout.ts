@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
-import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
+import { providerOrderMadeAt, type CheckoutActionDraw, type SimulatorFaults } from '../kit/faults';
 import { priceWidget, type WidgetSession } from './api';
 import type { TransakLifecycle } from './lifecycle';
 import type { TransakSimulatorOptions } from './options';
@@ -20,6 +20,7 @@ export class TransakCheckout {
     private readonly lifecycle: TransakLifecycle,
     private readonly options: Pick<TransakSimulatorOptions, 'credentials' | 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly playedAction: CheckoutActionDraw,
   ) {
     this.router.get('/global', (req, res) => this.widgetPage(req, res));
     this.router.post('/global', (req, res) => this.widgetAction(req, res));
@@ -112,7 +113,8 @@ export class TransakCheckout {
       });
       return;
     }
-    this.lifecycle.act(order, action);
+    const played = this.playedAction(action, allowed);
+    if (played) this.lifecycle.act(order, played);
     res.json({ status: order.status, orderId: order.id, partnerOrderId: order.partnerOrderId });
   }
 }

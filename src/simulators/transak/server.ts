@@ -37,7 +37,7 @@ class TransakSimulatorServer extends SimulatorBase implements TransakSimulator {
     const lifecycle = new TransakLifecycle(this.parts, this.tokens);
     this.app.use(express.json({ limit: '64kb' }));
     // The customer-facing widget: no faults, no API key check.
-    this.app.use(new TransakCheckout(this.orders, sessions, lifecycle, options, this.faults).router);
+    this.app.use(new TransakCheckout(this.orders, sessions, lifecycle, options, this.faults, this.playedAction).router);
     this.injectFaultsUnder(
       ['/api', '/partners', '/cryptocoverage', '/fiat'],
       (res) => void res.status(503).json(transakError(503, 'Service Unavailable', 'simulated outage')),
