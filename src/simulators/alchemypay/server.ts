@@ -23,7 +23,13 @@ export class AlchemypaySimulator extends SimulatorBase {
     const { appId, appSecret } = options.credentials;
     const lifecycle = new AlchemypayLifecycle(this.parts, appId, appSecret, new URL(options.brokerWebhookUrl).pathname);
     this.app.use(new AlchemypayCheckout(this.orders, lifecycle, options, this.faults, this.playedAction).router);
-    this.injectFaultsUnder('/open', (res: Response) => achError(res, '9999', 'Service Unavailable', 503));
+    const outage = (res: Response) => achError(res, '9999', 'Service Unavailable', 503);
+    this.injectFaultsUnder('/open', outage);
+    // Nothing is created until the customer places the order on the ramp page: the order query is
+    // the one call the broker's order creation makes. A refusal comes in the envelope, with HTTP 200.
+    this.injectCreationFaultsOn('get', '/open/api/v4/merchant/query/trade', outage, (res) =>
+      achError(res, '10009', 'Risk control: this user may not buy'),
+    );
     this.app.use(new AlchemypayApi(this.orders, options.credentials).router);
     this.app.use((_req: Request, res: Response) => achError(res, '404', 'Not Found', 404));
   }

@@ -26,7 +26,9 @@ export class BanxaSimulator extends SimulatorBase {
     this.app.use(express.json({ limit: '64kb' }));
     this.app.use(new BanxaCheckout(this.orders, lifecycle, options.publicUrl, this.playedAction).router);
     this.app.use('/v2', api.authenticate);
-    this.injectFaultsUnder('/v2', (res) => refuse(res, 503, 999, 'System error'));
+    const outage = (res: Response) => refuse(res, 503, 999, 'System error');
+    this.injectFaultsUnder('/v2', outage);
+    this.injectCreationFaultsOn('post', '/v2/buy', outage, (res) => refuse(res, 422, 4000, 'The customer cannot place this order'));
     this.app.use(api.router);
     this.app.use((_req: Request, res: Response) => refuse(res, 404, 404, 'Not found'));
   }

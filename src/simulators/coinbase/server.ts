@@ -24,7 +24,12 @@ export class CoinbaseSimulator extends SimulatorBase {
     const lifecycle = new CoinbaseLifecycle(this.parts, options.credentials.webhookSecret);
     // The customer's page: a session token, no API faults.
     this.app.use(new CoinbaseCheckout(this.transactions, this.sessions, lifecycle, options, this.faults, this.playedAction).router);
-    this.injectFaultsUnder('/onramp', (res: Response) => coinbaseError(res, 503, 'service_unavailable', 'Service Unavailable'));
+    const outage = (res: Response) => coinbaseError(res, 503, 'service_unavailable', 'Service Unavailable');
+    this.injectFaultsUnder('/onramp', outage);
+    // The session token is the one thing made for an order before the customer's page (the order's lookup comes after).
+    this.injectCreationFaultsOn('post', '/onramp/v1/token', outage, (res) =>
+      coinbaseError(res, 400, 'invalid_request', 'this user is not eligible for Coinbase Onramp'),
+    );
     this.app.use(new CoinbaseApi(this.transactions, this.sessions, options.credentials).router);
     this.app.use((_req: Request, res: Response) => coinbaseError(res, 404, 'not_found', 'Not Found'));
   }

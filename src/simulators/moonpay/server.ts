@@ -25,6 +25,11 @@ export class MoonpaySimulator extends SimulatorBase {
     this.app.use(new MoonpayCheckout(this.transactions, lifecycle, options, this.faults, this.playedAction).router);
     const outage = (res: Response) => moonpayError(res, 503, 'MoonPayApiError', '1_SYS_UNKNOWN', 'Service Unavailable');
     for (const prefix of ['/v3', '/v1']) this.injectFaultsUnder(prefix, outage);
+    // Nothing is created until the customer submits the widget: the lookup by our id is the one
+    // call the broker's order creation makes (its status polls make it too).
+    this.injectCreationFaultsOn('get', '/v1/transactions/ext/:externalTransactionId', outage, (res) =>
+      moonpayError(res, 400, 'BadRequestError', '1_SYS_UNKNOWN', 'This customer cannot be served'),
+    );
     this.app.use(new MoonpayApi(this.transactions, options.credentials).router);
     this.app.use((_req: Request, res: Response) => moonpayError(res, 404, 'NotFoundError', '4_SYS_NOT_FOUND', 'Not Found'));
   }

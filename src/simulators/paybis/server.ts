@@ -35,7 +35,10 @@ export class PaybisSimulator extends SimulatorBase {
     );
     this.app.use(new PaybisCheckout(this.requests, lifecycle, this.playedAction).router);
     this.app.use('/v2', api.authenticate);
-    this.injectFaultsUnder('/v2', (res) => refuse(res, 503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable'));
+    const outage = (res: Response) => refuse(res, 503, 'SERVICE_UNAVAILABLE', 'Service temporarily unavailable');
+    this.injectFaultsUnder('/v2', outage);
+    // The order's quote (POST /v2/quote) answers as usual: only the request that locks it fails.
+    this.injectCreationFaultsOn('post', '/v2/request', outage, (res) => refuse(res, 422, 'REQUEST_REJECTED', 'The request was rejected'));
     this.app.use(api.router);
     this.app.use((_req: Request, res: Response) => refuse(res, 404, 'NOT_FOUND', 'Not found'));
   }

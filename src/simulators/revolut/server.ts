@@ -40,6 +40,10 @@ export class RevolutSimulator extends SimulatorBase {
     const outage = (res: Response) => refuse(res, 503, 'Service is not available');
     this.app.use('/partners/api', api.authenticate);
     this.injectFaultsUnder('/partners/api', outage);
+    // `/buy` makes the customer's link, the one call made for an order (the order's lookup comes after).
+    this.injectCreationFaultsOn('get', '/partners/api/2.0/buy', outage, (res) =>
+      refuse(res, 400, 'This customer cannot buy with Revolut Ramp'),
+    );
     this.app.use('/partners/api/2.0', api.partners);
     this.app.use('/partners/api/1.0', api.webhookRoutes);
     this.app.use((_req: Request, res: Response) => refuse(res, 404, 'Not found'));

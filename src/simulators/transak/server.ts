@@ -38,9 +38,14 @@ class TransakSimulatorServer extends SimulatorBase implements TransakSimulator {
     this.app.use(express.json({ limit: '64kb' }));
     // The customer-facing widget: no faults, no API key check.
     this.app.use(new TransakCheckout(this.orders, sessions, lifecycle, options, this.faults, this.playedAction).router);
-    this.injectFaultsUnder(
-      ['/api', '/partners', '/cryptocoverage', '/fiat'],
-      (res) => void res.status(503).json(transakError(503, 'Service Unavailable', 'simulated outage')),
+    const outage = (res: Response) => void res.status(503).json(transakError(503, 'Service Unavailable', 'simulated outage'));
+    this.injectFaultsUnder(['/api', '/partners', '/cryptocoverage', '/fiat'], outage);
+    // The widget session is made for the order (the order's lookup by our id answers as usual).
+    this.injectCreationFaultsOn(
+      'post',
+      '/api/v2/auth/session',
+      outage,
+      (res) => void res.status(400).json(transakError(400, 'BadRequestError', 'This user is blocked')),
     );
     this.app.use(new TransakApi(this.orders, sessions, this.tokens, options).router);
     this.app.use((_req: Request, res: Response) => void res.status(404).json(transakError(404, 'Not Found', 'no such route')));
