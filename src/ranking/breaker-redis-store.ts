@@ -65,7 +65,8 @@ elseif s == 'h' then
 elseif s == 'c' and result ~= 'ignored' then
   w = string.sub(w .. (result == 'failure' and '1' or '0'), -size)
   local _, failed = string.gsub(w, '1', '')
-  if failures > 0 and failed >= failures and failed >= rate * #w then move('o') u = now + openMs w = '' end
+  local run = #w >= failures and string.sub(w, -failures) == string.rep('1', failures)
+  if failures > 0 and failed >= failures and (failed >= rate * #w or run) then move('o') u = now + openMs w = '' end
 end
 local encoded = {}
 for _, probe in ipairs(probes) do encoded[#encoded + 1] = probe[1] .. '=' .. string.format('%.0f', probe[2]) end

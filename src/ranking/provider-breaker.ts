@@ -86,7 +86,8 @@ export function admit(record: BreakerRecord, now: number, probeId: string, setti
 
 /**
  * A creation's outcome. Closed: it joins the window, and the breaker opens when the window holds at
- * least `failures` failures making at least `failureRate` of it. Half-open: only a probe's outcome
+ * least `failures` failures making at least `failureRate` of it, or ends in `failures` failures in a
+ * row. Half-open: only a probe's outcome
  * counts (a success closes, a failure opens again); anything else is ignored, as every outcome is
  * while open (creations that began before it opened).
  */
@@ -114,10 +115,26 @@ export function settle(
   }
   const window = (at.window + (result === 'failure' ? '1' : '0')).slice(-settings.window);
   const failed = countFailures(window);
-  if (settings.failures > 0 && failed >= settings.failures && failed >= settings.failureRate * window.length) {
+  if (
+    settings.failures > 0 &&
+    failed >= settings.failures &&
+    (failed >= settings.failureRate * window.length || endsInRun(window, settings.failures))
+  ) {
     return step({ state: 'open', until: now + settings.openMs });
   }
   return step({ state: 'closed', window });
+}
+
+/**
+ * Whether the window's last `length` creations all failed. A provider that goes down after a long
+ * healthy spell has a window full of successes: by the share alone it would take half the window's
+ * failures to open, and ranking, which moves customers away from a provider whose creations fail,
+ * may never send it that many.
+ */
+function endsInRun(window: string, length: number): boolean {
+  if (window.length < length) return false;
+  for (let i = window.length - length; i < window.length; i++) if (window.charCodeAt(i) !== 49 /* '1' */) return false;
+  return true;
 }
 
 function countFailures(window: string): number {

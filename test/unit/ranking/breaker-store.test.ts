@@ -19,7 +19,8 @@ import { ProviderBreakers } from '../../../src/ranking/provider-breakers';
 import { registry } from '../../../src/metrics/registry';
 import { useSharedRedis } from '../../helpers/redis';
 
-const SETTINGS: BreakerSettings = { failures: 3, failureRate: 0.5, window: 6, openMs: 1000, probes: 2, probeLeaseMs: 500 };
+// A failure rate that three failures among six do not reach: the walk opens by failures in a row.
+const SETTINGS: BreakerSettings = { failures: 3, failureRate: 0.6, window: 6, openMs: 1000, probes: 2, probeLeaseMs: 500 };
 
 const redis = useSharedRedis();
 

@@ -29,11 +29,19 @@ describe('closed', () => {
     expect(step.transitions).toEqual([{ from: 'closed', to: 'open' }]);
   });
 
-  test('does not open while failures are under the failure rate of the window', () => {
-    // 5 failures among 11: 45 % < 50 %.
-    expect(after([...successes(6), ...fails(5)]).state).toBe('closed');
-    // 6 among 12: exactly 50 % opens.
-    expect(after([...successes(6), ...fails(6)]).state).toBe('open');
+  test('does not open while failures are under the failure rate of the window and not in a row', () => {
+    // 5 failures among 11, the last five not all failed: 45 % < 50 %.
+    const mixed: CreationResult[] = [...successes(5), 'failure', 'failure', 'success', 'failure', 'failure', 'failure'];
+    expect(after(mixed).state).toBe('closed');
+    // One more failure: 6 among 12, exactly 50 %, opens.
+    expect(after([...mixed, 'failure']).state).toBe('open');
+  });
+
+  test('opens at the minimum of failures in a row, however healthy the window was before', () => {
+    // A provider that goes down after a healthy spell: 4 failures in a row among 20 leave it closed, the 5th opens it.
+    expect(after([...successes(16), ...fails(4)])).toEqual({ state: 'closed', window: `${'0'.repeat(16)}1111` });
+    expect(after([...successes(16), ...fails(5)]).state).toBe('open');
+    expect(after([...successes(100), ...fails(5)]).state).toBe('open');
   });
 
   test('the window holds only the last creations: old failures leave it', () => {
@@ -61,7 +69,8 @@ describe('closed', () => {
 
   test('a failure rate of 1 needs every creation of the window failed', () => {
     const strict = { ...SETTINGS, failureRate: 1 };
-    expect(after([...successes(1), ...fails(10)], strict).state).toBe('closed');
+    const mostlyFailed: CreationResult[] = [...fails(4), 'success', ...fails(4), 'success', ...fails(4)];
+    expect(after(mostlyFailed, strict).state).toBe('closed');
     expect(after(fails(5), strict).state).toBe('open');
   });
 
