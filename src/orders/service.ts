@@ -228,7 +228,9 @@ export class OrderService {
     const runId = await this.failedRunId(input.orderId);
     const market = { providerCode: input.providerCode, country: input.request.country_code, paymentMethod: input.request.payment_method };
     const first =
-      outcomes && runId ? await outcomes.refused(refusedAttemptId(runId), market, type) : this.firstRejection(input.orderId, runId);
+      outcomes && runId
+        ? await outcomes.refused(refusedAttemptId(runId), market, type, { integratorId: input.integratorId })
+        : this.firstRejection(input.orderId, runId);
     settle(type === 'provider_unavailable' && first ? 'failure' : 'ignored');
   }
 

@@ -54,9 +54,9 @@ export function outcomeOfOrder({ providerCode, integratorId, order }: SettledOrd
   if (METHOD.test(order.payment_method)) outcome.paymentMethod = order.payment_method;
   const createdMs = Date.parse(order.created_at);
   if (complete && Number.isFinite(createdMs) && updatedMs >= createdMs) outcome.completeMs = updatedMs - createdMs;
-  if (isText(integratorId) && isText(order.external_user_id)) {
+  if (isText(integratorId)) {
     outcome.integratorId = integratorId;
-    outcome.externalUserId = order.external_user_id;
+    if (isText(order.external_user_id)) outcome.externalUserId = order.external_user_id;
   }
   return outcome;
 }
@@ -66,11 +66,18 @@ export const refusedAttemptId = (runId: string) => `refused-${runId}`;
 
 /**
  * The outcome of a creation the provider refused (`rejection` is the order's rejection type), or
- * undefined for a rejection that is not the provider's. `attemptId` is unique per creation tried.
+ * undefined for a rejection that is not the provider's. `attemptId` is unique per creation tried;
+ * `integratorId`, whose order it was, when known (it then counts for that integrator too).
  */
-export function refusedOutcome(attemptId: string, market: OrderMarket, rejection: string, atMs: number): OrderOutcome | undefined {
+export function refusedOutcome(
+  attemptId: string,
+  market: OrderMarket,
+  rejection: string,
+  atMs: number,
+  integratorId?: string,
+): OrderOutcome | undefined {
   if (!PROVIDER_REFUSALS.has(rejection)) return undefined;
-  return {
+  const outcome: OrderOutcome = {
     runId: attemptId,
     providerCode: market.providerCode,
     country: market.country,
@@ -78,4 +85,6 @@ export function refusedOutcome(attemptId: string, market: OrderMarket, rejection
     kind: 'refused',
     finishedAtMs: atMs,
   };
+  if (isText(integratorId)) outcome.integratorId = integratorId;
+  return outcome;
 }

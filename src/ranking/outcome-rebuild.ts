@@ -2,16 +2,19 @@
  * Rebuilds the ranking's statistics from Temporal's own records when their store is empty (a new
  * deployment, a flushed Redis, a restarted process with the memory store): every order visibility
  * still keeps (the namespace's retention, 30 days by default) that has settled, and every creation
- * the provider refused, folded as the worker and the API would have folded them. Returning
+ * the provider refused, folded as the worker and the API would have folded them, each under its
+ * integrator too (a settled order's memo names it, a refused run's IntegratorId search attribute). Returning
  * customers are not rebuilt: a deletion's tombstone may have gone with the store. The store's
  * deduplication makes a rebuild that overlaps live recording, or another process's rebuild, harmless.
  */
 import { ApplicationFailure, WorkflowFailedError, type Client } from '@temporalio/client';
 import type { LoadedDataConverter } from '@temporalio/common';
+import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
 import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { temporal } from '@temporalio/proto';
 import type { Logger } from '../logging';
 import type { Order } from '../domain/order';
+import { INTEGRATOR_ID_KEY } from '../temporal/order-contract';
 import { rawExecutions } from '../temporal/raw-visibility';
 import { marketOf, outcomeOfOrder, refusedAttemptId } from './order-outcome';
 import type { OutcomeRecorder } from './outcome-recorder';
@@ -106,8 +109,22 @@ async function foldRecord(
   const closedMs = raw.closeTime
     ? Number(raw.closeTime.seconds ?? 0) * 1000 + Math.floor((raw.closeTime.nanos ?? 0) / 1e6)
     : (options.now ?? Date.now)();
-  if (type) await options.recorder.refused(refusedAttemptId(runId), market, type, closedMs);
+  if (type) await options.recorder.refused(refusedAttemptId(runId), market, type, { atMs: closedMs, integratorId: integratorOf(raw) });
   return 'failed';
+}
+
+/**
+ * The integrator a run was started for: its IntegratorId search attribute, set when the API starts
+ * every order (src/orders/service.ts). A refused creation has no order memo, so this is what
+ * attributes it; a run without the attribute (or one that cannot be read) is folded into the
+ * shared levels only, as an outcome without an integrator is.
+ */
+export function integratorOf(raw: temporal.api.workflow.v1.IWorkflowExecutionInfo): string | undefined {
+  try {
+    return decodeTypedSearchAttributes(raw.searchAttributes?.indexedFields).get(INTEGRATOR_ID_KEY);
+  } catch {
+    return undefined;
+  }
 }
 
 interface SettledOrderMemo {

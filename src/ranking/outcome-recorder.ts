@@ -28,11 +28,17 @@ export class OutcomeRecorder {
   }
 
   /**
-   * A creation was rejected with `rejection`: recorded when the provider refused it. Whether this
-   * call was the first to record it (the store's deduplication, shared by every process).
+   * A creation of `integratorId`'s (when known) was rejected with `rejection`: recorded when the
+   * provider refused it. Whether this call was the first to record it (the store's deduplication,
+   * shared by every process).
    */
-  async refused(attemptId: string, market: OrderMarket, rejection: string, atMs = Date.now()): Promise<boolean> {
-    const outcome = refusedOutcome(attemptId, market, rejection, atMs);
+  async refused(
+    attemptId: string,
+    market: OrderMarket,
+    rejection: string,
+    options: { atMs?: number; integratorId?: string } = {},
+  ): Promise<boolean> {
+    const outcome = refusedOutcome(attemptId, market, rejection, options.atMs ?? Date.now(), options.integratorId);
     return outcome ? this.record(outcome) : false;
   }
 

@@ -53,6 +53,13 @@ describe('outcomeOfOrder', () => {
     expect(outcomeOfOrder({ ...order(), providerCode: '' })).toBeUndefined();
   });
 
+  test('an order without an external user id still counts for its integrator', () => {
+    const outcome = outcomeOfOrder(order({ external_user_id: '' }));
+    expect(outcome).toMatchObject({ integratorId: 'acme' });
+    expect(outcome).not.toHaveProperty('externalUserId');
+    expect(outcomeOfOrder({ ...order(), integratorId: '' })).not.toHaveProperty('integratorId');
+  });
+
   test('an update before the creation gives no time to complete', () => {
     expect(outcomeOfOrder(order({ updated_at: '2026-11-01T09:00:00.000Z' }))?.completeMs).toBeUndefined();
   });
@@ -69,6 +76,10 @@ describe('refusedOutcome', () => {
       kind: 'refused',
       finishedAtMs: 5,
     });
+  });
+  test('counts for the integrator whose creation it was, when known', () => {
+    expect(refusedOutcome('refused-run-1', market, 'provider_rejected', 5, 'acme')).toMatchObject({ integratorId: 'acme' });
+    expect(refusedOutcome('refused-run-1', market, 'provider_rejected', 5, '')).not.toHaveProperty('integratorId');
   });
   test.each(['invalid_wallet_address', 'idempotency_conflict', 'anything'])('%s is not the provider', (type) => {
     expect(refusedOutcome('refused-run-1', market, type, 5)).toBeUndefined();
