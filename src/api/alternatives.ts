@@ -42,6 +42,11 @@ export async function alternativeOffers(deps: AlternativesDeps, query: LiveOffer
     };
   }
   const returning = await deps.ranking.returningProviders(query.integratorId, query.externalUserId);
-  const ranked = deps.ranking.attach(live, { country: query.country, paymentMethod: query.paymentMethod, returningProviders: returning });
+  const ranked = deps.ranking.attach(live, {
+    integratorId: query.integratorId,
+    country: query.country,
+    paymentMethod: query.paymentMethod,
+    returningProviders: returning,
+  });
   return Object.entries(ranked).map(([provider_code, offer]) => ({ provider_code, ...offer }));
 }

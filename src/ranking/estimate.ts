@@ -43,7 +43,8 @@ export interface CompletionEstimate {
 /** `(count + K * parent) / (total + K)`; the parent's rate when there is nothing to weigh. */
 export function smoothed(count: number, total: number, parentRate: number, priorWeight: number): number {
   const weight = total + priorWeight;
-  if (weight <= 0) return parentRate;
+  // Exactly the parent's with nothing to weigh (an integrator with no orders reads the shared estimate as it is).
+  if (total <= 0 || weight <= 0) return parentRate;
   return Math.min(1, Math.max(0, (count + priorWeight * parentRate) / weight));
 }
 
@@ -93,6 +94,52 @@ export function estimateCompletion(
   if (samplesLevel) result.samplesLevel = samplesLevel;
   if (meanCompleteMs !== undefined) result.meanCompleteMs = meanCompleteMs;
   return result;
+}
+
+/**
+ * One integrator's estimate: at the level the shared estimate is made for (its most specific), the
+ * integrator's own counters smoothed toward the shared estimate of that level with the same K. An
+ * integrator with no orders of its own there reads the shared estimate; one with many, its own rate.
+ * `samples` and `ownAttempts` count the integrator's orders only: what it may be told.
+ */
+export interface IntegratorEstimate {
+  p: number;
+  completionRate: number;
+  refusedShare: number;
+  /** The integrator's own decayed orders at the estimate's level. */
+  ownAttempts: number;
+  /** `ownAttempts` rounded. */
+  samples: number;
+  /** The estimate from every integrator's orders it leans on (never shown to an integrator as counts). */
+  shared: CompletionEstimate;
+}
+
+/** `shared` the shared levels, `own` the integrator's (undefined: it has none). */
+export function estimateForIntegrator(
+  shared: LevelLookup,
+  own: LevelLookup | undefined,
+  providerCode: string,
+  country: string | undefined,
+  paymentMethod: string | undefined,
+  nowMs: number,
+  settings: EstimateSettings,
+): IntegratorEstimate {
+  const wide = estimateCompletion(shared, providerCode, country, paymentMethod, nowMs, settings);
+  const level = wide.levels[0]!;
+  const stored = own?.(level.key);
+  const counters = stored ? countersAt(stored, nowMs, settings.halfLifeMs) : undefined;
+  const attempts = counters?.attempts ?? 0;
+  const refused = Math.min(counters?.refused ?? 0, attempts);
+  const completionRate = smoothed(counters?.completed ?? 0, attempts - refused, level.completionRate, settings.priorWeight);
+  const refusedShare = smoothed(refused, attempts, level.refusedShare, settings.priorWeight);
+  return {
+    p: (1 - refusedShare) * completionRate,
+    completionRate,
+    refusedShare,
+    ownAttempts: attempts,
+    samples: Math.round(attempts),
+    shared: wide,
+  };
 }
 
 /** A returning customer's estimate: `p + (1 - p) * boost` (the boost in [0, 1]; 0 leaves p as it is). */

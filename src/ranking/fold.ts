@@ -1,5 +1,5 @@
 import { foldAt, type LevelCounters, type LevelWeights } from './decay';
-import { levelsOf } from './levels';
+import { integratorLevelKey, isKeyableIntegrator, levelsOf } from './levels';
 import type { OrderOutcome } from './outcome';
 
 /** What one outcome adds to the counters of each of its levels. */
@@ -37,9 +37,15 @@ export function weightsToFold(outcome: OrderOutcome, idSeen: boolean, completion
   return idSeen ? completionWeights(outcome) : outcomeWeights(outcome);
 }
 
-/** The level keys an outcome is folded into, most specific first. */
+/**
+ * The level keys an outcome is folded into: the shared levels, most specific first, then the same
+ * levels under its integrator when it has one (src/ranking/levels.ts).
+ */
 export function outcomeLevelKeys(outcome: OrderOutcome): string[] {
-  return levelsOf(outcome.providerCode, outcome.country, outcome.paymentMethod).map((level) => level.key);
+  const shared = levelsOf(outcome.providerCode, outcome.country, outcome.paymentMethod).map((level) => level.key);
+  const { integratorId } = outcome;
+  if (!isKeyableIntegrator(integratorId)) return shared;
+  return [...shared, ...shared.map((key) => integratorLevelKey(integratorId, key))];
 }
 
 /** Folds one outcome into every level it belongs to, at its finishing time. */

@@ -39,13 +39,14 @@ export class OffersRanking {
     });
   }
 
-  /** The offers, each with its `ranking`, highest rank first. */
+  /** The offers, each with its `ranking` for `integratorId` (its own counts, all integrators' as the prior), highest rank first. */
   attach<T extends RankableOffer>(
     offers: Readonly<Record<string, T>>,
-    context: { country?: string; paymentMethod?: string; returningProviders: ReadonlySet<string> },
+    context: { integratorId: string; country?: string; paymentMethod?: string; returningProviders: ReadonlySet<string> },
   ): Record<string, T & { ranking: OfferRanking }> {
     const rankings = rankOffers(offers, {
       stats: this.options.stats.snapshot(),
+      integratorId: context.integratorId,
       country: context.country,
       paymentMethod: context.paymentMethod,
       returningProviders: context.returningProviders,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { compareFixed, fixedText, parseFixed, roundFixed, type FixedDecimal } from '../domain/fixed-decimal';
 import { decimal } from '../domain/money';
-import { estimateCompletion, returningCustomerEstimate, type EstimateSettings, type LevelLookup } from './estimate';
+import { estimateForIntegrator, returningCustomerEstimate, type EstimateSettings, type LevelLookup } from './estimate';
 import { levelsOf } from './levels';
 import { rankingReasons } from './reasons';
 import type { StatsSnapshot } from './snapshot';
@@ -19,6 +19,8 @@ export interface RankingSettings extends EstimateSettings {
 
 export interface RankingContext {
   stats: StatsSnapshot;
+  /** Whose offers these are: its own orders are the counts it is shown, all integrators' the prior it leans on. */
+  integratorId: string;
   /** The customer's country (ISO alpha-2), when known. */
   country?: string;
   /** The payment method the offers were asked for, if any. */
@@ -37,7 +39,7 @@ export const OfferRankingSchema = z.object({
   rank: z.number().int().min(1),
   /** The completion estimate without the returning-customer boost, to 4 places. */
   completion_rate: z.number().min(0).max(1),
-  /** Decayed orders (rounded) of the most specific level with any for this provider. */
+  /** The requesting integrator's own decayed orders (rounded) at the level the estimate is for; never other integrators'. */
   samples: z.number().int().min(0),
   reasons: z.array(z.string()),
   recommended: z.boolean(),
@@ -47,26 +49,33 @@ export type OfferRanking = z.infer<typeof OfferRankingSchema>;
 /**
  * The method an offer's estimate is made for. The one asked for when the offer has it; otherwise,
  * when the request covered several methods, the best-known one: the method with the most (decayed)
- * orders at its most specific level, the first listed on a tie. The customer picks the method
- * later, and the method most orders with this provider went through is the likeliest pick and the
- * estimate least left to smoothing; averaging the methods would blur a well-known rate with
- * guesses. No method at all: the provider's own level.
+ * orders of the integrator's own at its most specific level, then (a tie, as when it has none) the
+ * most of all integrators', the first listed on a tie. The customer picks the method later, and the
+ * method most orders with this provider went through is the likeliest pick and the estimate least
+ * left to smoothing; averaging the methods would blur a well-known rate with guesses. No method at
+ * all: the provider's own level.
  */
 export function estimateMethod(
   offer: RankableOffer,
   providerCode: string,
   country: string | undefined,
   asked: string | undefined,
-  lookup: LevelLookup,
+  shared: LevelLookup,
+  own?: LevelLookup,
 ): string | undefined {
   const methods = offer.payment_methods.map((m) => m.payment_method_code);
   if (asked !== undefined && (methods.length === 0 || methods.includes(asked))) return asked;
   if (methods.length <= 1) return methods[0];
   let best = methods[0];
-  let bestAttempts = -1;
+  let bestOwn = -1;
+  let bestShared = -1;
   for (const method of methods) {
-    const attempts = lookup(levelsOf(providerCode, country, method)[0]!.key)?.attempts ?? 0;
-    if (attempts > bestAttempts) [best, bestAttempts] = [method, attempts];
+    const key = levelsOf(providerCode, country, method)[0]!.key;
+    const ownAttempts = own?.(key)?.attempts ?? 0;
+    const sharedAttempts = shared(key)?.attempts ?? 0;
+    if (ownAttempts > bestOwn || (ownAttempts === bestOwn && sharedAttempts > bestShared)) {
+      [best, bestOwn, bestShared] = [method, ownAttempts, sharedAttempts];
+    }
   }
   return best;
 }
@@ -100,18 +109,21 @@ interface Ranked {
 
 /**
  * Scores and ranks offers (provider code → offer) by the crypto each is expected to deliver:
- * `amount_expected_to x p`, p the provider's completion estimate (src/ranking/estimate.ts) for the
- * country and method, raised for a provider the customer completed with before. Amounts are
- * exact decimals; only p is a float. Answers each provider's `ranking`, rank 1 recommended.
+ * `amount_expected_to x p`, p the integrator's completion estimate for the provider, country and
+ * method (src/ranking/estimate.ts: its own orders smoothed toward all integrators'), raised for a
+ * provider the customer completed with before. Amounts are exact decimals; only p is a float.
+ * Answers each provider's `ranking`, rank 1 recommended.
  */
 export function rankOffers(offers: Readonly<Record<string, RankableOffer>>, context: RankingContext): Record<string, OfferRanking> {
-  const { stats, country, paymentMethod, returningProviders, nowMs, settings } = context;
-  const lookup: LevelLookup = (key) => stats.levels.get(key);
+  const { stats, integratorId, country, paymentMethod, returningProviders, nowMs, settings } = context;
+  const shared: LevelLookup = (key) => stats.levels.get(key);
+  const ownLevels = stats.integrators.get(integratorId);
+  const own: LevelLookup | undefined = ownLevels && ((key) => ownLevels.get(key));
   const enough = Math.max(settings.priorWeight, 1);
   const ranked: Ranked[] = [];
   for (const [code, offer] of Object.entries(offers)) {
-    const method = estimateMethod(offer, code, country, paymentMethod, lookup);
-    const estimate = estimateCompletion(lookup, code, country, method, nowMs, settings);
+    const method = estimateMethod(offer, code, country, paymentMethod, shared, own);
+    const estimate = estimateForIntegrator(shared, own, code, country, method, nowMs, settings);
     const returning = returningProviders?.has(code) ?? false;
     const p = returning ? returningCustomerEstimate(estimate.p, settings.returningBoost) : estimate.p;
     const { amount, score } = scoreOf(offer.amount_expected_to, p);

@@ -1,5 +1,5 @@
 import { PAYMENT_METHOD_NAMES } from '../domain/payment-methods';
-import type { CompletionEstimate, LevelEstimate } from './estimate';
+import type { IntegratorEstimate, LevelEstimate } from './estimate';
 
 /** Methods whose display name reads as a common noun mid-sentence ("card orders"); the rest are names ("Apple Pay orders"). */
 const COMMON_NOUN_METHODS = new Set(['card', 'bank_transfer']);
@@ -45,7 +45,8 @@ export function percent(share: number): string {
 const REFUSALS_WORTH_A_REASON = 0.1;
 
 export interface ReasonContext {
-  estimate: CompletionEstimate;
+  /** The requesting integrator's estimate: its own counts are the only ones a reason quotes. */
+  estimate: IntegratorEstimate;
   country: string | undefined;
   /** The payment method the estimate is for (undefined: the provider's level). */
   method: string | undefined;
@@ -55,27 +56,26 @@ export interface ReasonContext {
 }
 
 /**
- * What a person reads next to an offer: how its completion estimate was made (from which orders, or
- * that there are few yet and which wider orders it leans on), refusals when they are notable, and
- * the returning-customer boost when it applies. The percentages are the smoothed estimate, the
- * order counts decayed (recent orders count fully, one a half-life old counts half).
+ * What a person reads next to an offer: how its completion estimate was made (from the requesting
+ * integrator's own orders, or that it has few yet and the estimate leans on all integrators'
+ * orders), refusals when they are notable, and the returning-customer boost when it applies. The
+ * percentages are the smoothed estimate, the order counts decayed (recent orders count fully, one a
+ * half-life old counts half). Every count quoted is the integrator's own: how many orders other
+ * integrators sent is their business, so the orders the estimate leans on are never counted.
  */
 export function rankingReasons({ estimate, country, method, enough, returning }: ReasonContext): string[] {
   const reasons: string[] = [];
-  const specific = estimate.levels[0]!;
-  const basis = estimate.levels.find((level) => level.attempts >= enough);
+  const specific = estimate.shared.levels[0]!;
+  const own = estimate.ownAttempts;
   const share = percent(estimate.p);
-  if (basis === specific) {
-    reasons.push(`${share} % of ${ordersAt(specific, country, method, specific.attempts)} completed`);
+  if (own >= enough) {
+    reasons.push(`${share} % of ${ordersAt(specific, country, method, own)} completed`);
   } else {
     const few =
-      Math.round(specific.attempts) === 0
-        ? `no ${ordersAt(specific, country, method)} yet`
-        : `only ${ordersAt(specific, country, method, specific.attempts)} so far`;
+      Math.round(own) === 0 ? `no ${ordersAt(specific, country, method)} yet` : `only ${ordersAt(specific, country, method, own)} so far`;
+    const leans = estimate.shared.levels.some((level) => level.attempts >= enough);
     reasons.push(
-      basis
-        ? `${few}: ${share} % estimated from ${ordersAt(basis, country, method, basis.attempts)}`
-        : `${few}: ${share} % assumed until there are more orders`,
+      leans ? `${few}: ${share} % estimated from all integrators' orders` : `${few}: ${share} % assumed until there are more orders`,
     );
   }
   if (estimate.refusedShare >= REFUSALS_WORTH_A_REASON)

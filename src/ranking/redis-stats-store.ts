@@ -4,7 +4,7 @@ import { DEFAULT_REDIS_CALL_TIMEOUT_MS, withRedisDeadline } from '../redis/deadl
 import { COUNTER_NAMES, type LevelCounters } from './decay';
 import { completionId, completionWeights, outcomeLevelKeys, outcomeWeights } from './fold';
 import type { OrderOutcome } from './outcome';
-import type { StatsSnapshot } from './snapshot';
+import { snapshotOf, type StatsSnapshot } from './snapshot';
 import { dedupeRetentionMs, type OutcomeStatsStore, type OutcomeStatsStoreOptions } from './stats-store';
 
 export const DEFAULT_RANKING_KEY_PREFIX = 'onramp:ranking:';
@@ -20,7 +20,8 @@ export interface RedisOutcomeStatsStoreOptions extends OutcomeStatsStoreOptions 
  * Atomically: forget the folded run ids older than the retention, add this run id (score: now),
  * and when it was not there fold the outcome into each level's counters as src/ranking/decay.ts
  * `foldAt` does. A level is one field of the levels hash, `atMs,attempts,completed,refused,
- * completeMsSum,timed` (COUNTER_NAMES order).
+ * completeMsSum,timed` (COUNTER_NAMES order); the shared levels and the integrator's (fold.ts
+ * `outcomeLevelKeys`) are fields of the same hash.
  *
  * KEYS[1] the folded run ids (sorted set); KEYS[2] the levels (hash).
  * ARGV[1] run id; ARGV[2] now (ms); ARGV[3] retention (ms); ARGV[4] half-life (ms); ARGV[5] the
@@ -130,12 +131,12 @@ export class RedisOutcomeStatsStore implements OutcomeStatsStore {
 
   async snapshot(): Promise<StatsSnapshot> {
     const fields = await this.call(() => this.redis.hGetAll(this.keys.levels));
-    const levels = new Map<string, LevelCounters>();
+    const levels: [string, LevelCounters][] = [];
     for (const [key, field] of Object.entries(fields)) {
       const counters = parseLevel(field);
-      if (counters) levels.set(key, counters);
+      if (counters) levels.push([key, counters]);
     }
-    return { levels };
+    return snapshotOf(levels);
   }
 
   async getCursor(): Promise<number | undefined> {

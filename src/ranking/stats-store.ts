@@ -1,7 +1,7 @@
 import type { LevelCounters } from './decay';
 import { completionId, foldOutcome, weightsToFold } from './fold';
 import type { OrderOutcome } from './outcome';
-import type { StatsSnapshot } from './snapshot';
+import { snapshotOf, type StatsSnapshot } from './snapshot';
 
 const DAY_MS = 86_400_000;
 
@@ -15,7 +15,7 @@ export interface OutcomeStatsStore {
    * (a `complete` one after a `not_complete` of the same id folds its completion alone: fold.ts).
    */
   record(outcome: OrderOutcome): Promise<boolean>;
-  /** Every level's counters, for an API process to rank with (src/ranking/ranking-stats.ts). */
+  /** Every level's counters, shared and per integrator, for an API process to rank with (src/ranking/ranking-stats.ts). */
   snapshot(): Promise<StatsSnapshot>;
   /** How far the indexer has read (epoch ms); undefined when the store is empty, which the indexer rebuilds. */
   getCursor(): Promise<number | undefined>;
@@ -68,7 +68,7 @@ export class MemoryOutcomeStatsStore implements OutcomeStatsStore {
 
   snapshot(): Promise<StatsSnapshot> {
     // The counters are replaced, never changed in place: a copy of the map is a snapshot.
-    return Promise.resolve({ levels: new Map(this.levels) });
+    return Promise.resolve(snapshotOf(this.levels));
   }
 
   getCursor(): Promise<number | undefined> {

@@ -3,19 +3,27 @@
  * orders are recorded by the worker and refused creations by the API, offers carry a `ranking`
  * built from them (with the returning-customer boost for a customer who completed before), and an
  * empty store (a new process, a flushed Redis) is rebuilt from Temporal to the same counters.
+ * Statistics are per integrator: another integrator with no orders of its own sees none of the
+ * first one's counts, only an estimate that leans on all integrators' orders.
  */
 import { randomUUID } from 'node:crypto';
+import { sha256Hex } from '../../src/config/integrators';
 import { createLogger } from '../../src/logging';
 import type { LevelCounters } from '../../src/ranking/decay';
 import { Ranking } from '../../src/ranking/ranking';
 import { callApi, eventually } from '../helpers/http';
 import { checkout, draftOrder, offersQuery, offerThenOrder, waitForStatus, type OrderDraft } from '../helpers/orders';
 import { useSharedRedis } from '../helpers/redis';
+import { testConfig } from '../helpers/config';
 import { useTestStack } from '../helpers/stack';
 
 const DAY = 86_400_000;
+const OTHER_KEY = 'obk_test_ranking_other_0000000000000000000';
 const started = useTestStack({
-  config: { ranking: { halfLifeMs: 7 * DAY, priorWeight: 2, returningBoost: 0.5, refreshMs: 100 } },
+  config: {
+    ranking: { halfLifeMs: 7 * DAY, priorWeight: 2, returningBoost: 0.5, refreshMs: 100 },
+    integrators: [...testConfig().integrators, { id: 'other', name: 'Other', api_key_sha256: [sha256Hex(OTHER_KEY)] }],
+  },
 });
 const redis = useSharedRedis();
 const logger = createLogger('silent', 'test');
@@ -31,6 +39,8 @@ async function settle(draft: OrderDraft, action: 'pay' | 'fail'): Promise<void> 
 }
 
 const level = async (ranking: Ranking, key = LEVEL) => (await ranking.store.snapshot()).levels.get(key);
+const devId = () => started.stack.config.integrators[0]!.id;
+const ownLevel = async (ranking: Ranking, key = LEVEL) => (await ranking.store.snapshot()).integrators.get(devId())?.get(key);
 
 function expectSameCounts(actual: LevelCounters | undefined, expected: LevelCounters | undefined): void {
   expect(actual).toBeDefined();
@@ -38,8 +48,8 @@ function expectSameCounts(actual: LevelCounters | undefined, expected: LevelCoun
   expect(actual!.completeMsSum).toBeCloseTo(expected!.completeMsSum, 0);
 }
 
-async function sandboxOffer(draft: OrderDraft, extra = '') {
-  const res = await callApi(started.stack.apiUrl, `/api/on_ramp/offers?${offersQuery(draft)}${extra}`);
+async function sandboxOffer(draft: OrderDraft, extra = '', apiKey?: string) {
+  const res = await callApi(started.stack.apiUrl, `/api/on_ramp/offers?${offersQuery(draft)}${extra}`, { apiKey });
   expect(res.status).toBe(200);
   return res.body.sandbox as {
     amount_expected_to: string;
@@ -68,6 +78,9 @@ test('each settled order and each refused creation is counted once, at every lev
   expect(counters.refused).toBeCloseTo(1, 3);
   expect(counters.timed).toBeCloseTo(3, 3);
   expectSameCounts(await level(started.stack.ranking, 'sandbox'), counters);
+  // Each also under its integrator, the refused creation included; the other integrator has none.
+  expectSameCounts(await ownLevel(started.stack.ranking), counters);
+  expect((await started.stack.ranking.store.snapshot()).integrators.has('other')).toBe(false);
 });
 
 test('offers carry their ranking; a returning customer gets the boost; ranking=off leaves it out', async () => {
@@ -97,6 +110,19 @@ test('offers carry their ranking; a returning customer gets the boost; ranking=o
   expect(off.amount_expected_to).toBe(returning.amount_expected_to);
 });
 
+test("another integrator sees none of the first one's counts: its own samples, reasons without them", async () => {
+  await started.stack.ranking.stats.refresh();
+  const own = await sandboxOffer(draftOrder(), '&provider_codes=sandbox');
+  const other = await sandboxOffer(draftOrder(), '&provider_codes=sandbox', OTHER_KEY);
+  expect(own.ranking!.samples).toBe(5);
+  expect(other.ranking!.samples).toBe(0);
+  const text = other.ranking!.reasons.join(' ');
+  expect(text).not.toMatch(/\d+ (card )?orders?\b/);
+  expect(text).toMatch(/no card orders in GB yet/);
+  // With no orders of its own, its estimate leans on all integrators' orders, not on the fixed prior (0.95 x 0.8).
+  expect(other.ranking!.completion_rate).toBeLessThan(0.75);
+});
+
 test('a deleted customer is no longer a returning one', async () => {
   const res = await callApi(started.stack.apiUrl, `/api/on_ramp/customers/${returningUser}`, { method: 'DELETE' });
   expect(res.status).toBe(204);
@@ -115,6 +141,8 @@ test('an empty Redis (flushed, or a new deployment) is rebuilt from Temporal to 
       return found && found.attempts > 4.99 ? found : undefined;
     }, 'the rebuild to fold five outcomes');
     expectSameCounts(counters, live);
+    // The integrator of each is restored: a settled order's from its memo, a refused creation's from its search attribute.
+    expectSameCounts(await ownLevel(rebuilt), live);
     await expect(rebuilt.store.getCursor()).resolves.toBeDefined();
     // Returning customers are not brought back: a deleted one's tombstone went with the flush.
     await expect(rebuilt.customers.providersOf(started.stack.config.integrators[0]!.id, returningUser)).resolves.toEqual(new Set());

@@ -76,6 +76,34 @@ describe.each(implementations)('%s', (_name, makeStore) => {
     expect(levels.get('moonpay')).toEqual({ atMs: T0, attempts: 2, completed: 1, refused: 1, completeMsSum: 120_000, timed: 1 });
   });
 
+  test("folds an integrator's outcome into the shared levels and the same levels under the integrator", async () => {
+    const { store } = storeAt();
+    await store.record(outcome({ integratorId: 'acme' }));
+    await store.record(outcome({ integratorId: 'acme', kind: 'not_complete', completeMs: undefined }));
+    await store.record(outcome({ integratorId: 'other', kind: 'refused', completeMs: undefined }));
+    await store.record(outcome({ kind: 'not_complete', completeMs: undefined }));
+    const { levels, integrators } = await store.snapshot();
+    expect([...levels.keys()].sort()).toEqual(['*', 'moonpay', 'moonpay|GB|card', 'moonpay|card']);
+    expect(levels.get('moonpay|GB|card')).toMatchObject({ attempts: 4, completed: 1, refused: 1 });
+    expect([...integrators.keys()].sort()).toEqual(['acme', 'other']);
+    const acme = integrators.get('acme')!;
+    expect([...acme.keys()].sort()).toEqual(['*', 'moonpay', 'moonpay|GB|card', 'moonpay|card']);
+    for (const key of acme.keys())
+      expect(acme.get(key)).toEqual({ atMs: T0, attempts: 2, completed: 1, refused: 0, completeMsSum: 120_000, timed: 1 });
+    expect(integrators.get('other')!.get('moonpay|GB|card')).toMatchObject({ attempts: 1, completed: 0, refused: 1 });
+  });
+
+  test("a revived order's completion counts for its integrator too, once", async () => {
+    const { store } = storeAt();
+    const order = outcome({ integratorId: 'acme', kind: 'not_complete', completeMs: undefined });
+    await store.record(order);
+    await store.record({ ...order, kind: 'complete', completeMs: 60_000 });
+    await store.record({ ...order, kind: 'complete', completeMs: 60_000 });
+    const { levels, integrators } = await store.snapshot();
+    expect(integrators.get('acme')!.get('moonpay')).toEqual(levels.get('moonpay'));
+    expect(levels.get('moonpay')).toMatchObject({ attempts: 1, completed: 1 });
+  });
+
   test('an order counted not complete that completes later adds its completion alone, once', async () => {
     const { store } = storeAt();
     const order = outcome({ kind: 'not_complete', completeMs: undefined });
@@ -215,6 +243,10 @@ describe('RedisOutcomeStatsStore shared by processes', () => {
     await store.record(outcome());
     await store.setCursor(T0);
     expect((await shared.first.client.keys('*')).sort()).toEqual(['test:rk:cursor', 'test:rk:levels', 'test:rk:runs']);
+    // An integrator's levels are fields of the same hash, keyed as the memory store keys them (levels.ts).
+    await store.record(outcome({ integratorId: 'acme' }));
+    expect((await shared.first.client.keys('*')).sort()).toEqual(['test:rk:cursor', 'test:rk:levels', 'test:rk:runs']);
+    expect(Number(await shared.first.client.hExists('test:rk:levels', '@acme|moonpay|GB|card'))).toBe(1);
     await shared.first.client.hSet('test:rk:levels', 'broken', 'not,numbers');
     expect((await store.snapshot()).levels.has('broken')).toBe(false);
     expect(parseLevel('1,2,3,4,5,6')).toEqual({ atMs: 1, attempts: 2, completed: 3, refused: 4, completeMsSum: 5, timed: 6 });

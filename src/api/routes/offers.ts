@@ -47,6 +47,7 @@ export function offerRoutes(
     });
     const answered = ranked
       ? ranking.attach(result.offers, {
+          integratorId: integrator.id,
           country: checked.country,
           paymentMethod: query.payment_method,
           returningProviders: await returning!,

@@ -1,6 +1,7 @@
 import type { LevelCounters } from '../../../src/ranking/decay';
 import {
   estimateCompletion,
+  estimateForIntegrator,
   PRIOR_COMPLETION_RATE,
   PRIOR_REFUSED_SHARE,
   returningCustomerEstimate,
@@ -166,6 +167,51 @@ describe('estimateCompletion', () => {
     expect(estimate.refusedShare).toBe(1);
     expect(estimate.completionRate).toBe(PRIOR_COMPLETION_RATE);
     expect(estimate.p).toBe(0);
+  });
+});
+
+describe('estimateForIntegrator', () => {
+  // All integrators: 1,000 GB card orders with moonpay, 900 completed.
+  const shared = stats({
+    'moonpay|GB|card': { attempts: 1_000, completed: 900 },
+    'moonpay|card': { attempts: 1_000, completed: 900 },
+    moonpay: { attempts: 1_000, completed: 900 },
+    '*': { attempts: 1_000, completed: 900 },
+  });
+  const wide = estimateCompletion(shared, 'moonpay', 'GB', 'card', T0, SETTINGS);
+
+  it('is the shared estimate for an integrator with no orders of its own, with 0 samples', () => {
+    for (const own of [undefined, stats({}), stats({ moonpay: { attempts: 500, completed: 10 } })]) {
+      const estimate = estimateForIntegrator(shared, own, 'moonpay', 'GB', 'card', T0, SETTINGS);
+      expect(estimate.p).toBe(wide.p);
+      expect(estimate.completionRate).toBe(wide.completionRate);
+      expect(estimate.refusedShare).toBe(wide.refusedShare);
+      expect(estimate.samples).toBe(0);
+      expect(estimate.ownAttempts).toBe(0);
+    }
+  });
+
+  it('smooths its own counters toward the shared estimate of the same level, with the same K', () => {
+    const own = stats({ 'moonpay|GB|card': { attempts: 4, completed: 1, refused: 1 } });
+    const estimate = estimateForIntegrator(shared, own, 'moonpay', 'GB', 'card', T0, SETTINGS);
+    expect(estimate.completionRate).toBeCloseTo((1 + 20 * wide.completionRate) / (3 + 20), 12);
+    expect(estimate.refusedShare).toBeCloseTo((1 + 20 * wide.refusedShare) / (4 + 20), 12);
+    expect(estimate.p).toBeCloseTo((1 - estimate.refusedShare) * estimate.completionRate, 12);
+    expect(estimate.samples).toBe(4);
+    // A few poor orders of its own move it only a little from the shared 90 %.
+    expect(estimate.p).toBeGreaterThan(0.7);
+  });
+
+  it('is its own rate with many orders of its own, whatever the others do', () => {
+    const own = stats({ 'moonpay|GB|card': { attempts: 20_000, completed: 10_000 } });
+    const estimate = estimateForIntegrator(shared, own, 'moonpay', 'GB', 'card', T0, SETTINGS);
+    expect(estimate.completionRate).toBeCloseTo(0.5, 2);
+    expect(estimate.samples).toBe(20_000);
+  });
+
+  it('decays its own counters like the shared ones', () => {
+    const own = stats({ 'moonpay|GB|card': { attempts: 100, completed: 0, atMs: T0 - HALF_LIFE } });
+    expect(estimateForIntegrator(shared, own, 'moonpay', 'GB', 'card', T0, SETTINGS).samples).toBe(50);
   });
 });
 

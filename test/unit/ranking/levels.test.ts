@@ -1,6 +1,7 @@
 import { foldOutcome, outcomeLevelKeys, outcomeWeights } from '../../../src/ranking/fold';
 import type { LevelCounters } from '../../../src/ranking/decay';
-import { levelsOf } from '../../../src/ranking/levels';
+import { integratorLevelKey, isKeyableIntegrator, levelsOf, splitIntegratorKey } from '../../../src/ranking/levels';
+import { snapshotOf } from '../../../src/ranking/snapshot';
 import type { OrderOutcome } from '../../../src/ranking/outcome';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -62,5 +63,51 @@ describe('folding outcomes', () => {
     expect([...levels.keys()].sort()).toEqual(['*', 'banxa', 'moonpay', 'moonpay|GB|card', 'moonpay|card']);
     expect(levels.get('*')).toEqual({ atMs: T0, attempts: 2, completed: 1, refused: 1, completeMsSum: 1000, timed: 1 });
     expect(levels.get('banxa')).toEqual({ atMs: T0, attempts: 1, completed: 0, refused: 1, completeMsSum: 0, timed: 0 });
+  });
+});
+
+describe('integrator levels', () => {
+  const base = { runId: 'r', providerCode: 'moonpay', country: 'GB', paymentMethod: 'card', kind: 'complete' as const, finishedAtMs: T0 };
+
+  it('folds an outcome into the shared levels and the same levels under its integrator', () => {
+    expect(outcomeLevelKeys({ ...base, integratorId: 'acme-1' })).toEqual([
+      'moonpay|GB|card',
+      'moonpay|card',
+      'moonpay',
+      '*',
+      '@acme-1|moonpay|GB|card',
+      '@acme-1|moonpay|card',
+      '@acme-1|moonpay',
+      '@acme-1|*',
+    ]);
+  });
+
+  it('folds an outcome without an integrator, or with one that cannot be keyed, into the shared levels only', () => {
+    expect(outcomeLevelKeys(base)).toEqual(['moonpay|GB|card', 'moonpay|card', 'moonpay', '*']);
+    expect(outcomeLevelKeys({ ...base, integratorId: '' })).toHaveLength(4);
+    expect(outcomeLevelKeys({ ...base, integratorId: 'a|moonpay' })).toHaveLength(4);
+    expect(isKeyableIntegrator('a|b')).toBe(false);
+  });
+
+  it('keys cannot be mistaken for a shared level, and read back to their integrator and level', () => {
+    expect(splitIntegratorKey(integratorLevelKey('acme', 'moonpay|GB|card'))).toEqual({
+      integratorId: 'acme',
+      levelKey: 'moonpay|GB|card',
+    });
+    expect(splitIntegratorKey(integratorLevelKey('acme', '*'))).toEqual({ integratorId: 'acme', levelKey: '*' });
+    for (const shared of ['moonpay', 'moonpay|GB|card', '*', '@', '@|x', '@acme|']) expect(splitIntegratorKey(shared)).toBeUndefined();
+  });
+
+  it('a snapshot sorts the keys into the shared levels and each integrator own', () => {
+    const levels = new Map<string, LevelCounters>();
+    foldOutcome(levels, { ...base, integratorId: 'a' }, HALF_LIFE);
+    foldOutcome(levels, { ...base, runId: 'r2', integratorId: 'b', kind: 'not_complete' }, HALF_LIFE);
+    foldOutcome(levels, { ...base, runId: 'r3' }, HALF_LIFE);
+    const snapshot = snapshotOf(levels);
+    expect([...snapshot.levels.keys()].sort()).toEqual(['*', 'moonpay', 'moonpay|GB|card', 'moonpay|card']);
+    expect(snapshot.levels.get('moonpay')).toMatchObject({ attempts: 3, completed: 2 });
+    expect([...snapshot.integrators.keys()].sort()).toEqual(['a', 'b']);
+    expect(snapshot.integrators.get('a')!.get('moonpay|GB|card')).toMatchObject({ attempts: 1, completed: 1 });
+    expect(snapshot.integrators.get('b')!.get('*')).toMatchObject({ attempts: 1, completed: 0 });
   });
 });

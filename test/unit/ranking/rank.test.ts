@@ -8,15 +8,19 @@ const SETTINGS = { halfLifeMs: 7 * 24 * 3_600_000, priorWeight: 20, returningBoo
 
 type Counts = Partial<Omit<LevelCounters, 'atMs'>>;
 
-function snapshot(levels: Record<string, Counts>): StatsSnapshot {
-  return {
-    levels: new Map(
-      Object.entries(levels).map(([key, c]) => [
-        key,
-        { atMs: T0, attempts: 0, completed: 0, refused: 0, completeMsSum: 0, timed: 0, ...c },
-      ]),
-    ),
-  };
+/** Levels' counters, by level key; under the integrator too unless `integrator` is null. */
+function levelMap(levels: Record<string, Counts>): Map<string, LevelCounters> {
+  return new Map(
+    Object.entries(levels).map(([key, c]) => [key, { atMs: T0, attempts: 0, completed: 0, refused: 0, completeMsSum: 0, timed: 0, ...c }]),
+  );
+}
+
+/**
+ * A snapshot whose orders are all the requesting integrator's (`acme`): the same counts in the
+ * shared levels and in acme's own, unless `own` gives acme's separately.
+ */
+function snapshot(levels: Record<string, Counts>, own: Record<string, Counts> = levels): StatsSnapshot {
+  return { levels: levelMap(levels), integrators: new Map([['acme', levelMap(own)]]) };
 }
 
 /** The same counts at each of the provider's levels for GB card orders. */
@@ -31,6 +35,7 @@ const offer = (amount: string, ...methods: string[]): RankableOffer => ({
 
 const context = (stats: StatsSnapshot, extra: Partial<RankingContext> = {}): RankingContext => ({
   stats,
+  integratorId: 'acme',
   country: 'GB',
   paymentMethod: 'card',
   nowMs: T0,
@@ -141,7 +146,7 @@ describe('reasons', () => {
     expect(a!.samples).toBe(212);
   });
 
-  it('says when there are few orders and which wider orders the estimate leans on', () => {
+  it('says when the integrator has few orders there, and that the estimate leans on all integrators orders', () => {
     const stats = snapshot({
       'a|GB|card': { attempts: 3, completed: 3 },
       'a|card': { attempts: 1_500, completed: 1_350 },
@@ -149,10 +154,10 @@ describe('reasons', () => {
       '*': { attempts: 1_500, completed: 1_350 },
     });
     expect(rankOffers({ a: offer('1') }, context(stats)).a!.reasons).toEqual([
-      'only 3 card orders in GB so far: 91 % estimated from 1,500 card orders with this provider',
+      "only 3 card orders in GB so far: 92 % estimated from all integrators' orders",
     ]);
     expect(rankOffers({ a: offer('1') }, context(stats, { country: 'FR' })).a!.reasons).toEqual([
-      'no card orders in FR yet: 90 % estimated from 1,500 card orders with this provider',
+      "no card orders in FR yet: 90 % estimated from all integrators' orders",
     ]);
     expect(rankOffers({ a: offer('1') }, context(stats, { country: undefined })).a!.reasons).toEqual([
       '90 % of 1,500 card orders with this provider completed',
@@ -167,14 +172,14 @@ describe('reasons', () => {
       '*': { attempts: 5_000, completed: 4_500 },
     });
     const { new: ranking } = rankOffers({ new: offer('1') }, context(stats));
-    expect(ranking!.reasons).toEqual(['only 1 card order in GB so far: 91 % estimated from 5,000 orders with any provider']);
+    expect(ranking!.reasons).toEqual(["only 1 card order in GB so far: 92 % estimated from all integrators' orders"]);
     expect(ranking!.samples).toBe(1);
   });
 
   it('names the provider level when no method is known, and other methods by their names', () => {
     const stats = snapshot({ a: { attempts: 100, completed: 99 }, 'a|GB|apple_pay': { attempts: 2, completed: 2 } });
     expect(rankOffers({ a: offer('1', 'apple_pay') }, context(stats, { paymentMethod: undefined })).a!.reasons[0]).toMatch(
-      /^only 2 Apple Pay orders in GB so far: \d+ % estimated from 100 orders with this provider$/,
+      /^only 2 Apple Pay orders in GB so far: \d+ % estimated from all integrators' orders$/,
     );
     expect(
       rankOffers({ a: { amount_expected_to: '1', payment_methods: [] } }, context(stats, { paymentMethod: undefined })).a!.reasons[0],
@@ -202,7 +207,7 @@ describe('reasons', () => {
 });
 
 describe('estimateMethod', () => {
-  const lookup = (levels: Record<string, Counts>) => (key: string) => snapshot(levels).levels.get(key);
+  const lookup = (levels: Record<string, Counts>) => (key: string) => levelMap(levels).get(key);
 
   it('uses the method asked for', () => {
     expect(estimateMethod(offer('1', 'card'), 'a', 'GB', 'card', lookup({}))).toBe('card');
@@ -220,5 +225,69 @@ describe('estimateMethod', () => {
     expect(estimateMethod(offer('1', 'card', 'sepa'), 'a', undefined, undefined, lookup(levels))).toBe('card');
     expect(estimateMethod(offer('1', 'pix', 'upi'), 'a', 'GB', undefined, lookup(levels))).toBe('pix');
     expect(estimateMethod(offer('1', 'card', 'sepa'), 'a', 'GB', 'upi', lookup(levels))).toBe('sepa');
+  });
+
+  it("picks by the integrator's own orders first, all integrators' on a tie", () => {
+    const shared = lookup({ 'a|GB|card': { attempts: 500 }, 'a|GB|sepa': { attempts: 40 } });
+    expect(estimateMethod(offer('1', 'card', 'sepa'), 'a', 'GB', undefined, shared, lookup({ 'a|GB|sepa': { attempts: 2 } }))).toBe('sepa');
+    expect(estimateMethod(offer('1', 'sepa', 'card'), 'a', 'GB', undefined, shared, lookup({}))).toBe('card');
+    expect(estimateMethod(offer('1', 'sepa', 'card'), 'a', 'GB', undefined, shared)).toBe('card');
+  });
+});
+
+describe('per integrator', () => {
+  /** Another integrator sent 212 card orders in GB, 202 completed; `acme` sent `own` of its own. */
+  const OTHERS = { attempts: 212, completed: 202 };
+  const withOwn = (own: Counts | undefined): StatsSnapshot => {
+    const shared = (c: Counts) => ({
+      attempts: (c.attempts ?? 0) + (own?.attempts ?? 0),
+      completed: (c.completed ?? 0) + (own?.completed ?? 0),
+    });
+    return snapshot({ ...provider('a', shared(OTHERS)), '*': shared(OTHERS) }, own ? { ...provider('a', own), '*': own } : {});
+  };
+  /** Every whole number in the reasons but the percentages. */
+  const counts = (reasons: string[]) =>
+    [...reasons.join(' ').matchAll(/(?<![\d,.])(\d[\d,]*)(?! %)\b/g)].map((m) => Number(m[1]!.replace(/,/g, '')));
+
+  it('an integrator with no orders of its own gets the shared estimate, shown without any count', () => {
+    const stats = withOwn(undefined);
+    const alone = rankOffers({ a: offer('1') }, context(stats, { integratorId: 'newcomer' }));
+    // The shared estimate: what the integrator that sent the orders would read with them counted as all integrators'.
+    const sharedOnly = rankOffers({ a: offer('1') }, context({ levels: stats.levels, integrators: new Map() }, { integratorId: 'x' }));
+    expect(alone.a!.completion_rate).toBe(sharedOnly.a!.completion_rate);
+    expect(alone.a!.completion_rate).toBeCloseTo(202 / 212, 1);
+    expect(alone.a!.samples).toBe(0);
+    expect(alone.a!.reasons).toEqual(["no card orders in GB yet: 95 % estimated from all integrators' orders"]);
+  });
+
+  it('few own orders barely move the estimate from the shared one; many make it the own rate', () => {
+    const shared = rankOffers({ a: offer('1') }, context(withOwn(undefined), { integratorId: 'newcomer' })).a!.completion_rate;
+    const few = rankOffers({ a: offer('1') }, context(withOwn({ attempts: 3, completed: 0 }))).a!;
+    expect(few.samples).toBe(3);
+    expect(few.completion_rate).toBeLessThan(shared);
+    expect(few.completion_rate).toBeGreaterThan(shared * 0.8);
+    expect(few.reasons).toEqual([
+      `only 3 card orders in GB so far: ${Math.round(few.completion_rate * 100)} % estimated from all integrators' orders`,
+    ]);
+    const many = rankOffers({ a: offer('1') }, context(withOwn({ attempts: 2_000, completed: 1_000 }))).a!;
+    expect(many.samples).toBe(2_000);
+    expect(many.completion_rate).toBeCloseTo(0.5, 1);
+    expect(many.reasons).toEqual([`${Math.round(many.completion_rate * 100)} % of 2,000 card orders in GB completed`]);
+  });
+
+  it("never quotes another integrator's count, whatever the counts", () => {
+    for (const own of [undefined, 0, 1, 3, 19, 20, 57, 2_000]) {
+      const stats = withOwn(own === undefined ? undefined : { attempts: own, completed: Math.floor(own / 2) });
+      for (const country of ['GB', 'FR', undefined]) {
+        for (const paymentMethod of ['card', 'sepa', undefined]) {
+          const { a } = rankOffers({ a: offer('1', 'card') }, context(stats, { country, paymentMethod }));
+          // The offer has card alone, so its estimate is for card whatever was asked; acme has no FR orders.
+          const ownAtLevel = country === 'FR' ? 0 : (own ?? 0);
+          expect(a!.samples).toBe(ownAtLevel);
+          for (const n of counts(a!.reasons)) expect(n).toBe(ownAtLevel);
+          expect(a!.reasons.join(' ')).not.toMatch(/212|2,212|213|215|231|269/);
+        }
+      }
+    }
   });
 });
