@@ -67,6 +67,7 @@ type Offers = Record<string, { amount_expected_to?: string; error?: { code: stri
 
 interface Creation {
   provider: string;
+  /** When the order request was sent. */
   atMs: number;
   ok: boolean;
   code?: string;
@@ -193,6 +194,7 @@ async function checkoutOnce(stage: Stage, ranked: boolean, user: string, creatio
   if (!first) return { outcome: `no offer (${offers.status})`, delivered: new BigNumber(0) };
   let provider: string = first;
   for (let attempt = 1; ; attempt++) {
+    const sentAtMs = Date.now();
     const created: { status: number; body: CreatedAnswer } = await api<CreatedAnswer>(stack, '/api/on_ramp/orders', {
       provider_code: provider,
       from_currency: currencyId(MARKET.fiat),
@@ -204,7 +206,7 @@ async function checkoutOnce(stage: Stage, ranked: boolean, user: string, creatio
       external_user_id: user,
       external_order_id: `${user}-${attempt}`,
     });
-    creations.push({ provider, atMs: Date.now(), ok: created.status === 200, code: created.body.code });
+    creations.push({ provider, atMs: sentAtMs, ok: created.status === 200, code: created.body.code });
     if (created.status === 200) {
       const paid = await fetch(created.body.redirect_url!, {
         method: 'POST',
