@@ -293,10 +293,14 @@ export const OfferRanking = OfferRankingSchema.extend({
   rank: RANKING.rank.meta({ description: '1 for the highest score.' }),
   completion_rate: RANKING.completion_rate.meta({
     description:
-      "The share of this provider's orders expected to complete (created and completed), for the country and payment method, to 4 places; without the returning-customer boost.",
+      "The share of this provider's orders expected to complete (created and completed), for the country and payment method, to 4 places: your own orders, leaning on all integrators' while yours are few; without the returning-customer boost.",
   }),
-  samples: RANKING.samples.meta({ description: 'Orders (time-weighted) the estimate rests on at its most specific level.' }),
-  reasons: RANKING.reasons.meta({ description: 'What the estimate rests on, for a person to read.' }),
+  samples: RANKING.samples.meta({
+    description: "Your own orders (time-weighted) for this provider, country and payment method; never other integrators'.",
+  }),
+  reasons: RANKING.reasons.meta({
+    description: 'What the estimate rests on, for a person to read; any count in them is of your own orders.',
+  }),
   recommended: RANKING.recommended.meta({ description: 'true on the first offer only.' }),
 }).meta({
   id: 'OfferRanking',

@@ -494,11 +494,11 @@ export interface components {
             score: string;
             /** @description 1 for the highest score. */
             rank: number;
-            /** @description The share of this provider's orders expected to complete (created and completed), for the country and payment method, to 4 places; without the returning-customer boost. */
+            /** @description The share of this provider's orders expected to complete (created and completed), for the country and payment method, to 4 places: your own orders, leaning on all integrators' while yours are few; without the returning-customer boost. */
             completion_rate: number;
-            /** @description Orders (time-weighted) the estimate rests on at its most specific level. */
+            /** @description Your own orders (time-weighted) for this provider, country and payment method; never other integrators'. */
             samples: number;
-            /** @description What the estimate rests on, for a person to read. */
+            /** @description What the estimate rests on, for a person to read; any count in them is of your own orders. */
             reasons: string[];
             /** @description true on the first offer only. */
             recommended: boolean;
