@@ -293,7 +293,7 @@ export const OfferRanking = OfferRankingSchema.extend({
   rank: RANKING.rank.meta({ description: '1 for the highest score.' }),
   completion_rate: RANKING.completion_rate.meta({
     description:
-      "The share of this provider's orders expected to complete (created and completed), for the country and payment method, to 4 places: your own orders, leaning on all integrators' while yours are few; without the returning-customer boost.",
+      "The share of this provider's orders expected to complete (created and completed), for the country and payment method, in whole percent (a finer figure would tell how many orders other integrators sent): your own orders, leaning on all integrators' while yours are few; without the returning-customer boost.",
   }),
   samples: RANKING.samples.meta({
     description: "Your own orders (time-weighted) for this provider, country and payment method; never other integrators'.",

@@ -80,6 +80,17 @@ export function estimateMethod(
   return best;
 }
 
+/**
+ * The completion estimate is published, and scores with, in whole percent. A finer p would tell
+ * another integrator how many orders all integrators sent: an integrator with no orders of its own
+ * reads the shared rate, and one outcome moves it by about p / (n + K), so two answers a refresh
+ * apart, read to the score's eight places, give n. In whole percent one outcome is invisible once a
+ * level has more than about a hundred orders; only a crossing of a percent boundary shows.
+ */
+export function publishedP(p: number): number {
+  return Math.round(p * 100) / 100;
+}
+
 /** The places p is taken to: p is in [0, 1], so p x 10^15 is an integer a double holds exactly. */
 const P_PLACES = 15;
 const P_UNIT = 10 ** P_PLACES;
@@ -125,7 +136,8 @@ export function rankOffers(offers: Readonly<Record<string, RankableOffer>>, cont
     const method = estimateMethod(offer, code, country, paymentMethod, shared, own);
     const estimate = estimateForIntegrator(shared, own, code, country, method, nowMs, settings);
     const returning = returningProviders?.has(code) ?? false;
-    const p = returning ? returningCustomerEstimate(estimate.p, settings.returningBoost) : estimate.p;
+    const estimated = publishedP(estimate.p);
+    const p = returning ? publishedP(returningCustomerEstimate(estimated, settings.returningBoost)) : estimated;
     const { amount, score } = scoreOf(offer.amount_expected_to, p);
     ranked.push({
       code,
@@ -133,7 +145,7 @@ export function rankOffers(offers: Readonly<Record<string, RankableOffer>>, cont
       score,
       ranking: {
         score: fixedText(score, score.scale),
-        completion_rate: Math.round(estimate.p * 10_000) / 10_000,
+        completion_rate: estimated,
         samples: estimate.samples,
         reasons: rankingReasons({ estimate, country, method, enough, returning }),
       },

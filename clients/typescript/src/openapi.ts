@@ -494,7 +494,7 @@ export interface components {
             score: string;
             /** @description 1 for the highest score. */
             rank: number;
-            /** @description The share of this provider's orders expected to complete (created and completed), for the country and payment method, to 4 places: your own orders, leaning on all integrators' while yours are few; without the returning-customer boost. */
+            /** @description The share of this provider's orders expected to complete (created and completed), for the country and payment method, in whole percent (a finer figure would tell how many orders other integrators sent): your own orders, leaning on all integrators' while yours are few; without the returning-customer boost. */
             completion_rate: number;
             /** @description Your own orders (time-weighted) for this provider, country and payment method; never other integrators'. */
             samples: number;

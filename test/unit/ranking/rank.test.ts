@@ -94,10 +94,26 @@ describe('rankOffers', () => {
     expect(exponent.a!.score).toBe('0.00000002'); // 0.0000000225
   });
 
-  it('gives completion_rate to 4 places', () => {
+  it('gives completion_rate in whole percent, and scores with it', () => {
     const stats = snapshot({ ...provider('a', { attempts: 3, completed: 1 }), '*': { attempts: 3, completed: 1 } });
-    const rankings = rankOffers({ a: offer('1') }, context(stats, { settings: { ...SETTINGS, priorWeight: 0 } }));
-    expect(rankings.a!.completion_rate).toBe(0.3333);
+    const rankings = rankOffers({ a: offer('1.00000000') }, context(stats, { settings: { ...SETTINGS, priorWeight: 0 } }));
+    expect(rankings.a!.completion_rate).toBe(0.33);
+    expect(rankings.a!.score).toBe('0.33000000');
+  });
+
+  it("one more order of another integrator's changes nothing an integrator without orders of its own can read", () => {
+    // All integrators' orders are the prior of one that has none: a finer estimate would give their count
+    // (p / (p1 - p2) = n + K from two answers a refresh apart).
+    const read = (attempts: number, completed: number) => {
+      const counts = { attempts, completed };
+      const levels = levelMap({ ...provider('a', counts), '*': counts });
+      return rankOffers({ a: offer('0.01234567') }, context({ levels, integrators: new Map() })).a!;
+    };
+    for (const n of [500, 5_000, 50_000]) {
+      const before = read(n, n * 0.9);
+      expect(read(n + 1, n * 0.9 + 1)).toEqual(before);
+      expect(read(n + 1, n * 0.9)).toEqual(before);
+    }
   });
 
   it('keeps ties in a stable order: by amount, then provider code', () => {
