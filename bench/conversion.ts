@@ -27,6 +27,7 @@ import { WORKFLOW_BUNDLE_OPTIONS } from '../src/worker/build';
 import { currencyId } from '../test/helpers/currencies';
 import { TEST_API_KEY, testConfig } from '../test/helpers/config';
 import { percentile } from './lib/concurrency';
+import { runBench } from './lib/run-bench';
 import { seededRandom } from './lib/seeded-random';
 import { renderTable, round } from './lib/table';
 
@@ -524,13 +525,4 @@ async function stopAll(): Promise<void> {
   for (const stage of [...stages]) await stopStage(stage).catch(() => undefined);
 }
 
-if (require.main === module) {
-  main()
-    .then(() => stopAll())
-    .then(() => process.exit(0))
-    .catch(async (err: unknown) => {
-      progress(`failed: ${(err as Error).stack ?? String(err)}`);
-      await stopAll();
-      process.exit(1);
-    });
-}
+if (require.main === module) runBench(main, stopAll, progress);
