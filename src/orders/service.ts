@@ -227,14 +227,14 @@ export class OrderService {
     const { outcomes } = this.options;
     const runId = await this.failedRunId(input.orderId);
     const market = { providerCode: input.providerCode, country: input.request.country_code, paymentMethod: input.request.payment_method };
-    const first =
-      outcomes && runId
-        ? await outcomes.refused(refusedAttemptId(runId), market, type, { integratorId: input.integratorId })
-        : this.firstRejection(input.orderId, runId);
+    const recorded =
+      outcomes && runId ? await outcomes.refused(refusedAttemptId(runId), market, type, { integratorId: input.integratorId }) : 'failed';
+    // A store that could not say is no reason to forget the failure: this process's own memory decides then.
+    const first = recorded === 'folded' || (recorded === 'failed' && this.firstRejection(input.orderId, runId));
     settle(type === 'provider_unavailable' && first ? 'failure' : 'ignored');
   }
 
-  /** Without a statistics store, or without the run's id: the first rejection of this order seen by this process. */
+  /** Without a statistics store that answers, or without the run's id: the first rejection of this order seen by this process. */
   private firstRejection(orderId: string, runId: string | undefined): boolean {
     const key = runId ?? orderId;
     if (this.rejectedRuns.has(key)) return false;

@@ -18,6 +18,9 @@ export interface CompletionSink {
   recordCompletion(input: { integratorId: string; externalUserId: string; providerCode: string; finishedAtMs: number }): Promise<unknown>;
 }
 
+/** What became of one outcome: folded now, folded before (by any process), or not known (the store failed). */
+export type RecordResult = 'folded' | 'repeated' | 'failed';
+
 export class OutcomeRecorder {
   constructor(private readonly options: { stats: OutcomeSink; customers?: CompletionSink; logger?: Logger }) {}
 
@@ -30,16 +33,17 @@ export class OutcomeRecorder {
   /**
    * A creation of `integratorId`'s (when known) was rejected with `rejection`: recorded when the
    * provider refused it. Whether this call was the first to record it (the store's deduplication,
-   * shared by every process).
+   * shared by every process), `failed` when the store could not say, `not_counted` for a
+   * rejection that is no outcome (an invalid wallet address).
    */
   async refused(
     attemptId: string,
     market: OrderMarket,
     rejection: string,
     options: { atMs?: number; integratorId?: string } = {},
-  ): Promise<boolean> {
+  ): Promise<RecordResult | 'not_counted'> {
     const outcome = refusedOutcome(attemptId, market, rejection, options.atMs ?? Date.now(), options.integratorId);
-    return outcome ? this.record(outcome) : false;
+    return outcome ? this.recordResult(outcome) : 'not_counted';
   }
 
   /**
@@ -47,13 +51,17 @@ export class OutcomeRecorder {
    * before a flush of the store (its tombstone gone with it) is not brought back from Temporal.
    */
   async record(reported: OrderOutcome, rememberCustomer = true): Promise<boolean> {
+    return (await this.recordResult(reported, rememberCustomer)) === 'folded';
+  }
+
+  private async recordResult(reported: OrderOutcome, rememberCustomer = true): Promise<RecordResult> {
     // A clock ahead of the others must not date an outcome in the future: every later one would
     // then fold as late, decayed toward nothing, until real time caught up.
     const outcome = reported.finishedAtMs > Date.now() ? { ...reported, finishedAtMs: Date.now() } : reported;
-    let folded = false;
+    let result: RecordResult = 'failed';
     try {
-      folded = await this.options.stats.record(outcome);
-      rankingOutcomesRecorded.inc({ kind: outcome.kind, result: folded ? 'folded' : 'repeated' });
+      result = (await this.options.stats.record(outcome)) ? 'folded' : 'repeated';
+      rankingOutcomesRecorded.inc({ kind: outcome.kind, result });
     } catch (err) {
       rankingOutcomesRecorded.inc({ kind: outcome.kind, result: 'error' });
       this.options.logger?.warn({ err: (err as Error).message, kind: outcome.kind }, 'ranking: an outcome could not be recorded');
@@ -71,6 +79,6 @@ export class OutcomeRecorder {
         this.options.logger?.warn({ err: (err as Error).message }, 'ranking: a completed purchase could not be remembered');
       }
     }
-    return folded;
+    return result;
   }
 }
