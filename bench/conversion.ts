@@ -36,7 +36,7 @@ const SEED = int('BENCH_CONVERSION_SEED', 33);
 /** Checkouts per arm of the `unreliable` and `equal` scenarios, and the customers in flight at once. */
 const CHECKOUTS = int('BENCH_CONVERSION_CHECKOUTS', 300);
 const CONCURRENCY = int('BENCH_CONVERSION_CONCURRENCY', 6);
-/** The outage: it begins once this many checkouts are done, lasts OUTAGE_S, and the run goes on until the provider is back (at most RECOVERY_MAX_S). */
+/** The outage: it begins once this many customers have started, lasts OUTAGE_S, and the run goes on until the provider is back (at most RECOVERY_MAX_S). */
 const OUTAGE_AFTER = int('BENCH_CONVERSION_OUTAGE_AFTER', 100);
 const OUTAGE_S = int('BENCH_CONVERSION_OUTAGE_S', 60);
 const RECOVERY_MAX_S = int('BENCH_CONVERSION_RECOVERY_MAX_S', 180);
@@ -333,7 +333,7 @@ interface OutageResult {
 }
 
 /**
- * `equal` rates, ranked: once OUTAGE_AFTER checkouts are done, the recommended provider fails every
+ * `equal` rates, ranked: once OUTAGE_AFTER customers have started, the recommended provider fails every
  * order creation (its quotes still answer) for OUTAGE_S; then it works again, and the run goes on
  * until it has been in every offers answer for BACK_FOR_S (or RECOVERY_MAX_S pass).
  */
