@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { creationFault, providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
+import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { methodLimits, quote } from '../kit/pricing';
 import type { SimulatorProfile } from '../kit/profile';
 import type { SandboxSimulatorOptions } from './options';
@@ -15,11 +15,7 @@ export class SandboxApi {
     private readonly orders: Map<string, SimOrder>,
     private readonly profile: SimulatorProfile,
     private readonly options: Pick<SandboxSimulatorOptions, 'apiKey' | 'publicUrl' | 'log'>,
-    private readonly faults: Pick<
-      SimulatorFaults,
-      'providerOrderAgeMs' | 'oversizedField' | 'oversizedLength' | 'createErrorRate' | 'createRejectRate'
-    >,
-    private readonly random: () => number = Math.random,
+    private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs' | 'oversizedField' | 'oversizedLength'>,
   ) {
     const router = this.router;
     router.get('/v1/currencies', (_req, res) => this.getCurrencies(res));
@@ -128,15 +124,6 @@ export class SandboxApi {
   }
 
   private createOrder(req: Request, res: Response): void {
-    const fault = creationFault(this.faults, this.random);
-    if (fault === 'outage') {
-      res.status(503).json(error('unavailable', 'simulated order creation outage'));
-      return;
-    }
-    if (fault === 'refusal') {
-      res.status(422).json(error('customer_refused', 'simulated refusal of this customer'));
-      return;
-    }
     const body = (req.body ?? {}) as Record<string, unknown>;
     const required = [
       'partner_order_id',

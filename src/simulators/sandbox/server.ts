@@ -27,12 +27,18 @@ export class SandboxSimulator extends SimulatorBase {
     super({ ...options, stepDelayMs: options.settleDelayMs ?? SETTLE_DELAY_MS });
     const profile = options.profile ?? SANDBOX_PROFILE;
     this.code = profile.code;
-    this.api = new SandboxApi(this.orders, profile, options, this.faults, this.random);
+    this.api = new SandboxApi(this.orders, profile, options, this.faults);
     const lifecycle = new SandboxLifecycle(this.parts, options.webhookSecret);
     // Customer-facing pages need no API key.
     this.app.use(new SandboxCheckout(this.orders, lifecycle, profile.name, this.playedAction).router);
     this.app.use('/v1', this.api.authenticate);
     this.injectFaultsUnder('/v1', (res) => void res.status(503).json(sandboxError('unavailable', 'simulated outage')));
+    this.injectCreationFaultsOn(
+      'post',
+      '/v1/orders',
+      (res) => void res.status(503).json(sandboxError('unavailable', 'simulated order creation outage')),
+      (res) => void res.status(422).json(sandboxError('customer_refused', 'simulated refusal of this customer')),
+    );
     this.app.use(this.api.router);
     this.app.use((_req: Request, res: Response) => void res.status(404).json(sandboxError('not_found', 'no such route')));
   }
