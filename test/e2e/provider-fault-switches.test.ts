@@ -67,22 +67,22 @@ test("with completionRate 0 a paid order fails at every provider, answered as th
   expect(everyProvider((code) => answeredStatus(paid[code]!.answered))).toEqual(failedAnswers);
 }, 90_000);
 
-test('with createRejectRate 1 order creation is refused (provider_rejected) where the adapter makes a call; offers still answer', async () => {
-  switchAll({ createRejectRate: 1 });
-  // offerThenOrder takes an offer first: it throws when there is none.
-  const outcomes = await byProvider(async ({ draft }) => {
+/** Each provider's answer to an order placed on its offer (offerThenOrder throws when there is no offer). */
+const creationOutcomes = () =>
+  byProvider(async ({ draft }) => {
     const res = await offerThenOrder(started.stack.apiUrl, draft());
     return res.status === 200 ? 'created' : `${res.status} ${res.body.code}`;
   });
+
+test('with createRejectRate 1 order creation is refused (provider_rejected) where the adapter makes a call; offers still answer', async () => {
+  switchAll({ createRejectRate: 1 });
+  const outcomes = await creationOutcomes();
   expect(outcomes).toEqual(everyProvider((code) => (NO_CREATION_CALL.includes(code) ? 'created' : '422 provider_rejected')));
 }, 60_000);
 
 test('with createErrorRate 1 order creation fails (provider_unavailable) where the adapter makes a call; offers still answer', async () => {
   switchAll({ createErrorRate: 1 });
   // Each failing creation runs out of attempts (about 31 s of backoff); all at once.
-  const outcomes = await byProvider(async ({ draft }) => {
-    const res = await offerThenOrder(started.stack.apiUrl, draft());
-    return res.status === 200 ? 'created' : `${res.status} ${res.body.code}`;
-  });
+  const outcomes = await creationOutcomes();
   expect(outcomes).toEqual(everyProvider((code) => (NO_CREATION_CALL.includes(code) ? 'created' : '503 provider_unavailable')));
 }, 90_000);
