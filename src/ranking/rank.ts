@@ -37,7 +37,7 @@ export const OfferRankingSchema = z.object({
   score: z.string().regex(/^\d+(\.\d+)?$/),
   /** 1 for the highest score. */
   rank: z.number().int().min(1),
-  /** The completion estimate without the returning-customer boost, to 4 places. */
+  /** The completion estimate without the returning-customer boost, in whole percent (publishedP). */
   completion_rate: z.number().min(0).max(1),
   /** The requesting integrator's own decayed orders (rounded) at the level the estimate is for; never other integrators'. */
   samples: z.number().int().min(0),
@@ -88,7 +88,8 @@ export function estimateMethod(
  * level has more than about a hundred orders; only a crossing of a percent boundary shows.
  */
 export function publishedP(p: number): number {
-  return Math.round(p * 100) / 100;
+  // As the reasons' percent(): a p below 1 is never published as certain, nor one above 0 as none.
+  return Math.min(Math.max(Math.round(p * 100), p > 0 ? 1 : 0), p < 1 ? 99 : 100) / 100;
 }
 
 /** The places p is taken to: p is in [0, 1], so p x 10^15 is an integer a double holds exactly. */

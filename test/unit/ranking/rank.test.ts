@@ -1,5 +1,5 @@
 import type { LevelCounters } from '../../../src/ranking/decay';
-import { estimateMethod, rankOffers, type RankableOffer, type RankingContext } from '../../../src/ranking/rank';
+import { estimateMethod, publishedP, rankOffers, type RankableOffer, type RankingContext } from '../../../src/ranking/rank';
 import { percent } from '../../../src/ranking/reasons';
 import { EMPTY_SNAPSHOT, type StatsSnapshot } from '../../../src/ranking/snapshot';
 
@@ -99,6 +99,11 @@ describe('rankOffers', () => {
     const rankings = rankOffers({ a: offer('1.00000000') }, context(stats, { settings: { ...SETTINGS, priorWeight: 0 } }));
     expect(rankings.a!.completion_rate).toBe(0.33);
     expect(rankings.a!.score).toBe('0.33000000');
+  });
+
+  it('publishes p in whole percent, never a p below 1 as certain nor one above 0 as none, as the reasons say it', () => {
+    expect([0, 0.001, 0.004, 0.126, 0.5, 0.994, 0.996, 1].map(publishedP)).toEqual([0, 0.01, 0.01, 0.13, 0.5, 0.99, 0.99, 1]);
+    for (const p of [0.001, 0.126, 0.996]) expect(percent(p)).toBe(p < 0.01 ? '<1' : String(Math.round(publishedP(p) * 100)));
   });
 
   it("one more order of another integrator's changes nothing an integrator without orders of its own can read", () => {
