@@ -1,5 +1,5 @@
 import { WorkflowExecutionAlreadyStartedError, type Client } from '@temporalio/client';
-import { orderIdReservationId, type OrderIdReservation } from '../temporal/order-contract';
+import { ORDER_RECORD_CHECK_MS, orderIdReservationId, type OrderIdReservation } from '../temporal/order-contract';
 import type { orderIdReservation } from '../../workflows';
 import { ORDER_ID_RESERVATION_WORKFLOW_TYPE } from './claims';
 
@@ -7,6 +7,12 @@ import { ORDER_ID_RESERVATION_WORKFLOW_TYPE } from './claims';
  * Starts the reservation of `reservation.orderId` (workflows/claim.ts), as the API does before an
  * order and the backfill does for older orders; false when the id has a reservation already, open
  * or closed and still kept (a closed one, ended or terminated by hand, still holds the id).
+ *
+ * Started with its first workflow task delayed by one check interval (`startDelay`): it holds the
+ * id from the start all the same (an open execution, its first task scheduled for later), and an
+ * order's creation pays no workflow task, timer or worker activation for it. Its workflow then
+ * begins with a wait of its own, so the first check of the order's record comes two intervals
+ * after the request: the hold only begins later (docs/decisions.md).
  */
 export async function startOrderIdReservation(
   client: Client,
@@ -21,6 +27,7 @@ export async function startOrderIdReservation(
       args: [reservation],
       workflowIdReusePolicy: 'REJECT_DUPLICATE',
       workflowIdConflictPolicy: 'FAIL',
+      startDelay: reservation.checkEveryMs ?? ORDER_RECORD_CHECK_MS,
       staticSummary: summary,
     });
     return true;

@@ -13,7 +13,7 @@ import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { ORDER_ID_RESERVATION_WORKFLOW_TYPE } from '../../src/orders/claims';
 import { orderIdFor } from '../../src/orders/request';
-import { orderIdReservationId, orderWorkflowId } from '../../src/temporal/order-contract';
+import { ORDER_RECORD_CHECK_MS, orderIdReservationId, orderWorkflowId } from '../../src/temporal/order-contract';
 import { callApi, eventually } from '../helpers/http';
 import { checkout, fetchOffers, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { JOURNEYS, journeyOrder } from '../helpers/provider-journeys';
@@ -129,6 +129,19 @@ test('a reservation whose order never started (a crash between the two) does not
   expect(again.body.id).toBe(id);
 });
 
+
+test('an order creation reserves its id with no workflow task: the reservation first runs a check interval later', async () => {
+  const created = await offerThenOrder(fresh.apiUrl, journeyOrder(JOURNEYS[0]!));
+  expect(created.status).toBe(200);
+  const handle = env.client.workflow.getHandle(orderIdReservationId((created.body as { id: string }).id));
+  // It holds the id already (open, so the conflict and reuse policies refuse a second start) ...
+  expect((await handle.describe()).status.name).toBe('RUNNING');
+  // ... with only its start in history: no task, timer or worker activation on the creation's path.
+  const events = (await handle.fetchHistory()).events ?? [];
+  expect(events.map((e) => e.eventType)).toHaveLength(1);
+  const backoff = events[0]!.workflowExecutionStartedEventAttributes?.firstWorkflowTaskBackoff;
+  expect(Number(backoff?.seconds ?? 0) * 1000).toBe(ORDER_RECORD_CHECK_MS);
+});
 test('a reservation closed by hand still refuses the id while Temporal keeps it', async () => {
   const draft = journeyOrder(JOURNEYS[0]!);
   const created = await offerThenOrder(aged.apiUrl, draft);
