@@ -33,6 +33,7 @@ import { eventsPerWorkflow, mergeTallies, tallyHistories, workflowHistoryEvents,
 import { cpuSeconds, machineTicks } from './lib/load';
 import { childPidsMatching, freePort, killAll, startChild, waitFor, type ChildHandle } from './lib/order-children';
 import { cpuDelta, cpuMsPerUnit, createOverFloorMs, ratio, roundRatios, type CpuSnapshot } from './lib/order-figures';
+import { partCostMs, variantsFromEnv, type OrderVariant } from './lib/order-variants';
 import { median, renderTable, round } from './lib/table';
 
 const CREATES = Number(process.env.BENCH_ORDERS_CREATES ?? 150);
@@ -46,13 +47,15 @@ const ROUNDS = Number(process.env.BENCH_ORDERS_ROUNDS ?? 5);
 const ROUND_S = Number(process.env.BENCH_ORDERS_ROUND_S ?? 20);
 /** The baseline workflow's rounds too: context only, no target (bench/README.md). */
 const WITH_BASELINE = process.env.BENCH_ORDERS_BASELINE === '1';
+/** The bill's variants of the broker, each run in every round beside it (bench/lib/order-variants.ts). */
+const VARIANTS = variantsFromEnv(process.env.BENCH_ORDERS_VARIANTS);
 /** Histories read at once after each measured run. */
 const HISTORY_READS_IN_FLIGHT = 8;
 /** Creations measured one at a time (each of the broker, the floor and the provider). */
 const C1 = Number(process.env.BENCH_ORDERS_C1 ?? 40);
 const C1_WARMUP = 3;
 /** The whole run's bound: a child that dies or a workflow that hangs ends the run instead of stalling it. */
-const TIMEOUT_S = Number(process.env.BENCH_ORDERS_TIMEOUT_S ?? 900);
+const TIMEOUT_S = Number(process.env.BENCH_ORDERS_TIMEOUT_S ?? 900 + 300 * variantsFromEnv(process.env.BENCH_ORDERS_VARIANTS).length);
 const BENCH_QUEUE = 'bench-baseline';
 const ORDERS_QUEUE = 'bench-orders';
 /** The provider webhooks a paid sandbox order sends: awaiting payment, payment received, completed. */
@@ -324,45 +327,65 @@ async function main(): Promise<void> {
   writeFileSync(join(dir, 'order-bundle.js'), orderBundle.code);
   writeFileSync(join(dir, 'bench-bundle.js'), benchBundle.code);
 
-  const [apiPort, simPort] = [await freePort(), await freePort()];
-  const apiUrl = `http://127.0.0.1:${apiPort}`;
-  const simUrl = `http://127.0.0.1:${simPort}`;
-  // The broker's API and worker read the same environment, as in production.
-  const brokerEnv: Record<string, string> = {
-    NODE_ENV: 'development',
-    LOG_LEVEL: 'silent',
-    HOST: '127.0.0.1',
-    PORT: String(apiPort),
-    PUBLIC_BASE_URL: apiUrl,
-    SANDBOX_URL: simUrl,
-    ONRAMP_WEBHOOK_URL: webhookUrl,
-    RATE_LIMIT_REQUESTS: '0',
-    RATE_LIMIT_IP_REQUESTS: '0',
-    TEMPORAL_ADDRESS: env.address,
-    TEMPORAL_TASK_QUEUE: ORDERS_QUEUE,
-    WORKFLOW_BUNDLE_PATH: join(dir, 'order-bundle.js'),
-  };
   const children: ChildHandle[] = [];
-  let finished = false;
-  try {
-    progress('starting the simulators, the API, the worker and the bench workers');
+  /**
+   * A broker: its simulators, API and worker, each a child, on a task queue of its own. The
+   * benchmarked one (`variant` undefined) has the names `simulators`, `api`, `worker`; a variant's
+   * children are named `<name>@<variant>`. The API and worker read the same environment, as in production.
+   */
+  const startBroker = async (variant?: OrderVariant) => {
+    const [apiPort, simPort] = [await freePort(), await freePort()];
+    const apiUrl = `http://127.0.0.1:${apiPort}`;
+    const simUrl = `http://127.0.0.1:${simPort}`;
+    const suffix = variant ? `@${variant.name}` : '';
+    const taskQueue = variant ? `${ORDERS_QUEUE}-${variant.name}` : ORDERS_QUEUE;
+    const brokerEnv: Record<string, string> = {
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: String(apiPort),
+      PUBLIC_BASE_URL: apiUrl,
+      SANDBOX_URL: simUrl,
+      ONRAMP_WEBHOOK_URL: webhookUrl,
+      RATE_LIMIT_REQUESTS: '0',
+      RATE_LIMIT_IP_REQUESTS: '0',
+      TEMPORAL_ADDRESS: env.address,
+      TEMPORAL_TASK_QUEUE: taskQueue,
+      WORKFLOW_BUNDLE_PATH: join(dir, 'order-bundle.js'),
+      ...variant?.env,
+    };
     const sim = startChild(
-      'simulators',
+      `simulators${suffix}`,
       'bench/orders-child.ts',
       ['sim'],
       { NODE_ENV: 'development', SIMULATOR_PORT: String(simPort), BROKER_URL: apiUrl },
-      join(dir, 'simulators.log'),
+      join(dir, `simulators${suffix}.log`),
     );
     children.push(sim);
     // BENCH_ORDERS_API_FLAGS, BENCH_ORDERS_WORKER_FLAGS: extra node flags for the API (after its
     // production flags) and for the order worker, e.g. `--cpu-prof --cpu-prof-dir=/tmp/profiles`.
     const flagsFrom = (name: string) => (process.env[name] ?? '').split(' ').filter(Boolean);
     const apiFlags = [...apiNodeFlags(), ...flagsFrom('BENCH_ORDERS_API_FLAGS')];
-    const apiChild = startChild('api', 'src/api/main.ts', [], brokerEnv, join(dir, 'api.log'), apiFlags);
+    const apiChild = startChild(`api${suffix}`, 'src/api/main.ts', [], brokerEnv, join(dir, `api${suffix}.log`), apiFlags);
     children.push(apiChild);
     const workerFlags = flagsFrom('BENCH_ORDERS_WORKER_FLAGS');
-    const worker = startChild('worker', 'src/worker/main.ts', [], brokerEnv, join(dir, 'worker.log'), workerFlags);
+    const worker = startChild(`worker${suffix}`, 'src/worker/main.ts', [], brokerEnv, join(dir, `worker${suffix}.log`), workerFlags);
     children.push(worker);
+    await Promise.all([
+      waitFor(`simulators${suffix}`, async () => (await fetch(`${simUrl}/`)).status > 0),
+      waitFor(`api${suffix}`, async () => (await fetch(`${apiUrl}/healthz`)).ok),
+      waitFor(`worker${suffix}`, async () => (await pollersOf(env.client, taskQueue)) > 0),
+    ]);
+    const pids = { [`api${suffix}`]: apiChild.pid, [`worker${suffix}`]: worker.pid, [`simulators${suffix}`]: sim.pid };
+    return { apiUrl, brokerEnv, pids };
+  };
+  let finished = false;
+  try {
+    progress(`starting the simulators, the API, the worker and the bench workers${VARIANTS.length > 0 ? `, and ${VARIANTS.length} variants of the broker` : ''}`);
+    const broker = await startBroker();
+    const { apiUrl, brokerEnv } = broker;
+    const variantBrokers = new Map<string, Awaited<ReturnType<typeof startBroker>>>();
+    for (const variant of VARIANTS) variantBrokers.set(variant.name, await startBroker(variant));
     const benchWorkers = startChild(
       'bench workers',
       'bench/orders-child.ts',
@@ -371,32 +394,29 @@ async function main(): Promise<void> {
       join(dir, 'bench-workers.log'),
     );
     children.push(benchWorkers);
-    await Promise.all([
-      waitFor('simulators', async () => (await fetch(`${simUrl}/`)).status > 0),
-      waitFor('api', async () => (await fetch(`${apiUrl}/healthz`)).ok),
-      waitFor('worker', async () => (await pollersOf(env.client, ORDERS_QUEUE)) > 0),
-      waitFor('bench workers', async () => (await pollersOf(env.client, BENCH_QUEUE)) > 0),
-    ]);
+    await waitFor('bench workers', async () => (await pollersOf(env.client, BENCH_QUEUE)) > 0);
 
     // The broker's own configuration, for the provider's create measured directly.
     const sandbox = createProviderRegistry(buildConfig(parseEnv({ ...process.env, ...brokerEnv }))).get('sandbox');
     if (!sandbox) throw new Error('the sandbox provider is not enabled');
 
     const pids: Record<string, number> = {
-      api: apiChild.pid,
-      worker: worker.pid,
+      ...broker.pids,
+      ...Object.fromEntries([...variantBrokers.values()].flatMap((b) => Object.entries(b.pids))),
       'bench workers': benchWorkers.pid,
       temporal: temporalPids.length === 1 ? temporalPids[0]! : -1,
-      simulators: sim.pid,
       load: process.pid,
     };
     const snapshot = (): CpuSnapshot => Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuSeconds(pid)]));
-    type Side = 'baseline' | 'floor' | 'broker';
-    const sides: Side[] = WITH_BASELINE ? ['baseline', 'floor', 'broker'] : ['floor', 'broker'];
-    const lifecyclesOf = (side: Side, drive: Driver): Promise<Lifecycles> =>
-      side === 'broker'
-        ? brokerLifecycles(apiUrl, receiver, drive)
-        : workflowLifecycles(env.client, side === 'baseline' ? 'baselineWorkflow' : 'floorWorkflow', drive);
+    /** A variant's side is `broker@<variant>`. */
+    type Side = 'baseline' | 'floor' | 'broker' | `broker@${string}`;
+    const variantSides = VARIANTS.map((v): Side => `broker@${v.name}`);
+    const sides: Side[] = [...(WITH_BASELINE ? (['baseline'] as const) : []), 'floor', 'broker', ...variantSides];
+    const lifecyclesOf = (side: Side, drive: Driver): Promise<Lifecycles> => {
+      if (side === 'broker') return brokerLifecycles(apiUrl, receiver, drive);
+      if (side.startsWith('broker@')) return brokerLifecycles(variantBrokers.get(side.slice('broker@'.length))!.apiUrl, receiver, drive);
+      return workflowLifecycles(env.client, side === 'baseline' ? 'baselineWorkflow' : 'floorWorkflow', drive);
+    };
 
     progress('warming up');
     for (const side of sides) await lifecyclesOf(side, warmUp);
@@ -409,7 +429,9 @@ async function main(): Promise<void> {
       cpu: CpuSnapshot;
       history: HistoryTally;
     }
-    const phases: Record<Side, Measured[]> = { baseline: [], floor: [], broker: [] };
+    const measured = new Map<Side, Measured[]>(sides.map((side) => [side, []]));
+    /** A side's measured runs, one a round (none for a side not run). */
+    const phase = (side: Side): Measured[] => measured.get(side) ?? [];
     for (let r = 1; r <= ROUNDS; r++) {
       // The order alternates from one round to the next, so that no side always follows the same one.
       for (const side of r % 2 === 1 ? sides : [...sides].reverse()) {
@@ -419,7 +441,7 @@ async function main(): Promise<void> {
         const cpu = cpuDelta(before, snapshot());
         // Read after the CPU snapshot: the reads are not the lifecycles' cost.
         const history = await historiesOf(env.client, workflowIds);
-        phases[side].push({ run, cpu, history });
+        phase(side).push({ run, cpu, history });
         progress(
           `round ${r}/${ROUNDS}: ${side}: ${run.count} lifecycles in ${round(run.seconds, 1)} s, ${round(run.count / run.seconds, 2)}/s, ${eventsPerWorkflow(history).median} history events each (median)`,
         );
@@ -428,13 +450,13 @@ async function main(): Promise<void> {
     progress('order creation');
     const created = await creates(apiUrl, CREATES);
 
-    const rates = (side: Side) => phases[side].map(({ run }) => run.count / run.seconds);
+    const rates = (side: Side) => phase(side).map(({ run }) => run.count / run.seconds);
     const perSecond = (side: Side) => median(rates(side));
-    const all = (side: Side) => phases[side].flatMap(({ run }) => run.latenciesMs);
-    const lifecycles = (side: Side) => phases[side].reduce((sum, { run }) => sum + run.count, 0);
+    const all = (side: Side) => phase(side).flatMap(({ run }) => run.latenciesMs);
+    const lifecycles = (side: Side) => phase(side).reduce((sum, { run }) => sum + run.count, 0);
     const cpuOf = (side: Side, names: string[]) => {
       const perLifecycle = cpuMsPerUnit(
-        phases[side].map(({ cpu }) => cpu),
+        phase(side).map(({ cpu }) => cpu),
         lifecycles(side),
       );
       return Object.fromEntries(names.map((name) => [name, perLifecycle[name]!]));
@@ -476,7 +498,7 @@ async function main(): Promise<void> {
     process.stdout.write(`Lifecycles: "per s" is the median of the ${ROUNDS} rounds' (each at least ${ROUND_S} s)\n`);
     process.stdout.write(`${renderTable(['run', 'count', 'concurrency', 'per s', 'p50 ms', 'p99 ms'], rows)}\n\n`);
 
-    const roundRows = phases.broker.map((_, i) => [
+    const roundRows = phase('broker').map((_, i) => [
       i + 1,
       ...(vsBaseline ? [rates('baseline')[i]!] : []),
       rates('floor')[i]!,
@@ -502,6 +524,23 @@ async function main(): Promise<void> {
       brokerCpu.api! + brokerCpu.worker! + brokerCpu.temporal! + brokerCpu.simulators!,
       floorCpu['bench workers']! + floorCpu.temporal!,
     );
+    // The bill: each variant against the broker of the same rounds (bench/lib/order-variants.ts).
+    const brokerTotal = brokerCpu.api! + brokerCpu.worker! + brokerCpu.temporal! + brokerCpu.simulators!;
+    const bill = VARIANTS.map((variant) => {
+      const side: Side = `broker@${variant.name}`;
+      const at = `@${variant.name}`;
+      const cpu = cpuOf(side, [`api${at}`, `worker${at}`, 'temporal', `simulators${at}`, 'load']);
+      const byProcess = Object.fromEntries(Object.entries(cpu).map(([name, value]) => [name.replace(at, ''), value]));
+      const total = byProcess.api! + byProcess.worker! + byProcess.temporal! + byProcess.simulators!;
+      return {
+        variant,
+        perSecond: perSecond(side),
+        vsBroker: roundRatios(rates(side), rates('broker')),
+        cpu: byProcess,
+        total,
+        costMs: partCostMs(variant, brokerTotal, total),
+      };
+    });
     const cell = (n: number | undefined) => (n === undefined ? '-' : n);
     const benchWorkersRow = (name: string, cpu: Record<string, number>) => [
       name,
@@ -527,14 +566,35 @@ async function main(): Promise<void> {
       `CPU ms per lifecycle (user + system, /proc; "worker" is the bench workers' process for the floor${WITH_BASELINE ? ' and the baseline' : ''})\n`,
     );
     process.stdout.write(`${renderTable(['run', 'API', 'worker', 'Temporal', 'simulators', 'load'], cpuRows)}\n\n`);
+    if (bill.length > 0) {
+      process.stdout.write(
+        `The bill: the broker beside variants of itself, each with one part switched, in the same ${ROUNDS} rounds (CPU ms per lifecycle; "part costs" is broker - variant for a part switched off, variant - broker for one switched on)\n`,
+      );
+      const billRows = [
+        ['broker (as benchmarked)', '-', lifecyclePerS, 1, brokerCpu.api!, brokerCpu.worker!, brokerCpu.temporal!, brokerCpu.simulators!, brokerTotal, '-'],
+        ...bill.map((b) => [
+          b.variant.name,
+          `${b.variant.part} ${b.variant.switched}`,
+          b.perSecond,
+          b.vsBroker.median,
+          b.cpu.api!,
+          b.cpu.worker!,
+          b.cpu.temporal!,
+          b.cpu.simulators!,
+          b.total,
+          b.costMs,
+        ]),
+      ];
+      process.stdout.write(
+        `${renderTable(['run', 'part', 'per s', 'vs broker', 'API', 'worker', 'Temporal', 'simulators', 'total', 'part costs'], billRows)}\n\n`,
+      );
+    }
 
-    const tallies = Object.fromEntries(sides.map((side) => [side, mergeTallies(phases[side].map(({ history }) => history))])) as Record<
-      Side,
-      HistoryTally
-    >;
-    const labels = [...new Set(sides.flatMap((side) => Object.keys(tallies[side].perWorkflow)))].sort();
-    const mean = (side: Side, label: string) => tallies[side].perWorkflow[label] ?? 0;
-    const meanTotal = (side: Side) => Object.values(tallies[side].perWorkflow).reduce((a, b) => a + b, 0);
+    const tallies = new Map<Side, HistoryTally>(sides.map((side) => [side, mergeTallies(phase(side).map(({ history }) => history))]));
+    const tally = (side: Side): HistoryTally => tallies.get(side) ?? mergeTallies([]);
+    const labels = [...new Set(sides.flatMap((side) => Object.keys(tally(side).perWorkflow)))].sort();
+    const mean = (side: Side, label: string) => tally(side).perWorkflow[label] ?? 0;
+    const meanTotal = (side: Side) => Object.values(tally(side).perWorkflow).reduce((a, b) => a + b, 0);
     const eventRow = (label: string, of: (side: Side) => number) => [
       label,
       ...(WITH_BASELINE ? [round(of('baseline'), 2)] : []),
@@ -551,9 +611,9 @@ async function main(): Promise<void> {
         [...labels.map((label) => eventRow(label, (side) => mean(side, label))), eventRow('all events', meanTotal)],
       )}\n\n`,
     );
-    const brokerEvents = eventsPerWorkflow(tallies.broker);
-    const floorEvents = eventsPerWorkflow(tallies.floor);
-    const baselineEvents = WITH_BASELINE ? eventsPerWorkflow(tallies.baseline) : undefined;
+    const brokerEvents = eventsPerWorkflow(tally('broker'));
+    const floorEvents = eventsPerWorkflow(tally('floor'));
+    const baselineEvents = WITH_BASELINE ? eventsPerWorkflow(tally('baseline')) : undefined;
     const range = (e: { min: number; max: number }) => `${e.min}-${e.max}`;
     process.stdout.write(
       `history events per completed lifecycle (median, range): broker ${brokerEvents.median} (${range(brokerEvents)}), floor ${floorEvents.median} (${range(floorEvents)})${baselineEvents ? `, baseline ${baselineEvents.median} (${range(baselineEvents)})` : ''}\n`,
@@ -595,8 +655,8 @@ async function main(): Promise<void> {
         history_events_per_order_range: [brokerEvents.min, brokerEvents.max],
         floor_history_events_per_lifecycle: floorEvents.median,
         floor_history_events_per_lifecycle_range: [floorEvents.min, floorEvents.max],
-        history_events_by_type: perEvent(tallies.broker),
-        floor_history_events_by_type: perEvent(tallies.floor),
+        history_events_by_type: perEvent(tally('broker')),
+        floor_history_events_by_type: perEvent(tally('floor')),
         ...(vsBaseline && baselineCpu && baselineEvents
           ? {
               baseline_lifecycle_per_s: round(perSecond('baseline'), 2),
@@ -612,12 +672,33 @@ async function main(): Promise<void> {
         git_head: tree.head,
         working_tree_changed: tree.dirty,
         order_workflow_local_activities: tree.orderWorkflowLocalActivities,
+        ...(bill.length > 0
+          ? {
+              bill: Object.fromEntries(
+                bill.map((b) => [
+                  b.variant.name,
+                  {
+                    part: b.variant.part,
+                    switched: b.variant.switched,
+                    lifecycle_per_s: round(b.perSecond, 2),
+                    vs_broker: round(b.vsBroker.median, 3),
+                    vs_broker_rounds: b.vsBroker.ratios.map((r) => round(r, 3)),
+                    cpu_ms_per_lifecycle: ms(b.cpu),
+                    cpu_ms_total: round(b.total, 2),
+                    part_cost_ms: round(b.costMs, 2),
+                  },
+                ]),
+              ),
+            }
+          : {}),
       })}\n`,
     );
     finished = true;
   } finally {
     // The worker first (it would retry against a stopped API or simulator), then the rest.
-    for (const name of ['worker', 'bench workers', 'api', 'simulators']) await children.find((c) => c.name === name)?.stop();
+    for (const kind of ['worker', 'bench workers', 'api', 'simulators']) {
+      for (const child of children.filter((c) => c.name === kind || c.name.startsWith(`${kind}@`))) await child.stop();
+    }
     await receiver.stop();
     await env.teardown();
     // The children's logs are kept when the run failed, or when asked (BENCH_ORDERS_KEEP_LOGS=1).
