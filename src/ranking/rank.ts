@@ -29,6 +29,23 @@ export interface RankingContext {
   returningProviders?: ReadonlySet<string>;
   nowMs: number;
   settings: RankingSettings;
+  /**
+   * What a provider's ranking is, but for its score, by integrator, country, method, provider and
+   * whether the customer returns: kept by the caller for one snapshot and one `nowMs`
+   * (src/ranking/offers-ranking.ts), so that requests alike share the estimate and its reasons.
+   */
+  memo?: Map<string, MemoizedRanking>;
+}
+
+/** An offer's ranking without its score and rank: what depends on the statistics, not on the offer's amount. */
+export interface MemoizedRanking {
+  /** The published estimate, without the returning-customer boost. */
+  estimated: number;
+  /** The published estimate the score is made with (boosted for a returning customer). */
+  p: number;
+  samples: number;
+  /** Frozen: every response the entry serves holds this array. */
+  reasons: readonly string[];
 }
 
 /** The `ranking` object of one offer (the API's OfferRanking describes each field). */
@@ -127,7 +144,7 @@ interface Ranked {
  * Answers each provider's `ranking`, rank 1 recommended.
  */
 export function rankOffers(offers: Readonly<Record<string, RankableOffer>>, context: RankingContext): Record<string, OfferRanking> {
-  const { stats, integratorId, country, paymentMethod, returningProviders, nowMs, settings } = context;
+  const { stats, integratorId, country, paymentMethod, returningProviders, nowMs, settings, memo } = context;
   const shared: LevelLookup = (key) => stats.levels.get(key);
   const ownLevels = stats.integrators.get(integratorId);
   const own: LevelLookup | undefined = ownLevels && ((key) => ownLevels.get(key));
@@ -135,20 +152,30 @@ export function rankOffers(offers: Readonly<Record<string, RankableOffer>>, cont
   const ranked: Ranked[] = [];
   for (const [code, offer] of Object.entries(offers)) {
     const method = estimateMethod(offer, code, country, paymentMethod, shared, own);
-    const estimate = estimateForIntegrator(shared, own, code, country, method, nowMs, settings);
     const returning = returningProviders?.has(code) ?? false;
-    const estimated = publishedP(estimate.p);
-    const p = returning ? publishedP(returningCustomerEstimate(estimated, settings.returningBoost)) : estimated;
-    const { amount, score } = scoreOf(offer.amount_expected_to, p);
+    const key = memo && `${integratorId}\u0000${country ?? ''}\u0000${method ?? ''}\u0000${code}\u0000${returning ? 1 : 0}`;
+    let known = key === undefined ? undefined : memo!.get(key);
+    if (!known) {
+      const estimate = estimateForIntegrator(shared, own, code, country, method, nowMs, settings);
+      const estimated = publishedP(estimate.p);
+      known = {
+        estimated,
+        p: returning ? publishedP(returningCustomerEstimate(estimated, settings.returningBoost)) : estimated,
+        samples: estimate.samples,
+        reasons: Object.freeze(rankingReasons({ estimate, country, method, enough, returning })),
+      };
+      if (key !== undefined) memo!.set(key, known);
+    }
+    const { amount, score } = scoreOf(offer.amount_expected_to, known.p);
     ranked.push({
       code,
       amount,
       score,
       ranking: {
         score: fixedText(score, score.scale),
-        completion_rate: estimated,
-        samples: estimate.samples,
-        reasons: rankingReasons({ estimate, country, method, enough, returning }),
+        completion_rate: known.estimated,
+        samples: known.samples,
+        reasons: known.reasons as string[],
       },
     });
   }
