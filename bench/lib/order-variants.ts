@@ -42,7 +42,8 @@ export function variantsFromEnv(value: string | undefined): OrderVariant[] {
   if (names.includes('all')) return [...ORDER_VARIANTS];
   return names.map((name) => {
     const variant = ORDER_VARIANTS.find((v) => v.name === name);
-    if (!variant) throw new Error(`BENCH_ORDERS_VARIANTS: unknown variant ${name} (known: ${ORDER_VARIANTS.map((v) => v.name).join(', ')}, all)`);
+    if (!variant)
+      throw new Error(`BENCH_ORDERS_VARIANTS: unknown variant ${name} (known: ${ORDER_VARIANTS.map((v) => v.name).join(', ')}, all)`);
     return variant;
   });
 }

@@ -175,6 +175,7 @@ export function rankOffers(offers: Readonly<Record<string, RankableOffer>>, cont
         score: fixedText(score, score.scale),
         completion_rate: known.estimated,
         samples: known.samples,
+        // Frozen and shared by every response the entry serves: serialized, never changed.
         reasons: known.reasons as string[],
       },
     });

@@ -129,7 +129,6 @@ test('a reservation whose order never started (a crash between the two) does not
   expect(again.body.id).toBe(id);
 });
 
-
 test('an order creation reserves its id with no workflow task: the reservation first runs a check interval later', async () => {
   const created = await offerThenOrder(fresh.apiUrl, journeyOrder(JOURNEYS[0]!));
   expect(created.status).toBe(200);

@@ -23,8 +23,18 @@ describe('bench:orders variants (the bill)', () => {
       expect(['on', 'off']).toContain(variant.switched);
     }
     const configOf = (name: string) =>
-      buildConfig(parseEnv({ NODE_ENV: 'development', LOG_LEVEL: 'silent', RATE_LIMIT_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0', ...ORDER_VARIANTS.find((v) => v.name === name)!.env }));
-    const benchmarked = buildConfig(parseEnv({ NODE_ENV: 'development', LOG_LEVEL: 'silent', RATE_LIMIT_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0' }));
+      buildConfig(
+        parseEnv({
+          NODE_ENV: 'development',
+          LOG_LEVEL: 'silent',
+          RATE_LIMIT_REQUESTS: '0',
+          RATE_LIMIT_IP_REQUESTS: '0',
+          ...ORDER_VARIANTS.find((v) => v.name === name)!.env,
+        }),
+      );
+    const benchmarked = buildConfig(
+      parseEnv({ NODE_ENV: 'development', LOG_LEVEL: 'silent', RATE_LIMIT_REQUESTS: '0', RATE_LIMIT_IP_REQUESTS: '0' }),
+    );
     expect(benchmarked.metrics.enabled).toBe(true);
     expect(configOf('metrics_off').metrics.enabled).toBe(false);
     expect(benchmarked.logLevel).toBe('silent');

@@ -40,7 +40,10 @@ describe('OffersRanking: estimates shared by the requests of one snapshot and mo
   test('answers what rankOffers answers at the start of the moment, whatever the amounts', () => {
     const stats = snapshotWith('a', 400, 300);
     let now = T0;
-    const ranking = rankingWith(() => stats, () => now);
+    const ranking = rankingWith(
+      () => stats,
+      () => now,
+    );
     for (const [a, b] of [
       ['0.0100', '0.0102'],
       ['0.0200', '0.0150'],
@@ -56,7 +59,10 @@ describe('OffersRanking: estimates shared by the requests of one snapshot and mo
 
   test('a request of the same moment and snapshot reuses the estimate and its reasons; a new snapshot is read at once', () => {
     let stats = snapshotWith('a', 400, 300);
-    const ranking = rankingWith(() => stats, () => T0);
+    const ranking = rankingWith(
+      () => stats,
+      () => T0,
+    );
     const first = ranking.attach({ a: offer('0.0100') }, CONTEXT);
     const second = ranking.attach({ a: offer('0.0200') }, CONTEXT);
     expect(second.a!.ranking.reasons).toBe(first.a!.ranking.reasons);
@@ -74,12 +80,22 @@ describe('OffersRanking: estimates shared by the requests of one snapshot and mo
       levels: snapshotWith('a', 400, 300).levels,
       integrators: new Map([['acme', snapshotWith('a', 400, 100).levels]]),
     };
-    const ranking = rankingWith(() => stats, () => T0);
+    const ranking = rankingWith(
+      () => stats,
+      () => T0,
+    );
     const acme = ranking.attach({ a: offer('0.01') }, CONTEXT).a!.ranking;
     const other = ranking.attach({ a: offer('0.01') }, { ...CONTEXT, integratorId: 'other' }).a!.ranking;
     expect(other.completion_rate).toBeGreaterThan(acme.completion_rate);
     const fr = ranking.attach({ a: offer('0.01') }, { ...CONTEXT, country: 'FR' }).a!.ranking;
     expect(fr.reasons).not.toEqual(acme.reasons);
+    // Another method: the offer's, when the request named none (estimateMethod picks it).
+    const bank = ranking.attach(
+      { a: { amount_expected_to: '0.01', payment_methods: [{ payment_method_code: 'bank_transfer' }] } },
+      { ...CONTEXT, paymentMethod: undefined },
+    ).a!.ranking;
+    expect(bank.reasons).not.toEqual(acme.reasons);
+    expect(bank.reasons.join()).toContain('bank transfer orders');
     const plain = ranking.attach({ a: offer('100.00') }, CONTEXT).a!.ranking;
     const returning = ranking.attach({ a: offer('100.00') }, { ...CONTEXT, returningProviders: new Set(['a']) }).a!.ranking;
     expect(returning.reasons).not.toEqual(plain.reasons);
@@ -89,7 +105,10 @@ describe('OffersRanking: estimates shared by the requests of one snapshot and mo
   test('the next moment makes the estimates again, decayed to it', () => {
     const stats = snapshotWith('a', 40, 30);
     let now = T0;
-    const ranking = rankingWith(() => stats, () => now);
+    const ranking = rankingWith(
+      () => stats,
+      () => now,
+    );
     const before = ranking.attach({ a: offer('0.01') }, CONTEXT).a!.ranking;
     now += 168 * HOUR * 5; // five half-lives: the counts fade toward the prior
     const after = ranking.attach({ a: offer('0.01') }, CONTEXT).a!.ranking;
@@ -97,7 +116,10 @@ describe('OffersRanking: estimates shared by the requests of one snapshot and mo
   });
 
   test('the memo is bounded: past RANKING_MEMO_ENTRIES it starts again', () => {
-    const ranking = rankingWith(() => EMPTY_SNAPSHOT, () => T0);
+    const ranking = rankingWith(
+      () => EMPTY_SNAPSHOT,
+      () => T0,
+    );
     for (let i = 0; i <= RANKING_MEMO_ENTRIES; i++) ranking.attach({ a: offer('0.01') }, { ...CONTEXT, integratorId: `i${i}` });
     const memo = (ranking as unknown as { memo: { entries: Map<string, unknown> } }).memo;
     expect(memo.entries.size).toBeLessThanOrEqual(RANKING_MEMO_ENTRIES);
