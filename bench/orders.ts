@@ -381,7 +381,9 @@ async function main(): Promise<void> {
   };
   let finished = false;
   try {
-    progress(`starting the simulators, the API, the worker and the bench workers${VARIANTS.length > 0 ? `, and ${VARIANTS.length} variants of the broker` : ''}`);
+    progress(
+      `starting the simulators, the API, the worker and the bench workers${VARIANTS.length > 0 ? `, and ${VARIANTS.length} variants of the broker` : ''}`,
+    );
     const broker = await startBroker();
     const { apiUrl, brokerEnv } = broker;
     const variantBrokers = new Map<string, Awaited<ReturnType<typeof startBroker>>>();
@@ -571,7 +573,18 @@ async function main(): Promise<void> {
         `The bill: the broker beside variants of itself, each with one part switched, in the same ${ROUNDS} rounds (CPU ms per lifecycle; "part costs" is broker - variant for a part switched off, variant - broker for one switched on)\n`,
       );
       const billRows = [
-        ['broker (as benchmarked)', '-', lifecyclePerS, 1, brokerCpu.api!, brokerCpu.worker!, brokerCpu.temporal!, brokerCpu.simulators!, brokerTotal, '-'],
+        [
+          'broker (as benchmarked)',
+          '-',
+          lifecyclePerS,
+          1,
+          brokerCpu.api!,
+          brokerCpu.worker!,
+          brokerCpu.temporal!,
+          brokerCpu.simulators!,
+          brokerTotal,
+          '-',
+        ],
         ...bill.map((b) => [
           b.variant.name,
           `${b.variant.part} ${b.variant.switched}`,
@@ -672,6 +685,8 @@ async function main(): Promise<void> {
         git_head: tree.head,
         working_tree_changed: tree.dirty,
         order_workflow_local_activities: tree.orderWorkflowLocalActivities,
+        // Every figure above was measured beside these stacks (idle while another side runs).
+        variants: VARIANTS.map((v) => v.name),
         ...(bill.length > 0
           ? {
               bill: Object.fromEntries(
