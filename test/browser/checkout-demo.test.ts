@@ -96,7 +96,9 @@ async function orderOnDemo(page: Page, screenshot?: string): Promise<{ statusUrl
   const ranks = await Promise.all((await page.locator('#offers li').all()).map((li) => li.getAttribute('data-rank')));
   expect(ranks.length).toBeGreaterThan(1);
   expect(ranks).toEqual(ranks.map((_, i) => String(i + 1)));
-  await expect(page.locator('#offers li[data-provider="sandbox"] .offer-reasons').textContent()).resolves.toMatch(/card orders in GB/);
+  // "no card orders in GB yet", or "only 1 card order in GB so far" once the ranking's snapshot
+  // holds the first test's order (it refreshes every few seconds, so either may show here).
+  await expect(page.locator('#offers li[data-provider="sandbox"] .offer-reasons').textContent()).resolves.toMatch(/card orders? in GB/);
   await expect(page.locator('#offers li').first().textContent()).resolves.toContain('(best)');
   await expect(page.locator('#offers li[data-provider="sandbox"] .offer-meta').textContent()).resolves.toMatch(/fees \d+\.\d{2} GBP/);
   if (screenshot) await page.screenshot({ path: join(shotsDir, screenshot), fullPage: true });
