@@ -55,7 +55,7 @@ const HISTORY_READS_IN_FLIGHT = 8;
 const C1 = Number(process.env.BENCH_ORDERS_C1 ?? 40);
 const C1_WARMUP = 3;
 /** The whole run's bound: a child that dies or a workflow that hangs ends the run instead of stalling it. */
-const TIMEOUT_S = Number(process.env.BENCH_ORDERS_TIMEOUT_S ?? 900 + 300 * variantsFromEnv(process.env.BENCH_ORDERS_VARIANTS).length);
+const TIMEOUT_S = Number(process.env.BENCH_ORDERS_TIMEOUT_S ?? 900 + 300 * VARIANTS.length);
 const BENCH_QUEUE = 'bench-baseline';
 const ORDERS_QUEUE = 'bench-orders';
 /** The provider webhooks a paid sandbox order sends: awaiting payment, payment received, completed. */
