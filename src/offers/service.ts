@@ -442,6 +442,7 @@ export class OffersService {
       paymentMethod: query.paymentMethod,
       paymentMethods: offer.payment_methods.map((m) => m.payment_method_code),
       amountExpectedTo: offer.amount_expected_to,
+      totalFeeAmount: offer.total_fee_amount,
       expiresAt: offer.expires_at,
       ip: query.ip,
     });

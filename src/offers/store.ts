@@ -17,13 +17,20 @@ export interface OfferTerms {
   /** Payment methods the offer covered. */
   paymentMethods: string[];
   amountExpectedTo: string;
+  /**
+   * The offer's total_fee_amount (fiat, fees included in amountFrom): what an order placed against
+   * it records as its quoted fee. Absent from offers remembered before it was kept.
+   */
+  totalFeeAmount?: string;
   expiresAt: string;
   /** The end user's IP address given with the offers request: an order without `ip` uses it. */
   ip?: string;
 }
 
 /** What an order asks of the offer it is placed against: the terms it must match, with the one payment method it pays by. */
-export type LiveOfferQuery = Omit<OfferTerms, 'amountExpectedTo' | 'expiresAt' | 'paymentMethods' | 'ip'> & { paymentMethod: string };
+export type LiveOfferQuery = Omit<OfferTerms, 'amountExpectedTo' | 'totalFeeAmount' | 'expiresAt' | 'paymentMethods' | 'ip'> & {
+  paymentMethod: string;
+};
 
 /** Remembers every returned offer until it expires (in memory; Redis when REDIS_URL is set). */
 export interface OfferStore {
@@ -98,6 +105,7 @@ interface KeptOffer extends Omit<MatchedTerms, 'expiresAt'> {
   expiresAt?: string;
   amountFrom: string;
   amountExpectedTo: string;
+  totalFeeAmount?: string;
   ip?: string;
 }
 
@@ -138,6 +146,8 @@ function kept(terms: OfferTerms): KeptOffer {
   if (!Number.isFinite(expiresAtMs) || new Date(expiresAtMs).toISOString() !== terms.expiresAt) offer.expiresAt = terms.expiresAt;
   if (terms.state !== undefined) offer.state = shared(terms.state);
   if (terms.paymentMethod !== undefined) offer.paymentMethod = shared(terms.paymentMethod);
+  // Shared: a provider quotes the same fee for every request of one amount.
+  if (terms.totalFeeAmount !== undefined) offer.totalFeeAmount = shared(terms.totalFeeAmount);
   if (terms.ip !== undefined) offer.ip = terms.ip;
   return offer;
 }

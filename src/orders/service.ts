@@ -33,6 +33,7 @@ import {
   type OrderWorkflowInput,
   webhookDeliveriesQuery,
   type WebhookDeliveryRecord,
+  ORDER_QUOTE_MEMO_KEY,
 } from '../temporal/order-contract';
 import type { CreationResult } from '../ranking/provider-breaker';
 import type { OrderAdmission, ProviderBreakers } from '../ranking/provider-breakers';
@@ -144,6 +145,8 @@ export class OrderService {
           country: input.request.country_code,
           paymentMethod: input.request.payment_method,
         } satisfies OrderMarket,
+        // Kept beside the workflow's own memo keys: exports read the quoted fee from visibility.
+        ...(input.quote ? { [ORDER_QUOTE_MEMO_KEY]: input.quote } : {}),
       },
       staticSummary: `${input.providerCode} order ${input.request.external_order_id} (${input.integratorId})`,
     });

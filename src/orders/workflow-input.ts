@@ -40,5 +40,6 @@ export function orderWorkflowInput(
     requestHash,
     timings,
     request: orderRequestFor(request, offer),
+    ...(offer.totalFeeAmount === undefined ? {} : { quote: { total_fee_amount: offer.totalFeeAmount } }),
   };
 }

@@ -148,6 +148,20 @@ export interface OrderWorkflowInput {
   requestHash: string;
   request: OrderRequest;
   timings: OrderTimings;
+  /**
+   * What the offer the order was placed against quoted, kept for the order's records (the start
+   * memo's ORDER_QUOTE_MEMO_KEY); the workflow does not read it. Absent in orders started before it.
+   */
+  quote?: OrderQuote;
+}
+
+/** The start memo's key for the order's quote (OrderQuote), set by the API when it starts the order. */
+export const ORDER_QUOTE_MEMO_KEY = 'quote';
+
+/** What the offer an order was placed against quoted, in the API's names. */
+export interface OrderQuote {
+  /** The offer's total_fee_amount: every fee, in the fiat currency, included in from_amount. */
+  total_fee_amount: string;
 }
 
 /** A provider's report about the order, by webhook (signal) or by poll. */
