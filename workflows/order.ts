@@ -92,6 +92,13 @@ export const FOLLOW_REVIVED_PATCH = 'follow-revived-order';
 export const PROVIDER_REJECTED_PATCH = 'provider-rejected-creation';
 
 /**
+ * Continue-as-new carries the memo keys the API set at the start (the order's market and quote)
+ * beside the order's own; the 1.0 workflow carried only its own, so a continued order lost them.
+ * Asked only when a run continues as new, so other orders record no marker.
+ */
+export const CARRY_START_MEMO_PATCH = 'carry-start-memo';
+
+/**
  * One order, from address validation and provider order creation to a final status. Provider
  * webhooks arrive as signals; a timer polls the provider when they do not, and expires unpaid orders.
  * The order's rules are in OrderState, the delivery of its integrator webhooks in WebhookOutbox.
@@ -168,7 +175,8 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     if (applyInbox) for (const event of inbox.splice(0)) state.apply(event);
     // The memo goes along: a run started by continue-as-new has none of its own until the order
     // next changes, and the API reads the order from the latest run's memo.
-    return makeContinueAsNewFunc<typeof orderWorkflow>({ memo: { ...state.memo } })(input, state.resumeState(pollDelayMs));
+    const memo = patched(CARRY_START_MEMO_PATCH) ? { ...workflowInfo().memo, ...state.memo } : { ...state.memo };
+    return makeContinueAsNewFunc<typeof orderWorkflow>({ memo })(input, state.resumeState(pollDelayMs));
   }
 
   const createdAtMs = state.createdAtMs();

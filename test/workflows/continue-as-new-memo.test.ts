@@ -4,7 +4,8 @@
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { orderWorkflowId, type OrderMemo } from '../../src/temporal/order-contract';
+import { ORDER_MARKET_MEMO_KEY } from '../../src/ranking/order-outcome';
+import { ORDER_QUOTE_MEMO_KEY, orderWorkflowId, type OrderMemo } from '../../src/temporal/order-contract';
 import { callApi, eventually } from '../helpers/http';
 import { SCENARIOS, startScenarioOrder, workflowRuns } from '../helpers/scenarios';
 import { startTestStack } from '../helpers/stack';
@@ -38,6 +39,9 @@ test('the order stays readable across continue-as-new, before its new run change
   expect(runs).toBe(true);
   const latest = await env.client.workflow.getHandle(orderWorkflowId(order.id)).describe();
   expect((latest.memo as Partial<OrderMemo> | undefined)?.order?.id).toBe(order.id);
+  // The keys the API set at the start go along too (CARRY_START_MEMO_PATCH): the quote exports read.
+  expect(latest.memo?.[ORDER_QUOTE_MEMO_KEY]).toEqual({ total_fee_amount: expect.stringMatching(/^\d+(\.\d+)?$/) });
+  expect(latest.memo?.[ORDER_MARKET_MEMO_KEY]).toMatchObject({ providerCode: 'sandbox' });
   const status = await callApi(stack.apiUrl, `/api/on_ramp/orders/sandbox?code=${order.id}`);
   expect(status.status).toBe(200);
   expect(status.body.id).toBe(order.id);
