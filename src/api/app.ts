@@ -5,6 +5,7 @@ import type { CurrencyDictionary } from '../domain/currency';
 import type { Logger } from '../logging';
 import type { OffersService } from '../offers/service';
 import type { OfferStore } from '../offers/store';
+import { OrderExports, type OrderExportLimits } from '../orders/export';
 import type { OrderSearch } from '../orders/search';
 import type { OrderService } from '../orders/service';
 import type { ProviderRegistry } from '../providers/registry';
@@ -57,6 +58,8 @@ export interface AppDependencies {
   orders: OrderService;
   /** GET /api/on_ramp/orders: the integrator's orders from Temporal visibility. */
   orderSearch: OrderSearch;
+  /** Bounds of GET /api/on_ramp/orders/export (DEFAULT_EXPORT_LIMITS without them). */
+  orderExportLimits?: OrderExportLimits;
   /** The providers each integrator's users completed orders with; DELETE /api/on_ramp/customers/{id} forgets one. */
   returningCustomers: ReturningCustomers;
   /** Ranks each offers answer (src/ranking); without it offers come unranked. */
@@ -107,6 +110,7 @@ function apiRouter(deps: AppDependencies, direct: DirectRoutes): Router {
     offers: deps.offerStore,
     orders: deps.orders,
     search: deps.orderSearch,
+    exports: new OrderExports(deps.orderSearch, deps.orderExportLimits),
     timings: deps.timings,
     customerUrls: { loopbackHttp: deps.loopbackHttpUrls ?? false },
     ranking: deps.ranking,

@@ -2,12 +2,15 @@ import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { AlternativeOfferSchema } from './alternatives';
 import { z } from 'zod';
 import { StoreUnavailableError } from '../offers/redis-store';
+import { ExportCutError } from '../orders/export';
 import { ReturningCustomersUnavailableError } from '../ranking/returning-customers';
 import {
   NoLiveOfferError,
   OrderRejectedError,
   OrderUnavailableError,
   OrderUnreadableError,
+  ExportsBusyError,
+  ExportTooLargeError,
   ProviderOutOfServiceError,
   SearchBudgetSpentError,
   SearchesBusyError,
@@ -32,6 +35,7 @@ export const PROBLEM_CODES = {
   invalid_wallet_address: { status: 422, title: 'Invalid wallet address' },
   provider_rejected: { status: 422, title: 'Provider rejected the order' },
   event_out_of_bounds: { status: 422, title: 'Provider event out of bounds' },
+  export_too_large: { status: 422, title: 'Export window too large' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal error' },
   provider_unavailable: { status: 503, title: 'Provider unavailable' },
@@ -185,6 +189,16 @@ export function problemOf(err: unknown): ProblemError | undefined {
   }
   if (err instanceof StoreUnavailableError) return new ProblemError('service_unavailable', err.message);
   if (err instanceof ReturningCustomersUnavailableError) return new ProblemError('service_unavailable', err.message);
+  if (err instanceof ExportsBusyError) {
+    return new ProblemError(err.mine ? 'rate_limited' : 'service_unavailable', err.message, undefined, { 'Retry-After': '10' });
+  }
+  if (err instanceof ExportTooLargeError) return new ProblemError('export_too_large', err.message);
+  // Cut before its first row was sent (an export past its time limit after one page, or grown past its bound).
+  if (err instanceof ExportCutError) {
+    return err.reason === 'timeout'
+      ? new ProblemError('service_unavailable', 'The export could not start within its time limit; try again shortly.')
+      : new ProblemError('export_too_large', err.message);
+  }
   if (err instanceof SearchesBusyError) return new ProblemError('rate_limited', err.message, undefined, { 'Retry-After': '1' });
   if (err instanceof SearchBudgetSpentError) {
     return new ProblemError('rate_limited', err.message, undefined, { 'Retry-After': String(err.retryAfterSeconds) });

@@ -22,6 +22,7 @@ import { EXTRAS_LIMITS } from '../orders/extras-limits';
 import { UNSAFE_QUERY_CHARACTERS } from '../orders/visibility-query';
 import { CUSTOMER_URL_MAX_BYTES } from '../providers/kit/url';
 import { ProviderInfoSchema } from '../providers/types';
+import { EXPORT_FORMATS } from './order-export-format';
 import { FieldErrorSchema, PROBLEM_CODES, ProblemSchema, type ProblemCode } from './problem';
 import { OfferRankingSchema } from '../ranking/rank';
 
@@ -432,6 +433,33 @@ export const OrderSearchQuery = OrderSearchQuerySchema.extend({
     .optional()
     .meta({ description: `Orders per page (default ${SEARCH_LIMIT.default}).`, example: SEARCH_LIMIT.default }),
   cursor: OrderSearchQuerySchema.shape.cursor.meta({ description: 'The `next_cursor` of the previous page; absent for the first page.' }),
+});
+
+/** GET /api/on_ramp/orders/export query as the route parses it: a window of creation times, its filters and the format. */
+export const OrderExportQuerySchema = z.strictObject({
+  created_from: Rfc3339,
+  created_to: Rfc3339,
+  format: z.enum(EXPORT_FORMATS).optional(),
+  status: OrderStatusSchema.optional(),
+  provider_code: OrderSearchQuerySchema.shape.provider_code,
+  external_user_id: OrderSearchQuerySchema.shape.external_user_id,
+});
+
+export const OrderExportQuery = OrderExportQuerySchema.extend({
+  created_from: OrderExportQuerySchema.shape.created_from.meta({
+    description: 'The orders created at or after this instant (RFC 3339).',
+    example: '2026-11-01T00:00:00Z',
+  }),
+  created_to: OrderExportQuerySchema.shape.created_to.meta({
+    description: "The orders created at or before this instant (RFC 3339); an instant after the request counts as the request's.",
+    example: '2026-12-01T00:00:00Z',
+  }),
+  format: OrderExportQuerySchema.shape.format.meta({
+    description: '`csv` (default; RFC 4180 with a header record, CRLF line ends) or `jsonl` (one JSON object per line).',
+  }),
+  status: OrderStatus.optional(),
+  provider_code: OrderSearchQuery.shape.provider_code,
+  external_user_id: OrderSearchQuery.shape.external_user_id,
 });
 
 export const OrderSearchPageSchema = z

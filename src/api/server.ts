@@ -127,6 +127,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       budget: config.orderSearchBudget,
       logger,
     }),
+    orderExportLimits: config.orderExportLimits,
     webhookDelivery: config.webhooks,
     signalledEvents: redis ? new RedisSignalledEvents(redis) : new MemorySignalledEvents(),
     timings: config.orderTimings,

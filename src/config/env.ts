@@ -130,6 +130,14 @@ const BrokerEnvSchema = z.object({
    */
   ORDER_SEARCH_CALLS_PER_SECOND: integer(0, 10_000).default(5),
   ORDER_SEARCH_CALLS_BURST: integer(1, 100_000).default(30),
+  /** Orders one export (GET /api/on_ramp/orders/export) may hold; a window holding more is refused (export_too_large). */
+  ORDER_EXPORT_MAX_ROWS: integer(1, 10_000_000).default(100_000),
+  /** How long one export may stream before it is cut. */
+  ORDER_EXPORT_MAX_SECONDS: integer(1, 86_400).default(600),
+  /** The widest window of creation times one export may cover. */
+  ORDER_EXPORT_MAX_DAYS: integer(1, 3660).default(93),
+  /** Exports streaming at once per API process, all integrators together (each integrator: one). */
+  ORDER_EXPORT_CONCURRENCY: integer(1, 1000).default(4),
   ORDER_POLL_INITIAL_SECONDS: seconds.default(30),
   ORDER_POLL_MAX_SECONDS: seconds.default(1800),
   ORDER_PAYMENT_WINDOW_SECONDS: seconds.default(86_400),

@@ -76,6 +76,17 @@ export interface AppConfig {
   orderSearchConcurrency: number;
   /** Visibility calls per integrator's searches (src/orders/search-budget.ts); undefined: no budget. */
   orderSearchBudget?: { perSecond: number; burst: number };
+  /** GET /api/on_ramp/orders/export (src/orders/export.ts). */
+  orderExportLimits: {
+    maxRows: number;
+    maxDurationMs: number;
+    maxWindowMs: number;
+    /** Orders read from visibility a page at a time. */
+    pageSize: number;
+    /** Exports of one integrator at once, per API process. */
+    perIntegrator: number;
+    total: number;
+  };
   /** Integrator webhook delivery: SSRF guard and per-attempt HTTP timeout. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
   /**
@@ -238,6 +249,14 @@ export function buildConfig(env: Env): AppConfig {
       env.ORDER_SEARCH_CALLS_PER_SECOND === 0
         ? undefined
         : { perSecond: env.ORDER_SEARCH_CALLS_PER_SECOND, burst: env.ORDER_SEARCH_CALLS_BURST },
+    orderExportLimits: {
+      pageSize: 500,
+      perIntegrator: 1,
+      maxRows: env.ORDER_EXPORT_MAX_ROWS,
+      maxDurationMs: env.ORDER_EXPORT_MAX_SECONDS * 1000,
+      maxWindowMs: env.ORDER_EXPORT_MAX_DAYS * 86_400_000,
+      total: env.ORDER_EXPORT_CONCURRENCY,
+    },
     orderIdReservation: { holdMs: env.ORDER_ID_RESERVATION_DAYS * 24 * 3_600_000 },
     orderTimings: {
       pollInitialMs: env.ORDER_POLL_INITIAL_SECONDS * 1000,

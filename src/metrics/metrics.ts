@@ -236,6 +236,13 @@ export const orderSearchRecords = new Counter({
   labelNames: ['stage'] as const,
   registers,
 });
+/** GET /api/on_ramp/orders/export, by how each ended. */
+export const orderExportsEnded = new Counter({
+  name: 'onramp_order_exports_total',
+  help: 'Order exports by format and outcome: complete; refused (a problem answer before any row); timeout or too_many_rows (cut past a limit); client_gone; failed (Temporal or the codec failed mid-stream).',
+  labelNames: ['format', 'outcome'] as const,
+  registers,
+});
 
 export const temporalClientErrors = new Counter({
   name: 'onramp_temporal_client_errors_total',

@@ -95,3 +95,26 @@ export class NoLiveOfferError extends Error {
     this.name = 'NoLiveOfferError';
   }
 }
+
+/** An export is streaming already: the integrator's own (`mine`), or as many as the process takes. */
+export class ExportsBusyError extends Error {
+  constructor(readonly mine: boolean) {
+    super(
+      mine
+        ? 'An export of yours is in progress; wait for it to finish before starting another.'
+        : 'As many exports as this service takes at once are in progress; try again shortly.',
+    );
+    this.name = 'ExportsBusyError';
+  }
+}
+
+/** The export's window holds more orders than one export may: ask for a narrower one. */
+export class ExportTooLargeError extends Error {
+  constructor(
+    readonly counted: number,
+    readonly maxRows: number,
+  ) {
+    super(`The window holds about ${counted} orders, more than the ${maxRows} one export may hold; export a narrower window.`);
+    this.name = 'ExportTooLargeError';
+  }
+}

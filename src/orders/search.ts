@@ -5,12 +5,13 @@ import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/pa
 import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { requiredTsToMs } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Order } from '../domain/order';
 import type { OrderStatus } from '../domain/order-status';
 import type { Logger } from '../logging';
 import { orderSearchRecords, rateLimitRefusals } from '../metrics/metrics';
 import { searchableHashes, type EncryptionKey } from '../temporal/codec';
-import { ORDER_REQUESTED_AT_KEY, orderWorkflowId, type OrderMemo } from '../temporal/order-contract';
+import { ORDER_REQUESTED_AT_KEY, orderWorkflowId, type OrderMemo, type OrderQuote } from '../temporal/order-contract';
 import { OrderUnavailableError, SearchBudgetSpentError, SearchesBusyError } from './errors';
 import { SearchBudget, type SearchBudgetOptions } from './search-budget';
 import { orderSearchQuery, requestedBetween, type KeysetPosition } from './visibility-query';
@@ -35,6 +36,17 @@ export interface OrderSearchPosition {
 export interface OrderSearchPage {
   orders: Order[];
   /** Where the next page starts; absent on the last page. */
+  next?: OrderSearchPosition;
+}
+
+/** An order as its visibility record holds it: its memo, with the quote the API kept beside it. */
+export interface OrderRecord extends OrderMemo {
+  quote?: OrderQuote;
+}
+
+/** A page of records (OrderSearch.exportPage). */
+export interface OrderRecordPage {
+  records: OrderRecord[];
   next?: OrderSearchPosition;
 }
 
@@ -164,12 +176,30 @@ export class OrderSearch {
     }
     this.inFlight.set(integratorId, running + 1);
     try {
-      return await this.page(integratorId, filters, limit, after, (calls) => this.budget?.spend(integratorId, calls));
+      const page = await this.page(integratorId, filters, limit, after, (calls) => this.budget?.spend(integratorId, calls));
+      return { orders: page.records.map((record) => record.order), ...(page.next ? { next: page.next } : {}) };
     } finally {
       const left = this.inFlight.get(integratorId)! - 1;
       if (left === 0) this.inFlight.delete(integratorId);
       else this.inFlight.set(integratorId, left);
     }
+  }
+
+  /**
+   * A page of an export (src/orders/export.ts): records rather than orders, and paced rather than
+   * refused: it waits while the integrator's visibility budget is spent (the same budget its
+   * searches draw on), so an export takes no more of the store than the integrator's searches may.
+   * The export bounds how many run at once; `signal` ends the wait.
+   */
+  async exportPage(
+    integratorId: string,
+    filters: OrderSearchFilters,
+    limit: number,
+    after: OrderSearchPosition | undefined,
+    signal: AbortSignal,
+  ): Promise<OrderRecordPage> {
+    await this.budgetFor(integratorId, signal);
+    return this.page(integratorId, filters, limit, after, (calls) => this.budget?.spend(integratorId, calls));
   }
 
   private async page(
@@ -178,9 +208,54 @@ export class OrderSearch {
     limit: number,
     after: OrderSearchPosition | undefined,
     spend: (calls: number) => void,
-  ): Promise<OrderSearchPage> {
-    const { client, hashKeys, timeoutMs = 10_000 } = this.options;
-    const base = orderSearchQuery(integratorId, {
+  ): Promise<OrderRecordPage> {
+    const base = this.baseQuery(integratorId, filters);
+    const cursor = after === undefined ? undefined : { atMs: Date.parse(after.requestedAt), workflowId: orderWorkflowId(after.id) };
+    const to = upperBound(cursor, filters.createdToMs);
+    const floorMs = floorOf(filters);
+    return this.calling(async () => {
+      const window = await this.windowFor(base, floorMs, to, limit, spend);
+      // Twice what was counted at most: orders created meanwhile can join the window (and are then read).
+      const candidates = (await this.read(within(base, window.from, to), 2 * (limit + searchMargin(limit)), spend))
+        .filter((c) => !cursor || newestFirst(c, cursor) > 0)
+        .sort(newestFirst);
+      const page = candidates.slice(0, limit);
+      const records: OrderRecord[] = [];
+      for (const candidate of page) {
+        const record = await this.recordOf(candidate, integratorId);
+        if (record && matches(record.order, filters)) records.push(record);
+      }
+      const last = page.at(-1);
+      if (candidates.length > limit && last) return { records, next: positionOf(last) };
+      // The window held no more than a page: the next one starts below it, if anything is left there.
+      return window.rest && window.below ? { records, next: window.below } : { records };
+    });
+  }
+
+  /**
+   * How many orders an export of `filters` would read: one count of visibility records by request
+   * time (from CREATED_AFTER_REQUEST_MS before created_from to created_to), so at least the orders
+   * the export returns. Paced like exportPage.
+   */
+  async exportCount(integratorId: string, filters: OrderSearchFilters, signal: AbortSignal): Promise<number> {
+    await this.budgetFor(integratorId, signal);
+    this.budget?.spend(integratorId, 1);
+    const query = within(this.baseQuery(integratorId, filters), { ms: floorOf(filters) }, upperBound(undefined, filters.createdToMs));
+    return this.calling(async () => (await this.options.client.workflow.count(query)).count);
+  }
+
+  /** Waits while the integrator's visibility budget is spent (never, without a budget); `signal` ends the wait. */
+  private async budgetFor(integratorId: string, signal: AbortSignal): Promise<void> {
+    for (let wait = this.budget?.waitSeconds(integratorId) ?? 0; wait > 0; wait = this.budget!.waitSeconds(integratorId)) {
+      await sleep(wait * 1000, undefined, { signal });
+    }
+    signal.throwIfAborted();
+  }
+
+  /** The integrator's orders matching the filters visibility can apply (src/orders/visibility-query.ts). */
+  private baseQuery(integratorId: string, filters: OrderSearchFilters): string {
+    const { hashKeys } = this.options;
+    return orderSearchQuery(integratorId, {
       ...(filters.externalUserId === undefined
         ? {}
         : {
@@ -190,28 +265,13 @@ export class OrderSearch {
       status: filters.status,
       providerCode: filters.providerCode,
     });
-    // An order is requested before it is created: created_to bounds its request time exactly, created_from with a margin.
-    const cursor = after === undefined ? undefined : { atMs: Date.parse(after.requestedAt), workflowId: orderWorkflowId(after.id) };
-    const to = upperBound(cursor, filters.createdToMs);
-    const floorMs = Math.max(FLOOR_MS, filters.createdFromMs === undefined ? FLOOR_MS : filters.createdFromMs - CREATED_AFTER_REQUEST_MS);
+  }
+
+  /** `call` under the search's deadline; Temporal out of reach is OrderUnavailableError. */
+  private async calling<T>(call: () => Promise<T>): Promise<T> {
+    const { client, timeoutMs = 10_000 } = this.options;
     try {
-      return await client.withDeadline(Date.now() + timeoutMs, async () => {
-        const window = await this.windowFor(base, floorMs, to, limit, spend);
-        // Twice what was counted at most: orders created meanwhile can join the window (and are then read).
-        const candidates = (await this.read(within(base, window.from, to), 2 * (limit + searchMargin(limit)), spend))
-          .filter((c) => !cursor || newestFirst(c, cursor) > 0)
-          .sort(newestFirst);
-        const page = candidates.slice(0, limit);
-        const orders: Order[] = [];
-        for (const candidate of page) {
-          const order = await this.orderOf(candidate, integratorId);
-          if (order && matches(order, filters)) orders.push(order);
-        }
-        const last = page.at(-1);
-        if (candidates.length > limit && last) return { orders, next: positionOf(last) };
-        // The window held no more than a page: the next one starts below it, if anything is left there.
-        return window.rest && window.below ? { orders, next: window.below } : { orders };
-      });
+      return await client.withDeadline(Date.now() + timeoutMs, call);
     } catch (err) {
       if (isGrpcServiceError(err) || err instanceof ServiceError || (err as Error).name === 'TransportError') {
         throw new OrderUnavailableError('The order engine cannot be reached; try again shortly.', 5);
@@ -320,10 +380,10 @@ export class OrderSearch {
     return candidates;
   }
 
-  /** The order of a record, its memo decoded (and decrypted); undefined unless it is this integrator's. */
-  private async orderOf(candidate: Candidate, integratorId: string): Promise<Order | undefined> {
+  /** The record's memo decoded (and decrypted); undefined unless it is this integrator's order. */
+  private async recordOf(candidate: Candidate, integratorId: string): Promise<OrderRecord | undefined> {
     orderSearchRecords.inc({ stage: 'decoded' });
-    let memo: Partial<OrderMemo> | undefined;
+    let memo: (Partial<OrderMemo> & { quote?: OrderQuote }) | undefined;
     try {
       memo = await decodeMapFromPayloads(this.converter, candidate.raw.memo?.fields, {
         type: 'workflow',
@@ -341,9 +401,13 @@ export class OrderSearch {
       return undefined;
     }
     // The query already holds the integrator; the memo is checked too, so a record can never leak.
-    return memo?.order && memo.integratorId === integratorId ? memo.order : undefined;
+    return memo?.order && memo.integratorId === integratorId ? (memo as OrderRecord) : undefined;
   }
 }
+
+/** An order is requested before it is created: created_to bounds its request time exactly, created_from with a margin. */
+const floorOf = (filters: OrderSearchFilters) =>
+  Math.max(FLOOR_MS, filters.createdFromMs === undefined ? FLOOR_MS : filters.createdFromMs - CREATED_AFTER_REQUEST_MS);
 
 /** `base`, limited to the orders from position `from` (included) to position `to` (excluded). */
 function within(base: string, from: KeysetPosition | undefined, to: KeysetPosition | undefined): string {

@@ -447,6 +447,23 @@ describe('answers conform to the document', () => {
       expectResponseConforms('GET', orders, await request(app).get(orders));
     });
 
+    test('order export: 400 for a bad window or filter, 503 while Temporal is unreachable, 401 without a key', async () => {
+      const template = `${orders}/export`;
+      const window = 'created_from=2026-11-01T00:00:00Z&created_to=2026-11-02T00:00:00Z';
+      for (const query of [
+        '',
+        'created_from=2026-11-01T00:00:00Z',
+        `${window}&format=xml`,
+        `${window}&colour=red`,
+        `${window}&status=lost`,
+      ]) {
+        await check('GET', template, `${template}?${query}`, 400);
+      }
+      const unreachable = await check('GET', template, `${template}?${window}&format=jsonl`, 503);
+      expect(unreachable.headers['retry-after']).toBeDefined();
+      expectResponseConforms('GET', template, await request(app).get(`${template}?${window}`));
+    });
+
     test('webhook test: 404 without a webhook endpoint, 401 without a key', async () => {
       await check('POST', '/api/on_ramp/webhooks/test', '/api/on_ramp/webhooks/test', 404);
       expectResponseConforms('POST', '/api/on_ramp/webhooks/test', await request(app).post('/api/on_ramp/webhooks/test'));

@@ -16,6 +16,7 @@ export const HEADERS = {
   },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
   'WWW-Authenticate': { description: '`Bearer realm="onramp-broker"`.', schema: text },
+  'Content-Disposition': { description: '`attachment; filename="orders-<from>-<to>.<format>"`.', schema: text },
 } as const;
 
 export type HeaderName = keyof typeof HEADERS;

@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
-import { RATE_LIMIT_HEADERS } from '../openapi/headers';
+import { CSV_COLUMNS } from '../order-export-format';
+import { headers, RATE_LIMIT_HEADERS } from '../openapi/headers';
 import { AUTHENTICATED, BAD_QUERY, BODY_ERRORS, ok, problem, UNREADABLE_503 } from '../openapi/responses';
 import * as S from '../schemas';
 
@@ -82,6 +83,60 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
         429,
         '`rate_limited`: more requests than the API key, or the client address, may make in the window; or as many searches ' +
           'of yours as may run at once are running (Retry-After: 1).',
+        ['Retry-After', ...RATE_LIMIT_HEADERS],
+      ),
+    },
+  });
+
+  registry.registerPath({
+    method: 'get',
+    path: '/api/on_ramp/orders/export',
+    operationId: 'exportOrders',
+    tags: ['Orders'],
+    summary: "The API key's integrator's orders of a window, streamed as CSV or JSON lines",
+    description:
+      'Every order of yours created in the window (at most ORDER_EXPORT_MAX_DAYS, 93 days; an end after the request counts as ' +
+      "the request's), newest first, filtered like the search; read from visibility a page at a time on the search's keyset, so " +
+      'no order is skipped or repeated while others are created. CSV (RFC 4180, a header record, CRLF) has one record per order: ' +
+      CSV_COLUMNS.map((c) => `\`${c}\``).join(', ') +
+      '; a cell that a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) ' +
+      'is written with a leading apostrophe. JSON lines have one order per line, as GET /api/on_ramp/orders/{provider_code} ' +
+      'returns it, with `provider_code` and `quoted_fee_amount` (the total fee of the offer the order was placed against; ' +
+      "absent for orders placed before it was kept). gzip when Accept-Encoding takes it. Paced by your order searches' " +
+      'visibility budget (ORDER_SEARCH_CALLS_PER_SECOND), which an export waits for rather than refusing; one export of yours ' +
+      'at a time. An export past ORDER_EXPORT_MAX_SECONDS (600 s) is cut: the body ends without its last chunk (the ' +
+      'connection is reset), never as a complete answer.',
+    request: { query: S.OrderExportQuery },
+    responses: {
+      200: {
+        description: 'The orders, newest first (by when each was requested, which created_at follows).',
+        headers: headers(...RATE_LIMIT_HEADERS, 'Content-Disposition'),
+        content: {
+          'text/csv': { schema: { type: 'string' } },
+          'application/jsonl': { schema: { type: 'string' } },
+        },
+      },
+      400: problem(
+        400,
+        '`validation_error`: an unknown parameter, a missing or malformed created_from or created_to, a window that ends before ' +
+          'it starts or is wider than ORDER_EXPORT_MAX_DAYS, or a malformed filter; `errors` names each.',
+      ),
+      422: problem(
+        422,
+        '`export_too_large`: the window holds more than ORDER_EXPORT_MAX_ROWS (100,000) orders (counted by request time, from ' +
+          'five minutes before created_from); export narrower windows.',
+      ),
+      503: problem(
+        503,
+        '`service_unavailable`: Temporal cannot be reached, or as many exports as this API process takes ' +
+          '(ORDER_EXPORT_CONCURRENCY) are streaming (Retry-After: 10).',
+        ['Retry-After'],
+      ),
+      ...AUTHENTICATED,
+      429: problem(
+        429,
+        '`rate_limited`: more requests than the API key, or the client address, may make in the window; or an export of yours ' +
+          'is streaming already (Retry-After: 10).',
         ['Retry-After', ...RATE_LIMIT_HEADERS],
       ),
     },

@@ -19,6 +19,8 @@ import type { OffersRanking } from '../../ranking/offers-ranking';
 import { offerQueryFor } from '../../orders/offer-match';
 import { StatusQuerySchema } from '../schemas';
 import { forOrder } from '../tracing';
+import type { OrderExports } from '../../orders/export';
+import { exportOrdersHandler } from './order-export';
 import { searchOrdersHandler } from './order-search';
 
 export interface OrderRouteDeps {
@@ -28,6 +30,7 @@ export interface OrderRouteDeps {
   offers: OfferStore;
   orders: OrderService;
   search: OrderSearch;
+  exports: OrderExports;
   timings: OrderTimings;
   customerUrls: CustomerUrlRule;
   /** Ranks the alternatives offered when an order's provider is unavailable; none without it. */
@@ -120,6 +123,12 @@ export function orderRoutes(router: Router, deps: OrderRouteDeps): void {
     .post(jsonBody, createOrderHandler(deps))
     .get(searchOrdersHandler(deps.search))
     .all(methodNotAllowed(['GET', 'POST']));
+
+  // Before /on_ramp/orders/:provider_code, which would take `export` for a provider code.
+  router
+    .route('/on_ramp/orders/export')
+    .get(exportOrdersHandler(deps.exports, deps.currencies))
+    .all(methodNotAllowed(['GET']));
 
   router
     .route('/on_ramp/orders/:provider_code')
