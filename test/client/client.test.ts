@@ -238,6 +238,23 @@ describe('an order', () => {
     const byUser: string[] = [];
     for await (const found of onramp.allOrders({ external_user_id: body.external_user_id, limit: 1 })) byUser.push(found.id);
     expect(byUser).toEqual([order.id]);
+    // The export of the order's minute, as JSON lines read one by one and as CSV bytes.
+    const window = {
+      created_from: new Date(Date.parse(order.created_at) - 60_000).toISOString(),
+      created_to: new Date(Date.parse(order.created_at) + 60_000).toISOString(),
+      external_user_id: body.external_user_id,
+    };
+    const exported: { id: string; provider_code: string; status: string; quoted_fee_amount?: string }[] = [];
+    for await (const line of onramp.exportOrders(window)) exported.push(line);
+    expect(exported).toEqual([expect.objectContaining({ id: order.id, provider_code: 'sandbox', status: 'complete' })]);
+    expect(exported[0]!.quoted_fee_amount).toMatch(/^\d+\.\d{2}$/);
+    const csv = await new Response(await onramp.exportOrdersCsv(window)).text();
+    expect(csv.split('\r\n')[0]).toMatch(/^id,external_order_id,/);
+    expect(csv).toContain(`${order.id},${body.external_order_id},`);
+    await expect(onramp.exportOrdersCsv({ ...window, created_to: window.created_from.replace(/^\d{4}/, '1999') })).rejects.toMatchObject({
+      code: 'validation_error',
+      status: 400,
+    });
   });
 
   test('waitForStatus gives up with a timeout problem', async () => {

@@ -7,11 +7,13 @@ import type {
   Currency,
   CurrencyPairs,
   CurrencyPairsQuery,
+  ExportedOrder,
   LeftOutProvider,
   Offer,
   OfferError,
   OffersQuery,
   Order,
+  OrderExportQuery,
   OrderSearchPage,
   OrderSearchQuery,
   OrderStatus,
@@ -167,6 +169,53 @@ export class OnrampClient {
       yield* page.orders;
       cursor = page.next_cursor ?? undefined;
     } while (cursor);
+  }
+
+  /**
+   * Every order of yours created in the window, newest first, as the export's JSON lines read one
+   * by one (memory stays at a line, whatever the window holds). An export the API cut (past its
+   * time limit, or the order store failing mid-way) throws a `network_error` problem while reading:
+   * never a short result that looks whole.
+   */
+  async *exportOrders(query: OrderExportQuery): AsyncGenerator<ExportedOrder> {
+    const path = '/api/on_ramp/orders/export';
+    const response = await this.transport.stream({ path, query: { ...query, format: 'jsonl' }, headers: { accept: 'application/jsonl' } });
+    const decoder = new TextDecoder();
+    const reader = response.body!.getReader();
+    let pending = '';
+    try {
+      for (;;) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (err) {
+          throw ProblemError.client('network_error', `GET ${path}: the export was cut (${(err as Error).message}); export again`);
+        }
+        if (chunk.done) break;
+        pending += decoder.decode(chunk.value, { stream: true });
+        const lines = pending.split('\n');
+        pending = lines.pop()!;
+        for (const line of lines) if (line !== '') yield JSON.parse(line) as ExportedOrder;
+      }
+      pending += decoder.decode();
+      if (pending !== '') throw ProblemError.client('invalid_response', `GET ${path}: the export ended inside a line`);
+    } finally {
+      reader.releaseLock();
+      await response.body!.cancel().catch(() => undefined);
+    }
+  }
+
+  /**
+   * The same export as CSV (RFC 4180, a header record), as the response body's byte stream: pipe
+   * it to a file. A cut export makes the stream error rather than end.
+   */
+  async exportOrdersCsv(query: OrderExportQuery): Promise<ReadableStream<Uint8Array>> {
+    const response = await this.transport.stream({
+      path: '/api/on_ramp/orders/export',
+      query: { ...query, format: 'csv' },
+      headers: { accept: 'text/csv' },
+    });
+    return response.body!;
   }
 
   /**

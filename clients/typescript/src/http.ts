@@ -35,14 +35,26 @@ export class Transport {
 
   /** The answer of a 2xx or 304; any other status becomes the API's problem. */
   async send<T>(request: ApiRequest): Promise<ApiAnswer<T>> {
+    const response = await this.fetched(request);
+    if (response.status === 304) return { status: 304, headers: response.headers, body: undefined as T };
+    return this.answerOf<T>(request, response);
+  }
+
+  /** A 2xx answer whose body is read as it comes (an export); any other status becomes the API's problem. */
+  async stream(request: ApiRequest): Promise<Response> {
+    const response = await this.fetched(request);
+    if (response.ok && response.body) return response;
+    return (await this.answerOf(request, response)) as never;
+  }
+
+  private async fetched(request: ApiRequest): Promise<Response> {
     const url = new URL(`${this.baseUrl}${request.path}`);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
     const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': this.options.apiKey, ...request.headers };
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
     if (request.body !== undefined) headers['content-type'] = 'application/json';
-    let response: Response;
     try {
-      response = await this.fetch(url, {
+      return await this.fetch(url, {
         method: request.method ?? 'GET',
         headers,
         ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
@@ -50,7 +62,9 @@ export class Transport {
     } catch (err) {
       throw ProblemError.client('network_error', `${request.method ?? 'GET'} ${request.path}: ${(err as Error).message}`);
     }
-    if (response.status === 304) return { status: 304, headers: response.headers, body: undefined as T };
+  }
+
+  private async answerOf<T>(request: ApiRequest, response: Response): Promise<ApiAnswer<T>> {
     const text = await response.text();
     let body: unknown;
     try {

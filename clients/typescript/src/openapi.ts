@@ -190,6 +190,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/on_ramp/orders/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API key's integrator's orders of a window, streamed as CSV or JSON lines
+         * @description Every order of yours created in the window (at most ORDER_EXPORT_MAX_DAYS, 93 days; an end after the request counts as the request's), newest first, filtered like the search; read from visibility a page at a time on the search's keyset, so no order is skipped or repeated while others are created. CSV (RFC 4180, a header record, CRLF) has one record per order: `id`, `external_order_id`, `external_user_id`, `provider_code`, `provider_order_id`, `status`, `provider_status`, `failure_reason`, `created_at`, `updated_at`, `from_currency`, `from_currency_code`, `from_amount`, `quoted_fee_amount`, `to_currency`, `to_currency_code`, `to_network`, `to_amount`, `payment_method`, `country_code`, `wallet_address`, `transaction_hash`, `discrepancies`, `extras`; a cell that a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a leading apostrophe. JSON lines have one order per line, as GET /api/on_ramp/orders/{provider_code} returns it, with `provider_code` and `quoted_fee_amount` (the total fee of the offer the order was placed against; absent for orders placed before it was kept). gzip when Accept-Encoding takes it. Paced by your order searches' visibility budget (ORDER_SEARCH_CALLS_PER_SECOND), which an export waits for rather than refusing; one export of yours at a time. An export past ORDER_EXPORT_MAX_SECONDS (600 s) is cut: the body ends without its last chunk (the connection is reset), never as a complete answer.
+         */
+        get: operations["exportOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/on_ramp/orders/{provider_code}": {
         parameters: {
             query?: never;
@@ -605,7 +625,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "validation_error" | "ticker_not_allowed" | "unknown_currency" | "state_required" | "unauthorized" | "invalid_signature" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "external_order_id_retired" | "payload_too_large" | "unsupported_media_type" | "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds" | "rate_limited" | "internal_error" | "provider_unavailable" | "service_unavailable";
+            code: "validation_error" | "ticker_not_allowed" | "unknown_currency" | "state_required" | "unauthorized" | "invalid_signature" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "external_order_id_retired" | "payload_too_large" | "unsupported_media_type" | "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds" | "export_too_large" | "rate_limited" | "internal_error" | "provider_unavailable" | "service_unavailable";
             errors?: components["schemas"]["FieldError"][];
             alternatives?: {
                 provider_code: string;
@@ -667,7 +687,7 @@ export interface components {
             /** @enum {number} */
             status: 422;
             /** @enum {string} */
-            code: "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds";
+            code: "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds" | "export_too_large";
         };
         Problem429: components["schemas"]["Problem"] & {
             /** @enum {number} */
@@ -829,6 +849,8 @@ export interface components {
         "Retry-After": number;
         /** @description `Bearer realm="onramp-broker"`. */
         "WWW-Authenticate": string;
+        /** @description `attachment; filename="orders-<from>-<to>.<format>"`. */
+        "Content-Disposition": string;
     };
     pathItems: never;
 }
@@ -1787,6 +1809,108 @@ export interface operations {
                 };
             };
             /** @description `service_unavailable` (Temporal cannot be reached, the order is not created yet: repeat the request after Retry-After, or the order this external_order_id names cannot be decoded by the broker: an encryption setting, Retry-After 60) or `provider_unavailable` (the provider could not create the order, or its recent creations failed and it is out of service until Retry-After: nothing was started; choose another offer, or repeat the request after Retry-After). With `provider_unavailable`, `alternatives` lists the request's other live offers, best first: the same request with another `provider_code` from it is accepted while its `expires_at` has not passed. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    exportOrders: {
+        parameters: {
+            query: {
+                /** @description The orders created at or after this instant (RFC 3339). */
+                created_from: string;
+                /** @description The orders created at or before this instant (RFC 3339); an instant after the request counts as the request's. */
+                created_to: string;
+                /** @description `csv` (default; RFC 4180 with a header record, CRLF line ends) or `jsonl` (one JSON object per line). */
+                format?: "csv" | "jsonl";
+                status?: components["schemas"]["OrderStatus"];
+                /** @description Only the orders with this provider. */
+                provider_code?: string;
+                /** @description Only the orders of this user (your external_user_id). Quotes and backslashes are refused. */
+                external_user_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The orders, newest first (by when each was requested, which created_at follows). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                    "application/jsonl": string;
+                };
+            };
+            /** @description `validation_error`: an unknown parameter, a missing or malformed created_from or created_to, a window that ends before it starts or is wider than ORDER_EXPORT_MAX_DAYS, or a malformed filter; `errors` names each. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `export_too_large`: the window holds more than ORDER_EXPORT_MAX_ROWS (100,000) orders (counted by request time, from five minutes before created_from); export narrower windows. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem422"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window; or an export of yours is streaming already (Retry-After: 10). */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: Temporal cannot be reached, or as many exports as this API process takes (ORDER_EXPORT_CONCURRENCY) are streaming (Retry-After: 10). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

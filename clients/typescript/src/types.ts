@@ -41,6 +41,10 @@ export type CurrencyPairsQuery = Loose<QueryOf<'listCurrencyPairs'>>;
 export type ProvidersQuery = Loose<QueryOf<'listProviders'>>;
 export type ServedCountriesQuery = NonNullable<QueryOf<'listServedCountries'>>;
 export type OrderSearchQuery = NonNullable<QueryOf<'searchOrders'>>;
+export type OrderExportQuery = Omit<QueryOf<'exportOrders'>, 'format'>;
+
+/** One order of an export in JSON lines: the order, its provider, and the total fee its offer quoted (when kept). */
+export type ExportedOrder = Order & { provider_code: string; quoted_fee_amount?: string };
 
 /** An offer with the provider it is from. */
 export type RankedOffer = Offer & { provider_code: string };
