@@ -146,8 +146,8 @@ function kept(terms: OfferTerms): KeptOffer {
   if (!Number.isFinite(expiresAtMs) || new Date(expiresAtMs).toISOString() !== terms.expiresAt) offer.expiresAt = terms.expiresAt;
   if (terms.state !== undefined) offer.state = shared(terms.state);
   if (terms.paymentMethod !== undefined) offer.paymentMethod = shared(terms.paymentMethod);
-  // Shared: a provider quotes the same fee for every request of one amount.
-  if (terms.totalFeeAmount !== undefined) offer.totalFeeAmount = shared(terms.totalFeeAmount);
+  // Not shared: fees vary with every amount, and would crowd the bounded table of shared values.
+  if (terms.totalFeeAmount !== undefined) offer.totalFeeAmount = terms.totalFeeAmount;
   if (terms.ip !== undefined) offer.ip = terms.ip;
   return offer;
 }
