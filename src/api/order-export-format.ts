@@ -23,6 +23,7 @@ export const CSV_COLUMNS = [
   'status',
   'provider_status',
   'failure_reason',
+  'requested_at',
   'created_at',
   'updated_at',
   'from_currency',
@@ -78,6 +79,7 @@ function fieldsOf(record: OrderRecord, currencies: CurrencyDictionary): Record<C
     status: order.status,
     provider_status: text(provider_status),
     failure_reason: text(order.failure_reason),
+    requested_at: record.requestedAt,
     created_at: order.created_at,
     updated_at: order.updated_at,
     from_currency: String(order.from_currency),
@@ -105,9 +107,15 @@ export function csvRow(record: OrderRecord, currencies: CurrencyDictionary): str
 
 /**
  * One order as a JSON line: the order as GET /api/on_ramp/orders/{provider_code} returns it, with
- * `provider_code` and, when the order's offer was kept, `quoted_fee_amount`.
+ * `provider_code`, `requested_at` and, when the order's offer was kept, `quoted_fee_amount`.
  */
 export function jsonLine(record: OrderRecord): string {
   const quoted = record.quote?.total_fee_amount;
-  return `${JSON.stringify({ ...record.order, provider_code: record.providerCode, ...(quoted === undefined ? {} : { quoted_fee_amount: quoted }) })}\n`;
+  const line = {
+    ...record.order,
+    provider_code: record.providerCode,
+    requested_at: record.requestedAt,
+    ...(quoted === undefined ? {} : { quoted_fee_amount: quoted }),
+  };
+  return `${JSON.stringify(line)}\n`;
 }

@@ -3,6 +3,7 @@ import { AlternativeOfferSchema } from './alternatives';
 import { z } from 'zod';
 import { StoreUnavailableError } from '../offers/redis-store';
 import { ExportCutError } from '../orders/export';
+import { UndecodableRecordError } from '../orders/search';
 import { ReturningCustomersUnavailableError } from '../ranking/returning-customers';
 import {
   NoLiveOfferError,
@@ -193,6 +194,14 @@ export function problemOf(err: unknown): ProblemError | undefined {
     return new ProblemError(err.mine ? 'rate_limited' : 'service_unavailable', err.message, undefined, { 'Retry-After': '10' });
   }
   if (err instanceof ExportTooLargeError) return new ProblemError('export_too_large', err.message);
+  if (err instanceof UndecodableRecordError) {
+    return new ProblemError(
+      'service_unavailable',
+      'An order of the window cannot be read by the broker (an encryption setting): the export is refused rather than left incomplete.',
+      undefined,
+      { 'Retry-After': '60' },
+    );
+  }
   // Cut before its first row was sent (an export past its time limit after one page, or grown past its bound).
   if (err instanceof ExportCutError) {
     return err.reason === 'timeout'

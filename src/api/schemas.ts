@@ -435,10 +435,10 @@ export const OrderSearchQuery = OrderSearchQuerySchema.extend({
   cursor: OrderSearchQuerySchema.shape.cursor.meta({ description: 'The `next_cursor` of the previous page; absent for the first page.' }),
 });
 
-/** GET /api/on_ramp/orders/export query as the route parses it: a window of creation times, its filters and the format. */
+/** GET /api/on_ramp/orders/export query as the route parses it: a window of request times, its filters and the format. */
 export const OrderExportQuerySchema = z.strictObject({
-  created_from: Rfc3339,
-  created_to: Rfc3339,
+  requested_from: Rfc3339,
+  requested_to: Rfc3339,
   format: z.enum(EXPORT_FORMATS).optional(),
   status: OrderStatusSchema.optional(),
   provider_code: OrderSearchQuerySchema.shape.provider_code,
@@ -446,12 +446,14 @@ export const OrderExportQuerySchema = z.strictObject({
 });
 
 export const OrderExportQuery = OrderExportQuerySchema.extend({
-  created_from: OrderExportQuerySchema.shape.created_from.meta({
-    description: 'The orders created at or after this instant (RFC 3339).',
+  requested_from: OrderExportQuerySchema.shape.requested_from.meta({
+    description: 'The orders requested at or after this instant (RFC 3339): when POST /api/on_ramp/orders reached the broker.',
     example: '2026-11-01T00:00:00Z',
   }),
-  created_to: OrderExportQuerySchema.shape.created_to.meta({
-    description: "The orders created at or before this instant (RFC 3339); an instant after the request counts as the request's.",
+  requested_to: OrderExportQuerySchema.shape.requested_to.meta({
+    description:
+      'The orders requested before this instant (RFC 3339, excluded: consecutive windows hold each order once). At least ' +
+      'ORDER_CREATE_TIMEOUT_SECONDS + 60 s (90 s) in the past, so that every order of the window is visible.',
     example: '2026-12-01T00:00:00Z',
   }),
   format: OrderExportQuerySchema.shape.format.meta({

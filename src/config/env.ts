@@ -134,7 +134,7 @@ const BrokerEnvSchema = z.object({
   ORDER_EXPORT_MAX_ROWS: integer(1, 10_000_000).default(100_000),
   /** How long one export may stream before it is cut. */
   ORDER_EXPORT_MAX_SECONDS: integer(1, 86_400).default(600),
-  /** The widest window of creation times one export may cover. */
+  /** The widest window of request times one export may cover. */
   ORDER_EXPORT_MAX_DAYS: integer(1, 3660).default(93),
   /** Exports streaming at once per API process, all integrators together (each integrator: one). */
   ORDER_EXPORT_CONCURRENCY: integer(1, 1000).default(4),

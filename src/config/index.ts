@@ -81,6 +81,8 @@ export interface AppConfig {
     maxRows: number;
     maxDurationMs: number;
     maxWindowMs: number;
+    /** How far in the past an export's window must end (the create timeout and a minute). */
+    settleMs: number;
     /** Orders read from visibility a page at a time. */
     pageSize: number;
     /** Exports of one integrator at once, per API process. */
@@ -255,6 +257,7 @@ export function buildConfig(env: Env): AppConfig {
       maxRows: env.ORDER_EXPORT_MAX_ROWS,
       maxDurationMs: env.ORDER_EXPORT_MAX_SECONDS * 1000,
       maxWindowMs: env.ORDER_EXPORT_MAX_DAYS * 86_400_000,
+      settleMs: env.ORDER_CREATE_TIMEOUT_SECONDS * 1000 + 60_000,
       total: env.ORDER_EXPORT_CONCURRENCY,
     },
     orderIdReservation: { holdMs: env.ORDER_ID_RESERVATION_DAYS * 24 * 3_600_000 },

@@ -1,7 +1,10 @@
 /**
- * Exports of an integrator's orders (GET /api/on_ramp/orders/export): every order of a window of
- * creation times, read from visibility a page at a time through OrderSearch's keyset (newest first,
- * no order skipped or repeated while others are created), bounded in rows, time and number at once.
+ * Exports of an integrator's orders (GET /api/on_ramp/orders/export): every order requested in a
+ * window, read from visibility a page at a time through OrderSearch's keyset (newest first, no
+ * order skipped or repeated while others are created), bounded in rows, time and number at once.
+ * The window is of request times (OrderRequestedAt, set once by the API), half-open: consecutive
+ * windows hold every order exactly once, which created_at (set when the provider answers, possibly
+ * long after the request) could not promise.
  */
 import type { OrderStatus } from '../domain/order-status';
 import { ExportsBusyError, ExportTooLargeError } from './errors';
@@ -12,8 +15,13 @@ export interface OrderExportLimits {
   maxRows: number;
   /** How long one export may stream; past it the answer is cut (an incomplete chunked body). */
   maxDurationMs: number;
-  /** The widest window of creation times one export may ask for. */
+  /** The widest window one export may ask for. */
   maxWindowMs: number;
+  /**
+   * How far in the past a window must end: an order becomes visible once its start returns, which
+   * may be up to the create timeout after its request time.
+   */
+  settleMs: number;
   /** Orders read from visibility per page. */
   pageSize: number;
   /** Exports of one integrator streaming at once, per API process. */
@@ -26,6 +34,7 @@ export const DEFAULT_EXPORT_LIMITS: OrderExportLimits = {
   maxRows: 100_000,
   maxDurationMs: 600_000,
   maxWindowMs: 93 * 86_400_000,
+  settleMs: 90_000,
   pageSize: 500,
   perIntegrator: 1,
   total: 4,
@@ -33,8 +42,10 @@ export const DEFAULT_EXPORT_LIMITS: OrderExportLimits = {
 
 export interface OrderExportRequest {
   integratorId: string;
-  createdFromMs: number;
-  createdToMs: number;
+  /** Orders requested at or after this instant (epoch ms)... */
+  requestedFromMs: number;
+  /** ...and before this one. */
+  requestedBeforeMs: number;
   status?: OrderStatus;
   providerCode?: string;
   externalUserId?: string;
@@ -104,10 +115,11 @@ export class OrderExports {
     const either = AbortSignal.any([signal, timedOut]);
     let rows = 0;
     let after: OrderSearchPosition | undefined;
+    let spanMs: number | undefined;
     do {
       let page;
       try {
-        page = await this.search.exportPage(integratorId, filters, this.limits.pageSize, after, either);
+        page = await this.search.exportPage(integratorId, filters, this.limits.pageSize, after, either, spanMs);
       } catch (err) {
         if (timedOut.aborted && !signal.aborted) throw new ExportCutError('timeout');
         throw err;
@@ -118,14 +130,15 @@ export class OrderExports {
       if (rows > this.limits.maxRows) throw new ExportCutError('too_many_rows');
       if (page.records.length > 0) yield page.records;
       after = page.next;
+      spanMs = page.spanMs;
     } while (after !== undefined && !signal.aborted);
   }
 }
 
 function filtersOf(request: OrderExportRequest): OrderSearchFilters {
   return {
-    createdFromMs: request.createdFromMs,
-    createdToMs: request.createdToMs,
+    requestedFromMs: request.requestedFromMs,
+    requestedBeforeMs: request.requestedBeforeMs,
     ...(request.status === undefined ? {} : { status: request.status }),
     ...(request.providerCode === undefined ? {} : { providerCode: request.providerCode }),
     ...(request.externalUserId === undefined ? {} : { externalUserId: request.externalUserId }),

@@ -25,6 +25,10 @@ export interface OrderSearchFilters {
   createdFromMs?: number;
   /** Orders created at or before this instant (epoch ms). */
   createdToMs?: number;
+  /** Orders requested at or after this instant (epoch ms): exact, from OrderRequestedAt (exports). */
+  requestedFromMs?: number;
+  /** Orders requested before this instant (epoch ms), exact (exports). */
+  requestedBeforeMs?: number;
 }
 
 /** A position in the newest-first order: the last order of the page before (when it was requested, and its id). */
@@ -39,15 +43,27 @@ export interface OrderSearchPage {
   next?: OrderSearchPosition;
 }
 
-/** An order as its visibility record holds it: its memo, with the quote the API kept beside it. */
+/** An order as its visibility record holds it: its memo, with the quote the API kept beside it, and when it was requested. */
 export interface OrderRecord extends OrderMemo {
   quote?: OrderQuote;
+  /** OrderRequestedAt, ISO 8601: the instant the API took the order's request (exports' window key). */
+  requestedAt: string;
+}
+
+/** A record an export cannot leave out silently: its memo could not be decoded. */
+export class UndecodableRecordError extends Error {
+  constructor(readonly workflowId: string) {
+    super(`the record of ${workflowId} cannot be decoded`);
+    this.name = 'UndecodableRecordError';
+  }
 }
 
 /** A page of records (OrderSearch.exportPage). */
 export interface OrderRecordPage {
   records: OrderRecord[];
   next?: OrderSearchPosition;
+  /** How many milliseconds of request time the page's window spanned: the next page's first guess. */
+  spanMs?: number;
 }
 
 export interface OrderSearchOptions {
@@ -81,6 +97,13 @@ const CREATED_AFTER_REQUEST_MS = 5 * 60_000;
  * most counts a page makes (each a CountWorkflowExecutions call; see `windowFor`).
  */
 const FIRST_WINDOW_MS = 60_000;
+
+/**
+ * Deadline of one export page or count: visibility over a large window can take seconds a call
+ * (over 100,000 records, the dev server's SQLite took 1.1–1.5 s a list call, bench/README.md), and a
+ * page makes up to nine; the export's own time limit bounds the whole.
+ */
+const EXPORT_PAGE_TIMEOUT_MS = 60_000;
 const WIDENING = 32;
 const MAX_COUNTS = 8;
 
@@ -112,6 +135,8 @@ interface Window {
   rest: boolean;
   /** Where the next page starts when this window held no more than a page. */
   below?: OrderSearchPosition;
+  /** The window's span below the top, when it starts at a millisecond's edge. */
+  spanMs?: number;
 }
 
 /** One visibility record: where it sorts, before its memo is decoded (only the returned ones are). */
@@ -197,9 +222,11 @@ export class OrderSearch {
     limit: number,
     after: OrderSearchPosition | undefined,
     signal: AbortSignal,
+    /** The span of the page before (its `spanMs`): where the window's counts start, instead of a minute. */
+    spanHintMs?: number,
   ): Promise<OrderRecordPage> {
     await this.budgetFor(integratorId, signal);
-    return this.page(integratorId, filters, limit, after, (calls) => this.budget?.spend(integratorId, calls));
+    return this.page(integratorId, filters, limit, after, (calls) => this.budget?.spend(integratorId, calls), true, spanHintMs);
   }
 
   private async page(
@@ -208,27 +235,34 @@ export class OrderSearch {
     limit: number,
     after: OrderSearchPosition | undefined,
     spend: (calls: number) => void,
+    /** An undecodable record fails the page (UndecodableRecordError) rather than being left out. */
+    strict = false,
+    spanHintMs?: number,
   ): Promise<OrderRecordPage> {
     const base = this.baseQuery(integratorId, filters);
     const cursor = after === undefined ? undefined : { atMs: Date.parse(after.requestedAt), workflowId: orderWorkflowId(after.id) };
-    const to = upperBound(cursor, filters.createdToMs);
+    const to = upperBoundOf(cursor, filters);
     const floorMs = floorOf(filters);
-    return this.calling(async () => {
-      const window = await this.windowFor(base, floorMs, to, limit, spend);
+    // An export's page may take longer than a search's (its own time limit bounds the whole export).
+    return this.calling(strict ? EXPORT_PAGE_TIMEOUT_MS : undefined, async () => {
+      const window = await this.windowFor(base, floorMs, to, limit, spend, spanHintMs);
       // Twice what was counted at most: orders created meanwhile can join the window (and are then read).
       const candidates = (await this.read(within(base, window.from, to), 2 * (limit + searchMargin(limit)), spend))
         .filter((c) => !cursor || newestFirst(c, cursor) > 0)
-        .sort(newestFirst);
+        .sort(newestFirst)
+        // A run continued as new and its successor can both be open for a moment: one order, once.
+        .filter((c, i, sorted) => i === 0 || sorted[i - 1]!.workflowId !== c.workflowId || sorted[i - 1]!.atMs !== c.atMs);
       const page = candidates.slice(0, limit);
       const records: OrderRecord[] = [];
       for (const candidate of page) {
-        const record = await this.recordOf(candidate, integratorId);
+        const record = await this.recordOf(candidate, integratorId, strict);
         if (record && matches(record.order, filters)) records.push(record);
       }
       const last = page.at(-1);
-      if (candidates.length > limit && last) return { records, next: positionOf(last) };
+      const spanMs = window.spanMs === undefined ? {} : { spanMs: window.spanMs };
+      if (candidates.length > limit && last) return { records, next: positionOf(last), ...spanMs };
       // The window held no more than a page: the next one starts below it, if anything is left there.
-      return window.rest && window.below ? { records, next: window.below } : { records };
+      return window.rest && window.below ? { records, next: window.below, ...spanMs } : { records, ...spanMs };
     });
   }
 
@@ -240,8 +274,8 @@ export class OrderSearch {
   async exportCount(integratorId: string, filters: OrderSearchFilters, signal: AbortSignal): Promise<number> {
     await this.budgetFor(integratorId, signal);
     this.budget?.spend(integratorId, 1);
-    const query = within(this.baseQuery(integratorId, filters), { ms: floorOf(filters) }, upperBound(undefined, filters.createdToMs));
-    return this.calling(async () => (await this.options.client.workflow.count(query)).count);
+    const query = within(this.baseQuery(integratorId, filters), { ms: floorOf(filters) }, upperBoundOf(undefined, filters));
+    return this.calling(EXPORT_PAGE_TIMEOUT_MS, async () => (await this.options.client.workflow.count(query)).count);
   }
 
   /** Waits while the integrator's visibility budget is spent (never, without a budget); `signal` ends the wait. */
@@ -268,10 +302,10 @@ export class OrderSearch {
   }
 
   /** `call` under the search's deadline; Temporal out of reach is OrderUnavailableError. */
-  private async calling<T>(call: () => Promise<T>): Promise<T> {
+  private async calling<T>(deadlineMs: number | undefined, call: () => Promise<T>): Promise<T> {
     const { client, timeoutMs = 10_000 } = this.options;
     try {
-      return await client.withDeadline(Date.now() + timeoutMs, call);
+      return await client.withDeadline(Date.now() + (deadlineMs ?? timeoutMs), call);
     } catch (err) {
       if (isGrpcServiceError(err) || err instanceof ServiceError || (err as Error).name === 'TransportError') {
         throw new OrderUnavailableError('The order engine cannot be reached; try again shortly.', 5);
@@ -295,6 +329,7 @@ export class OrderSearch {
     to: KeysetPosition | undefined,
     limit: number,
     spend: (calls: number) => void,
+    spanHintMs?: number,
   ): Promise<Window> {
     const most = limit + searchMargin(limit);
     // The millisecond a span counts down from: the cursor's (below its id), created_to's, or now.
@@ -311,12 +346,16 @@ export class OrderSearch {
       from: { ms: topMs - span },
       rest: span < deepest,
       below: { requestedAt: new Date(topMs - span - 1).toISOString(), id: LAST_ID },
+      spanMs: span,
     });
 
     // Widen: span s holds the milliseconds from topMs - s to the top (-1: none).
     let narrow: Probe = { at: -1, count: 0 };
     let wide: Probe;
-    for (let span = FIRST_WINDOW_MS; ; span *= WIDENING) {
+    // A page that follows another of the same walk starts from that page's span and widens by halves
+    // (the orders around it are about as dense); a first page from a minute, widening x32.
+    const hinted = spanHintMs !== undefined && spanHintMs >= 1;
+    for (let span = hinted ? Math.round(spanHintMs) : FIRST_WINDOW_MS; ; span *= hinted ? 2 : WIDENING) {
       const at = Math.min(span, deepest);
       const found = await count({ ms: topMs - at });
       if (found > limit) {
@@ -381,7 +420,7 @@ export class OrderSearch {
   }
 
   /** The record's memo decoded (and decrypted); undefined unless it is this integrator's order. */
-  private async recordOf(candidate: Candidate, integratorId: string): Promise<OrderRecord | undefined> {
+  private async recordOf(candidate: Candidate, integratorId: string, strict: boolean): Promise<OrderRecord | undefined> {
     orderSearchRecords.inc({ stage: 'decoded' });
     let memo: (Partial<OrderMemo> & { quote?: OrderQuote }) | undefined;
     try {
@@ -394,6 +433,7 @@ export class OrderSearch {
       // The codec runs here, on this record's bytes only (a key this process lacks, a payload bound
       // to another workflow, altered bytes): the record is left out, not the page.
       orderSearchRecords.inc({ stage: 'undecodable' });
+      if (strict) throw new UndecodableRecordError(candidate.workflowId);
       this.options.logger?.warn(
         { workflowId: candidate.workflowId, err: (err as Error).message },
         'order search: a record whose memo cannot be decoded is left out',
@@ -401,13 +441,29 @@ export class OrderSearch {
       return undefined;
     }
     // The query already holds the integrator; the memo is checked too, so a record can never leak.
-    return memo?.order && memo.integratorId === integratorId ? (memo as OrderRecord) : undefined;
+    return memo?.order && memo.integratorId === integratorId
+      ? ({ ...memo, requestedAt: new Date(candidate.atMs).toISOString() } as OrderRecord)
+      : undefined;
   }
 }
 
-/** An order is requested before it is created: created_to bounds its request time exactly, created_from with a margin. */
-const floorOf = (filters: OrderSearchFilters) =>
-  Math.max(FLOOR_MS, filters.createdFromMs === undefined ? FLOOR_MS : filters.createdFromMs - CREATED_AFTER_REQUEST_MS);
+/**
+ * The oldest request time a search reads: requested_from exactly; created_from with a margin (an
+ * order is requested before it is created, within the provider's answer).
+ */
+function floorOf(filters: OrderSearchFilters): number {
+  if (filters.requestedFromMs !== undefined) return Math.max(FLOOR_MS, filters.requestedFromMs);
+  return Math.max(FLOOR_MS, filters.createdFromMs === undefined ? FLOOR_MS : filters.createdFromMs - CREATED_AFTER_REQUEST_MS);
+}
+
+/** The upper bound (excluded) of a page: the cursor, or the window's end (created_to bounds request time exactly too). */
+function upperBoundOf(cursor: { atMs: number; workflowId: string } | undefined, filters: OrderSearchFilters): KeysetPosition | undefined {
+  if (filters.requestedBeforeMs !== undefined) {
+    const end = Math.min(filters.requestedBeforeMs, CEILING_MS);
+    if (cursor === undefined || cursor.atMs >= end) return { ms: end };
+  }
+  return upperBound(cursor, filters.createdToMs);
+}
 
 /** `base`, limited to the orders from position `from` (included) to position `to` (excluded). */
 function within(base: string, from: KeysetPosition | undefined, to: KeysetPosition | undefined): string {

@@ -449,10 +449,10 @@ describe('answers conform to the document', () => {
 
     test('order export: 400 for a bad window or filter, 503 while Temporal is unreachable, 401 without a key', async () => {
       const template = `${orders}/export`;
-      const window = 'created_from=2026-11-01T00:00:00Z&created_to=2026-11-02T00:00:00Z';
+      const window = 'requested_from=2026-11-01T00:00:00Z&requested_to=2026-11-02T00:00:00Z';
       for (const query of [
         '',
-        'created_from=2026-11-01T00:00:00Z',
+        'requested_from=2026-11-01T00:00:00Z',
         `${window}&format=xml`,
         `${window}&colour=red`,
         `${window}&status=lost`,

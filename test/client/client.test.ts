@@ -18,7 +18,7 @@ import {
 } from '../../clients/typescript/src';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import type { LocalStack } from '../../src/dev/local-stack';
-import { TEST_API_KEY } from '../helpers/config';
+import { TEST_API_KEY, testConfig } from '../helpers/config';
 import { eventually } from '../helpers/http';
 import { BTC_ADDRESS, checkout } from '../helpers/orders';
 import { startTestStack } from '../helpers/stack';
@@ -58,7 +58,12 @@ beforeAll(async () => {
   );
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   const hooks = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
-  stack = await startTestStack(env, { env: { ONRAMP_WEBHOOK_URL: hooks } });
+  // Exports of windows that ended half a second ago (90 s by default: every order of the window visible).
+  const { orderExportLimits } = testConfig({}, { ONRAMP_WEBHOOK_URL: hooks });
+  stack = await startTestStack(env, {
+    env: { ONRAMP_WEBHOOK_URL: hooks },
+    config: { orderExportLimits: { ...orderExportLimits, settleMs: 500 } },
+  });
 });
 
 afterAll(async () => {
@@ -239,9 +244,10 @@ describe('an order', () => {
     for await (const found of onramp.allOrders({ external_user_id: body.external_user_id, limit: 1 })) byUser.push(found.id);
     expect(byUser).toEqual([order.id]);
     // The export of the order's minute, as JSON lines read one by one and as CSV bytes.
+    await new Promise((r) => setTimeout(r, 1200));
     const window = {
-      created_from: new Date(Date.parse(order.created_at) - 60_000).toISOString(),
-      created_to: new Date(Date.parse(order.created_at) + 60_000).toISOString(),
+      requested_from: new Date(Date.parse(order.created_at) - 60_000).toISOString(),
+      requested_to: new Date(Date.now() - 600).toISOString(),
       external_user_id: body.external_user_id,
     };
     const exported: { id: string; provider_code: string; status: string; quoted_fee_amount?: string }[] = [];
@@ -251,7 +257,9 @@ describe('an order', () => {
     const csv = await new Response(await onramp.exportOrdersCsv(window)).text();
     expect(csv.split('\r\n')[0]).toMatch(/^id,external_order_id,/);
     expect(csv).toContain(`${order.id},${body.external_order_id},`);
-    await expect(onramp.exportOrdersCsv({ ...window, created_to: window.created_from.replace(/^\d{4}/, '1999') })).rejects.toMatchObject({
+    await expect(
+      onramp.exportOrdersCsv({ ...window, requested_to: window.requested_from.replace(/^\d{4}/, '1999') }),
+    ).rejects.toMatchObject({
       code: 'validation_error',
       status: 400,
     });

@@ -1,9 +1,10 @@
 /**
  * GET /api/on_ramp/orders/export against a real Temporal dev server, with encryption keys set (memos
  * encrypted, ExternalUserId a keyed hash): CSV read back by csv-parse and JSON lines, each order as
- * the status endpoint returns it with its provider and the fee its offer quoted; newest first
- * across pages (two orders a page here); filters; isolation between integrators; gzip; and every
- * refusal before the first byte (bad windows, a window holding too many orders).
+ * the status endpoint returns it with its provider, request time and the fee its offer quoted;
+ * newest first across pages (two orders a page here); consecutive windows holding each order once;
+ * filters; isolation between integrators; gzip; and every refusal before the first byte (bad or
+ * too recent windows, a window holding too many orders).
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import { parse } from 'csv-parse/sync';
@@ -60,13 +61,15 @@ beforeAll(async () => {
     env: ENV,
     config: {
       integrators: [...base.integrators, { id: 'other', name: 'Other', api_key_sha256: [sha256Hex(OTHER_KEY)] }],
-      orderExportLimits: { ...base.orderExportLimits, maxRows: MAX_ROWS, pageSize: 2 },
+      // Windows that ended a second ago are answered (90 s by default, the create timeout and a minute).
+      orderExportLimits: { ...base.orderExportLimits, maxRows: MAX_ROWS, pageSize: 2, settleMs: 1000 },
     },
   });
   const startedAt = new Date(Date.now() - 1000).toISOString();
   for (const user of [userA, userB, userA, userB, userA]) mine.push(await order(draftOrder({ external_user_id: user })));
   theirs.push(await order(draftOrder({ external_user_id: userA }), OTHER_KEY));
-  windowQuery = `created_from=${encodeURIComponent(startedAt)}&created_to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`;
+  await new Promise((r) => setTimeout(r, 1500));
+  windowQuery = `requested_from=${encodeURIComponent(startedAt)}&requested_to=${encodeURIComponent(new Date(Date.now() - 1100).toISOString())}`;
   await eventually(async () => {
     const res = await callApi(stack.apiUrl, '/api/on_ramp/orders?limit=100');
     return res.body.orders?.length === mine.length ? true : undefined;
@@ -102,7 +105,19 @@ test('CSV: one record per order, newest first across pages, each as the status e
       quoted_fee_amount: mine.find((o) => o.id === row.id)!.fee,
     });
     expect(Number(row.quoted_fee_amount)).toBeGreaterThan(0);
+    expect(Date.parse(row.requested_at!)).toBeLessThanOrEqual(Date.parse(row.created_at!));
   }
+});
+
+test('consecutive windows hold each order once: requested_to is excluded, requested_from included', async () => {
+  const user = `external_user_id=${encodeURIComponent(userA)}`;
+  const all = await csvRows(`${windowQuery}&${user}`);
+  const split = encodeURIComponent(all[1]!.requested_at!);
+  const [from, to] = windowQuery.split('&');
+  const newer = await csvRows(`requested_from=${split}&${to}&${user}`);
+  const older = await csvRows(`${from}&requested_to=${split}&${user}`);
+  expect(ids(newer)).toEqual(ids(all.slice(0, 2)));
+  expect(ids(older)).toEqual(ids(all.slice(2)));
 });
 
 test('JSON lines: the orders as the status endpoint returns them, with provider and quoted fee', async () => {
@@ -116,7 +131,12 @@ test('JSON lines: the orders as the status endpoint returns them, with provider 
   expect(ids(orders)).toEqual(newestFirst(mine.filter((o) => o.external_user_id === userB)));
   for (const exported of orders) {
     const { body: exact } = await callApi(stack.apiUrl, `/api/on_ramp/orders/sandbox?code=${exported.id}`);
-    expect(exported).toEqual({ ...exact, provider_code: 'sandbox', quoted_fee_amount: mine.find((o) => o.id === exported.id)!.fee });
+    expect(exported).toEqual({
+      ...exact,
+      provider_code: 'sandbox',
+      requested_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      quoted_fee_amount: mine.find((o) => o.id === exported.id)!.fee,
+    });
   }
 });
 
@@ -160,15 +180,17 @@ test('a window holding more orders than one export may is refused before any row
 });
 
 test.each([
-  ['', 'created_from'],
-  ['created_from=2026-11-01T00:00:00Z', 'created_to'],
-  ['created_from=2026-11-02T00:00:00Z&created_to=2026-11-01T00:00:00Z', 'created_to'],
-  ['created_from=2026-01-01T00:00:00Z&created_to=2026-11-01T00:00:00Z', 'created_to'],
-  ['created_from=2026-11-01&created_to=2026-11-02T00:00:00Z', 'created_from'],
-  ['created_from=2026-11-01T00:00:00Z&created_to=2026-11-02T00:00:00Z&format=xlsx', 'format'],
-  ['created_from=2026-11-01T00:00:00Z&created_to=2026-11-02T00:00:00Z&limit=10', '(root)'],
+  ['', 'requested_from'],
+  ['requested_from=2026-11-01T00:00:00Z', 'requested_to'],
+  ['requested_from=2026-11-02T00:00:00Z&requested_to=2026-11-01T00:00:00Z', 'requested_to'],
+  ['requested_from=2026-11-01T00:00:00Z&requested_to=2026-11-01T00:00:00Z', 'requested_to'],
+  ['requested_from=2026-01-01T00:00:00Z&requested_to=2026-11-01T00:00:00Z', 'requested_to'],
+  [`requested_from=2026-11-01T00:00:00Z&requested_to=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, 'requested_to'],
+  ['requested_from=2026-11-01&requested_to=2026-11-02T00:00:00Z', 'requested_from'],
+  ['requested_from=2026-11-01T00:00:00Z&requested_to=2026-11-02T00:00:00Z&format=xlsx', 'format'],
+  ['requested_from=2026-11-01T00:00:00Z&requested_to=2026-11-02T00:00:00Z&created_from=2026-11-01T00:00:00Z', '(root)'],
   [
-    `created_from=2026-11-01T00:00:00Z&created_to=2026-11-02T00:00:00Z&external_user_id=${encodeURIComponent("x' OR 'a'='a")}`,
+    `requested_from=2026-11-01T00:00:00Z&requested_to=2026-11-02T00:00:00Z&external_user_id=${encodeURIComponent("x' OR 'a'='a")}`,
     'external_user_id',
   ],
 ])('a bad query is 400 validation_error naming the field: %s', async (query, field) => {

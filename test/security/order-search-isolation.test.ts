@@ -129,6 +129,8 @@ beforeAll(async () => {
         { id: 'crowd', name: 'Crowd', api_key_sha256: [sha256Hex(CROWD_KEY)] },
       ],
       orderTimings: { ...FAST_TIMINGS, paymentWindowMs: 3_600_000 },
+      // Exports of windows that ended just now (90 s ago by default).
+      orderExportLimits: { ...base.orderExportLimits, settleMs: 0 },
     },
     logger: createLogger('warn', 'test', logSink),
   });
@@ -233,4 +235,9 @@ test('a record whose memo cannot be decoded is left out of its page, with a metr
   expect(logLines).toContainEqual(expect.objectContaining({ level: 40, workflowId: rogue }));
   // Page by page too: every page is answered, and B's one order is there once.
   expect((await pages('limit=1', OTHER_KEY)).ids).toEqual(res.body.orders.map((o: { id: string }) => o.id));
+
+  // An export never leaves an order out: the window holding the record is refused before any row.
+  const window = `requested_from=${new Date(Date.now() - 3_600_000).toISOString()}&requested_to=${new Date().toISOString()}`;
+  const exported = await callApi(stack.apiUrl, `/api/on_ramp/orders/export?${window}`, { apiKey: OTHER_KEY });
+  expect([exported.status, exported.body.code, exported.headers.get('retry-after')]).toEqual([503, 'service_unavailable', '60']);
 }, 60_000);

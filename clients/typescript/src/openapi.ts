@@ -199,7 +199,7 @@ export interface paths {
         };
         /**
          * The API key's integrator's orders of a window, streamed as CSV or JSON lines
-         * @description Every order of yours created in the window (at most ORDER_EXPORT_MAX_DAYS, 93 days; an end after the request counts as the request's), newest first, filtered like the search; read from visibility a page at a time on the search's keyset, so no order is skipped or repeated while others are created. CSV (RFC 4180, a header record, CRLF) has one record per order: `id`, `external_order_id`, `external_user_id`, `provider_code`, `provider_order_id`, `status`, `provider_status`, `failure_reason`, `created_at`, `updated_at`, `from_currency`, `from_currency_code`, `from_amount`, `quoted_fee_amount`, `to_currency`, `to_currency_code`, `to_network`, `to_amount`, `payment_method`, `country_code`, `wallet_address`, `transaction_hash`, `discrepancies`, `extras`; a cell that a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a leading apostrophe. JSON lines have one order per line, as GET /api/on_ramp/orders/{provider_code} returns it, with `provider_code` and `quoted_fee_amount` (the total fee of the offer the order was placed against; absent for orders placed before it was kept). gzip when Accept-Encoding takes it. Paced by your order searches' visibility budget (ORDER_SEARCH_CALLS_PER_SECOND), which an export waits for rather than refusing; one export of yours at a time. An export past ORDER_EXPORT_MAX_SECONDS (600 s) is cut: the body ends without its last chunk (the connection is reset), never as a complete answer.
+         * @description Every order of yours requested in the window (requested_from included, requested_to excluded, so consecutive windows hold each order once; at most ORDER_EXPORT_MAX_DAYS, 93 days; ending at least ORDER_CREATE_TIMEOUT_SECONDS + 60 s ago, so that every order of the window is visible), newest first, filtered like the search; read from visibility a page at a time on the search's keyset, so no order is skipped or repeated while others are created. CSV (RFC 4180, a header record, CRLF) has one record per order: `id`, `external_order_id`, `external_user_id`, `provider_code`, `provider_order_id`, `status`, `provider_status`, `failure_reason`, `requested_at`, `created_at`, `updated_at`, `from_currency`, `from_currency_code`, `from_amount`, `quoted_fee_amount`, `to_currency`, `to_currency_code`, `to_network`, `to_amount`, `payment_method`, `country_code`, `wallet_address`, `transaction_hash`, `discrepancies`, `extras`; a cell that a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a leading apostrophe. JSON lines have one order per line, as GET /api/on_ramp/orders/{provider_code} returns it, with `provider_code`, `requested_at` and `quoted_fee_amount` (the total fee of the offer the order was placed against; absent for orders placed before it was kept). gzip when Accept-Encoding takes it. Paced by your order searches' visibility budget (ORDER_SEARCH_CALLS_PER_SECOND), which an export waits for rather than refusing; one export of yours at a time. An export past ORDER_EXPORT_MAX_SECONDS (600 s), however it spends them (a slow reader too), or failing mid-way is cut: the body ends without its last chunk (the connection is reset), never as a complete answer (over HTTP/1.1 or later: HTTP/1.0 has no chunks to tell the two apart).
          */
         get: operations["exportOrders"];
         put?: never;
@@ -1824,10 +1824,10 @@ export interface operations {
     exportOrders: {
         parameters: {
             query: {
-                /** @description The orders created at or after this instant (RFC 3339). */
-                created_from: string;
-                /** @description The orders created at or before this instant (RFC 3339); an instant after the request counts as the request's. */
-                created_to: string;
+                /** @description The orders requested at or after this instant (RFC 3339): when POST /api/on_ramp/orders reached the broker. */
+                requested_from: string;
+                /** @description The orders requested before this instant (RFC 3339, excluded: consecutive windows hold each order once). At least ORDER_CREATE_TIMEOUT_SECONDS + 60 s (90 s) in the past, so that every order of the window is visible. */
+                requested_to: string;
                 /** @description `csv` (default; RFC 4180 with a header record, CRLF line ends) or `jsonl` (one JSON object per line). */
                 format?: "csv" | "jsonl";
                 status?: components["schemas"]["OrderStatus"];
@@ -1856,7 +1856,7 @@ export interface operations {
                     "application/jsonl": string;
                 };
             };
-            /** @description `validation_error`: an unknown parameter, a missing or malformed created_from or created_to, a window that ends before it starts or is wider than ORDER_EXPORT_MAX_DAYS, or a malformed filter; `errors` names each. */
+            /** @description `validation_error`: an unknown parameter, a missing or malformed requested_from or requested_to, a window that does not end after it starts, is wider than ORDER_EXPORT_MAX_DAYS or ends too recently, or a malformed filter; `errors` names each. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1877,7 +1877,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem401"];
                 };
             };
-            /** @description `export_too_large`: the window holds more than ORDER_EXPORT_MAX_ROWS (100,000) orders (counted by request time, from five minutes before created_from); export narrower windows. */
+            /** @description `export_too_large`: the window holds more than ORDER_EXPORT_MAX_ROWS (100,000) orders; export narrower windows. */
             422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1910,7 +1910,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem500"];
                 };
             };
-            /** @description `service_unavailable`: Temporal cannot be reached, or as many exports as this API process takes (ORDER_EXPORT_CONCURRENCY) are streaming (Retry-After: 10). */
+            /** @description `service_unavailable`: Temporal cannot be reached; an order of the window cannot be decoded by the broker (an encryption setting: the export is refused rather than incomplete; Retry-After: 60); or as many exports as this API process takes (ORDER_EXPORT_CONCURRENCY) are streaming (Retry-After: 10). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -95,17 +95,20 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
     tags: ['Orders'],
     summary: "The API key's integrator's orders of a window, streamed as CSV or JSON lines",
     description:
-      'Every order of yours created in the window (at most ORDER_EXPORT_MAX_DAYS, 93 days; an end after the request counts as ' +
-      "the request's), newest first, filtered like the search; read from visibility a page at a time on the search's keyset, so " +
-      'no order is skipped or repeated while others are created. CSV (RFC 4180, a header record, CRLF) has one record per order: ' +
+      'Every order of yours requested in the window (requested_from included, requested_to excluded, so consecutive windows ' +
+      'hold each order once; at most ORDER_EXPORT_MAX_DAYS, 93 days; ending at least ORDER_CREATE_TIMEOUT_SECONDS + 60 s ago, ' +
+      'so that every order of the window is visible), newest first, filtered like the search; read from visibility a page at a ' +
+      "time on the search's keyset, so no order is skipped or repeated while others are created. CSV (RFC 4180, a header " +
+      'record, CRLF) has one record per order: ' +
       CSV_COLUMNS.map((c) => `\`${c}\``).join(', ') +
       '; a cell that a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) ' +
       'is written with a leading apostrophe. JSON lines have one order per line, as GET /api/on_ramp/orders/{provider_code} ' +
-      'returns it, with `provider_code` and `quoted_fee_amount` (the total fee of the offer the order was placed against; ' +
+      'returns it, with `provider_code`, `requested_at` and `quoted_fee_amount` (the total fee of the offer the order was placed against; ' +
       "absent for orders placed before it was kept). gzip when Accept-Encoding takes it. Paced by your order searches' " +
       'visibility budget (ORDER_SEARCH_CALLS_PER_SECOND), which an export waits for rather than refusing; one export of yours ' +
-      'at a time. An export past ORDER_EXPORT_MAX_SECONDS (600 s) is cut: the body ends without its last chunk (the ' +
-      'connection is reset), never as a complete answer.',
+      'at a time. An export past ORDER_EXPORT_MAX_SECONDS (600 s), however it spends them (a slow reader too), or failing ' +
+      'mid-way is cut: the body ends without its last chunk (the connection is reset), never as a complete answer (over ' +
+      'HTTP/1.1 or later: HTTP/1.0 has no chunks to tell the two apart).',
     request: { query: S.OrderExportQuery },
     responses: {
       200: {
@@ -118,18 +121,16 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
       },
       400: problem(
         400,
-        '`validation_error`: an unknown parameter, a missing or malformed created_from or created_to, a window that ends before ' +
-          'it starts or is wider than ORDER_EXPORT_MAX_DAYS, or a malformed filter; `errors` names each.',
+        '`validation_error`: an unknown parameter, a missing or malformed requested_from or requested_to, a window that does ' +
+          'not end after it starts, is wider than ORDER_EXPORT_MAX_DAYS or ends too recently, or a malformed filter; `errors` ' +
+          'names each.',
       ),
-      422: problem(
-        422,
-        '`export_too_large`: the window holds more than ORDER_EXPORT_MAX_ROWS (100,000) orders (counted by request time, from ' +
-          'five minutes before created_from); export narrower windows.',
-      ),
+      422: problem(422, '`export_too_large`: the window holds more than ORDER_EXPORT_MAX_ROWS (100,000) orders; export narrower windows.'),
       503: problem(
         503,
-        '`service_unavailable`: Temporal cannot be reached, or as many exports as this API process takes ' +
-          '(ORDER_EXPORT_CONCURRENCY) are streaming (Retry-After: 10).',
+        '`service_unavailable`: Temporal cannot be reached; an order of the window cannot be decoded by the broker (an ' +
+          'encryption setting: the export is refused rather than incomplete; Retry-After: 60); or as many exports as this API ' +
+          'process takes (ORDER_EXPORT_CONCURRENCY) are streaming (Retry-After: 10).',
         ['Retry-After'],
       ),
       ...AUTHENTICATED,

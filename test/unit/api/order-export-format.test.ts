@@ -33,6 +33,7 @@ function record(overrides: Partial<OrderRecord['order']> = {}, extra: Partial<Or
     sequence: 3,
     providerOrderId: 'P-1',
     quote: { total_fee_amount: '3.99' },
+    requestedAt: '2026-11-30T00:59:59.200Z',
     ...extra,
   };
 }
@@ -48,6 +49,7 @@ test('a record holds every column, in the header’s order, read back as written
     provider_order_id: 'P-1',
     status: 'complete',
     provider_status: 'COMPLETED',
+    requested_at: '2026-11-30T00:59:59.200Z',
     from_currency: '3',
     from_currency_code: 'GBP',
     from_amount: '100.00',
@@ -108,6 +110,11 @@ test('a JSON line is the order with its provider and quoted fee, one line', () =
   expect(line.endsWith('\n')).toBe(true);
   expect(line.slice(0, -1)).not.toContain('\n');
   const parsedLine = JSON.parse(line);
-  expect(parsedLine).toEqual({ ...record({ external_order_id: 'a\nb' }).order, provider_code: 'sandbox', quoted_fee_amount: '3.99' });
+  expect(parsedLine).toEqual({
+    ...record({ external_order_id: 'a\nb' }).order,
+    provider_code: 'sandbox',
+    requested_at: '2026-11-30T00:59:59.200Z',
+    quoted_fee_amount: '3.99',
+  });
   expect(JSON.parse(jsonLine(record({}, { quote: undefined })))).not.toHaveProperty('quoted_fee_amount');
 });

@@ -7,7 +7,15 @@ import { ExportsBusyError, ExportTooLargeError } from '../../../src/orders/error
 import { ExportCutError, OrderExports, type OrderExportLimits } from '../../../src/orders/export';
 import type { OrderRecord, OrderSearch, OrderSearchPosition } from '../../../src/orders/search';
 
-const LIMITS: OrderExportLimits = { maxRows: 10, maxDurationMs: 60_000, maxWindowMs: 86_400_000, pageSize: 3, perIntegrator: 1, total: 2 };
+const LIMITS: OrderExportLimits = {
+  maxRows: 10,
+  maxDurationMs: 60_000,
+  maxWindowMs: 86_400_000,
+  settleMs: 0,
+  pageSize: 3,
+  perIntegrator: 1,
+  total: 2,
+};
 
 const recordOf = (i: number) => ({ order: { id: `o${i}` } }) as unknown as OrderRecord;
 
@@ -30,7 +38,7 @@ function listSearch(total: number, options: { count?: number; onPage?: () => voi
   return search;
 }
 
-const request = (integratorId = 'a') => ({ integratorId, createdFromMs: 0, createdToMs: 1 });
+const request = (integratorId = 'a') => ({ integratorId, requestedFromMs: 0, requestedBeforeMs: 1 });
 
 async function all(exports: OrderExports, integratorId = 'a', signal = new AbortController().signal) {
   const run = await exports.start(request(integratorId), signal);
