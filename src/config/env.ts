@@ -133,7 +133,7 @@ const BrokerEnvSchema = z.object({
   /** Orders one export (GET /api/on_ramp/orders/export) may hold; a window holding more is refused (export_too_large). */
   ORDER_EXPORT_MAX_ROWS: integer(1, 10_000_000).default(100_000),
   /** How long one export may stream before it is cut. */
-  ORDER_EXPORT_MAX_SECONDS: integer(1, 86_400).default(600),
+  ORDER_EXPORT_MAX_SECONDS: integer(1, 86_400).default(1800),
   /** The widest window of request times one export may cover. */
   ORDER_EXPORT_MAX_DAYS: integer(1, 3660).default(93),
   /** Exports streaming at once per API process, all integrators together (each integrator: one). */

@@ -32,7 +32,7 @@ export interface OrderExportLimits {
 
 export const DEFAULT_EXPORT_LIMITS: OrderExportLimits = {
   maxRows: 100_000,
-  maxDurationMs: 600_000,
+  maxDurationMs: 1_800_000,
   maxWindowMs: 93 * 86_400_000,
   settleMs: 90_000,
   pageSize: 500,

@@ -106,7 +106,7 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
       'returns it, with `provider_code`, `requested_at` and `quoted_fee_amount` (the total fee of the offer the order was placed against; ' +
       "absent for orders placed before it was kept). gzip when Accept-Encoding takes it. Paced by your order searches' " +
       'visibility budget (ORDER_SEARCH_CALLS_PER_SECOND), which an export waits for rather than refusing; one export of yours ' +
-      'at a time. An export past ORDER_EXPORT_MAX_SECONDS (600 s), however it spends them (a slow reader too), or failing ' +
+      'at a time. An export past ORDER_EXPORT_MAX_SECONDS (1800 s), however it spends them (a slow reader too), or failing ' +
       'mid-way is cut: the body ends without its last chunk (the connection is reset), never as a complete answer (over ' +
       'HTTP/1.1 or later: HTTP/1.0 has no chunks to tell the two apart).',
     request: { query: S.OrderExportQuery },
