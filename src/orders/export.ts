@@ -126,7 +126,7 @@ export class OrderExports {
       }
       if (this.now() > deadline) throw new ExportCutError('timeout');
       rows += page.records.length;
-      // Orders created in the window after it was counted (created_to is in the future, or visibility was behind).
+      // More than were counted: orders that reached visibility after the count (later than the settle time allows for).
       if (rows > this.limits.maxRows) throw new ExportCutError('too_many_rows');
       if (page.records.length > 0) yield page.records;
       after = page.next;
