@@ -58,8 +58,8 @@ export interface AppDependencies {
   orders: OrderService;
   /** GET /api/on_ramp/orders: the integrator's orders from Temporal visibility. */
   orderSearch: OrderSearch;
-  /** Bounds of GET /api/on_ramp/orders/export (DEFAULT_EXPORT_LIMITS without them). */
-  orderExportLimits?: OrderExportLimits;
+  /** Bounds of GET /api/on_ramp/orders/export. */
+  orderExportLimits: OrderExportLimits;
   /** The providers each integrator's users completed orders with; DELETE /api/on_ramp/customers/{id} forgets one. */
   returningCustomers: ReturningCustomers;
   /** Ranks each offers answer (src/ranking); without it offers come unranked. */

@@ -30,16 +30,6 @@ export interface OrderExportLimits {
   total: number;
 }
 
-export const DEFAULT_EXPORT_LIMITS: OrderExportLimits = {
-  maxRows: 100_000,
-  maxDurationMs: 1_800_000,
-  maxWindowMs: 93 * 86_400_000,
-  settleMs: 90_000,
-  pageSize: 500,
-  perIntegrator: 1,
-  total: 4,
-};
-
 export interface OrderExportRequest {
   integratorId: string;
   /** Orders requested at or after this instant (epoch ms)... */
@@ -74,7 +64,8 @@ export class OrderExports {
 
   constructor(
     private readonly search: OrderSearch,
-    readonly limits: OrderExportLimits = DEFAULT_EXPORT_LIMITS,
+    /** From the configuration (ORDER_EXPORT_*, src/config/index.ts), where the defaults are. */
+    readonly limits: OrderExportLimits,
     private readonly now: () => number = Date.now,
   ) {}
 
