@@ -134,6 +134,43 @@ export interface OrderLookupContext {
   orderCreatedAt?: string;
 }
 
+/**
+ * A window of provider creation times for a transaction list: `from` included, `to` excluded
+ * (epoch ms). Providers whose list filters by day are asked for the days it touches, and the
+ * adapter keeps the transactions inside it.
+ */
+export interface TransactionWindow {
+  fromMs: number;
+  toMs: number;
+}
+
+/** One transaction as the provider's own books list it (reconciliation, src/reconciliation), in the broker's model. */
+export interface ProviderTransaction extends Omit<ProviderOrderSnapshot, 'orderId' | 'providerOrderId' | 'providerOrderCreatedAt'> {
+  providerOrderId: string;
+  /** The broker's order id the provider holds with it (its partner reference); absent when it holds none. */
+  orderId?: string;
+  /** When the provider made the transaction (ISO 8601): the window's key. */
+  createdAt: string;
+}
+
+/** One page of a provider's transaction list. */
+export interface ProviderTransactionPage {
+  transactions: ProviderTransaction[];
+  /** What the next page is asked with; absent on the last page. */
+  cursor?: string;
+  /** Rows of the page that name no provider order id or creation time (the report counts them). */
+  unreadable?: number;
+}
+
+/** How a provider documents its transaction list: each page one call, no more than `callsPerSecond`. */
+export interface TransactionListing {
+  /** The rate the provider documents for the list (the reconciliation paces its pages to it). */
+  callsPerSecond: number;
+  /** The widest window one walk may ask for (the provider's own bound, e.g. Transak's 90 days). */
+  maxWindowMs?: number;
+  list(window: TransactionWindow, cursor?: string, signal?: AbortSignal): Promise<ProviderTransactionPage>;
+}
+
 export interface ProviderOrder extends ProviderOrderSnapshot {
   redirectUrl: string;
 }
@@ -243,6 +280,12 @@ export interface ProviderAdapter {
    * and some events carry only an id to look up (Banxa).
    */
   parseWebhook(webhook: IncomingWebhook): Promise<ProviderWebhookEvent>;
+  /**
+   * The provider's own record of transactions, through the list API it documents (reconciliation).
+   * Absent for a provider that has none: its orders are reconciled one lookup at a time
+   * (docs/providers/<code>.md says which).
+   */
+  readonly transactions?: TransactionListing;
   /** The provider's own address rule (ProviderAddressRule in src/addresses/validate.ts): it may only refuse. */
   validateAddress?: (network: string, address: string) => { valid: boolean; reason?: string } | undefined;
 }

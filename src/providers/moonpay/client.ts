@@ -16,6 +16,9 @@ import type { CallSignal } from '../kit/call-signal';
 
 type Auth = 'publishable' | 'secret';
 
+/** The most transactions one page of MoonPay's list holds. */
+export const MOONPAY_LIST_LIMIT = 50;
+
 /**
  * MoonPay's REST API. Public calls carry the publishable key as `apiKey` in the query; calls about
  * transactions carry the secret key as `Authorization: Api-Key <key>`.
@@ -59,6 +62,12 @@ export class MoonpayClient {
       if (err instanceof ProviderRejectedError && err.code === 'not_found') return [];
       throw err;
     }
+  }
+
+  /** One page of MoonPay's transaction list, newest first: created on `startDate` to `endDate` (dates, both included). */
+  listTransactions(startDate: string, endDate: string, offset: number, signal?: CallSignal): Promise<MoonpayTransaction[]> {
+    const params = { startDate, endDate, limit: String(MOONPAY_LIST_LIMIT), offset: String(offset) };
+    return this.get('/v1/transactions', params, MoonpayTransactionsSchema, 'secret', 'transactions', signal);
   }
 
   private get<T extends z.ZodType>(

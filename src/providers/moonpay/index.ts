@@ -9,7 +9,8 @@ import {
 } from '../types';
 import { indexCurrencies, type MoonpayAssetIndex } from './assets';
 import { defineProvider } from '../descriptor';
-import { MoonpayClient } from './client';
+import { MoonpayClient, MOONPAY_LIST_LIMIT } from './client';
+import { offsetOf, offsetPage, windowDates } from '../kit/listed';
 import { isTestKey, moonpayConfig, MoonpayEnvSchema, MOONPAY_SIMULATOR_CREDENTIALS, type MoonpayConfig } from './config';
 import { MOONPAY_METHODS, type MoonpayMethod } from './payment-methods';
 import {
@@ -17,6 +18,7 @@ import {
   fromCountries,
   fromCryptoRestrictions,
   fromQuote,
+  fromTransaction,
   fromTransactions,
   methodLimits,
   resolveTerms,
@@ -37,6 +39,9 @@ export const MOONPAY_INFO = {
     'Buy crypto with cards, Apple Pay, Google Pay, PayPal and bank transfers (SEPA, Faster Payments, ACH, PIX) in the MoonPay widget.',
   icon_url: 'https://www.moonpay.com/favicon.ico',
 } as const satisfies ProviderInfo;
+
+/** MoonPay documents 30 requests a second; the list keeps well under it, beside the status lookups. */
+const MOONPAY_LIST_RATE = 10;
 
 /** How long MoonPay's currency list is reused for quotes and orders between catalogue fetches. */
 const ASSET_INDEX_TTL_MS = 10 * 60 * 1000;
@@ -149,6 +154,22 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
 
     parseWebhook(webhook) {
       return Promise.resolve().then(() => parseMoonpayWebhook(webhook, config.webhookKey, currencies));
+    },
+
+    /** `GET /v1/transactions` by dates (MoonPay's filter is by day), offset-paged, 30 calls a second at most. */
+    transactions: {
+      callsPerSecond: MOONPAY_LIST_RATE,
+      async list(window, cursor, signal) {
+        const offset = offsetOf(cursor);
+        const { first, last } = windowDates(window);
+        const rows = await client.listTransactions(first, last, offset, signal);
+        return offsetPage(
+          rows.map((row) => fromTransaction(row, currencies)),
+          window,
+          offset,
+          MOONPAY_LIST_LIMIT,
+        );
+      },
     },
   };
 }

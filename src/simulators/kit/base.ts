@@ -8,6 +8,7 @@ import {
   type CheckoutActionDraw,
   type SimulatorFaults,
 } from './faults';
+import { SimulatedBooks } from './books';
 import type { ProviderSimulator } from './host';
 import { simulatedOrderRoutes, type OrderWebhookSwitches, type SimulatedOrder } from './simulated-orders';
 import { DEFAULT_STEP_DELAY_MS, StatusWalks } from './status-walk';
@@ -48,6 +49,8 @@ export abstract class SimulatorBase implements ProviderSimulator {
   /** What the checkout plays a customer's action as, under the `completionRate` switch. */
   protected readonly playedAction: CheckoutActionDraw = (action, allowed) =>
     checkoutActionAsSwitched(action, allowed, this.faults, this.random);
+  /** What the provider's transaction list shows differently from its status answers (reconciliation tests). */
+  readonly books = new SimulatedBooks();
   /** Per-order webhook switches, by the broker's order id (the orders' reference). */
   private readonly orderSwitches = new Map<string, OrderWebhookSwitches>();
 
@@ -73,6 +76,7 @@ export abstract class SimulatorBase implements ProviderSimulator {
         if (!this.faults.reorderWebhooks) this.webhooks.releaseHeld((key) => this.switchesOf(key)?.reorderWebhooks !== true);
       }),
     );
+    this.app.use('/_simulator', this.books.router());
     this.app.use(
       '/_simulator',
       simulatedOrderRoutes({

@@ -1,5 +1,7 @@
 import BigNumber from 'bignumber.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { SimulatedBooks } from '../kit/books';
+import { listWindow } from '../kit/listing';
 import { quote, type QuoteResult } from '../kit/pricing';
 import { countriesAnswer, cryptoCurrency, currenciesAnswer, fiatCurrency } from './catalogue';
 import type { MoonpaySimulatorCredentials } from './options';
@@ -33,11 +35,13 @@ export class MoonpayApi {
   constructor(
     private readonly transactions: ReadonlyMap<string, SimTransaction>,
     private readonly credentials: MoonpaySimulatorCredentials,
+    private readonly books: SimulatedBooks,
   ) {
     const router = this.router;
     router.get('/v3/currencies', this.publicKey(false), (_req, res) => void res.json(currenciesAnswer(this.profile)));
     router.get('/v3/countries', this.publicKey(false), (_req, res) => void res.json(countriesAnswer(this.profile)));
     router.get('/v3/currencies/:code/buy_quote', this.publicKey(true), (req, res) => this.buyQuote(req, res));
+    router.get('/v1/transactions', this.secretKey(), (req, res) => this.list(req, res));
     router.get('/v1/transactions/ext/:externalTransactionId', this.secretKey(), (req, res) => this.byExternalId(req, res));
     router.get('/v1/transactions/:id', this.secretKey(), (req, res) => this.byId(req, res));
   }
@@ -110,6 +114,36 @@ export class MoonpayApi {
     const found = [...this.transactions.values()].filter((tx) => tx.externalTransactionId === externalId);
     if (found.length === 0) return moonpayError(res, 404, 'NotFoundError', '4_SYS_NOT_FOUND', 'Transaction not found');
     res.json(found.map((tx) => transactionJson(tx, this.profile)));
+  }
+
+  /**
+   * MoonPay's transaction list: `startDate` and `endDate` (ISO dates or instants, both included; a
+   * date alone is its whole day), `limit` (at most 50, default 10) and `offset`; newest first. What
+   * the books switches change shows here only.
+   */
+  private list(req: Request, res: Response): void {
+    const window = listWindow(req.query.startDate, req.query.endDate);
+    const limit = req.query.limit === undefined ? 10 : Number(req.query.limit);
+    const offset = req.query.offset === undefined ? 0 : Number(req.query.offset);
+    if (!window || !Number.isInteger(limit) || limit < 1 || limit > 50 || !Number.isInteger(offset) || offset < 0) {
+      return moonpayError(res, 400, 'BadRequestError', '4_SYS_BAD_REQUEST', 'startDate, endDate, limit (1-50) or offset is invalid');
+    }
+    const listed = [...this.transactions.values()]
+      .filter((tx) => window.holds(tx.createdAt) && !this.books.drops(tx.externalTransactionId))
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : -1));
+    res.json(listed.slice(offset, offset + limit).map((tx) => this.booked(tx)));
+  }
+
+  /** The transaction as the list shows it, with the books switches of its order applied. */
+  private booked(tx: SimTransaction) {
+    const json = transactionJson(tx, this.profile);
+    const switches = this.books.of(tx.externalTransactionId);
+    if (switches?.status) json.status = switches.status as SimTransaction['status'];
+    if (switches?.fiatAmount) {
+      // MoonPay charges the base amount plus its fees: the base is what makes the listed total differ.
+      json.baseCurrencyAmount = new BigNumber(switches.fiatAmount).minus(tx.feeAmount).minus(tx.networkFeeAmount).toNumber();
+    }
+    return json;
   }
 
   private byId(req: Request, res: Response): void {

@@ -3,14 +3,17 @@
  * (`apiKey` query), its transaction lookups (`Authorization: Api-Key <secret>`), the signed buy
  * widget URL (a page whose buttons play the customer) and `Moonpay-Signature-V2` webhooks.
  */
+import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { SimulatorBase } from '../kit/base';
 import type { SimulatedOrder } from '../kit/simulated-orders';
-import { MoonpayApi, moonpayError } from './api';
+import type { PhantomRequest } from '../kit/books';
+import { simulatedTransactionHash } from '../kit/transaction-hash';
+import { DEFAULT_PAYMENT_METHOD, findAsset, MoonpayApi, moonpayError } from './api';
 import { MoonpayCheckout } from './checkout';
 import { MoonpayLifecycle } from './lifecycle';
 import type { MoonpaySimulatorOptions } from './options';
-import type { SimTransaction } from './transactions';
+import { isSimStatus, type SimTransaction } from './transactions';
 
 export type { MoonpaySimulatorOptions } from './options';
 
@@ -30,8 +33,39 @@ export class MoonpaySimulator extends SimulatorBase {
     this.injectCreationFaultsOn('get', '/v1/transactions/ext/:externalTransactionId', outage, (res) =>
       moonpayError(res, 400, 'BadRequestError', '1_SYS_UNKNOWN', 'This customer cannot be served'),
     );
-    this.app.use(new MoonpayApi(this.transactions, options.credentials).router);
+    this.app.use(new MoonpayApi(this.transactions, options.credentials, this.books).router);
+    this.books.makePhantomsWith((request) => this.phantom(request));
     this.app.use((_req: Request, res: Response) => moonpayError(res, 404, 'NotFoundError', '4_SYS_NOT_FOUND', 'Not Found'));
+  }
+
+  /** A completed (or `status`) purchase of 0.001 BTC that only MoonPay's books hold: no widget, no webhook. */
+  private phantom(request: PhantomRequest): { id: string } | undefined {
+    const status = request.status ?? 'completed';
+    if (!isSimStatus(status)) return undefined;
+    const now = new Date().toISOString();
+    const tx: SimTransaction = {
+      id: randomUUID(),
+      session: `phantom:${randomUUID()}`,
+      createdAt: now,
+      updatedAt: now,
+      status,
+      externalTransactionId: request.reference ?? null,
+      externalCustomerId: null,
+      customerId: randomUUID(),
+      walletAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      asset: findAsset('btc')!,
+      fiat: 'EUR',
+      totalAmount: '100',
+      baseCurrencyAmount: '95.5',
+      quoteCurrencyAmount: '0.001',
+      feeAmount: '3.99',
+      networkFeeAmount: '0.51',
+      paymentMethod: DEFAULT_PAYMENT_METHOD,
+      widgetRedirectUrl: null,
+      cryptoTransactionId: status === 'completed' ? simulatedTransactionHash() : null,
+    };
+    this.transactions.set(tx.id, tx);
+    return { id: tx.id };
   }
 
   simulatedOrders(): SimulatedOrder[] {

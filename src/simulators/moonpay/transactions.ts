@@ -47,6 +47,8 @@ export const ALLOWED_ACTIONS: Readonly<Record<MoonpaySimStatus, readonly Moonpay
   failed: [],
 };
 
+export const isSimStatus = (value: string): value is MoonpaySimStatus => Object.hasOwn(ALLOWED_ACTIONS, value);
+
 export const isAction = (value: unknown): value is MoonpaySimAction =>
   typeof value === 'string' && ['pay', 'hold', 'fail', 'expire', 'refund'].includes(value);
 

@@ -18,6 +18,7 @@ import { signedWidgetUrl } from '../../../src/providers/moonpay/widget';
 import { eventually } from '../../helpers/http';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
+import { transactionListSuite } from '../../helpers/transaction-list';
 import { cryptoOf as crypto, fiatOf as fiat } from '../../helpers/currencies';
 
 const harness = useProviderHarness({
@@ -343,5 +344,20 @@ describe('reported terms', () => {
     expect(events[0]!.reported).toMatchObject({ walletAddress: request.walletAddress, fiatCurrency: request.fiat.id, fiatAmount: '150' });
     for (const event of events.slice(1)) expect(event).toMatchObject({ orderId: request.orderId, reported: paid });
     expect((await harness.adapter.getOrder(request.orderId)).reported).toEqual(paid);
+  });
+});
+
+describe('transaction list (GET /v1/transactions)', () => {
+  transactionListSuite({
+    harness: () => harness,
+    paidOrder: async () => {
+      const { request, order } = await openedOrder();
+      await checkout(order.redirectUrl, 'pay');
+      expect((await statusesFor(request.orderId, 3)).at(-1)).toBe('completed:complete');
+      return { orderId: request.orderId, fiatAmount: request.fiatAmount };
+    },
+    driftedStatus: { provider: 'failed', broker: 'failed' },
+    phantomStatus: 'complete',
+    pageLimit: 50,
   });
 });

@@ -1,0 +1,53 @@
+import type { ProviderOrderSnapshot, ProviderTransaction, TransactionWindow } from '../types';
+
+/**
+ * A snapshot of a provider order, as its transaction list shows it, in the reconciliation's terms:
+ * undefined when the list names no provider order id or no creation time that can be read (such
+ * a row cannot be matched or placed in a window; the walk counts it as unreadable).
+ */
+export function listedTransaction(snapshot: ProviderOrderSnapshot): ProviderTransaction | undefined {
+  const { orderId, providerOrderId, providerOrderCreatedAt, ...rest } = snapshot;
+  if (!providerOrderId || !providerOrderCreatedAt) return undefined;
+  return { ...rest, providerOrderId, createdAt: providerOrderCreatedAt, ...(orderId ? { orderId } : {}) };
+}
+
+/** Whether the transaction was made inside the window (`fromMs` included, `toMs` excluded). */
+export function inWindow(transaction: ProviderTransaction, window: TransactionWindow): boolean {
+  const at = Date.parse(transaction.createdAt);
+  return at >= window.fromMs && at < window.toMs;
+}
+
+/** The UTC dates a window touches, for a list that filters by whole days (both ends included). */
+export function windowDates(window: TransactionWindow): { first: string; last: string } {
+  return {
+    first: new Date(window.fromMs).toISOString().slice(0, 10),
+    last: new Date(Math.max(window.fromMs, window.toMs - 1)).toISOString().slice(0, 10),
+  };
+}
+
+/**
+ * The page an offset-paged list answered, in the broker's terms: the rows inside the window, and
+ * the next offset when the page was full (a short page is the last).
+ */
+export function offsetPage(
+  rows: readonly ProviderOrderSnapshot[],
+  window: TransactionWindow,
+  offset: number,
+  limit: number,
+): { transactions: ProviderTransaction[]; cursor?: string; unreadable: number } {
+  const transactions: ProviderTransaction[] = [];
+  let unreadable = 0;
+  for (const row of rows) {
+    const listed = listedTransaction(row);
+    if (!listed) unreadable++;
+    else if (inWindow(listed, window)) transactions.push(listed);
+  }
+  return rows.length < limit ? { transactions, unreadable } : { transactions, cursor: String(offset + rows.length), unreadable };
+}
+
+/** The offset a cursor of offsetPage names: 0 for none; a cursor that is not one is refused. */
+export function offsetOf(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  if (!/^\d{1,9}$/.test(cursor)) throw new RangeError(`not a list cursor: ${cursor}`);
+  return Number(cursor);
+}
