@@ -1,0 +1,204 @@
+/**
+ * Reconciliation of the broker's orders with a provider's own books (docs/decisions.md,
+ * "Reconciliation"). Pure: the workflow's activities read both sides, this decides what differs.
+ *
+ * Each side is anchored in the window by its own clock: an order by when the API took its request,
+ * a provider transaction by when the provider made it. Both sides are read with a margin around
+ * the window (a transaction is made after its order's request, up to the payment window later), so
+ * a pair across the window's edge still matches; a mismatch is reported by the window its anchor
+ * is in (a matched pair's anchor is the order's), so consecutive windows report each one once.
+ */
+import { checkReportedTerms, type Discrepancy, type ReportedTerms } from './integrity';
+import { isSettled, type OrderStatus } from './order-status';
+
+export const MISMATCH_KINDS = ['missing_here', 'missing_at_provider', 'status_differs', 'terms_differ'] as const;
+/**
+ * `missing_here`: the provider has a transaction no order here holds; `missing_at_provider`: an
+ * order here that the provider has a record of by the broker's own account (a provider order id,
+ * or a status only a provider report moves an order to) is not in its books; `status_differs`: the
+ * two sides disagree on how it ended; `terms_differ`: the amount, currency or wallet differ.
+ */
+export type MismatchKind = (typeof MISMATCH_KINDS)[number];
+
+/** An order as the broker's records hold it, in the terms reconciliation compares. */
+export interface BookedOrder {
+  orderId: string;
+  integratorId: string;
+  /** When the API took the order's request (epoch ms): its anchor. */
+  requestedAtMs: number;
+  /** When the order last changed (epoch ms). */
+  updatedAtMs: number;
+  status: OrderStatus;
+  /** The provider order the order pinned, if a report named one. */
+  providerOrderId?: string;
+  walletAddress: string;
+  cryptoCurrency: number;
+  fiatCurrency: number;
+  fiatAmount: string;
+}
+
+/** One transaction of the provider's books, in the broker's model. */
+export interface BookedTransaction {
+  providerOrderId: string;
+  /** The broker order id the provider holds with it, if any. */
+  orderId?: string;
+  /** When the provider made it (epoch ms): its anchor. */
+  createdAtMs: number;
+  status: OrderStatus;
+  providerStatus: string;
+  reported?: ReportedTerms;
+}
+
+export interface Mismatch {
+  kind: MismatchKind;
+  /** The broker's order, when there is one. */
+  orderId?: string;
+  integratorId?: string;
+  providerOrderId?: string;
+  /** Each side's status (the provider's mapped to the broker's, and in its own words). */
+  status?: { here?: OrderStatus; provider?: OrderStatus; providerStatus?: string };
+  /** The terms that differ (terms_differ). */
+  fields?: Discrepancy[];
+}
+
+export interface ReconciliationInput {
+  /** The window: `fromMs` included, `toMs` excluded. */
+  fromMs: number;
+  toMs: number;
+  /** When the reconciliation runs (epoch ms). */
+  nowMs: number;
+  /**
+   * An order that changed less than this long ago may still be on its way to what the provider
+   * says (a webhook in flight, a poll not yet made): its status is not compared.
+   */
+  settleMs: number;
+  /** The broker's orders of the window and its margin. */
+  orders: readonly BookedOrder[];
+  /** The provider's transactions of the window and its margin. */
+  transactions: readonly BookedTransaction[];
+}
+
+export interface ReconciliationOutcome {
+  /** Orders of the window matched with a transaction. */
+  matched: number;
+  /** Orders of the window (anchored in it). */
+  orders: number;
+  /** Transactions of the window (anchored in it). */
+  transactions: number;
+  mismatches: Mismatch[];
+}
+
+/**
+ * Statuses an order reaches only through a provider report: an order in one of them had a
+ * provider order, so the provider's books must hold it. `created`, `pending` and `expired` can all
+ * come without one (a customer who never opened the widget), and `failed` from a refused creation.
+ */
+const PROVIDER_REPORTED: ReadonlySet<OrderStatus> = new Set(['hold', 'processing', 'complete', 'refunded']);
+
+/** Statuses where money moved or is moving (an order's transaction of these comes first). */
+const MONEY_MOVED: ReadonlySet<OrderStatus> = new Set(['processing', 'complete', 'refunded']);
+
+const inWindow = (at: number, input: ReconciliationInput) => at >= input.fromMs && at < input.toMs;
+
+/** Whether the provider's books must hold the order. */
+function expectedAtProvider(order: BookedOrder): boolean {
+  return order.providerOrderId !== undefined || PROVIDER_REPORTED.has(order.status);
+}
+
+/**
+ * Whether the two statuses disagree in a way worth a person's look (once the order has settled):
+ * the provider's is final and differs from ours; ours says the money arrived or went back and the
+ * provider's books do not; or the provider is moving the money while ours is elsewhere (a lost
+ * report). A provider still waiting for a payment ours has given up on (`expired`) is not one: a
+ * late payment revives the order through its own checked path.
+ */
+function statusesDiffer(here: OrderStatus, provider: OrderStatus): boolean {
+  if (here === provider) return false;
+  return isSettled(provider) || here === 'complete' || here === 'refunded' || provider === 'processing';
+}
+
+/** The transaction an order is matched with: the one naming it, or the one it pinned. */
+function indexTransactions(transactions: readonly BookedTransaction[]) {
+  const byOrder = new Map<string, BookedTransaction[]>();
+  const byProviderId = new Map<string, BookedTransaction>();
+  for (const t of transactions) {
+    byProviderId.set(t.providerOrderId, t);
+    if (t.orderId !== undefined) byOrder.set(t.orderId, [...(byOrder.get(t.orderId) ?? []), t]);
+  }
+  return { byOrder, byProviderId };
+}
+
+/** Compares the two sides of a window; every mismatch once, anchored as the module says. */
+export function reconcile(input: ReconciliationInput): ReconciliationOutcome {
+  const { byOrder, byProviderId } = indexTransactions(input.transactions);
+  const claimed = new Set<string>();
+  const mismatches: Mismatch[] = [];
+  let matched = 0;
+  let orders = 0;
+
+  for (const order of input.orders) {
+    // The pinned provider order, else the transactions naming the order (the most advanced first).
+    const pinned = order.providerOrderId === undefined ? undefined : byProviderId.get(order.providerOrderId);
+    const naming = byOrder.get(order.orderId) ?? [];
+    const transaction = pinned ?? (order.providerOrderId === undefined ? mostAdvanced(naming) : undefined);
+    // Every transaction naming the order belongs to it (a customer's retries in the widget): none is a stranger.
+    for (const t of naming) claimed.add(t.providerOrderId);
+    if (transaction) claimed.add(transaction.providerOrderId);
+    if (!inWindow(order.requestedAtMs, input)) continue;
+    orders++;
+    const base = { orderId: order.orderId, integratorId: order.integratorId };
+
+    if (!transaction) {
+      if (expectedAtProvider(order)) {
+        mismatches.push({
+          kind: 'missing_at_provider',
+          ...base,
+          ...(order.providerOrderId === undefined ? {} : { providerOrderId: order.providerOrderId }),
+          status: { here: order.status },
+        });
+      }
+      continue;
+    }
+    matched++;
+    const pair = { ...base, providerOrderId: transaction.providerOrderId };
+    const settled = input.nowMs - order.updatedAtMs >= input.settleMs;
+    if (settled && statusesDiffer(order.status, transaction.status)) {
+      mismatches.push({
+        kind: 'status_differs',
+        ...pair,
+        status: { here: order.status, provider: transaction.status, providerStatus: transaction.providerStatus },
+      });
+    }
+    const verdict = checkReportedTerms(
+      {
+        walletAddress: order.walletAddress,
+        cryptoCurrency: order.cryptoCurrency,
+        fiatCurrency: order.fiatCurrency,
+        fiatAmount: order.fiatAmount,
+      },
+      transaction.reported,
+    );
+    const fields = [...verdict.refused, ...verdict.differences];
+    if (fields.length > 0) mismatches.push({ kind: 'terms_differ', ...pair, fields });
+  }
+
+  let transactions = 0;
+  for (const t of input.transactions) {
+    if (!inWindow(t.createdAtMs, input)) continue;
+    transactions++;
+    if (claimed.has(t.providerOrderId)) continue;
+    mismatches.push({
+      kind: 'missing_here',
+      providerOrderId: t.providerOrderId,
+      ...(t.orderId === undefined ? {} : { orderId: t.orderId }),
+      status: { provider: t.status, providerStatus: t.providerStatus },
+    });
+  }
+  return { matched, orders, transactions, mismatches };
+}
+
+/** Of one order's transactions, the one furthest along: money moved first, then final, then the latest. */
+function mostAdvanced(transactions: readonly BookedTransaction[]): BookedTransaction | undefined {
+  const rank = (t: BookedTransaction) => (MONEY_MOVED.has(t.status) ? 2 : 0) + (isSettled(t.status) ? 1 : 0);
+  return [...transactions].sort((a, b) => rank(b) - rank(a) || b.createdAtMs - a.createdAtMs)[0];
+}
