@@ -24,6 +24,12 @@ import type { CallSignal } from '../kit/call-signal';
 type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs' | 'call'> & { operation: ProviderOperation };
 
 /**
+ * The most orders one page of Transak's order list is asked for: `limit`'s documented default
+ * (docs.transak.com/api/public/get-orders documents no maximum).
+ */
+export const TRANSAK_LIST_LIMIT = 100;
+
+/**
  * HTTP client for Transak: public lists and quotes (the quote by `partnerApiKey`), and the partner
  * APIs behind the `access-token` header, refreshed once and retried when Transak answers 401.
  */
@@ -78,6 +84,27 @@ export class TransakClient {
     const query = new URLSearchParams({ 'filter[partnerOrderId]': partnerOrderId, limit: '10' }).toString();
     const orders = await this.partnerCall(`${this.config.apiUrl}/partners/api/v2/orders?${query}`, TransakOrdersResponseSchema, {
       operation: 'status',
+    });
+    return orders.data;
+  }
+
+  /**
+   * One page of Transak's order list: the BUY orders in `status` made on `startDate` to `endDate`
+   * (dates, both included), newest first, `skip` rows in. Transak filters by COMPLETED when no
+   * status is named (docs.transak.com/api/public/get-orders), so the list names one each call.
+   */
+  async listOrders(startDate: string, endDate: string, status: string, skip: number, signal?: CallSignal) {
+    const query = new URLSearchParams({
+      startDate,
+      endDate,
+      limit: String(TRANSAK_LIST_LIMIT),
+      skip: String(skip),
+      'filter[status]': status,
+      'filter[sortOrder]': 'desc',
+    }).toString();
+    const orders = await this.partnerCall(`${this.config.apiUrl}/partners/api/v2/orders?${query}`, TransakOrdersResponseSchema, {
+      signal,
+      operation: 'transactions',
     });
     return orders.data;
   }

@@ -2,11 +2,13 @@ import type { SharedValues } from '../shared-values';
 import type { CurrencyDictionary } from '../../domain/currency';
 import type { ProviderAdapter, ProviderInfo, ProviderOrderSnapshot } from '../types';
 import { defineProvider } from '../descriptor';
-import { TransakClient } from './client';
+import { TransakClient, TRANSAK_LIST_LIMIT } from './client';
 import { transakConfig, TransakEnvSchema, TRANSAK_SIMULATOR_CREDENTIALS, type TransakConfig } from './config';
-import { fromCatalogue, fromOrder, fromQuote, toQuoteParams, toWidgetParams } from './transformers';
+import { fromCatalogue, fromListedOrder, fromOrder, fromQuote, toQuoteParams, toWidgetParams } from './transformers';
 import { parseTransakWebhook } from './webhook';
 import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
+import { offsetPage, windowDates } from '../kit/listed';
+import { listPosition, nextListCursor } from './order-list';
 
 export { TransakEnvSchema, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig, type TransakConfig } from './config';
 
@@ -24,6 +26,14 @@ export const TRANSAK_INFO = {
 } as const satisfies ProviderInfo;
 
 const notPlacedYet = (orderId: string): ProviderOrderSnapshot => ({ orderId, providerStatus: NO_ORDER_YET, status: 'created' });
+
+/** Transak documents no rate for its partner API: the list keeps to 5 calls a second, beside the status lookups. */
+const TRANSAK_LIST_RATE = 5;
+/**
+ * The widest window one walk asks for: 90 days. Transak's order list searches the last 90 days when
+ * no dates are given (docs.transak.com/api/public/get-orders) and documents no wider bound.
+ */
+const TRANSAK_LIST_MAX_WINDOW_MS = 90 * 86_400_000;
 
 /** The quote request's fields that reach the provider's quote call (its quoteKey). */
 const QUOTE_FIELDS: readonly QuoteField[] = ['fiat', 'crypto', 'fiatAmount', 'paymentMethod', 'country'];
@@ -79,6 +89,28 @@ export function createTransakAdapter(config: TransakConfig, currencies: Currency
 
     async parseWebhook(webhook) {
       return parseTransakWebhook(webhook, () => client.tokens.candidates(), currencies);
+    },
+
+    /**
+     * `GET /partners/api/v2/orders` by dates (Transak's filter is by day), skip-paged, one status
+     * after another (its default status filter is COMPLETED alone: order-list.ts), 5 calls a second.
+     */
+    transactions: {
+      callsPerSecond: TRANSAK_LIST_RATE,
+      maxWindowMs: TRANSAK_LIST_MAX_WINDOW_MS,
+      async list(window, cursor, signal) {
+        const position = listPosition(cursor);
+        const { first, last } = windowDates(window);
+        const rows = await client.listOrders(first, last, position.status, position.skip, signal);
+        const page = offsetPage(
+          rows.map((row) => fromListedOrder(row, currencies)),
+          window,
+          position.skip,
+          TRANSAK_LIST_LIMIT,
+        );
+        const next = nextListCursor(position, page.cursor);
+        return { transactions: page.transactions, unreadable: page.unreadable, ...(next === undefined ? {} : { cursor: next }) };
+      },
     },
   };
 }

@@ -157,3 +157,13 @@ export function fromOrder(order: TransakOrder, dictionary: CurrencyDictionary): 
     ...createdAtText(order.createdAt),
   };
 }
+
+/**
+ * An order as Transak's order list shows it (reconciliation), read as fromOrder reads it (so the
+ * list says what a status lookup says), except that only the order's own `partnerOrderId` names a
+ * broker order: a row without one (a purchase the broker never started) names none, rather than
+ * Transak's id standing in for it.
+ */
+export function fromListedOrder(order: TransakOrder, dictionary: CurrencyDictionary): ProviderOrderSnapshot {
+  return { ...fromOrder(order, dictionary), orderId: order.partnerOrderId ?? '' };
+}

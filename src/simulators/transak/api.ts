@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { SimulatedBooks } from '../kit/books';
+import { listWindow, type ListWindow } from '../kit/listing';
 import { countriesResponse, cryptoCurrenciesResponse, fiatCurrenciesResponse, priceQuote } from './catalogue';
 import type { TransakSimulatorOptions } from './options';
-import type { TransakSimOrder } from './orders';
+import { isSimStatus, type TransakSimOrder, type TransakSimStatus } from './orders';
 import { TRANSAK_PROFILE } from './profile';
 import type { PartnerAccessTokens } from './tokens';
 
@@ -12,6 +14,12 @@ export interface WidgetSession {
   createdAtMs: number;
   orderId?: string;
 }
+
+const DAY_MS = 86_400_000;
+/** The most rows one page of the order list holds here: `limit`'s documented default (Transak documents no maximum). */
+const LIST_LIMIT = 100;
+/** The window the order list searches when it is given no dates: the last 90 days (documented). */
+const DEFAULT_LIST_DAYS = 90;
 
 const REQUIRED_WIDGET_PARAMS = ['fiatCurrency', 'fiatAmount', 'cryptoCurrencyCode', 'network', 'walletAddress', 'paymentMethod'];
 
@@ -43,6 +51,7 @@ export class TransakApi {
     private readonly sessions: Map<string, WidgetSession>,
     private readonly tokens: PartnerAccessTokens,
     private readonly options: Pick<TransakSimulatorOptions, 'publicUrl' | 'credentials' | 'log'>,
+    private readonly books: SimulatedBooks,
   ) {
     const router = this.router;
     const partner = (req: Request, res: Response, next: NextFunction) => this.requireAccessToken(req, res, next);
@@ -118,32 +127,128 @@ export class TransakApi {
     res.json({ data: { widgetUrl: `${this.options.publicUrl}/global?${query.toString()}` } });
   }
 
+  /**
+   * `GET /partners/api/v2/orders` (docs.transak.com/api/public/get-orders): `startDate` and
+   * `endDate` (YYYY-MM-DD, both included; the last 90 days when absent), `limit` (1-100, default
+   * 100) and `skip`, `filter[status]`, `filter[sortOrder]` (`desc`, the default, or `asc`),
+   * `filter[productsAvailed]` (a JSON array, `["BUY"]` by default) and `filter[partnerOrderId]`.
+   * Transak documents COMPLETED as the default status filter, and so does the list here; a lookup
+   * by `partnerOrderId` without a status or dates is served across statuses and dates, as before
+   * (UNCONFIRMED, docs/providers/transak.md).
+   * What the books switches change shows in the list only: a lookup by `partnerOrderId` is a
+   * status answer, and shows the order as it is.
+   */
   private listOrders(req: Request, res: Response): void {
     const q = req.query as Record<string, unknown>;
     const partnerOrderId = q['filter[partnerOrderId]'];
-    const status = q['filter[status]'];
-    const limit = Math.min(Number(q.limit ?? 100) || 100, 100);
-    const skip = Number(q.skip ?? 0) || 0;
-    // UNCONFIRMED: Transak documents COMPLETED as the default status filter; a partnerOrderId
-    // lookup is served across statuses here (docs/providers/transak.md).
-    const matching = [...this.orders.values()].filter(
-      (o) =>
-        (typeof partnerOrderId !== 'string' || o.partnerOrderId === partnerOrderId) && (typeof status !== 'string' || o.status === status),
-    );
+    const lookup = typeof partnerOrderId === 'string';
+    const asked = listQuery(q, lookup);
+    if (typeof asked === 'string') return badRequest(res, asked);
+    const status = asked.status ?? (lookup ? undefined : 'COMPLETED');
+    const matching = [...this.orders.values()]
+      .filter((o) => !lookup || o.partnerOrderId === partnerOrderId)
+      .filter((o) => lookup || !this.books.drops(o.partnerOrderId))
+      .map((o) => (lookup ? o : this.booked(o)))
+      .filter((o) => asked.buy && asked.window.holds(o.createdAt) && (status === undefined || o.status === status))
+      .sort((a, b) => (Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : -1)) * (asked.sortOrder === 'asc' ? -1 : 1));
     res.json({
       meta: {
-        filter: { productsAvailed: ['BUY'], ...(typeof status === 'string' ? { status: [status] } : {}) },
-        limit,
-        skip,
+        filter: { productsAvailed: asked.productsAvailed, ...(status === undefined ? {} : { status: [status] }) },
+        sortOrder: asked.sortOrder,
+        startDate: asked.startDate,
+        endDate: asked.endDate,
+        limit: asked.limit,
+        skip: asked.skip,
         totalCount: matching.length,
       },
-      data: matching.slice(skip, skip + limit),
+      data: matching.slice(asked.skip, asked.skip + asked.limit),
     });
+  }
+
+  /** The order as the list shows it, with the books switches of its partner order applied. */
+  private booked(order: TransakSimOrder): TransakSimOrder {
+    const switches = this.books.of(order.partnerOrderId);
+    if (!switches) return order;
+    return {
+      ...order,
+      ...(switches.status ? { status: switches.status as TransakSimStatus } : {}),
+      // `fiatAmount` is what the customer pays, fees included: the amount the adapter reports.
+      ...(switches.fiatAmount ? { fiatAmount: Number(switches.fiatAmount) } : {}),
+    };
   }
 
   private getOrder(req: Request, res: Response): void {
     const order = this.orders.get(String(req.params.orderId));
     if (!order) return badRequest(res, 'Order not found');
     res.json({ meta: { orderId: order.id }, data: order });
+  }
+}
+
+interface ListQuery {
+  window: ListWindow;
+  startDate?: string;
+  endDate?: string;
+  limit: number;
+  skip: number;
+  status?: TransakSimStatus;
+  sortOrder: 'asc' | 'desc';
+  productsAvailed: string[];
+  /** Whether the products asked for include BUY (the only ones simulated). */
+  buy: boolean;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const isDate = (value: unknown): value is string =>
+  typeof value === 'string' && DATE.test(value) && new Date(Date.parse(value)).toISOString().slice(0, 10) === value;
+const count = (value: unknown, fallback: number): number | undefined =>
+  value === undefined ? fallback : typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : undefined;
+
+/**
+ * The order list's query, or what is wrong with it (a 400's message). Absent dates are the last
+ * 90 days (documented), except for a `lookup` by partnerOrderId, which is left open on that side.
+ */
+function listQuery(q: Record<string, unknown>, lookup: boolean): ListQuery | string {
+  const today = new Date().toISOString().slice(0, 10);
+  const startDate =
+    q.startDate ?? (lookup ? undefined : new Date(Date.parse(today) - DEFAULT_LIST_DAYS * DAY_MS).toISOString().slice(0, 10));
+  const endDate = q.endDate ?? (lookup ? undefined : today);
+  if ((startDate !== undefined && !isDate(startDate)) || (endDate !== undefined && !isDate(endDate))) {
+    return 'startDate and endDate must be dates in YYYY-MM-DD format';
+  }
+  const window = listWindow(startDate, endDate);
+  if (!window) return 'endDate must not be before startDate';
+  const limit = count(q.limit, LIST_LIMIT);
+  if (limit === undefined || limit < 1 || limit > LIST_LIMIT) return `limit must be an integer from 1 to ${LIST_LIMIT}`;
+  const skip = count(q.skip, 0);
+  if (skip === undefined) return 'skip must be a non-negative integer';
+  const status = q['filter[status]'];
+  if (status !== undefined && !isSimStatus(status)) return 'filter[status] is not an order status';
+  const sortOrder = q['filter[sortOrder]'] ?? 'desc';
+  if (sortOrder !== 'asc' && sortOrder !== 'desc') return 'filter[sortOrder] must be asc or desc';
+  const productsAvailed = productsOf(q['filter[productsAvailed]']);
+  if (!productsAvailed) return 'filter[productsAvailed] must be a JSON array of BUY and SELL';
+  return {
+    window,
+    ...(startDate === undefined ? {} : { startDate }),
+    ...(endDate === undefined ? {} : { endDate }),
+    limit,
+    skip,
+    ...(status === undefined ? {} : { status }),
+    sortOrder,
+    productsAvailed,
+    buy: productsAvailed.includes('BUY'),
+  };
+}
+
+/** `filter[productsAvailed]`: a JSON-encoded array of `BUY` and `SELL`, `["BUY"]` when absent. */
+function productsOf(value: unknown): string[] | undefined {
+  if (value === undefined) return ['BUY'];
+  if (typeof value !== 'string' || value.length > 40) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    const valid = Array.isArray(parsed) && parsed.length > 0 && parsed.every((p) => p === 'BUY' || p === 'SELL');
+    return valid ? (parsed as string[]) : undefined;
+  } catch {
+    return undefined;
   }
 }

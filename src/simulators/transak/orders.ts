@@ -92,5 +92,7 @@ export function stepsOf(action: CheckoutAction, from: TransakSimStatus): readonl
   }
 }
 
+export const isSimStatus = (value: unknown): value is TransakSimStatus => typeof value === 'string' && Object.hasOwn(ACTIONS, value);
+
 export const isCheckoutAction = (value: unknown): value is CheckoutAction =>
   typeof value === 'string' && ['pay', 'hold', 'fail', 'expire', 'cancel', 'refund'].includes(value);

@@ -4,15 +4,18 @@
  * widget page whose buttons drive the order, and webhooks `{"data": "<JWT>"}` HS256-signed with the
  * partner's current access token. Paths, field names, statuses and event ids are Transak's.
  */
+import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { SimulatorBase } from '../kit/base';
+import type { PhantomRequest } from '../kit/books';
+import { simulatedTransactionHash } from '../kit/transaction-hash';
 import type { SimulatedOrder } from '../kit/simulated-orders';
 import type { ProviderSimulator } from '../kit/host';
 import { TransakApi, transakError, type WidgetSession } from './api';
 import { TransakCheckout } from './checkout';
 import { TransakLifecycle } from './lifecycle';
 import type { TransakSimulatorOptions } from './options';
-import type { TransakSimOrder } from './orders';
+import { EVENT_IDS, isSimStatus, type TransakSimOrder } from './orders';
 import { PartnerAccessTokens } from './tokens';
 
 export type { TransakSimulatorOptions } from './options';
@@ -47,8 +50,43 @@ class TransakSimulatorServer extends SimulatorBase implements TransakSimulator {
       outage,
       (res) => void res.status(400).json(transakError(400, 'BadRequestError', 'This user is blocked')),
     );
-    this.app.use(new TransakApi(this.orders, sessions, this.tokens, options).router);
+    this.app.use(new TransakApi(this.orders, sessions, this.tokens, options, this.books).router);
+    this.books.makePhantomsWith((request) => this.phantom(request));
     this.app.use((_req: Request, res: Response) => void res.status(404).json(transakError(404, 'Not Found', 'no such route')));
+  }
+
+  /**
+   * A COMPLETED (or `status`) purchase of 100 EUR of ETH that only Transak's books hold: no widget
+   * session, no webhook, and no `partnerOrderId` unless the request gives the reference.
+   */
+  private phantom(request: PhantomRequest): { id: string } | undefined {
+    const status = request.status ?? 'COMPLETED';
+    if (!isSimStatus(status)) return undefined;
+    const now = new Date().toISOString();
+    const hash = status === 'COMPLETED' ? simulatedTransactionHash() : undefined;
+    const order: TransakSimOrder = {
+      id: randomUUID(),
+      ...(request.reference === undefined ? {} : { partnerOrderId: request.reference }),
+      walletAddress: '0x12d8885e0F0BFc487d93A9e3DcB5c23cB86EE9ae',
+      createdAt: now,
+      updatedAt: now,
+      status,
+      fiatCurrency: 'EUR',
+      cryptoCurrency: 'ETH',
+      isBuyOrSell: 'BUY',
+      fiatAmount: 100,
+      amountPaid: status === 'COMPLETED' ? 100 : 0,
+      paymentOptionId: 'sepa_bank_transfer',
+      network: 'ethereum',
+      quoteId: randomUUID(),
+      conversionPrice: 0.0003,
+      cryptoAmount: 0.02969,
+      totalFeeInFiat: 1.03,
+      statusHistories: [{ status, createdAt: now, partnerEventId: EVENT_IDS[status] }],
+      ...(hash === undefined ? {} : { transactionHash: hash, transactionLink: `https://explorer.invalid/tx/${hash}`, completedAt: now }),
+    };
+    this.orders.set(order.id, order);
+    return { id: order.id };
   }
 
   simulatedOrders(): SimulatedOrder[] {

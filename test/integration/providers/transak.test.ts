@@ -12,6 +12,7 @@ import { eventually } from '../../helpers/http';
 import { rejectionOf } from '../../helpers/rejection';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
+import { setBooks, transactionListSuite } from '../../helpers/transaction-list';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
 import { transakOrderRequest as orderRequest } from '../../helpers/transak-orders';
 
@@ -339,5 +340,76 @@ describe('Transak access token lifecycle', () => {
     const events = await harness.waitForEvents(request.orderId, 5);
     expect(events.at(-1)).toMatchObject({ status: 'complete' });
     expect(harness.refusals).toEqual([]);
+  });
+});
+
+describe('transaction list (GET /partners/api/v2/orders)', () => {
+  const harness = useTransakHarness();
+
+  transactionListSuite({
+    harness: () => harness,
+    paidOrder: async () => {
+      const request = orderRequest();
+      const { redirectUrl } = await harness.adapter.createOrder(request);
+      await checkout(redirectUrl, 'pay');
+      expect((await harness.waitForEvents(request.orderId, 5)).at(-1)).toMatchObject({ status: 'complete' });
+      return { orderId: request.orderId, fiatAmount: request.fiatAmount };
+    },
+    driftedStatus: { provider: 'REFUNDED', broker: 'refunded' },
+    phantomStatus: 'complete',
+    pageLimit: 100,
+  });
+
+  /** GET /partners/api/v2/orders with a token of its own (which replaces the adapter's: it refreshes on its next call). */
+  async function listOrders(query: Record<string, string>) {
+    const api = `${harness.urls.simulatorUrl}/transak/partners/api/v2`;
+    const issued = await fetch(`${api}/refresh-token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'api-secret': TRANSAK_SIMULATOR_CREDENTIALS.apiSecret },
+      body: JSON.stringify({ apiKey: TRANSAK_SIMULATOR_CREDENTIALS.apiKey }),
+    });
+    const { data } = (await issued.json()) as { data: { accessToken: string } };
+    const response = await fetch(`${api}/orders?${new URLSearchParams(query).toString()}`, {
+      headers: { 'access-token': data.accessToken },
+    });
+    return { status: response.status, body: (await response.json()) as { data?: { id: string; status: string }[] } };
+  }
+
+  it("refuses bad list parameters with Transak's error body", async () => {
+    const refused: Record<string, string>[] = [
+      { startDate: '2024-02-31' },
+      { startDate: '2024-05-02', endDate: '2024-05-01' },
+      { endDate: '1714521600000' },
+      { limit: '101' },
+      { limit: '0' },
+      { skip: '-1' },
+      { 'filter[status]': 'DONE' },
+      { 'filter[sortOrder]': 'newest' },
+      { 'filter[productsAvailed]': 'BUY' },
+    ];
+    for (const query of refused) {
+      expect(await listOrders(query)).toEqual({
+        status: 400,
+        body: { error: { statusCode: 400, name: 'Bad Request', message: expect.any(String) } },
+      });
+    }
+  });
+
+  it('lists COMPLETED orders when no status is named (the documented default), and the books show in the list only', async () => {
+    const request = orderRequest();
+    const { redirectUrl } = await harness.adapter.createOrder(request);
+    await checkout(redirectUrl, 'expire');
+    await harness.waitForEvents(request.orderId, 2);
+    const id = [...harness.simulator.orders.values()].find((o) => o.partnerOrderId === request.orderId)!.id;
+    expect((await listOrders({})).body.data!.map((o) => o.id)).not.toContain(id);
+    expect((await listOrders({ 'filter[status]': 'EXPIRED' })).body.data!.map((o) => o.id)).toContain(id);
+
+    await setBooks(harness, request.orderId, { status: 'COMPLETED' });
+    expect((await listOrders({})).body.data!.map((o) => o.id)).toContain(id);
+    // A lookup by partnerOrderId is a status answer: the order as it is.
+    expect((await listOrders({ 'filter[partnerOrderId]': request.orderId })).body.data).toEqual([
+      expect.objectContaining({ id, status: 'EXPIRED' }),
+    ]);
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ status: 'expired' });
   });
 });
