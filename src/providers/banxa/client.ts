@@ -26,6 +26,9 @@ const REJECTION_BY_CODE: Readonly<Record<string, ProviderRejectedError['code']>>
   '5034': 'currency',
 };
 
+/** The most orders one page of the transaction list asks for (Banxa documents no maximum for `limit`). */
+export const BANXA_LIST_LIMIT = 100;
+
 /** HTTP client for Banxa Hosted Checkout v2: `x-api-key` on every call, paths under the partner's base URL. */
 
 /** A call's options; the client adds the timeout and its provider's label. */
@@ -69,6 +72,18 @@ export class BanxaClient {
   listOrders(params: { start: string; end: string; externalCustomerId: string; page: number; limit: number }) {
     const query = new URLSearchParams({ ...params, page: String(params.page), limit: String(params.limit) });
     return this.call(`/v2/orders?${query.toString()}`, BanxaOrderListSchema, { operation: 'status' });
+  }
+
+  /**
+   * One page of Banxa's order list for the reconciliation: every order made on `start` to `end`
+   * (dates), page `page` (from 1) of BANXA_LIST_LIMIT. Banxa's Hosted Checkout v2 list
+   * ("Order Lookup"), authenticated like every v2 call with `x-api-key`: the legacy
+   * `GET /api/orders` (`start_date`, `end_date`, `per_page` up to 200, `{ data: { orders } }`) is
+   * the HMAC-signed legacy API on the partner's legacy host, which this adapter does not use.
+   */
+  listTransactions(start: string, end: string, page: number, signal?: CallSignal) {
+    const query = new URLSearchParams({ start, end, page: String(page), limit: String(BANXA_LIST_LIMIT) });
+    return this.call(`/v2/orders?${query.toString()}`, BanxaOrderListSchema, { signal, operation: 'transactions' });
   }
 
   private call<T extends z.ZodType>(path: string, schema: T, { operation, ...options }: CallOptions): Promise<z.output<T>> {

@@ -9,13 +9,15 @@ import {
 } from '../types';
 import { createdAtText } from '../kit/created-at';
 import { defineProvider } from '../descriptor';
-import { BanxaClient } from './client';
+import { BANXA_LIST_LIMIT, BanxaClient } from './client';
+import { banxaListDates, banxaListPage, banxaPageOf } from './listing';
 import { banxaConfig, BanxaEnvSchema, BANXA_SIMULATOR_CREDENTIALS, type BanxaConfig } from './config';
 import type { BanxaOrder } from './schemas';
 import {
   externalOrderIdOf,
   fromCatalogue,
   fromCreatedOrder,
+  fromListedOrder,
   fromOrder,
   fromQuote,
   fromWebhook,
@@ -50,6 +52,12 @@ const MAX_PAGES = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * Banxa documents 500 calls a minute per IP address for all endpoints together (about 8 a second);
+ * the list keeps to 5, leaving the rest to quotes, orders and status lookups.
+ */
+const BANXA_LIST_RATE = 5;
 
 export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDictionary): ProviderAdapter {
   const client = new BanxaClient(config);
@@ -146,6 +154,27 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
       const event = webhookReport(() => fromWebhook(body, order, currencies));
       if (!event) throw new ProviderRejectedError('not_found', `Banxa order ${body.order_id} carries no external order id`);
       return { ...event, eventId: banxaEventId(webhook.rawBody) };
+    },
+
+    /**
+     * `GET /v2/orders` by creation dates (Banxa's filter is by day), page-numbered, 5 calls a second.
+     * Each order reads as its status lookup reads it (fromListedOrder); one naming no partner
+     * reference is listed by Banxa's id alone.
+     */
+    transactions: {
+      callsPerSecond: BANXA_LIST_RATE,
+      async list(window, cursor, signal) {
+        const page = banxaPageOf(cursor);
+        const { start, end } = banxaListDates(window);
+        const { orders, pageTotal } = await client.listTransactions(start, end, page, signal);
+        return banxaListPage(
+          orders.map((order) => fromListedOrder(order, currencies)),
+          window,
+          page,
+          BANXA_LIST_LIMIT,
+          pageTotal,
+        );
+      },
     },
   };
 }

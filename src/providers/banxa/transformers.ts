@@ -166,10 +166,17 @@ function snapshot(
 
 /** An order as Banxa reports it, under the partner reference it names; undefined when it names none. */
 export function fromOrder(order: BanxaOrder, dictionary: CurrencyDictionary): ProviderOrderSnapshot | undefined {
-  const orderId = externalOrderIdOf(order);
-  if (!orderId) return undefined;
+  return externalOrderIdOf(order) ? fromListedOrder(order, dictionary) : undefined;
+}
+
+/**
+ * An order of Banxa's order list, read as a status lookup reads it (fromOrder): the same status,
+ * terms and creation time. An order naming no partner reference (made for no broker order) keeps an
+ * empty order id, so that the transaction list can still show it, by Banxa's id alone.
+ */
+export function fromListedOrder(order: BanxaOrder, dictionary: CurrencyDictionary): ProviderOrderSnapshot {
   return snapshot(
-    orderId,
+    externalOrderIdOf(order) ?? '',
     order.id,
     order.status,
     order.cryptoAmount,

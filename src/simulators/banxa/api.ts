@@ -1,14 +1,20 @@
 import { randomBytes } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { PhantomRequest, SimulatedBooks } from '../kit/books';
 import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
+import { listWindow } from '../kit/listing';
 import { methodLimits, quote, type QuoteResult } from '../kit/pricing';
+import { simulatedTransactionHash } from '../kit/transaction-hash';
 import type { BanxaSimulatorOptions } from './options';
-import { listedOrderView, orderView, type BanxaSimOrder } from './orders';
+import { isBanxaSimStatus, listedOrderView, orderView, type BanxaSimOrder } from './orders';
 import { BANXA_CONTRACTS, BANXA_PROFILE, COUNTRY_NAMES } from './profile';
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const DEFAULT_PAGE_SIZE = 100;
+/** The simulator's own bound on `limit` (Banxa documents none for this list; its legacy list's is 200). */
+const MAX_PAGE_SIZE = 100;
+const WHOLE = /^\d{1,9}$/;
 
 /** Banxa's error body: an application code and a message. */
 export function refuse(res: Response, httpStatus: number, code: number, message: string): void {
@@ -24,6 +30,14 @@ function refusePricing(res: Response, result: Extract<QuoteResult, { ok: false }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
 
+/** A whole-number query parameter of at least `min`: `fallback` when absent, undefined when it is not one. */
+function whole(value: unknown, fallback: number, min: number): number | undefined {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'string' || !WHOLE.test(value)) return undefined;
+  const n = Number(value);
+  return n >= min ? n : undefined;
+}
+
 /** Banxa's partner API under /v2: catalogue, quotes, server-side buy orders and order lookups. */
 export class BanxaApi {
   readonly router = express.Router();
@@ -34,6 +48,7 @@ export class BanxaApi {
     private readonly orders: Map<string, BanxaSimOrder>,
     private readonly options: Pick<BanxaSimulatorOptions, 'publicUrl' | 'credentials' | 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly books: SimulatedBooks,
   ) {
     const router = this.router;
     router.get('/v2/crypto/buy', (_req, res) => this.cryptoList(res));
@@ -164,26 +179,95 @@ export class BanxaApi {
     res.json({ ...orderView(order, this.options.publicUrl), checkoutUrl: `${this.options.publicUrl}/checkout/${order.id}` });
   }
 
+  /**
+   * Banxa's order list (Hosted Checkout "Order Lookup"): `start` and `end` (creation dates, both
+   * required, both included here), `status`, `externalCustomerId`, `page` (from 1), `limit` (at
+   * most 100 here) and `skip`; newest first, with `pageTotal` and `total`. Malformed parameters are
+   * a 400 validation error. What the books switches change shows here only: the order's lookups and
+   * webhooks stay as they were.
+   */
   private listOrders(req: Request, res: Response): void {
     const start = text(req.query.start);
     const end = text(req.query.end);
-    if (!start || !end || !DATE.test(start) || !DATE.test(end))
-      return refuse(res, 422, 4002, 'Validation error: start and end dates (YYYY-MM-DD) required');
+    const window = start && end && DATE.test(start) && DATE.test(end) ? listWindow(start, end) : undefined;
+    if (!window) return refuse(res, 400, 4002, 'Validation error: start and end dates (YYYY-MM-DD, end not before start) required');
+    const limit = whole(req.query.limit, DEFAULT_PAGE_SIZE, 1);
+    const page = whole(req.query.page, 1, 1);
+    const skip = whole(req.query.skip, 0, 0);
+    if (limit === undefined || limit > MAX_PAGE_SIZE || page === undefined || skip === undefined) {
+      return refuse(res, 400, 4002, `Validation error: page (from 1), limit (1-${MAX_PAGE_SIZE}) and skip must be whole numbers`);
+    }
     const status = text(req.query.status);
     const customer = text(req.query.externalCustomerId);
-    const matching = [...this.orders.values()].filter((o) => {
-      const day = o.createdAt.toISOString().slice(0, 10);
-      return day >= start && day <= end && (!status || o.status === status) && (!customer || o.externalCustomerId === customer);
-    });
-    const limit = Math.max(1, Number(text(req.query.limit) ?? DEFAULT_PAGE_SIZE) || DEFAULT_PAGE_SIZE);
-    const page = Math.max(1, Number(text(req.query.page) ?? 1) || 1);
-    const skip = Math.max(0, Number(text(req.query.skip) ?? 0) || 0);
+    const matching = [...this.orders.values()]
+      .filter(
+        (o) =>
+          window.holds(o.createdAt.toISOString()) &&
+          !this.books.drops(o.externalOrderId) &&
+          (!status || this.bookedStatus(o) === status) &&
+          (!customer || o.externalCustomerId === customer),
+      )
+      .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
     const first = skip + (page - 1) * limit;
     res.json({
-      orders: matching.slice(first, first + limit).map((o) => listedOrderView(o, this.options.publicUrl)),
+      orders: matching.slice(first, first + limit).map((o) => this.booked(o)),
       pageTotal: Math.ceil(Math.max(matching.length - skip, 0) / limit),
       total: matching.length,
     });
+  }
+
+  /** The status the books hold for the order: its own, unless switched. */
+  private bookedStatus(order: BanxaSimOrder): string {
+    return this.books.of(order.externalOrderId)?.status ?? order.status;
+  }
+
+  /** The order as the list shows it, with the books switches of its order applied (`fiatAmount` holds the fees). */
+  private booked(order: BanxaSimOrder) {
+    const switches = this.books.of(order.externalOrderId);
+    return {
+      ...listedOrderView(order, this.options.publicUrl),
+      status: this.bookedStatus(order),
+      ...(switches?.fiatAmount ? { fiatAmount: switches.fiatAmount } : {}),
+    };
+  }
+
+  /**
+   * A completed (or `status`) purchase of EUR 100 of bitcoin that only Banxa's books hold, for the
+   * given reference or none: no checkout, no webhook.
+   */
+  phantom(request: PhantomRequest): { id: string } | undefined {
+    const status = request.status ?? 'complete';
+    if (!isBanxaSimStatus(status)) return undefined;
+    const fiatAmount = '100.00';
+    const priced = this.price('EUR', 'BTC', 'BTC', fiatAmount, 'debit-credit-card');
+    if (!priced.ok) return undefined;
+    const now = new Date();
+    const order: BanxaSimOrder = {
+      id: randomBytes(16).toString('hex'),
+      reference: ++this.reference,
+      externalOrderId: request.reference ?? null,
+      externalCustomerId: `phantom-${randomBytes(4).toString('hex')}`,
+      coin: 'BTC',
+      blockchain: 'BTC',
+      contract: null,
+      fiat: 'EUR',
+      fiatAmount,
+      cryptoAmount: priced.cryptoAmount,
+      assetPrice: priced.price,
+      paymentMethodId: 'debit-credit-card',
+      paymentMethodName: priced.method.name,
+      processingFee: priced.processingFee,
+      networkFee: priced.networkFee,
+      walletAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      redirectUrl: this.options.publicUrl,
+      status,
+      transactionHash: status === 'complete' || status === 'coinTransferred' ? simulatedTransactionHash() : null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    this.orders.set(order.id, order);
+    this.options.log?.(`banxa phantom order ${order.id} (externalOrderId ${order.externalOrderId ?? '-'})`);
+    return { id: order.id };
   }
 
   private getOrder(req: Request, res: Response): void {

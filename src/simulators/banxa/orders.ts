@@ -13,6 +13,23 @@ export type BanxaSimStatus =
   | 'expired'
   | 'refunded';
 
+/** Every status the simulated Banxa gives its orders. */
+const SIM_STATUSES: ReadonlySet<string> = new Set<BanxaSimStatus>([
+  'pendingPayment',
+  'waitingPayment',
+  'paymentReceived',
+  'inProgress',
+  'coinTransferred',
+  'complete',
+  'extraVerification',
+  'cancelled',
+  'declined',
+  'expired',
+  'refunded',
+]);
+
+export const isBanxaSimStatus = (value: string): value is BanxaSimStatus => SIM_STATUSES.has(value);
+
 export type CheckoutAction = 'pay' | 'hold' | 'fail' | 'expire' | 'refund';
 
 export interface BanxaSimOrder {

@@ -1,8 +1,8 @@
 /**
  * A local simulator of Banxa Hosted Checkout v2, mounted at `/banxa` (which plays the partner's base
  * URL `https://api.banxa.com/<partnerRef>`): catalogue, quotes, server-side buy orders, order lookup,
- * a checkout page whose buttons drive the order through Banxa's statuses, and webhooks signed the way
- * Banxa signs them. The broker reaches it only through its Banxa adapter.
+ * a checkout page whose buttons drive the order through Banxa's statuses, webhooks signed the way
+ * Banxa signs them, and an order list that honours the books switches (src/simulators/kit/books.ts). The broker reaches it only through its Banxa adapter.
  */
 import express, { type Request, type Response } from 'express';
 import { SimulatorBase } from '../kit/base';
@@ -22,7 +22,9 @@ export class BanxaSimulator extends SimulatorBase {
   constructor(options: BanxaSimulatorOptions) {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
     const lifecycle = new BanxaLifecycle(this.parts, options.credentials, new URL(options.brokerWebhookUrl).pathname);
-    const api = new BanxaApi(this.orders, options, this.faults);
+    const api = new BanxaApi(this.orders, options, this.faults, this.books);
+    // A purchase only Banxa's books hold (reconciliation tests): listed by GET /v2/orders, never announced.
+    this.books.makePhantomsWith((request) => api.phantom(request));
     this.app.use(express.json({ limit: '64kb' }));
     this.app.use(new BanxaCheckout(this.orders, lifecycle, options.publicUrl, this.playedAction).router);
     this.app.use('/v2', api.authenticate);

@@ -19,6 +19,7 @@ import { eventually } from '../../helpers/http';
 import { rejectionOf } from '../../helpers/rejection';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
+import { listAll, transactionListSuite } from '../../helpers/transaction-list';
 import { currencyId as idOf } from '../../helpers/currencies';
 
 jest.setTimeout(20_000);
@@ -370,5 +371,53 @@ describe('authentication and webhooks', () => {
     );
     expect(done.providerStatus).toBe('complete');
     expect(await harness.eventsFor(order.providerOrderId as string)).toEqual([]);
+  });
+});
+
+describe('transaction list (GET /v2/orders)', () => {
+  transactionListSuite({
+    harness: () => harness,
+    paidOrder: async () => {
+      const request = orderRequest();
+      const order = await harness.adapter.createOrder(request);
+      await checkout(order.redirectUrl, 'pay');
+      const events = await harness.waitForEvents(order.providerOrderId as string, 5);
+      expect(events.at(-1)).toMatchObject({ providerStatus: 'complete', status: 'complete' });
+      await expect(harness.adapter.getOrder(request.orderId, order.providerOrderId)).resolves.toMatchObject({ status: 'complete' });
+      return { orderId: request.orderId, fiatAmount: request.fiatAmount };
+    },
+    driftedStatus: { provider: 'refunded', broker: 'refunded' },
+    phantomStatus: 'complete',
+    pageLimit: 100,
+  });
+
+  test('the list says what a status lookup says of the same order', async () => {
+    const from = Date.now() - 1_000;
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
+    await checkout(order.redirectUrl, 'pay');
+    await harness.waitForEvents(order.providerOrderId as string, 5);
+    const { orderId, providerOrderId, providerOrderCreatedAt, ...looked } = await harness.adapter.getOrder(
+      request.orderId,
+      order.providerOrderId,
+    );
+    const listed = (await listAll(harness.adapter, { fromMs: from, toMs: Date.now() + 60_000 })).filter((t) => t.orderId === orderId);
+    expect(listed).toEqual([{ ...looked, orderId, providerOrderId, createdAt: providerOrderCreatedAt }]);
+  });
+
+  test('the simulator refuses a malformed list request with a 400 validation error', async () => {
+    const list = (query: string) =>
+      fetch(`${harness.urls.publicUrl}/v2/orders?${query}`, { headers: { 'x-api-key': harness.config.apiKey } });
+    for (const query of [
+      'end=2026-01-02',
+      'start=2026-01-02&end=2026-01-01',
+      'start=2026-01-01&end=2026-01-02&limit=101',
+      'start=2026-01-01&end=2026-01-02&page=0',
+    ]) {
+      const response = await list(query);
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ code: 4002, message: expect.stringMatching(/^Validation error/) });
+    }
+    expect((await fetch(`${harness.urls.publicUrl}/v2/orders?start=2026-01-01&end=2026-01-02`)).status).toBe(401);
   });
 });
