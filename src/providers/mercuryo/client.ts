@@ -15,6 +15,12 @@ import type { ProviderOperation } from '../kit/operation';
 import type { CallSignal } from '../kit/call-signal';
 
 /**
+ * The most items one page of Mercuryo's transaction list holds: `limit` is "max: 50, default: 50"
+ * (github.com/mercuryoio/api-migration-docs, Widget_API_Mercuryo_v1.6.md, 4.2).
+ */
+export const MERCURYO_LIST_LIMIT = 50;
+
+/**
  * HTTP client of Mercuryo's Widget Partner API v1.6. Public calls identify the partner by the
  * `widget_id` query parameter; the transaction lookup also needs the `Sdk-Partner-Token` header.
  */
@@ -49,6 +55,20 @@ export class MercuryoClient {
     return this.call('/sdk-partner/transactions', { merchant_transaction_id: merchantTransactionId }, MercuryoTransactionsSchema, {
       headers: { 'sdk-partner-token': this.config.sdkPartnerToken },
       operation: 'status',
+    });
+  }
+
+  /**
+   * One page of the widget's transactions, newest first: those made on `dateStart` to `dateEnd`
+   * (YYYY-MM-DD, both included), `offset` items in. Each item is one purchase's linked operations
+   * keyed by type, as in the lookup; `limit` and `offset` count items.
+   */
+  listTransactions(dateStart: string, dateEnd: string, offset: number, signal?: CallSignal) {
+    const query = { date_start: dateStart, date_end: dateEnd, offset: String(offset), limit: String(MERCURYO_LIST_LIMIT) };
+    return this.call('/sdk-partner/transactions', query, MercuryoTransactionsSchema, {
+      headers: { 'sdk-partner-token': this.config.sdkPartnerToken },
+      signal,
+      operation: 'transactions',
     });
   }
 

@@ -2,12 +2,14 @@ import type { CurrencyDictionary } from '../../domain/currency';
 import { decimal } from '../../domain/money';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderInfo, type QuoteRequest } from '../types';
 import { defineProvider } from '../descriptor';
-import { MercuryoClient } from './client';
+import { MercuryoClient, MERCURYO_LIST_LIMIT } from './client';
 import { mercuryoConfig, MercuryoEnvSchema, MERCURYO_SIMULATOR_CREDENTIALS, type MercuryoConfig } from './config';
 import { mercuryoCurrencyIds } from './reported';
 import { fromCatalogue, fromRate, fromTransactions, MERCURYO_WIDGET_NOT_OPENED, toRateQuery, toWidgetParams } from './transformers';
+import { listCursorOf, listedPage } from './listing';
 import { parseMercuryoWebhook } from './webhook';
 import { buildWidgetUrl } from './widget';
+import { windowDates } from '../kit/listed';
 import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
 import type { CallSignal } from '../kit/call-signal';
 
@@ -25,6 +27,12 @@ export const MERCURYO_INFO = {
   description: 'Buy crypto by card, Apple Pay, Google Pay and local methods in Mercuryo’s widget; crypto is sent straight to the wallet.',
   icon_url: 'https://mercuryo.io/favicon.ico',
 } as const satisfies ProviderInfo;
+
+/**
+ * Mercuryo documents no rate for its partner API (nor for the transaction list): the list keeps to
+ * 5 calls a second, beside the status lookups on the same token.
+ */
+const MERCURYO_LIST_RATE = 5;
 
 /** The quote request's fields that reach the provider's quote call (its quoteKey). */
 const QUOTE_FIELDS: readonly QuoteField[] = ['fiat', 'crypto', 'fiatAmount', 'paymentMethod'];
@@ -78,6 +86,21 @@ export function createMercuryoAdapter(config: MercuryoConfig, currencies: Curren
     },
     parseWebhook(webhook) {
       return Promise.resolve().then(() => parseMercuryoWebhook(webhook, config.signKey, ids));
+    },
+
+    /**
+     * `GET /sdk-partner/transactions` by dates (Mercuryo's filter is by day: YYYY-MM-DD, both ends
+     * included), offset-paged by 50 items, newest first; each purchase read as the status lookup
+     * reads it (listing.ts, which also says how a purchase cut by a page is listed once).
+     */
+    transactions: {
+      callsPerSecond: MERCURYO_LIST_RATE,
+      async list(window, cursor, signal) {
+        const at = listCursorOf(cursor);
+        const { first, last } = windowDates(window);
+        const answer = await client.listTransactions(first, last, at.offset, signal);
+        return listedPage(answer.data, window, at, MERCURYO_LIST_LIMIT, ids);
+      },
     },
   };
 }

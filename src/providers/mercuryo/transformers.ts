@@ -132,7 +132,13 @@ function mercuryoNetwork(network: string): string {
   return mercuryo;
 }
 
-type TypedOperation = MercuryoOperation & { type: string; merchant_transaction_id: string };
+/** One operation of `GET /sdk-partner/transactions` with the type it is keyed by (buy, withdraw, ...). */
+export type TypedOperation = MercuryoOperation & { type: string };
+
+/** Every operation of the answer's items, each with its type, in the answer's order. */
+export function operationsOf(items: MercuryoTransactions['data']): TypedOperation[] {
+  return items.flatMap((item) => Object.entries(item).map(([type, operation]) => ({ ...operation, type })));
+}
 
 /**
  * The broker status of one purchase from all its linked operations: the payment leg decides until
@@ -142,15 +148,24 @@ type TypedOperation = MercuryoOperation & { type: string; merchant_transaction_i
  * when no leg says anything the lookup fails (logged, polled again) rather than guess a status.
  */
 export function fromTransactions(orderId: string, response: MercuryoTransactions, ids: MercuryoCurrencyIds): ProviderOrderSnapshot {
-  const operations = response.data
-    .flatMap((item) => Object.entries(item).map(([type, operation]) => ({ ...operation, type })))
-    // The lookup asks for this order's operations; any other order's are not about it.
-    .filter((operation): operation is TypedOperation => operation.merchant_transaction_id === orderId);
+  // The lookup asks for this order's operations; any other order's are not about it.
+  const operations = operationsOf(response.data).filter((operation) => operation.merchant_transaction_id === orderId);
+  return fromPurchase(operations, ids) ?? { orderId, providerStatus: MERCURYO_WIDGET_NOT_OPENED, status: 'created' };
+}
+
+/**
+ * One purchase in the broker's terms from its linked operations, as the status lookup reads them
+ * (fromTransactions) and as the transaction list does (listing.ts): undefined when none of them is a
+ * payment or withdraw leg. The order is the one the operations name (empty when they name none: a
+ * purchase not made through the broker's widget URL); UnknownProviderStatusError when no leg is in a
+ * documented status.
+ */
+export function fromPurchase(operations: readonly TypedOperation[], ids: MercuryoCurrencyIds): ProviderOrderSnapshot | undefined {
   const payment = operations.find((o) => legOf(o.type) === 'payment');
   const withdraw = operations.find((o) => o.type === 'withdraw');
-  if (!payment && !withdraw) return { orderId, providerStatus: MERCURYO_WIDGET_NOT_OPENED, status: 'created' };
+  if (!payment && !withdraw) return undefined;
   const common = {
-    orderId: (withdraw ?? payment)!.merchant_transaction_id,
+    orderId: (withdraw ?? payment)!.merchant_transaction_id ?? '',
     providerOrderId: payment?.transaction_id ?? withdraw?.transaction_id,
     cryptoAmount: withdraw?.amount ?? payment?.amount,
     transactionHash: withdraw?.hash ?? undefined,

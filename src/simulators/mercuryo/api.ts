@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { iso31661Alpha2ToAlpha3 } from 'iso-3166';
+import type { SimulatedBooks } from '../kit/books';
+import { listWindow } from '../kit/listing';
 import { FIAT_PER_USD, USD_PRICE } from '../kit/market';
 import { methodLimits, quote } from '../kit/pricing';
 import type { MercuryoSimulatorCredentials } from './options';
 import { MERCURYO_PROFILE } from './profile';
-import type { SimPurchase } from './purchase';
+import { STATUSES_WITH_WITHDRAW, type SimPurchase } from './purchase';
 import { transactionItem } from './views';
 
 /** Mercuryo's error body. */
@@ -21,7 +23,14 @@ const REFUSAL_CODES: Readonly<Record<string, number>> = {
   amount_out_of_range: 40020,
 };
 
-/** The Widget Partner API v1.6: public catalogue, limits and rate (`widget_id`), and the transaction lookup (`Sdk-Partner-Token`). */
+const LIST_LIMIT = 50;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A count parameter: `fallback` when absent, undefined when it is not a whole number. */
+const countParam = (value: unknown, fallback: number) =>
+  value === undefined ? fallback : typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : undefined;
+
+/** The Widget Partner API v1.6: public catalogue, limits and rate (`widget_id`), and the transaction lookup and list (`Sdk-Partner-Token`). */
 export class MercuryoApi {
   readonly router = express.Router();
   private readonly profile = MERCURYO_PROFILE;
@@ -29,6 +38,7 @@ export class MercuryoApi {
   constructor(
     private readonly purchases: ReadonlyMap<string, SimPurchase>,
     private readonly credentials: MercuryoSimulatorCredentials,
+    private readonly books: SimulatedBooks,
   ) {
     const router = this.router;
     router.get('/v1.6/lib/currencies', this.widget(false), (_req, res) => this.currencies(res));
@@ -138,12 +148,15 @@ export class MercuryoApi {
     });
   }
 
+  /** `merchant_transaction_id` looks one order's purchase up; without it, the widget's transactions are listed. */
   private transactions(req: Request, res: Response): void {
     const { credentials } = this;
     if (req.header('sdk-partner-token') !== credentials.sdkPartnerToken) return apiError(res, 401, 'wrong partner');
     if (req.query.widget_id !== undefined && req.query.widget_id !== credentials.widgetId) return apiError(res, 403, 'Widget not found');
+    if (req.query.merchant_transaction_id === undefined) return this.list(req, res);
     const id = req.query.merchant_transaction_id;
-    const found = typeof id === 'string' ? [this.purchases.get(id)].filter((p) => p !== undefined) : [...this.purchases.values()];
+    const purchase = typeof id === 'string' ? this.purchases.get(id) : undefined;
+    const found = purchase?.merchantTransactionId === id ? [purchase] : [];
     const limit = Math.min(Number(req.query.limit ?? 50) || 50, 50);
     const offset = Number(req.query.offset ?? 0) || 0;
     res.json({
@@ -153,5 +166,49 @@ export class MercuryoApi {
       prev: null,
       data: found.slice(offset, offset + limit).map((p) => transactionItem(p, credentials.widgetId)),
     });
+  }
+
+  /**
+   * The transaction list: `date_start` and `date_end` (YYYY-MM-DD, both days included; either may be
+   * left out), `limit` (1-50, default 50) and `offset`, newest first. One item per purchase, its
+   * operations keyed by type, as Mercuryo's answers hold them; `limit` and `offset` count items. What
+   * the books switches change shows here only.
+   */
+  private list(req: Request, res: Response): void {
+    const { date_start: start, date_end: end } = req.query;
+    const dates = [start, end].every((value) => value === undefined || (typeof value === 'string' && DATE.test(value)));
+    const window = dates ? listWindow(start, end) : undefined;
+    const limit = countParam(req.query.limit, LIST_LIMIT);
+    const offset = countParam(req.query.offset, 0);
+    if (!window || limit === undefined || limit < 1 || limit > LIST_LIMIT || offset === undefined) {
+      return apiError(res, 400, 'date_start, date_end (YYYY-MM-DD), limit (1-50) or offset is invalid');
+    }
+    const listed = [...this.purchases.values()]
+      .filter((p) => window.holds(p.payment.createdAt.toISOString()) && !this.books.drops(p.merchantTransactionId))
+      .sort((a, b) => b.payment.createdAt.getTime() - a.payment.createdAt.getTime() || (a.transactionId < b.transactionId ? 1 : -1));
+    res.json({
+      status: 200,
+      total: listed.length,
+      next: null,
+      prev: null,
+      data: listed.slice(offset, offset + limit).map((p) => this.booked(p)),
+    });
+  }
+
+  /**
+   * The purchase as the list shows it, with the books switches of its order applied: `status` is the
+   * payment leg's (the withdraw leg left out when the payment never got that far), `fiatAmount` the
+   * payment leg's `fiat_amount`, which the adapter reads as what the customer paid.
+   */
+  private booked(purchase: SimPurchase): Record<string, Record<string, unknown>> {
+    const item = transactionItem(purchase, this.credentials.widgetId);
+    const switches = this.books.of(purchase.merchantTransactionId);
+    const payment = item[purchase.paymentType]!;
+    if (switches?.status) {
+      payment.status = switches.status;
+      if (!STATUSES_WITH_WITHDRAW.includes(switches.status)) delete item.withdraw;
+    }
+    if (switches?.fiatAmount) payment.fiat_amount = switches.fiatAmount;
+    return item;
   }
 }

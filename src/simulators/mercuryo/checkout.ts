@@ -80,7 +80,7 @@ export class MercuryoCheckout {
       },
       providerOrderMadeAt(this.faults),
     );
-    this.purchases.set(purchase.merchantTransactionId, purchase);
+    this.purchases.set(query.merchant_transaction_id, purchase);
     this.options.log?.(
       `mercuryo purchase ${purchase.transactionId} opened at ${this.options.publicUrl}/ for ${purchase.merchantTransactionId}`,
     );
@@ -99,7 +99,7 @@ export class MercuryoCheckout {
     const current = purchase.withdraw ? `withdraw: ${purchase.withdraw.status}` : `${purchase.paymentType}: ${purchase.payment.status}`;
     res.type('html').send(
       renderCheckoutPage({
-        reference: purchase.merchantTransactionId,
+        reference: query.merchant_transaction_id,
         providerName: this.profile.name,
         status: current,
         fiatAmount: purchase.fiatAmount,

@@ -61,7 +61,8 @@ export class MercuryoLifecycle {
     const type = leg === 'payment' ? purchase.paymentType : 'withdraw';
     this.parts.log?.(`mercuryo ${purchase.merchantTransactionId} ${type} -> ${operation.status}`);
     this.parts.webhooks.send({
-      orderKey: purchase.merchantTransactionId,
+      // Purchases opened in the widget always have one; only phantoms (no callbacks) lack it.
+      orderKey: purchase.merchantTransactionId ?? purchase.transactionId,
       status: `${type}:${operation.status}`,
       eventId: `${operation.id}:${operation.status}`,
       body,

@@ -13,7 +13,8 @@ export interface SimOperation {
 /** One widget purchase: the payment leg, and the withdraw leg Mercuryo creates once it is paid. */
 export interface SimPurchase {
   transactionId: string;
-  merchantTransactionId: string;
+  /** The widget URL's merchant_transaction_id (the broker's order id); null for a purchase made without one (a phantom). */
+  merchantTransactionId: string | null;
   /** The widget URL's terms the purchase was opened with: a later open must name the same. */
   widgetTerms: string;
   paymentType: PaymentType;
@@ -68,6 +69,24 @@ export function newPurchase(
 }
 
 const IN_PROGRESS = ['new', 'pending'];
+
+/** The statuses Mercuryo documents for a payment leg (buy, mobile_pay, buy_acquirer). */
+export const PAYMENT_STATUSES: readonly string[] = [
+  'new',
+  'pending',
+  'order_scheduled',
+  'descriptor_failed',
+  'failed_exchange',
+  'paid',
+  'order_failed',
+  'cancelled',
+];
+
+/**
+ * The payment statuses a purchase can have a withdraw leg in: Mercuryo opens it once the payment is
+ * `paid`, and a paid payment later `cancelled` is a refund. In any other status there is none.
+ */
+export const STATUSES_WITH_WITHDRAW: readonly string[] = ['paid', 'cancelled'];
 
 /**
  * The customer actions possible in each state and the status steps each plays, in Mercuryo's

@@ -1,22 +1,25 @@
 /**
  * A local simulator of Mercuryo's Widget Partner API v1.6 and of its redirect widget: public
- * catalogue, limit and rate endpoints (`widget_id`), the transaction lookup (`Sdk-Partner-Token`),
- * the signed widget URL (v2 signature), and `X-Signature` callbacks for every operation status.
+ * catalogue, limit and rate endpoints (`widget_id`), the transaction lookup and the transaction list
+ * by dates (`Sdk-Partner-Token`; the books switches show in the list only), the signed widget URL (v2
+ * signature), and `X-Signature` callbacks for every operation status.
  */
 import type { Request, Response } from 'express';
 import { SimulatorBase } from '../kit/base';
+import type { PhantomRequest } from '../kit/books';
+import { simulatedTransactionHash } from '../kit/transaction-hash';
 import type { SimulatedOrder } from '../kit/simulated-orders';
 import { apiError, MercuryoApi } from './api';
 import { MercuryoCheckout } from './checkout';
 import { MercuryoLifecycle } from './lifecycle';
 import type { MercuryoSimulatorOptions } from './options';
-import type { SimPurchase } from './purchase';
+import { mercuryoId, newPurchase, PAYMENT_STATUSES, type SimPurchase } from './purchase';
 
 export type { MercuryoSimulatorOptions } from './options';
 
 export class MercuryoSimulator extends SimulatorBase {
   readonly code = 'mercuryo';
-  /** Purchases by merchant_transaction_id (the broker's order id). */
+  /** Purchases by merchant_transaction_id (the broker's order id); a phantom made without one by `phantom:<transaction id>`. */
   readonly purchases = new Map<string, SimPurchase>();
 
   constructor(options: MercuryoSimulatorOptions) {
@@ -25,8 +28,38 @@ export class MercuryoSimulator extends SimulatorBase {
     // The widget is the customer's page: no fault injection there.
     this.app.use(new MercuryoCheckout(this.purchases, lifecycle, options, this.faults, this.playedAction).router);
     this.injectFaultsUnder('/v1.6', (res) => apiError(res, 503, 'Service temporarily unavailable'));
-    this.app.use(new MercuryoApi(this.purchases, options.credentials).router);
+    this.app.use(new MercuryoApi(this.purchases, options.credentials, this.books).router);
+    this.books.makePhantomsWith((request) => this.phantom(request));
     this.app.use((_req: Request, res: Response) => apiError(res, 404, 'Not found'));
+  }
+
+  /**
+   * A card purchase of 0.001 BTC for 100 EUR that only Mercuryo's books hold: no widget, no callback.
+   * Paid and delivered (payment `paid`, withdraw `completed`) unless `status` names another payment
+   * status; with the `reference` given as its merchant_transaction_id (one no purchase has yet), else none.
+   */
+  private phantom(request: PhantomRequest): { id: string } | undefined {
+    const status = request.status ?? 'paid';
+    const reference = request.reference ?? null;
+    if (!PAYMENT_STATUSES.includes(status) || (reference !== null && this.purchases.has(reference))) return undefined;
+    const purchase = newPurchase({
+      merchantTransactionId: reference,
+      widgetTerms: '',
+      paymentMethod: 'card',
+      address: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+      currency: 'BTC',
+      network: 'BITCOIN',
+      fiatCurrency: 'EUR',
+      fiatAmount: '100',
+      cryptoAmount: '0.001',
+    });
+    purchase.payment.status = status;
+    if (status === 'paid') {
+      const now = new Date();
+      purchase.withdraw = { id: mercuryoId(), status: 'completed', createdAt: now, updatedAt: now, hash: simulatedTransactionHash() };
+    }
+    this.purchases.set(reference ?? `phantom:${purchase.transactionId}`, purchase);
+    return { id: purchase.transactionId };
   }
 
   /** Each purchase once, by Mercuryo's transaction id; its reference is the merchant_transaction_id the widget URL gave. */

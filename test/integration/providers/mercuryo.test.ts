@@ -13,6 +13,7 @@ import { eventually } from '../../helpers/http';
 import { rejectionOf } from '../../helpers/rejection';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
+import { listAll, setBooks, transactionListSuite } from '../../helpers/transaction-list';
 
 const fiat = (id: number) => currencyDictionary.fiat(id) as FiatCurrency;
 const crypto = (id: number) => currencyDictionary.crypto(id) as CryptoCurrency;
@@ -330,5 +331,63 @@ describe('Mercuryo adapter against the simulator', () => {
       'complete by polling',
     );
     expect(await harness.eventsFor(request.orderId)).toEqual([]);
+  });
+});
+
+describe('transaction list (GET /v1.6/sdk-partner/transactions by dates)', () => {
+  transactionListSuite({
+    harness: () => harness,
+    paidOrder: async () => {
+      const { request, order } = await openOrder();
+      await checkout(order.redirectUrl, 'pay');
+      await harness.waitForEvents(request.orderId, (events) => events.at(-1)?.status === 'complete');
+      return { orderId: request.orderId, fiatAmount: request.fiatAmount };
+    },
+    // A paid payment cancelled afterwards (a withdraw leg exists) is a refund, as the lookup reads it.
+    driftedStatus: { provider: 'cancelled', broker: 'refunded' },
+    phantomStatus: 'complete',
+    // Items, one purchase each.
+    pageLimit: 50,
+  });
+
+  test('says what the status lookup says, and a payment drifted to a decline shows no delivery', async () => {
+    const from = Date.now() - 1_000;
+    const { request, order } = await openOrder({ paymentMethod: 'google_pay', fiat: EUR });
+    await checkout(order.redirectUrl, 'pay');
+    await harness.waitForEvents(request.orderId, (events) => events.at(-1)?.status === 'complete');
+    const window = { fromMs: from, toMs: Date.now() + 60_000 };
+    const lookup = await harness.adapter.getOrder(request.orderId);
+    const [listed] = (await listAll(harness.adapter, window)).filter((t) => t.orderId === request.orderId);
+    const { orderId, providerOrderCreatedAt, ...rest } = lookup;
+    expect(listed).toEqual({ ...rest, orderId, createdAt: providerOrderCreatedAt });
+
+    await setBooks(harness, request.orderId, { status: 'order_failed' });
+    const [declined] = (await listAll(harness.adapter, window)).filter((t) => t.orderId === request.orderId);
+    expect(declined).toMatchObject({ status: 'failed', providerStatus: 'mobile_pay:order_failed', transactionHash: undefined });
+    // The lookup still says what Mercuryo told the broker.
+    expect((await harness.adapter.getOrder(request.orderId)).status).toBe('complete');
+  });
+
+  test("the simulator refuses bad list parameters in Mercuryo's error shape, and wants the partner token", async () => {
+    const list = (query: string, token: string = MERCURYO_SIMULATOR_CREDENTIALS.sdkPartnerToken) =>
+      fetch(`${harness.urls.simulatorUrl}/mercuryo/v1.6/sdk-partner/transactions?${query}`, { headers: { 'sdk-partner-token': token } });
+    for (const query of [
+      'date_start=2026-01-02T00:00:00Z',
+      'date_start=yesterday',
+      'date_start=2026-01-03&date_end=2026-01-02',
+      'limit=51',
+      'limit=0',
+      'offset=-1',
+      'offset=ten',
+    ]) {
+      const answer = await list(query);
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ status: 400, code: 40000, message: expect.any(String), data: null });
+    }
+    expect((await list('date_start=2026-01-01', 'wrong')).status).toBe(401);
+    const day = new Date().toISOString().slice(0, 10);
+    const page = (await (await list(`date_start=${day}&date_end=${day}&limit=5&offset=0`)).json()) as { data: unknown[]; total: number };
+    expect(page.data.length).toBeLessThanOrEqual(5);
+    expect(page.total).toBeGreaterThanOrEqual(page.data.length);
   });
 });
