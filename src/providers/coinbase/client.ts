@@ -20,6 +20,13 @@ import {
 const TRANSACTIONS_PAGE_SIZE = '10';
 
 /**
+ * How many transactions one page of the list of all buy transactions asks for. Coinbase takes 1 to
+ * 1000; a hundred keeps a page far below the answer's body cap (DEFAULT_MAX_BODY_BYTES, 2 MiB) and
+ * its own time limit, whatever a transaction holds.
+ */
+export const COINBASE_LIST_PAGE_SIZE = 100;
+
+/**
  * Coinbase's Onramp API (`<apiUrl>/onramp/v1/…`). Every call carries its own bearer JWT, signed with
  * the CDP secret API key and bound to the call's method, host and path.
  */
@@ -67,6 +74,16 @@ export class CoinbaseClient {
       if (err instanceof ProviderRejectedError && err.code === 'not_found') return [];
       throw err;
     }
+  }
+
+  /**
+   * One page of the list of all buy transactions the app made between `startDate` and `endDate`
+   * (RFC 3339 instants or dates), newest first; `pageKey` is the previous page's `nextPageKey`.
+   * docs.cdp.coinbase.com/api-reference/rest-api/onramp-offramp/get-all-onramp-transactions
+   */
+  listTransactions(range: { startDate: string; endDate: string }, pageKey: string | undefined, signal?: CallSignal) {
+    const query = { ...range, pageSize: String(COINBASE_LIST_PAGE_SIZE), ...(pageKey === undefined ? {} : { pageKey }) };
+    return this.call('GET', '/onramp/v1/buy/transactions', query, undefined, CoinbaseTransactionsSchema, 'transactions', signal);
   }
 
   private async call<T extends z.ZodType>(

@@ -21,8 +21,10 @@ import {
   feeText,
   fromConfig,
   fromQuote,
+  fromTransactionPage,
   fromTransactions,
   resolveTerms,
+  toListRange,
   toQuoteBody,
   toTokenBody,
 } from './transformers';
@@ -36,6 +38,13 @@ export const COINBASE_INFO = {
   description: 'Buy crypto with a debit card, Apple Pay or an ACH bank transfer in Coinbase Onramp, or from a Coinbase account.',
   icon_url: 'https://www.coinbase.com/favicon.ico',
 } as const satisfies ProviderInfo;
+
+/**
+ * The pace of the transaction list. Coinbase documents a rate only for the buy quote (100 requests a
+ * second per endpoint and app, docs.cdp.coinbase.com/pay-sdk/docs/api-overview); none for the list,
+ * so it is asked no more than 5 times a second.
+ */
+const COINBASE_LIST_RATE = 5;
 
 /** How long one place's buy options are reused for quotes and orders. */
 const OPTIONS_TTL_MS = 10 * 60 * 1000;
@@ -168,6 +177,24 @@ export function createCoinbaseAdapter(config: CoinbaseConfig, currencies: Curren
 
     parseWebhook(webhook) {
       return Promise.resolve().then(() => parseCoinbaseWebhook(webhook, config.webhookSecret, currencies));
+    },
+
+    /**
+     * `GET /onramp/v1/buy/transactions` ("Get all onramp transactions", every buy transaction the app
+     * made in a period, newest first: docs.cdp.coinbase.com/api-reference/rest-api/onramp-offramp/get-all-onramp-transactions),
+     * by `startDate` and `endDate`, paged by Coinbase's own `pageKey` (the cursor, passed on as it
+     * is), 5 calls a second. Each row names our order id as `partnerUserRef`, as the status lookup does.
+     */
+    transactions: {
+      callsPerSecond: COINBASE_LIST_RATE,
+      async list(window, cursor, signal) {
+        const page = fromTransactionPage(await client.listTransactions(toListRange(window), cursor, signal), window, currencies);
+        // A key that asks for the same page again would walk it for ever.
+        if (cursor !== undefined && page.cursor === cursor) {
+          throw new ProviderUnavailableError('Coinbase transaction list: the next page key is the one just asked with');
+        }
+        return page;
+      },
     },
   };
 }

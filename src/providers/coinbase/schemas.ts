@@ -87,12 +87,17 @@ export const CoinbaseTransactionSchema = z.object({
 });
 export type CoinbaseTransaction = z.infer<typeof CoinbaseTransactionSchema>;
 
-/** `GET /onramp/v1/buy/user/{partnerUserRef}/transactions`: newest first. */
+/**
+ * `GET /onramp/v1/buy/user/{partnerUserRef}/transactions` and the list of all buy transactions,
+ * `GET /onramp/v1/buy/transactions`: newest first, `nextPageKey` asking for the next page (empty
+ * or absent on the last).
+ */
 export const CoinbaseTransactionsSchema = z.object({
   transactions: z.array(CoinbaseTransactionSchema),
   nextPageKey: z.string().nullish(),
   totalCount: z.union([z.string(), z.number()]).nullish(),
 });
+export type CoinbaseTransactionPage = z.infer<typeof CoinbaseTransactionsSchema>;
 
 /** The body of an Onramp webhook: the transaction's fields beside `eventType`. */
 export const CoinbaseWebhookSchema = CoinbaseTransactionSchema.extend({

@@ -7,14 +7,18 @@ import {
   type ProviderCatalogue,
   type ProviderOrderSnapshot,
   type ProviderQuote,
+  type ProviderTransaction,
+  type ProviderTransactionPage,
   type QuoteRequest,
+  type TransactionWindow,
 } from '../types';
 import type { CoinbaseAsset, CoinbaseAssetIndex } from './assets';
 import { COINBASE_METHODS, methodByCode, type CoinbaseMethod } from './payment-methods';
 import { reportedTerms } from './reported';
-import type { CoinbaseBuyConfig, CoinbaseBuyQuote, CoinbaseTransaction } from './schemas';
+import type { CoinbaseBuyConfig, CoinbaseBuyQuote, CoinbaseTransaction, CoinbaseTransactionPage } from './schemas';
 import { COINBASE_NO_TRANSACTION, mapCoinbaseStatus } from './status-map';
 import { createdAtText } from '../kit/created-at';
+import { inWindow, listedTransaction } from '../kit/listed';
 
 /** What a quote or an order needs in Coinbase's terms, once the request has passed the place's buy options. */
 export interface CoinbaseTerms {
@@ -150,4 +154,40 @@ export function fromTransactions(
   const latest = held ?? transactions[0];
   if (!latest) return { orderId, providerStatus: COINBASE_NO_TRANSACTION, status: 'created' };
   return fromTransaction(latest, dictionary);
+}
+
+/** An instant as RFC 3339 UTC in whole seconds, as Coinbase's examples write `startDate` and `endDate`. */
+const wholeSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * The window as the list's `startDate` and `endDate`: instants in whole seconds, the start rounded
+ * down and the end up, so no second of the window is left out whether Coinbase reads `endDate` as
+ * included or not (its pages differ on that); fromTransactionPage keeps what lies inside.
+ */
+export function toListRange(window: TransactionWindow): { startDate: string; endDate: string } {
+  return {
+    startDate: wholeSeconds(Math.floor(window.fromMs / 1000) * 1000),
+    endDate: wholeSeconds(Math.ceil(window.toMs / 1000) * 1000),
+  };
+}
+
+/**
+ * One page of the list of all buy transactions in the broker's terms: each row read as a status
+ * lookup reads it (fromTransaction: the status map, the reported terms, `partnerUserRef` as our
+ * order id, `createdAt`), the rows inside the window, and `nextPageKey` as the cursor unless it is
+ * empty (the last page). A row without a creation time cannot be placed in the window: unreadable.
+ */
+export function fromTransactionPage(
+  page: CoinbaseTransactionPage,
+  window: TransactionWindow,
+  dictionary: CurrencyDictionary,
+): ProviderTransactionPage {
+  const transactions: ProviderTransaction[] = [];
+  let unreadable = 0;
+  for (const row of page.transactions) {
+    const listed = listedTransaction(fromTransaction(row, dictionary));
+    if (!listed) unreadable++;
+    else if (inWindow(listed, window)) transactions.push(listed);
+  }
+  return page.nextPageKey ? { transactions, cursor: page.nextPageKey, unreadable } : { transactions, unreadable };
 }

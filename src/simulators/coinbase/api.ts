@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { KeyObject } from 'node:crypto';
+import BigNumber from 'bignumber.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { SimulatedBooks } from '../kit/books';
+import { listWindow } from '../kit/listing';
 import { methodLimits, quote } from '../kit/pricing';
 import type { CoinbaseSimulatorCredentials } from './options';
 import { COINBASE_ASSETS, COINBASE_PROFILE, COUNTRY_FIAT, findAsset, NOT_SOLD_IN } from './profile';
@@ -23,6 +26,8 @@ export interface SimSession {
 
 export const SESSION_TOKEN_TTL_MS = 5 * 60 * 1000;
 const DECIMAL = /^\d+(\.\d{1,2})?$/;
+/** The list's page size when none is asked, and the most it takes (Coinbase: 1 to 1000). */
+const LIST_PAGE_MAX = 1000;
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** The place's buy options: its own fiat with each method's limits, and the assets sold there. */
@@ -58,6 +63,7 @@ export class CoinbaseApi {
     private readonly transactions: ReadonlyMap<string, SimTransaction>,
     private readonly sessions: Map<string, SimSession>,
     private readonly credentials: CoinbaseSimulatorCredentials,
+    private readonly books: SimulatedBooks,
   ) {
     this.publicKey = cdpPublicKey(credentials.apiKeySecret);
     const router = this.router;
@@ -67,6 +73,7 @@ export class CoinbaseApi {
     router.post('/onramp/v1/buy/quote', express.json({ limit: '16kb' }), (req, res) => this.quote(req, res));
     router.post('/onramp/v1/token', express.json({ limit: '16kb' }), (req, res) => this.token(req, res));
     router.get('/onramp/v1/buy/user/:ref/transactions', (req, res) => this.byRef(req, res));
+    router.get('/onramp/v1/buy/transactions', (req, res) => this.list(req, res));
   }
 
   private async authenticate(req: Request, res: Response, next: NextFunction): Promise<void> {
@@ -165,6 +172,47 @@ export class CoinbaseApi {
     res.json({ token, channel_id: '' });
   }
 
+  /**
+   * The list of all buy transactions: `startDate` and `endDate` (dates or RFC 3339 instants, both
+   * included; a date alone as the end is its whole day), `pageSize` (1 to 1000, 1000 by default)
+   * and `pageKey`, the `nextPageKey` of the page before; newest first. What the books switches change
+   * shows here only.
+   */
+  private list(req: Request, res: Response): void {
+    const window = listWindow(req.query.startDate, req.query.endDate);
+    const size = req.query.pageSize === undefined ? LIST_PAGE_MAX : Number(req.query.pageSize);
+    const after = req.query.pageKey === undefined || req.query.pageKey === '' ? null : readPageKey(req.query.pageKey);
+    if (!window || !Number.isInteger(size) || size < 1 || size > LIST_PAGE_MAX || after === undefined) {
+      return coinbaseError(res, 400, 'invalid_request', 'startDate, endDate, pageSize (1-1000) or pageKey is invalid');
+    }
+    const listed = [...this.transactions.values()]
+      .filter((tx) => window.holds(tx.createdAt) && !this.books.drops(tx.partnerUserRef))
+      .map((tx) => ({ tx, at: Date.parse(tx.createdAt) }))
+      .filter(({ tx, at }) => after === null || at < after.at || (at === after.at && tx.transactionId < after.id))
+      .sort((a, b) => b.at - a.at || (a.tx.transactionId < b.tx.transactionId ? 1 : -1));
+    const page = listed.slice(0, size);
+    const last = page.at(-1);
+    res.json({
+      transactions: page.map(({ tx }) => this.booked(tx)),
+      nextPageKey: listed.length > size && last ? pageKeyOf(last.at, last.tx.transactionId) : '',
+    });
+  }
+
+  /** The transaction as the list shows it, with the books switches of its order applied. */
+  private booked(tx: SimTransaction) {
+    const json = transactionJson(tx);
+    const switches = this.books.of(tx.partnerUserRef);
+    if (switches?.status) json.status = switches.status as SimTransaction['status'];
+    if (switches?.fiatAmount) {
+      // paymentTotal is what the customer paid, fees included: the fees stay, the subtotal takes the difference.
+      const money = (value: string) => ({ value, currency: tx.fiat });
+      json.paymentTotal = money(switches.fiatAmount);
+      json.paymentTotalUsd = money(switches.fiatAmount);
+      json.paymentSubtotal = money(new BigNumber(switches.fiatAmount).minus(tx.coinbaseFee).minus(tx.networkFee).toFixed());
+    }
+    return json;
+  }
+
   private byRef(req: Request, res: Response): void {
     const ref = String(req.params.ref);
     const found = [...this.transactions.values()]
@@ -172,5 +220,25 @@ export class CoinbaseApi {
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
     const size = Math.max(1, Math.min(1000, Number(req.query.pageSize) || 1));
     res.json({ transactions: found.slice(0, size).map(transactionJson), nextPageKey: '', totalCount: String(found.length) });
+  }
+}
+
+/**
+ * The list's page key: base64 of JSON, as Coinbase's look, naming the last transaction of the page
+ * (its creation time and id), so the next page starts after it however many transactions are made
+ * meanwhile.
+ */
+function pageKeyOf(at: number, id: string): string {
+  return Buffer.from(JSON.stringify({ at, id })).toString('base64');
+}
+
+/** The transaction a page key names; undefined for a key this simulator did not give. */
+function readPageKey(key: unknown): { at: number; id: string } | undefined {
+  if (typeof key !== 'string' || key.length > 200) return undefined;
+  try {
+    const value = JSON.parse(Buffer.from(key, 'base64').toString('utf8')) as { at?: unknown; id?: unknown };
+    return Number.isSafeInteger(value.at) && typeof value.id === 'string' ? { at: value.at as number, id: value.id } : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -1,16 +1,21 @@
 /**
  * A local simulator of Coinbase Onramp's buy flow: the buy config, options and quote endpoints, the
- * session token, the transaction status API (each call authenticated by a CDP JWT, EdDSA), the
+ * session token, the transaction status API and the list of all transactions (each call
+ * authenticated by a CDP JWT, EdDSA; the list shows what the books switches change), the
  * one-click-buy page on `/pay` (a page whose buttons play the customer) and `X-Hook0-Signature` webhooks.
  */
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import { SimulatorBase } from '../kit/base';
+import type { PhantomRequest } from '../kit/books';
 import type { SimulatedOrder } from '../kit/simulated-orders';
+import { simulatedTransactionHash } from '../kit/transaction-hash';
 import { CoinbaseApi, coinbaseError, type SimSession } from './api';
 import { CoinbaseCheckout } from './checkout';
 import { CoinbaseLifecycle } from './lifecycle';
 import type { CoinbaseSimulatorOptions } from './options';
-import type { SimTransaction } from './transactions';
+import { findAsset } from './profile';
+import { isSimStatus, type SimTransaction } from './transactions';
 
 export type { CoinbaseSimulatorOptions } from './options';
 
@@ -30,8 +35,43 @@ export class CoinbaseSimulator extends SimulatorBase {
     this.injectCreationFaultsOn('post', '/onramp/v1/token', outage, (res) =>
       coinbaseError(res, 400, 'invalid_request', 'this user is not eligible for Coinbase Onramp'),
     );
-    this.app.use(new CoinbaseApi(this.transactions, this.sessions, options.credentials).router);
+    this.app.use(new CoinbaseApi(this.transactions, this.sessions, options.credentials, this.books).router);
+    this.books.makePhantomsWith((request) => this.phantom(request));
     this.app.use((_req: Request, res: Response) => coinbaseError(res, 404, 'not_found', 'Not Found'));
+  }
+
+  /** A successful (or `status`) purchase of 97.15 USDC on Base that only Coinbase's books hold: no page, no webhook. */
+  private phantom(request: PhantomRequest): { id: string } | undefined {
+    const status = request.status ?? 'ONRAMP_TRANSACTION_STATUS_SUCCESS';
+    if (!isSimStatus(status)) return undefined;
+    const now = new Date().toISOString().replace(/\.\d+Z$/, 'Z');
+    const success = status === 'ONRAMP_TRANSACTION_STATUS_SUCCESS';
+    const tx: SimTransaction = {
+      transactionId: randomUUID(),
+      sessionToken: `phantom:${randomUUID()}`,
+      partnerUserRef: request.reference ?? null,
+      status,
+      failureReason: status === 'ONRAMP_TRANSACTION_STATUS_FAILED' ? 'FAILURE_REASON_BUY_FAILED' : 'FAILURE_REASON_UNSPECIFIED',
+      createdAt: now,
+      completedAt: success ? now : null,
+      country: 'US',
+      symbol: 'USDC',
+      network: 'base',
+      contractAddress: findAsset('USDC')?.networks.find((n) => n.name === 'base')?.contractAddress ?? '',
+      walletAddress: '0x9858EfFD232B4033E47d90003D41EC34EcaEda94',
+      fiat: 'USD',
+      paymentTotal: '100.00',
+      paymentSubtotal: '97.15',
+      coinbaseFee: '2.50',
+      networkFee: '0.35',
+      purchaseAmount: '97.15',
+      exchangeRate: '1',
+      paymentMethod: 'CARD',
+      txHash: success ? simulatedTransactionHash() : '',
+      userId: randomBytes(16).toString('hex'),
+    };
+    this.transactions.set(tx.transactionId, tx);
+    return { id: tx.transactionId };
   }
 
   simulatedOrders(): SimulatedOrder[] {

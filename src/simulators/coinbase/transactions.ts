@@ -46,6 +46,8 @@ export const ALLOWED_ACTIONS: Readonly<Record<CoinbaseSimStatus, readonly Coinba
   ONRAMP_TRANSACTION_STATUS_FAILED: [],
 };
 
+export const isSimStatus = (value: string): value is CoinbaseSimStatus => Object.hasOwn(ALLOWED_ACTIONS, value);
+
 export const isAction = (value: unknown): value is CoinbaseSimAction => value === 'pay' || value === 'fail';
 
 /** Coinbase's sequence for each action, from where the transaction stands. */

@@ -8,8 +8,11 @@ import { currencyDictionary } from '../../../src/domain/currencies';
 import { COINBASE_SIMULATOR_CREDENTIALS, coinbaseConfig, createCoinbaseAdapter } from '../../../src/providers/coinbase';
 import { ProviderRejectedError, ProviderUnavailableError, type CreateProviderOrderRequest } from '../../../src/providers/types';
 import { createCoinbaseSimulator } from '../../../src/simulators/coinbase/server';
+import { COINBASE_LIST_PAGE_SIZE } from '../../../src/providers/coinbase/client';
 import { coinbaseSimulatorCredentials } from '../../../src/providers/coinbase/config';
+import { parseCdpSecret, signCdpJwt } from '../../../src/providers/coinbase/jwt';
 import { useProviderHarness } from '../../helpers/provider-harness';
+import { transactionListSuite } from '../../helpers/transaction-list';
 import { cryptoOf as crypto, fiatOf as fiat } from '../../helpers/currencies';
 
 const harness = useProviderHarness({
@@ -110,4 +113,45 @@ test('a JWT signed with another key is refused, as an unavailable provider', asy
     currencyDictionary,
   );
   await expect(other.getOrder(randomUUID())).rejects.toBeInstanceOf(ProviderUnavailableError);
+});
+
+describe('transaction list (GET /onramp/v1/buy/transactions)', () => {
+  transactionListSuite({
+    harness: () => harness,
+    paidOrder: async () => {
+      const request = orderRequest();
+      const order = await harness.adapter.createOrder(request);
+      expect((await fetch(order.redirectUrl)).status).toBe(200);
+      expect(await act(order.redirectUrl, 'pay')).toBe(200);
+      const events = await harness.waitForEvents(request.orderId, 3);
+      expect(events.map((e) => `${e.providerStatus}:${e.status}`).at(-1)).toBe('ONRAMP_TRANSACTION_STATUS_SUCCESS:complete');
+      return { orderId: request.orderId, fiatAmount: request.fiatAmount };
+    },
+    driftedStatus: { provider: 'ONRAMP_TRANSACTION_STATUS_FAILED', broker: 'failed' },
+    phantomStatus: 'complete',
+    pageLimit: COINBASE_LIST_PAGE_SIZE,
+  });
+
+  test("the simulator's list wants a JWT, and refuses bad parameters with a 400 in CDP's error shape", async () => {
+    const url = new URL(`${harness.config.apiUrl}/onramp/v1/buy/transactions`);
+    expect((await fetch(url)).status).toBe(401);
+    const key = parseCdpSecret(harness.config.apiKeySecret)!;
+    const get = async (query: string) => {
+      const jwt = await signCdpJwt(harness.config.apiKeyId, key, { method: 'GET', host: url.host, path: url.pathname });
+      const res = await fetch(`${url.href}?${query}`, { headers: { authorization: `Bearer ${jwt}` } });
+      return { status: res.status, body: await res.json() };
+    };
+    const refused = { status: 400, body: { errorType: 'invalid_request', errorMessage: expect.any(String) } };
+    for (const query of [
+      'pageSize=0',
+      'pageSize=1001',
+      'pageSize=ten',
+      'startDate=yesterday',
+      'startDate=2025-01-03&endDate=2025-01-02',
+      'pageKey=forged',
+    ]) {
+      expect(await get(query)).toEqual(refused);
+    }
+    expect(await get('pageSize=1&startDate=2025-01-02')).toMatchObject({ status: 200, body: { transactions: expect.any(Array) } });
+  });
 });
