@@ -14,7 +14,7 @@ import { searchableHashes, type EncryptionKey } from '../temporal/codec';
 import { ORDER_REQUESTED_AT_KEY, orderWorkflowId, type OrderMemo, type OrderQuote } from '../temporal/order-contract';
 import { OrderUnavailableError, SearchBudgetSpentError, SearchesBusyError } from './errors';
 import { SearchBudget, type SearchBudgetOptions } from './search-budget';
-import { orderSearchQuery, requestedBetween, type KeysetPosition } from './visibility-query';
+import { orderSearchQuery, providerOrdersQuery, requestedBetween, type KeysetPosition } from './visibility-query';
 
 export interface OrderSearchFilters {
   externalUserId?: string;
@@ -139,6 +139,12 @@ interface Window {
   spanMs?: number;
 }
 
+/** Whose orders a page reads: the visibility query that names them, and the memo check that each record is one. */
+interface RecordScope {
+  query: string;
+  owns(memo: Partial<OrderMemo>): boolean;
+}
+
 /** One visibility record: where it sorts, before its memo is decoded (only the returned ones are). */
 interface Candidate {
   atMs: number;
@@ -201,7 +207,9 @@ export class OrderSearch {
     }
     this.inFlight.set(integratorId, running + 1);
     try {
-      const page = await this.page(integratorId, filters, limit, after, (calls) => this.budget?.spend(integratorId, calls));
+      const page = await this.page(this.integratorScope(integratorId, filters), filters, limit, after, (calls) =>
+        this.budget?.spend(integratorId, calls),
+      );
       return { orders: page.records.map((record) => record.order), ...(page.next ? { next: page.next } : {}) };
     } finally {
       const left = this.inFlight.get(integratorId)! - 1;
@@ -226,11 +234,29 @@ export class OrderSearch {
     spanHintMs?: number,
   ): Promise<OrderRecordPage> {
     await this.budgetFor(integratorId, signal);
-    return this.page(integratorId, filters, limit, after, (calls) => this.budget?.spend(integratorId, calls), true, spanHintMs);
+    const scope = this.integratorScope(integratorId, filters);
+    return this.page(scope, filters, limit, after, (calls) => this.budget?.spend(integratorId, calls), true, spanHintMs);
+  }
+
+  /**
+   * A page of one provider's orders of every integrator, by request time (`requestedFromMs` to
+   * `requestedBeforeMs`), for the reconciliation with its books (src/reconciliation): the broker's
+   * own walk, never reached from an integrator's request, so it draws on no integrator's budget.
+   * Strict: a record that cannot be decoded fails the page (UndecodableRecordError).
+   */
+  providerRecordsPage(
+    providerCode: string,
+    window: Pick<OrderSearchFilters, 'requestedFromMs' | 'requestedBeforeMs'>,
+    limit: number,
+    after: OrderSearchPosition | undefined,
+    spanHintMs?: number,
+  ): Promise<OrderRecordPage> {
+    const scope: RecordScope = { query: providerOrdersQuery(providerCode), owns: (memo) => memo.providerCode === providerCode };
+    return this.page(scope, window, limit, after, () => undefined, true, spanHintMs);
   }
 
   private async page(
-    integratorId: string,
+    scope: RecordScope,
     filters: OrderSearchFilters,
     limit: number,
     after: OrderSearchPosition | undefined,
@@ -239,7 +265,7 @@ export class OrderSearch {
     strict = false,
     spanHintMs?: number,
   ): Promise<OrderRecordPage> {
-    const base = this.baseQuery(integratorId, filters);
+    const base = scope.query;
     const cursor = after === undefined ? undefined : { atMs: Date.parse(after.requestedAt), workflowId: orderWorkflowId(after.id) };
     const to = upperBoundOf(cursor, filters);
     const floorMs = floorOf(filters);
@@ -255,7 +281,7 @@ export class OrderSearch {
       const page = candidates.slice(0, limit);
       const records: OrderRecord[] = [];
       for (const candidate of page) {
-        const record = await this.recordOf(candidate, integratorId, strict);
+        const record = await this.recordOf(candidate, scope, strict);
         if (record && matches(record.order, filters)) records.push(record);
       }
       const last = page.at(-1);
@@ -284,6 +310,11 @@ export class OrderSearch {
       await sleep(wait * 1000, undefined, { signal });
     }
     signal.throwIfAborted();
+  }
+
+  /** The integrator's orders: its query, and the memo check that a record is its own. */
+  private integratorScope(integratorId: string, filters: OrderSearchFilters): RecordScope {
+    return { query: this.baseQuery(integratorId, filters), owns: (memo) => memo.integratorId === integratorId };
   }
 
   /** The integrator's orders matching the filters visibility can apply (src/orders/visibility-query.ts). */
@@ -419,8 +450,8 @@ export class OrderSearch {
     return candidates;
   }
 
-  /** The record's memo decoded (and decrypted); undefined unless it is this integrator's order. */
-  private async recordOf(candidate: Candidate, integratorId: string, strict: boolean): Promise<OrderRecord | undefined> {
+  /** The record's memo decoded (and decrypted); undefined unless it is an order of the scope. */
+  private async recordOf(candidate: Candidate, scope: RecordScope, strict: boolean): Promise<OrderRecord | undefined> {
     orderSearchRecords.inc({ stage: 'decoded' });
     let memo: (Partial<OrderMemo> & { quote?: OrderQuote }) | undefined;
     try {
@@ -440,10 +471,8 @@ export class OrderSearch {
       );
       return undefined;
     }
-    // The query already holds the integrator; the memo is checked too, so a record can never leak.
-    return memo?.order && memo.integratorId === integratorId
-      ? ({ ...memo, requestedAt: new Date(candidate.atMs).toISOString() } as OrderRecord)
-      : undefined;
+    // The query already holds the scope; the memo is checked too, so a record can never leak.
+    return memo?.order && scope.owns(memo) ? ({ ...memo, requestedAt: new Date(candidate.atMs).toISOString() } as OrderRecord) : undefined;
   }
 }
 

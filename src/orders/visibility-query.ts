@@ -51,6 +51,15 @@ export function orderSearchQuery(integratorId: string, filters: VisibilityFilter
   return clauses.join(' AND ');
 }
 
+/** One provider's orders of every integrator (the reconciliation's walk); runs closed by continue-as-new left out. */
+export function providerOrdersQuery(providerCode: string): string {
+  return [
+    `WorkflowType = ${literal('workflow_type', ORDER_WORKFLOW_TYPE)}`,
+    `ProviderCode = ${literal('provider_code', providerCode)}`,
+    `ExecutionStatus != 'ContinuedAsNew'`,
+  ].join(' AND ');
+}
+
 const instant = (ms: number) => `'${new Date(ms).toISOString()}'`;
 
 /**
