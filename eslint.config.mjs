@@ -15,7 +15,7 @@ const LAYERS = [
   ['src/addresses', 'src/webhooks', 'src/redis'],
   ['src/temporal'],
   ['src/config', 'src/providers'],
-  ['src/process', 'src/catalogue'],
+  ['src/process', 'src/catalogue', 'src/reconciliation'],
   ['src/offers', 'activities'],
   ['workflows'],
   ['src/orders', 'src/worker'],

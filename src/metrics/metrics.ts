@@ -244,6 +244,26 @@ export const orderExportsEnded = new Counter({
   registers,
 });
 
+/** Reconciliations with the providers' books (src/reconciliation), by how each run ended. */
+export const reconciliationRuns = new Counter({
+  name: 'onramp_reconciliation_runs_total',
+  help: 'Reconciliation runs by provider and outcome: clean (no mismatch), mismatches, failed (a side could not be read).',
+  labelNames: ['provider', 'outcome'] as const,
+  registers,
+});
+export const reconciliationMismatches = new Counter({
+  name: 'onramp_reconciliation_mismatches_total',
+  help: "Mismatches reconciliation runs found with a provider's books, by kind (missing_here, missing_at_provider, status_differs, terms_differ; unreadable: rows of its books the broker could not read).",
+  labelNames: ['provider', 'kind'] as const,
+  registers,
+});
+export const reconciliationLastRun = new Gauge({
+  name: 'onramp_reconciliation_last_run_timestamp_seconds',
+  help: 'When a reconciliation of the provider last read both sides to the end (Unix seconds).',
+  labelNames: ['provider'] as const,
+  registers,
+});
+
 export const temporalClientErrors = new Counter({
   name: 'onramp_temporal_client_errors_total',
   help: "The API's Temporal calls that failed for want of Temporal, by operation (create, describe, signal, claim).",
