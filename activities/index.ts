@@ -14,6 +14,9 @@ import { deferralDelayMs, DeliveryGate, type DeliveryLimits } from '../src/webho
 import { orderWebhookBody } from '../src/webhooks/event';
 import { LocalAttemptGate } from '../src/webhooks/local-attempt-gate';
 import type { OutcomeRecorder } from '../src/ranking/outcome-recorder';
+import { createReconciliationActivities, type ReconciliationDependencies } from './reconciliation';
+
+export type { ReconciliationActivities } from './reconciliation';
 
 export interface ActivityDependencies {
   providers: ProviderRegistry;
@@ -28,6 +31,8 @@ export interface ActivityDependencies {
   orderRecords?: OrderRecords;
   /** Where settled orders are recorded for the offers' ranking (src/ranking); none: not recorded. */
   outcomes?: OutcomeRecorder;
+  /** What the reconciliation with the providers' books reads and signals with (activities/reconciliation.ts). */
+  reconciliation?: Omit<ReconciliationDependencies, 'providers'>;
 }
 
 /** The worker's defaults for 100 activity slots (WORKER_ACTIVITY_SLOTS; src/config/index.ts derives them from it). */
@@ -65,6 +70,7 @@ export function createActivities({
   deliveryLimits = DEFAULT_DELIVERY_LIMITS,
   orderRecords,
   outcomes,
+  reconciliation,
 }: ActivityDependencies) {
   const deliveries = new DeliveryGate(deliveryLimits, localAttempts.health);
   function adapter(code: string): ProviderAdapter {
@@ -116,6 +122,8 @@ export function createActivities({
   }
 
   return {
+    ...createReconciliationActivities({ providers, ...reconciliation }),
+
     /** Whether Temporal still keeps the order's workflow, open or closed (an order id reservation asks). */
     async orderRecordKept(input: { orderId: string }): Promise<boolean> {
       if (!orderRecords) throw ApplicationFailure.retryable('this worker cannot read order records', 'order_records_unavailable');

@@ -1,2 +1,3 @@
 export { orderIdReservation, providerOrderClaim } from './claim';
 export { orderWorkflow } from './order';
+export { reconciliationWorkflow, scheduledReconciliationWorkflow } from './reconciliation';

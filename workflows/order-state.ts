@@ -18,6 +18,8 @@ import type { Order } from '../src/domain/order';
 import { integratorExtras } from '../src/domain/order-extras';
 import { canTransition, isSettled, type OrderStatus } from '../src/domain/order-status';
 import { loggableProviderOrderId } from '../src/domain/provider-order-id';
+import { MISMATCH_KINDS } from '../src/domain/reconciliation';
+import { RECONCILIATION_MISMATCH_KEY, type OrderMismatchNotice } from '../src/temporal/reconciliation-contract';
 import {
   DEFAULT_ORDER_TIMINGS,
   INTEGRITY_ALERT_KEY,
@@ -203,6 +205,26 @@ export class OrderState {
     effects.upsertMemo({ ...this.memo });
     effects.upsertSearchAttributes([{ key: REVIEW_REASON_KEY, value: 'open_too_long' }]);
     effects.metrics?.flagged(this.input.providerCode, 'open_too_long');
+  }
+
+  /**
+   * A reconciliation found the order differs from the provider's books (src/domain/reconciliation.ts):
+   * the kinds join those known (its ReconciliationMismatch search attribute and memo), and nothing
+   * else of the order moves: only a provider's report, through apply(), moves its status. True when
+   * the kinds changed.
+   */
+  flagMismatch(notice: OrderMismatchNotice): boolean {
+    const memo = this.memo;
+    if (!memo) return false;
+    const known = memo.reconciliationMismatch ?? [];
+    const kinds = [...new Set([...known, ...notice.kinds.filter((kind) => MISMATCH_KINDS.includes(kind))])].sort();
+    if (kinds.length === known.length) return false;
+    const { effects } = this.options;
+    effects.log.warn('reconciliation found the order differs from the provider books', { kinds, reconciliation: notice.reconciliationId });
+    this.memo = { ...memo, reconciliationMismatch: kinds };
+    effects.upsertMemo({ ...this.memo });
+    effects.upsertSearchAttributes([{ key: RECONCILIATION_MISMATCH_KEY, value: kinds }]);
+    return true;
   }
 
   /**

@@ -27,6 +27,7 @@ import {
   type ProviderEvent,
   webhookDeliveriesQuery,
 } from '../src/temporal/order-contract';
+import { reconciliationMismatchSignal } from '../src/temporal/reconciliation-contract';
 import { OrderState, UNPAID, type OrderMetricsSink, type OrderResumeState } from './order-state';
 import { WebhookOutbox } from './webhook-outbox';
 
@@ -99,6 +100,14 @@ export const PROVIDER_REJECTED_PATCH = 'provider-rejected-creation';
 export const CARRY_START_MEMO_PATCH = 'carry-start-memo';
 
 /**
+ * A reconciliation's mismatch notice (reconciliationMismatchSignal) flags the order. Orders of
+ * earlier releases never received the signal, so their histories hold no such event; the marker
+ * is recorded by the first notice an order takes, so a release without the handler refuses to
+ * replay it rather than replaying it differently.
+ */
+export const RECONCILIATION_FLAG_PATCH = 'reconciliation-flag';
+
+/**
  * One order, from address validation and provider order creation to a final status. Provider
  * webhooks arrive as signals; a timer polls the provider when they do not, and expires unpaid orders.
  * The order's rules are in OrderState, the delivery of its integrator webhooks in WebhookOutbox.
@@ -132,6 +141,9 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   );
   setHandler(providerEventSignal, (event) => {
     inbox.push(event);
+  });
+  setHandler(reconciliationMismatchSignal, (notice) => {
+    if (patched(RECONCILIATION_FLAG_PATCH)) state.flagMismatch(notice);
   });
   setHandler(getOrderQuery, () => state.memo);
   setHandler(webhookDeliveriesQuery, () => state.deliveries.map((record) => ({ ...record })));

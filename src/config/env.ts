@@ -138,6 +138,17 @@ const BrokerEnvSchema = z.object({
   ORDER_EXPORT_MAX_DAYS: integer(1, 3660).default(93),
   /** Exports streaming at once per API process, all integrators together (each integrator: one). */
   ORDER_EXPORT_CONCURRENCY: integer(1, 1000).default(4),
+  /** Whether the worker keeps a daily reconciliation schedule per enabled provider (src/reconciliation/schedules.ts). */
+  RECONCILIATION_SCHEDULES: z.stringbool().default(true),
+  /** When, UTC (HH:MM), the daily reconciliations run. */
+  RECONCILIATION_AT: z
+    .string()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM, UTC')
+    .default('02:30'),
+  /** An order that changed less than this long ago is not compared by status yet. */
+  RECONCILIATION_SETTLE_MINUTES: integer(0, 10_080).default(60),
+  /** How long a reconciliation's report is kept, open and queryable. */
+  RECONCILIATION_KEEP_DAYS: integer(1, 3660).default(400),
   ORDER_POLL_INITIAL_SECONDS: seconds.default(30),
   ORDER_POLL_MAX_SECONDS: seconds.default(1800),
   ORDER_PAYMENT_WINDOW_SECONDS: seconds.default(86_400),

@@ -11,6 +11,7 @@ import {
   type ProvidersEnv,
 } from './env';
 import type { OrderTimings } from '../temporal/order-contract';
+import type { ReconciliationTimings } from '../temporal/reconciliation-contract';
 import { checkWebhookUrl, WebhookUrlRefusedError } from '../webhooks/ssrf';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
 import { readIntegratorsFile, sha256Hex, type Integrator } from './integrators';
@@ -88,6 +89,14 @@ export interface AppConfig {
     /** Exports of one integrator at once, per API process. */
     perIntegrator: number;
     total: number;
+  };
+  /** The reconciliation with the providers' books (src/reconciliation, docs/operations.md "Reconciliation"). */
+  reconciliation: {
+    /** Whether the worker keeps a daily schedule per enabled provider. */
+    schedules: boolean;
+    /** When the daily runs fire, UTC. */
+    at: { hour: number; minute: number };
+    timings: ReconciliationTimings;
   };
   /** Integrator webhook delivery: SSRF guard and per-attempt HTTP timeout. */
   webhooks: { allowPrivateNetworks: boolean; timeoutMs: number };
@@ -259,6 +268,16 @@ export function buildConfig(env: Env): AppConfig {
       maxWindowMs: env.ORDER_EXPORT_MAX_DAYS * 86_400_000,
       settleMs: env.ORDER_CREATE_TIMEOUT_SECONDS * 1000 + 60_000,
       total: env.ORDER_EXPORT_CONCURRENCY,
+    },
+    reconciliation: {
+      schedules: env.RECONCILIATION_SCHEDULES,
+      at: { hour: Number(env.RECONCILIATION_AT.slice(0, 2)), minute: Number(env.RECONCILIATION_AT.slice(3)) },
+      timings: {
+        // A provider transaction comes up to the payment window after its order's request.
+        marginMs: env.ORDER_PAYMENT_WINDOW_SECONDS * 1000,
+        settleMs: env.RECONCILIATION_SETTLE_MINUTES * 60_000,
+        keepReportMs: env.RECONCILIATION_KEEP_DAYS * 86_400_000,
+      },
     },
     orderIdReservation: { holdMs: env.ORDER_ID_RESERVATION_DAYS * 24 * 3_600_000 },
     orderTimings: {

@@ -14,6 +14,8 @@ import type { SandboxSimulator } from '../simulators/sandbox/server';
 import { IntegratorDirectory } from '../config/integrators';
 import { WebhookDeliverer } from '../webhooks/delivery';
 import { createOrderWorker } from '../worker/build';
+import { OrderSearch } from '../orders/search';
+import { keepReconciliationSchedules } from '../reconciliation/schedules';
 import { encryptingDataConverter } from '../temporal/codec';
 import { tracingClientInterceptors } from '../temporal/tracing';
 
@@ -117,8 +119,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       activitySlots: config.worker.activitySlots,
       webhookAttempts: config.worker.webhookAttempts,
       outcomes: ranking.recorder,
+      reconciliation: { search: new OrderSearch({ client, hashKeys: config.encryption.keys, logger: options.logger }), client },
     });
     running = worker.run();
+    if (config.reconciliation.schedules) await keepReconciliationSchedules(client, providers.codes(), config, options.logger);
   }
 
   return {

@@ -6,10 +6,12 @@
 import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/common';
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ReportedTerms } from '../domain/integrity';
+import type { MismatchKind } from '../domain/reconciliation';
 import type { Order } from '../domain/order';
 import type { OrderStatus } from '../domain/order-status';
 import type { OrderStatusChange } from '../webhooks/event';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
+import { RECONCILED_FROM_KEY, RECONCILIATION_MISMATCH_KEY } from './reconciliation-contract';
 
 export const DEFAULT_TASK_QUEUE = 'onramp-orders';
 
@@ -68,7 +70,10 @@ export const REVIEW_REASON_KEY = defineSearchAttributeKey('ReviewReason', Search
  */
 export const ORDER_REQUESTED_AT_KEY = defineSearchAttributeKey('OrderRequestedAt', SearchAttributeType.DATETIME);
 
-/** Custom search attributes the Temporal namespace must have (registered by `npm run dev` and compose). */
+/**
+ * Custom search attributes the Temporal namespace must have (registered by `npm run dev` and compose):
+ * the orders', and the reconciliation's (src/temporal/reconciliation-contract.ts), which orders carry too.
+ */
 export const ORDER_SEARCH_ATTRIBUTES = [
   ORDER_STATUS_KEY,
   PROVIDER_CODE_KEY,
@@ -78,6 +83,8 @@ export const ORDER_SEARCH_ATTRIBUTES = [
   INTEGRITY_ALERT_KEY,
   REVIEW_REASON_KEY,
   ORDER_REQUESTED_AT_KEY,
+  RECONCILED_FROM_KEY,
+  RECONCILIATION_MISMATCH_KEY,
 ] as const;
 
 /**
@@ -211,6 +218,8 @@ export interface OrderMemo {
   refusedReports?: number;
   /** Also the ReviewReason search attribute. */
   reviewReason?: ReviewReason;
+  /** What reconciliations found differs from the provider's books (also the ReconciliationMismatch search attribute). */
+  reconciliationMismatch?: MismatchKind[];
 }
 
 /** One status change to tell the integrator about (a Standard Webhooks message). */

@@ -4,12 +4,13 @@ import { ORDER_SEARCH_ATTRIBUTES } from './order-contract';
 
 const INDEXED_TYPES = {
   KEYWORD: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+  KEYWORD_LIST: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
   DATETIME: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_DATETIME,
 } as const;
 
 const typeOf = (name: string) => {
-  const key = ORDER_SEARCH_ATTRIBUTES.find((k) => k.name === name);
-  return key?.type === 'DATETIME' ? INDEXED_TYPES.DATETIME : INDEXED_TYPES.KEYWORD;
+  const type = ORDER_SEARCH_ATTRIBUTES.find((k) => k.name === name)?.type;
+  return type === 'DATETIME' || type === 'KEYWORD_LIST' ? INDEXED_TYPES[type] : INDEXED_TYPES.KEYWORD;
 };
 
 /** Registers the broker's custom search attributes that the namespace lacks; returns the ones added. */

@@ -3,6 +3,11 @@ import { connectRedis } from '../redis/connection';
 import { RedisSharedValues } from '../providers/shared-values';
 import { readFileSync } from 'node:fs';
 import { NativeConnection, Worker } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import type { ReconciliationDependencies } from '../../activities/reconciliation';
+import { OrderSearch } from '../orders/search';
+import { zeroReconciliationCounts } from '../reconciliation/run';
+import { keepReconciliationSchedules } from '../reconciliation/schedules';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../../activities';
 import { Ranking } from '../ranking/ranking';
@@ -37,6 +42,8 @@ export interface OrderWorkerOptions {
   webhookAttempts?: DeliveryLimits;
   /** Where settled orders are recorded for the offers' ranking (src/ranking); none: not recorded. */
   outcomes?: OutcomeRecorder;
+  /** The broker's order records and the client that tells orders of mismatches (reconciliation); none: it cannot run. */
+  reconciliation?: Omit<ReconciliationDependencies, 'providers'>;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
@@ -49,6 +56,7 @@ export const WORKFLOW_BUNDLE_OPTIONS = {
 };
 
 export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> {
+  zeroReconciliationCounts(options.providers.codes());
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace,
@@ -69,6 +77,7 @@ export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> 
       ...(options.webhookAttempts ? { deliveryLimits: options.webhookAttempts } : {}),
       orderRecords: temporalOrderRecords(options.connection, options.namespace),
       outcomes: options.outcomes,
+      ...(options.reconciliation ? { reconciliation: options.reconciliation } : {}),
     }),
   });
 }
@@ -82,14 +91,19 @@ export async function connectWorker(config: AppConfig, logger: Logger): Promise<
   setMetricsRecording(config.metrics.enabled);
   const redis = config.redisUrl ? await connectRedis(config.redisUrl, logger) : undefined;
   const connection = await NativeConnection.connect(connectionOptions(config.temporal));
+  const dataConverter = encryptingDataConverter(config.encryption.keys, config.encryption);
+  // The worker's own client, on its connection: the reconciliation reads order records and signals orders with it.
+  const client = new Client({ connection, namespace: config.temporal.namespace, dataConverter });
+  const providers = createProviderRegistry(config, redis ? new RedisSharedValues(redis.client) : undefined);
   const worker = await createOrderWorker({
     connection,
     namespace: config.temporal.namespace,
     taskQueue: config.temporal.taskQueue,
-    providers: createProviderRegistry(config, redis ? new RedisSharedValues(redis.client) : undefined),
+    providers,
     integrators: new IntegratorDirectory(config.integrators),
     webhooks: new WebhookDeliverer(config.webhooks),
-    dataConverter: encryptingDataConverter(config.encryption.keys, config.encryption),
+    dataConverter,
+    reconciliation: { search: new OrderSearch({ client, hashKeys: config.encryption.keys, logger }), client },
     activitySlots: config.worker.activitySlots,
     webhookAttempts: config.worker.webhookAttempts,
     // Only into Redis, which the API reads: a worker's own memory would hold statistics no API
@@ -97,6 +111,7 @@ export async function connectWorker(config: AppConfig, logger: Logger): Promise<
     ...(redis ? { outcomes: new Ranking(config, { redis: redis.client, logger }).recorder } : {}),
     ...(config.temporal.workflowBundlePath ? { workflowBundle: readBundle(config.temporal.workflowBundlePath) } : {}),
   });
+  if (config.reconciliation.schedules) await keepReconciliationSchedules(client, providers.codes(), config, logger);
   return {
     worker,
     close: async () => {

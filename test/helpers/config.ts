@@ -28,6 +28,8 @@ export function testConfig(overrides: Partial<AppConfig> = {}, env: NodeJS.Proce
     ipRateLimit: { limit: 1_000_000_000, windowMs: 60_000 },
     // Tests page through searches quickly; test/security/order-search-budget.test.ts sets a budget.
     orderSearchBudget: undefined,
+    // A stack makes reconciliation schedules only where a test asks (test/e2e/reconciliation.test.ts).
+    reconciliation: { ...config.reconciliation, schedules: false },
     ...overrides,
   };
 }

@@ -386,6 +386,37 @@ describe('review', () => {
   });
 });
 
+describe('reconciliation mismatches', () => {
+  test.each(ORDER_STATUSES)('an order %s is flagged with the kinds found, its status untouched, no webhook', (status) => {
+    const { state, effects } = orderIn(status);
+    const outbox = state.outbox.length;
+    expect(state.flagMismatch({ kinds: ['status_differs', 'missing_at_provider'], reconciliationId: 'r-1' })).toBe(true);
+    expect(state.memo).toMatchObject({ reconciliationMismatch: ['missing_at_provider', 'status_differs'], order: { status } });
+    expect(effects.kinds()).toEqual(['warn', 'memo', 'attributes']);
+    expect(effects.attributes()).toEqual([
+      [{ key: expect.objectContaining({ name: 'ReconciliationMismatch' }), value: ['missing_at_provider', 'status_differs'] }],
+    ]);
+    expect(state.outbox).toHaveLength(outbox);
+  });
+
+  test('kinds join those known; a notice with nothing new changes nothing', () => {
+    const { state, effects } = orderIn('complete');
+    state.flagMismatch({ kinds: ['terms_differ'], reconciliationId: 'r-1' });
+    effects.calls.length = 0;
+    expect(state.flagMismatch({ kinds: ['terms_differ'], reconciliationId: 'r-2' })).toBe(false);
+    expect(effects.calls).toEqual([]);
+    expect(state.flagMismatch({ kinds: ['missing_here', 'terms_differ'], reconciliationId: 'r-3' })).toBe(true);
+    expect(state.memo!.reconciliationMismatch).toEqual(['missing_here', 'terms_differ']);
+  });
+
+  test('a kind the broker does not know is not written into the order (a forged or garbled notice)', () => {
+    const { state, effects } = orderIn('complete');
+    expect(state.flagMismatch({ kinds: ['x'.repeat(10_000)] as never, reconciliationId: 'r-1' })).toBe(false);
+    expect(effects.calls).toEqual([]);
+    expect(state.memo!.reconciliationMismatch).toBeUndefined();
+  });
+});
+
 test('the resume state carries the memo, seen ids, settled time and outbox into the next run', () => {
   const { state } = orderIn('failed');
   const resume = state.resumeState(60_000);
