@@ -69,15 +69,25 @@ describe('a clean day', () => {
 
 describe('missing_here: a provider transaction no order here holds', () => {
   test('one without our id, and one naming an order the broker does not have', () => {
-    const phantom: BookedTransaction = { providerOrderId: 'ph-1', createdAtMs: FROM + HOUR, status: 'complete', providerStatus: 'completed' };
+    const phantom: BookedTransaction = {
+      providerOrderId: 'ph-1',
+      createdAtMs: FROM + HOUR,
+      status: 'complete',
+      providerStatus: 'completed',
+    };
     const stranger: BookedTransaction = { ...phantom, providerOrderId: 'ph-2', orderId: nextId() };
     expect(run([], [phantom, stranger]).mismatches).toEqual([
       { kind: 'missing_here', providerOrderId: 'ph-1', status: { provider: 'complete', providerStatus: 'completed' } },
-      { kind: 'missing_here', providerOrderId: 'ph-2', orderId: stranger.orderId, status: { provider: 'complete', providerStatus: 'completed' } },
+      {
+        kind: 'missing_here',
+        providerOrderId: 'ph-2',
+        orderId: stranger.orderId,
+        status: { provider: 'complete', providerStatus: 'completed' },
+      },
     ]);
   });
 
-  test('a customer retry naming one of our orders is the order\'s, not a stranger', () => {
+  test("a customer retry naming one of our orders is the order's, not a stranger", () => {
     const o = order();
     const retry = transactionOf(o, { providerOrderId: 'retry', status: 'failed', createdAtMs: o.requestedAtMs + 1000 });
     expect(run([o], [transactionOf(o), retry]).mismatches).toEqual([]);
@@ -129,7 +139,7 @@ describe('a pair across the window edge', () => {
     expect(run([o], [t], { fromMs: TO, toMs: TO + 24 * HOUR, nowMs: NOW + 24 * HOUR })).toMatchObject({ matched: 0, mismatches: [] });
   });
 
-  test('a drifted pair across the edge is reported by the order\'s window only', () => {
+  test("a drifted pair across the edge is reported by the order's window only", () => {
     const o = order({ requestedAtMs: TO - 1 });
     const t = transactionOf(o, { createdAtMs: TO + HOUR, status: 'refunded' });
     expect(run([o], [t]).mismatches.map((m) => m.kind)).toEqual(['status_differs']);
