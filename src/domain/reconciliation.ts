@@ -11,12 +11,13 @@
 import { checkReportedTerms, type Discrepancy, type ReportedTerms } from './integrity';
 import { isSettled, type OrderStatus } from './order-status';
 
-export const MISMATCH_KINDS = ['missing_here', 'missing_at_provider', 'status_differs', 'terms_differ'] as const;
+export const MISMATCH_KINDS = ['missing_here', 'missing_at_provider', 'status_differs', 'terms_differ', 'duplicate_payment'] as const;
 /**
  * `missing_here`: the provider has a transaction no order here holds; `missing_at_provider`: an
  * order here that the provider has a record of by the broker's own account (a provider order id,
  * or a status only a provider report moves an order to) is not in its books; `status_differs`: the
- * two sides disagree on how it ended; `terms_differ`: the amount, currency or wallet differ.
+ * two sides disagree on how it ended; `terms_differ`: the amount, currency or wallet differ;
+ * `duplicate_payment`: a second transaction of the order that took money (the order follows one).
  */
 export type MismatchKind = (typeof MISMATCH_KINDS)[number];
 
@@ -81,6 +82,11 @@ export interface ReconciliationInput {
 export interface ReconciliationOutcome {
   /** Orders of the window matched with a transaction. */
   matched: number;
+  /**
+   * Matched orders whose status was not compared: they changed inside the settle window. Running
+   * the window again later compares them (no later window does: they belong to this one).
+   */
+  unsettled: number;
   /** Orders of the window (anchored in it). */
   orders: number;
   /** Transactions of the window (anchored in it). */
@@ -105,19 +111,26 @@ function expectedAtProvider(order: BookedOrder): boolean {
   return order.providerOrderId !== undefined || PROVIDER_REPORTED.has(order.status);
 }
 
+/** Ends where no money moved, whichever side says which: `failed` and `expired` agree. */
+const UNPAID_ENDS: ReadonlySet<OrderStatus> = new Set(['failed', 'expired']);
+/** Statuses in which ours says the provider is holding or moving the customer's money. */
+const MONEY_HELD: ReadonlySet<OrderStatus> = new Set(['hold', 'processing']);
+
 /**
  * Whether the two statuses disagree in a way worth a person's look (once the order has settled):
- * the provider's is final and differs from ours; ours says the money arrived or went back and the
- * provider's books do not; or the provider is moving the money while ours is elsewhere (a lost
- * report). A provider still waiting for a payment ours has given up on (`expired`) is not one: a
- * late payment revives the order through its own checked path.
+ * the provider's is final and differs from ours (`failed` and `expired`, both unpaid, agree); ours
+ * says the money arrived or went back and the provider's books do not; the provider is moving money
+ * ours does not know of (a lost report); or ours says money is held or moving while the provider
+ * has not received any. A provider still waiting for a payment ours has given up on (`expired`) is
+ * not one: a late payment revives the order through its own checked path.
  */
 function statusesDiffer(here: OrderStatus, provider: OrderStatus): boolean {
-  if (here === provider) return false;
-  return isSettled(provider) || here === 'complete' || here === 'refunded' || provider === 'processing';
+  if (here === provider || (UNPAID_ENDS.has(here) && UNPAID_ENDS.has(provider))) return false;
+  if (isSettled(provider) || here === 'complete' || here === 'refunded' || provider === 'processing') return true;
+  return MONEY_HELD.has(here) && (provider === 'created' || provider === 'pending');
 }
 
-/** The transaction an order is matched with: the one naming it, or the one it pinned. */
+/** The transactions by provider order id, and those naming each order. */
 function indexTransactions(transactions: readonly BookedTransaction[]) {
   const byOrder = new Map<string, BookedTransaction[]>();
   const byProviderId = new Map<string, BookedTransaction>();
@@ -128,25 +141,58 @@ function indexTransactions(transactions: readonly BookedTransaction[]) {
   return { byOrder, byProviderId };
 }
 
+/**
+ * Each order's transaction: the provider order it pinned, else the furthest-along of those naming
+ * it that no other order pinned. One transaction stands for one order.
+ */
+function matchOrders(orders: readonly BookedOrder[], transactions: ReturnType<typeof indexTransactions>) {
+  const matchedBy = new Map<string, BookedTransaction | undefined>();
+  const pinnedIds = new Set<string>();
+  for (const order of orders) {
+    if (order.providerOrderId === undefined) continue;
+    const pinned = transactions.byProviderId.get(order.providerOrderId);
+    matchedBy.set(order.orderId, pinned);
+    if (pinned) pinnedIds.add(pinned.providerOrderId);
+  }
+  for (const order of orders) {
+    if (order.providerOrderId !== undefined) continue;
+    const free = (transactions.byOrder.get(order.orderId) ?? []).filter((t) => !pinnedIds.has(t.providerOrderId));
+    matchedBy.set(order.orderId, mostAdvanced(free));
+  }
+  return { matchedBy, pinnedIds };
+}
+
 /** Compares the two sides of a window; every mismatch once, anchored as the module says. */
 export function reconcile(input: ReconciliationInput): ReconciliationOutcome {
-  const { byOrder, byProviderId } = indexTransactions(input.transactions);
+  const indexed = indexTransactions(input.transactions);
+  const { matchedBy, pinnedIds } = matchOrders(input.orders, indexed);
   const claimed = new Set<string>();
   const mismatches: Mismatch[] = [];
   let matched = 0;
   let orders = 0;
+  let unsettled = 0;
 
   for (const order of input.orders) {
-    // The pinned provider order, else the transactions naming the order (the most advanced first).
-    const pinned = order.providerOrderId === undefined ? undefined : byProviderId.get(order.providerOrderId);
-    const naming = byOrder.get(order.orderId) ?? [];
-    const transaction = pinned ?? (order.providerOrderId === undefined ? mostAdvanced(naming) : undefined);
+    const transaction = matchedBy.get(order.orderId);
+    const naming = indexed.byOrder.get(order.orderId) ?? [];
     // Every transaction naming the order belongs to it (a customer's retries in the widget): none is a stranger.
     for (const t of naming) claimed.add(t.providerOrderId);
     if (transaction) claimed.add(transaction.providerOrderId);
     if (!inWindow(order.requestedAtMs, input)) continue;
     orders++;
     const base = { orderId: order.orderId, integratorId: order.integratorId };
+
+    // Another transaction of the order that took money: the order follows one purchase only. (One
+    // another order pinned is that order's: it shows there, and this order shows missing.)
+    for (const other of naming) {
+      if (other === transaction || !MONEY_MOVED.has(other.status) || pinnedIds.has(other.providerOrderId)) continue;
+      mismatches.push({
+        kind: 'duplicate_payment',
+        ...base,
+        providerOrderId: other.providerOrderId,
+        status: { here: order.status, provider: other.status, providerStatus: other.providerStatus },
+      });
+    }
 
     if (!transaction) {
       if (expectedAtProvider(order)) {
@@ -161,7 +207,9 @@ export function reconcile(input: ReconciliationInput): ReconciliationOutcome {
     }
     matched++;
     const pair = { ...base, providerOrderId: transaction.providerOrderId };
-    const settled = input.nowMs - order.updatedAtMs >= input.settleMs;
+    // A change time that cannot be read is no reason to never compare.
+    const settled = Number.isNaN(order.updatedAtMs) || input.nowMs - order.updatedAtMs >= input.settleMs;
+    if (!settled && order.status !== transaction.status) unsettled++;
     if (settled && statusesDiffer(order.status, transaction.status)) {
       mismatches.push({
         kind: 'status_differs',
@@ -194,7 +242,7 @@ export function reconcile(input: ReconciliationInput): ReconciliationOutcome {
       status: { provider: t.status, providerStatus: t.providerStatus },
     });
   }
-  return { matched, orders, transactions, mismatches };
+  return { matched, unsettled, orders, transactions, mismatches };
 }
 
 /** Of one order's transactions, the one furthest along: money moved first, then final, then the latest. */

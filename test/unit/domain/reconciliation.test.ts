@@ -50,7 +50,7 @@ describe('a clean day', () => {
     delete pinnedTx.orderId;
     const unpaid = order({ status: 'expired' });
     const outcome = run([byId, pinned, unpaid], [transactionOf(byId), pinnedTx]);
-    expect(outcome).toEqual({ matched: 2, orders: 3, transactions: 2, mismatches: [] });
+    expect(outcome).toEqual({ matched: 2, unsettled: 0, orders: 3, transactions: 2, mismatches: [] });
   });
 
   test('an amount written at another precision, an EVM wallet in other casing, agree', () => {
@@ -168,11 +168,18 @@ describe('status_differs', () => {
     expect(differs('pending', 'processing')).toBe(true);
   });
 
-  test('not: the same status, or a provider still waiting for a payment ours gave up on', () => {
+  test('ours holds or moves money the provider has not received', () => {
+    expect(differs('processing', 'pending')).toBe(true);
+    expect(differs('hold', 'created')).toBe(true);
+  });
+
+  test('not: the same status, both unpaid ends, or a provider still waiting for a payment ours gave up on', () => {
     for (const status of ORDER_STATUSES) expect(differs(status, status)).toBe(false);
+    expect(differs('failed', 'expired')).toBe(false);
+    expect(differs('expired', 'failed')).toBe(false);
     expect(differs('expired', 'pending')).toBe(false);
     expect(differs('pending', 'hold')).toBe(false);
-    expect(differs('processing', 'pending')).toBe(false);
+    expect(differs('processing', 'hold')).toBe(false);
   });
 
   test('both sides, in the report', () => {
@@ -188,10 +195,16 @@ describe('status_differs', () => {
     ]);
   });
 
-  test('an order that changed inside the settle window is not compared yet', () => {
+  test('an order that changed inside the settle window is not compared yet, and counted', () => {
     const o = order({ status: 'processing', updatedAtMs: NOW - HOUR + 1 });
-    expect(run([o], [transactionOf(o, { status: 'complete' })]).mismatches).toEqual([]);
+    expect(run([o], [transactionOf(o, { status: 'complete' })])).toMatchObject({ mismatches: [], unsettled: 1 });
+    expect(run([o], [transactionOf(o, { status: 'complete' })], { nowMs: NOW + 1 })).toMatchObject({ unsettled: 0 });
     expect(run([o], [transactionOf(o, { status: 'complete' })], { nowMs: NOW + 1 }).mismatches).toHaveLength(1);
+  });
+
+  test('a change time that cannot be read does not keep the status from being compared', () => {
+    const o = order({ status: 'processing', updatedAtMs: NaN });
+    expect(run([o], [transactionOf(o, { status: 'complete' })]).mismatches.map((m) => m.kind)).toEqual(['status_differs']);
   });
 });
 
@@ -224,6 +237,44 @@ describe('terms_differ', () => {
   test('checked whatever the settle window: terms do not move towards each other', () => {
     const o = order({ updatedAtMs: NOW });
     expect(run([o], [transactionOf(o, { reported: { fiatAmount: '99' } })]).mismatches.map((m) => m.kind)).toEqual(['terms_differ']);
+  });
+});
+
+describe('duplicate_payment', () => {
+  test('a second transaction of the order that took money, beside the pinned one', () => {
+    const o = order({ providerOrderId: 'p1' });
+    const second = transactionOf(o, { providerOrderId: 'p2', status: 'complete', providerStatus: 'completed' });
+    expect(run([o], [transactionOf(o), second]).mismatches).toEqual([
+      {
+        kind: 'duplicate_payment',
+        orderId: o.orderId,
+        integratorId: 'acme',
+        providerOrderId: 'p2',
+        status: { here: 'complete', provider: 'complete', providerStatus: 'completed' },
+      },
+    ]);
+  });
+
+  test('without a pin too; an abandoned or failed attempt is no payment', () => {
+    const o = order();
+    const paid = transactionOf(o, { providerOrderId: 'a', status: 'complete' });
+    const refunded = transactionOf(o, { providerOrderId: 'b', status: 'refunded' });
+    const abandoned = transactionOf(o, { providerOrderId: 'c', status: 'failed' });
+    const open = transactionOf(o, { providerOrderId: 'd', status: 'pending' });
+    expect(run([o], [paid, refunded, abandoned, open]).mismatches.map((m) => [m.kind, m.providerOrderId])).toEqual([
+      ['duplicate_payment', 'b'],
+    ]);
+  });
+
+  test('one transaction stands for one order: pinned by one, it is not matched by another that it names', () => {
+    const a = order({ providerOrderId: 'shared' });
+    const b = order({ status: 'complete' });
+    const shared = transactionOf(a, { orderId: b.orderId });
+    const outcome = run([a, b], [shared]);
+    expect(outcome.matched).toBe(1);
+    expect(outcome.mismatches).toEqual([
+      { kind: 'missing_at_provider', orderId: b.orderId, integratorId: 'acme', status: { here: 'complete' } },
+    ]);
   });
 });
 
