@@ -3,6 +3,7 @@ import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { MismatchKind } from '../src/domain/reconciliation';
 import type { ProviderOrderRecords } from '../src/reconciliation/broker-books';
 import type { ProviderRegistry } from '../src/providers/registry';
+import { BooksWalkError } from '../src/reconciliation/provider-books';
 import { runReconciliation } from '../src/reconciliation/run';
 import { orderWorkflowId } from '../src/temporal/order-contract';
 import { reconciliationMismatchSignal, type ReconciliationInput, type ReconciliationReport } from '../src/temporal/reconciliation-contract';
@@ -27,12 +28,18 @@ export function createReconciliationActivities({ providers, search, client, prov
         throw ApplicationFailure.nonRetryable(`provider ${input.providerCode} is not enabled on this worker`, 'provider_unavailable');
       if (!search) throw ApplicationFailure.retryable('this worker cannot read order records', 'order_records_unavailable');
       const context = Context.current();
-      return runReconciliation(adapter, input, {
-        search,
-        signal: context.cancellationSignal,
-        onProgress: (stage, read) => context.heartbeat({ stage, read }),
-        ...(providerPauseMs === undefined ? {} : { pauseMs: providerPauseMs }),
-      });
+      try {
+        return await runReconciliation(adapter, input, {
+          search,
+          signal: context.cancellationSignal,
+          onProgress: (stage, read) => context.heartbeat({ stage, read }),
+          ...(providerPauseMs === undefined ? {} : { pauseMs: providerPauseMs }),
+        });
+      } catch (err) {
+        // A list too long or going round stays so: the run fails now rather than after 12 hours of retries.
+        if (err instanceof BooksWalkError) throw ApplicationFailure.nonRetryable(err.message, 'books_unreadable');
+        throw err;
+      }
     },
 
     /**

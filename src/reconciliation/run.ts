@@ -1,8 +1,13 @@
 import type { BookedOrder } from '../domain/reconciliation';
-import { MISMATCH_KINDS, reconcile, type MismatchKind } from '../domain/reconciliation';
+import { MISMATCH_KINDS, reconcile, type Mismatch, type MismatchKind } from '../domain/reconciliation';
 import { reconciliationLastRun, reconciliationMismatches, reconciliationRuns } from '../metrics/metrics';
 import type { ProviderAdapter } from '../providers/types';
-import { MAX_REPORTED_MISMATCHES, type ReconciliationInput, type ReconciliationReport } from '../temporal/reconciliation-contract';
+import {
+  MAX_REPORTED_BYTES,
+  MAX_REPORTED_MISMATCHES,
+  type ReconciliationInput,
+  type ReconciliationReport,
+} from '../temporal/reconciliation-contract';
 import { readBrokerOrders, type ProviderOrderRecords } from './broker-books';
 import { lookUpProviderBooks } from './lookups';
 import { readProviderBooks, type ProviderBooks } from './provider-books';
@@ -37,6 +42,18 @@ const inside = (at: number, input: ReconciliationInput) => at >= input.fromMs &&
  * (the list cut at MAX_REPORTED_MISMATCHES). A side that cannot be read fails the run: a half-read
  * side would report what it did not read as missing.
  */
+/** The mismatches a report lists: the first ones, within MAX_REPORTED_MISMATCHES and MAX_REPORTED_BYTES. */
+export function listed(mismatches: readonly Mismatch[]): { mismatches: Mismatch[]; truncated: number } {
+  const kept: Mismatch[] = [];
+  let bytes = 2;
+  for (const mismatch of mismatches) {
+    bytes += Buffer.byteLength(JSON.stringify(mismatch)) + 1;
+    if (kept.length >= MAX_REPORTED_MISMATCHES || bytes > MAX_REPORTED_BYTES) break;
+    kept.push(mismatch);
+  }
+  return { mismatches: kept, truncated: mismatches.length - kept.length };
+}
+
 export async function runReconciliation(
   adapter: ProviderAdapter,
   input: ReconciliationInput,
@@ -89,9 +106,9 @@ export async function runReconciliation(
       transactions: outcome.transactions,
       matched: outcome.matched,
       unreadable: books.unreadable,
+      unsettled: outcome.unsettled,
       counts,
-      mismatches: outcome.mismatches.slice(0, MAX_REPORTED_MISMATCHES),
-      truncated: Math.max(0, outcome.mismatches.length - MAX_REPORTED_MISMATCHES),
+      ...listed(outcome.mismatches),
     };
   } catch (err) {
     reconciliationRuns.inc({ provider, outcome: 'failed' });

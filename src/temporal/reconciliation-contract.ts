@@ -33,6 +33,8 @@ export interface ReconciliationTimings {
   settleMs: number;
   /** How long the report is kept, open and queryable, after the run. */
   keepReportMs: number;
+  /** History length at which the report's workflow continues as new (tests lower it; 1,000 when absent). */
+  historyEventsBeforeContinue?: number;
 }
 
 export interface ReconciliationInput {
@@ -68,19 +70,30 @@ export interface ReconciliationReport {
   orders: number;
   transactions: number;
   matched: number;
-  /** Rows of the provider's list that named no provider order id or creation time. */
+  /** Rows of the provider's list that could not be read, and lookups that failed. */
   unreadable: number;
+  /** Matched orders whose status was not compared: they changed inside the settle window (run the window again later). */
+  unsettled: number;
   /** Mismatches by kind, all of them (the list below may be cut). */
   counts: Partial<Record<MismatchKind, number>>;
-  /** The mismatches, at most MAX_REPORTED_MISMATCHES of them; `truncated` says how many more there were. */
+  /**
+   * The mismatches, at most MAX_REPORTED_MISMATCHES of them and MAX_REPORTED_BYTES of JSON;
+   * `truncated` says how many more there were (the counts hold all).
+   */
   mismatches: Mismatch[];
   truncated: number;
   /** Open orders told of their mismatch (a closed order's workflow cannot take it: the report holds it). */
   flagged: number;
+  /** Why telling the orders failed, when it did (the report is kept all the same). */
+  flagError?: string;
+  /** The last rerun could not read a side: this report is the one before it (`lastRunError` says why). */
+  lastRunError?: string;
 }
 
 /** The most mismatches a report lists one by one (a report is a workflow payload: it must stay small). */
 export const MAX_REPORTED_MISMATCHES = 1_000;
+/** The most bytes of JSON the listed mismatches may take (provider texts may each be hundreds of bytes). */
+export const MAX_REPORTED_BYTES = 256 * 1024;
 
 export const reconciliationReportQuery = defineQuery<ReconciliationReport | null>('reconciliationReport');
 /** Read the two sides again and replace the report (an operator's "run now" on a window already reconciled). */

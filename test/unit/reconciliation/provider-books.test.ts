@@ -6,7 +6,7 @@ import {
   type TransactionListing,
 } from '../../../src/providers/types';
 import { lookUpProviderBooks, lookedUpTransaction } from '../../../src/reconciliation/lookups';
-import { readProviderBooks } from '../../../src/reconciliation/provider-books';
+import { BooksWalkError, MAX_LISTED_TRANSACTIONS, readProviderBooks } from '../../../src/reconciliation/provider-books';
 import type { BookedOrder } from '../../../src/domain/reconciliation';
 
 const T0 = Date.UTC(2026, 10, 28);
@@ -103,6 +103,37 @@ describe('readProviderBooks', () => {
     const books = await readProviderBooks(listing, T0, T0 + HOUR, { pauseMs: 0 });
     expect(books.transactions.map((t) => t.providerOrderId)).toEqual(['ok']);
     expect(books.unreadable).toBe(3);
+  });
+
+  test('a list going round fails the walk: a cursor again, or full pages of known rows only', async () => {
+    const looping = scripted({
+      [`${T0}:`]: { transactions: [listed('a')], cursor: 'x' },
+      [`${T0}:x`]: { transactions: [listed('b')], cursor: 'y' },
+      [`${T0}:y`]: { transactions: [listed('c')], cursor: 'x' },
+    });
+    await expect(readProviderBooks(looping.listing, T0, T0 + HOUR, { pauseMs: 0 })).rejects.toThrow(BooksWalkError);
+    // Offsets that move forward over the same rows for ever.
+    let calls = 0;
+    const treadmill: TransactionListing = {
+      callsPerSecond: 1000,
+      list: () => Promise.resolve({ transactions: [listed('a'), listed('b')], cursor: String(++calls) }),
+    };
+    await expect(readProviderBooks(treadmill, T0, T0 + HOUR, { pauseMs: 0 })).rejects.toThrow('goes round');
+    expect(calls).toBe(6);
+  });
+
+  test('a list longer than a walk keeps fails it rather than filling the worker', async () => {
+    let page = 0;
+    const endless: TransactionListing = {
+      callsPerSecond: 1000,
+      list: () => {
+        page++;
+        const transactions = Array.from({ length: 10_000 }, (_, i) => listed(`${page}-${i}`));
+        return Promise.resolve({ transactions, cursor: String(page) });
+      },
+    };
+    await expect(readProviderBooks(endless, T0, T0 + HOUR, { pauseMs: 0 })).rejects.toThrow(`more than ${MAX_LISTED_TRANSACTIONS}`);
+    expect(page).toBe(MAX_LISTED_TRANSACTIONS / 10_000 + 1);
   });
 
   test("a provider's failure fails the read (a half-read side would report what it did not read)", async () => {
