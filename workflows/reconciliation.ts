@@ -1,7 +1,9 @@
-import { WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
+import { defineSearchAttributeKey, SearchAttributeType, WorkflowExecutionAlreadyStartedError } from '@temporalio/common';
 import {
   ParentClosePolicy,
+  allHandlersFinished,
   condition,
+  continueAsNew,
   proxyActivities,
   setHandler,
   startChild,
@@ -50,43 +52,85 @@ function ordersOf(mismatches: readonly Mismatch[]): { orderId: string; kinds: Mi
   return [...kinds].map(([orderId, found]) => ({ orderId, kinds: [...found].sort() }));
 }
 
+/** A report carried into the next run of its workflow (continue-as-new), with when it stops being kept. */
+export interface CarriedReport {
+  report: ReconciliationReport | null;
+  keepUntilMs: number;
+  /** A rerun asked for while the run was continuing as new: the next run makes it. */
+  rerun?: boolean;
+}
+
+/** History events past which a report's workflow continues as new (each rerun adds its report to the history). */
+const HISTORY_EVENTS_BEFORE_CONTINUE = 1_000;
+
+const failureText = (err: unknown) => {
+  const cause = (err as { cause?: Error }).cause;
+  return `${(err as Error).message}${cause ? `: ${cause.message}` : ''}`;
+};
+
 /**
  * One provider's window reconciled with its books (src/reconciliation): its workflow id names the
  * provider and the window, so the window has one report. The report is kept in the workflow, open
  * and queryable (reconciliationReportQuery), for `keepReportMs`, so the namespace's retention never
  * deletes it early; its search attributes find it (ProviderCode, ReconciledFrom, and the kinds found
  * as ReconciliationMismatch, `none` when clean). A rerun signal reads both sides again and replaces
- * the report. Orders that differ are told (their own ReconciliationMismatch) while their workflow is open.
+ * the report; a rerun that fails keeps the report before it, marked with why. Orders that differ are
+ * told (their own ReconciliationMismatch) while their workflow is open; a failure to tell them is
+ * noted in the report, never a reason to lose it.
  */
-export async function reconciliationWorkflow(input: ReconciliationInput): Promise<ReconciliationReport | null> {
-  let report: ReconciliationReport | null = null;
-  let rerun = true;
+export async function reconciliationWorkflow(input: ReconciliationInput, carried?: CarriedReport): Promise<ReconciliationReport | null> {
+  let report: ReconciliationReport | null = carried?.report ?? null;
+  let rerun = carried === undefined || carried.rerun === true;
+  const keepUntilMs = carried?.keepUntilMs ?? Date.now() + input.timings.keepReportMs;
   setHandler(reconciliationReportQuery, () => report);
   setHandler(rerunReconciliationSignal, () => void (rerun = true));
   upsertSearchAttributes([
     { key: PROVIDER_CODE_KEY, value: input.providerCode },
     { key: RECONCILED_FROM_KEY, value: new Date(input.fromMs) },
   ]);
-  const keepUntil = Date.now() + input.timings.keepReportMs;
-  while (rerun) {
-    rerun = false;
-    const found = await reconcileProviderBooks(input);
-    const flagged = await flagReconciledOrders({ reconciliationId: workflowInfo().workflowId, orders: ordersOf(found.mismatches) });
-    report = { ...found, flagged };
-    const kinds = Object.keys(found.counts).sort();
-    upsertSearchAttributes([{ key: RECONCILIATION_MISMATCH_KEY, value: kinds.length > 0 ? kinds : ['none'] }]);
-    await condition(() => rerun, Math.max(keepUntil - Date.now(), 1));
+  for (;;) {
+    if (rerun) {
+      rerun = false;
+      let found: Omit<ReconciliationReport, 'flagged'>;
+      try {
+        found = await reconcileProviderBooks(input);
+      } catch (err) {
+        // The first run has nothing to keep: it fails, and shows so. A rerun keeps what it replaced.
+        if (report === null) throw err;
+        report = { ...report, lastRunError: failureText(err) };
+        continue;
+      }
+      report = { ...found, flagged: 0 };
+      const kinds = Object.keys(found.counts).sort();
+      upsertSearchAttributes([{ key: RECONCILIATION_MISMATCH_KEY, value: kinds.length > 0 ? kinds : ['none'] }]);
+      try {
+        const flagged = await flagReconciledOrders({ reconciliationId: workflowInfo().workflowId, orders: ordersOf(found.mismatches) });
+        report = { ...report, flagged };
+      } catch (err) {
+        report = { ...report, flagError: failureText(err) };
+      }
+    }
+    if (
+      workflowInfo().continueAsNewSuggested ||
+      workflowInfo().historyLength > (input.timings.historyEventsBeforeContinue ?? HISTORY_EVENTS_BEFORE_CONTINUE)
+    ) {
+      await condition(allHandlersFinished);
+      // Read after the wait: a rerun signalled meanwhile goes to the next run, never lost.
+      return continueAsNew<typeof reconciliationWorkflow>(input, { report, keepUntilMs, rerun });
+    }
+    if (!(await condition(() => rerun, Math.max(keepUntilMs - Date.now(), 1)))) return report;
   }
-  return report;
 }
 
 /**
  * What a reconciliation schedule starts: the window (of `windowMs`, aligned to UTC) that ended at
- * least `lagMs` ago, reconciled by its own workflow. A window already reconciled (the schedule caught
- * up after an outage, or an operator ran it) is left as it is.
+ * least `lagMs` before the schedule fired (TemporalScheduledStartTime, not when the workflow first
+ * ran: a run delayed by an outage still reconciles its own day), reconciled by its own workflow. A
+ * window already reconciled (an operator ran it) is left as it is.
  */
 export async function scheduledReconciliationWorkflow(input: ScheduledReconciliationInput): Promise<string> {
-  const toMs = Math.floor((Date.now() - input.lagMs) / input.windowMs) * input.windowMs;
+  const firedAtMs = workflowInfo().typedSearchAttributes.get(SCHEDULED_START_KEY)?.getTime() ?? Date.now();
+  const toMs = Math.floor((firedAtMs - input.lagMs) / input.windowMs) * input.windowMs;
   const fromMs = toMs - input.windowMs;
   const workflowId = reconciliationWorkflowId(input.providerCode, fromMs, toMs);
   try {
@@ -100,3 +144,6 @@ export async function scheduledReconciliationWorkflow(input: ScheduledReconcilia
   }
   return workflowId;
 }
+
+/** Set by Temporal on a workflow a schedule started: when the schedule fired. */
+const SCHEDULED_START_KEY = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
