@@ -18,7 +18,7 @@ import type { Order } from '../src/domain/order';
 import { integratorExtras } from '../src/domain/order-extras';
 import { canTransition, isSettled, type OrderStatus } from '../src/domain/order-status';
 import { loggableProviderOrderId } from '../src/domain/provider-order-id';
-import { MISMATCH_KINDS } from '../src/domain/reconciliation';
+import { MISMATCH_KINDS, type MismatchKind } from '../src/domain/reconciliation';
 import { RECONCILIATION_MISMATCH_KEY, type OrderMismatchNotice } from '../src/temporal/reconciliation-contract';
 import {
   DEFAULT_ORDER_TIMINGS,
@@ -216,11 +216,19 @@ export class OrderState {
   flagMismatch(notice: OrderMismatchNotice): boolean {
     const memo = this.memo;
     if (!memo) return false;
+    // Anyone with Temporal access can send the signal: a malformed one must not fail the workflow task.
+    const told: unknown[] = Array.isArray((notice as Partial<OrderMismatchNotice> | null)?.kinds) ? notice.kinds : [];
     const known = memo.reconciliationMismatch ?? [];
-    const kinds = [...new Set([...known, ...notice.kinds.filter((kind) => MISMATCH_KINDS.includes(kind))])].sort();
+    const valid = told.filter(
+      (kind): kind is MismatchKind => typeof kind === 'string' && (MISMATCH_KINDS as readonly string[]).includes(kind),
+    );
+    const kinds = [...new Set([...known, ...valid])].sort();
     if (kinds.length === known.length) return false;
     const { effects } = this.options;
-    effects.log.warn('reconciliation found the order differs from the provider books', { kinds, reconciliation: notice.reconciliationId });
+    effects.log.warn('reconciliation found the order differs from the provider books', {
+      kinds,
+      reconciliation: String(notice.reconciliationId),
+    });
     this.memo = { ...memo, reconciliationMismatch: kinds };
     effects.upsertMemo({ ...this.memo });
     effects.upsertSearchAttributes([{ key: RECONCILIATION_MISMATCH_KEY, value: kinds }]);

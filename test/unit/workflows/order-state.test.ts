@@ -415,6 +415,15 @@ describe('reconciliation mismatches', () => {
     expect(effects.calls).toEqual([]);
     expect(state.memo!.reconciliationMismatch).toBeUndefined();
   });
+
+  test.each([null, {}, { kinds: 'status_differs' }, { kinds: [1, null, {}] }, { kinds: [['terms_differ']] }])(
+    'a malformed notice (%j) is ignored, never thrown on (a throw would fail the workflow task on every replay)',
+    (notice) => {
+      const { state, effects } = orderIn('complete');
+      expect(state.flagMismatch(notice as never)).toBe(false);
+      expect(effects.calls).toEqual([]);
+    },
+  );
 });
 
 test('the resume state carries the memo, seen ids, settled time and outbox into the next run', () => {
