@@ -41,11 +41,19 @@ export function listPosition(cursor: string | undefined): TransakListPosition {
 }
 
 /**
+ * Rows each page of a status reads again from the page before. An order that leaves the status
+ * being walked (paid, completed) moves every later row of it up one place: without the overlap,
+ * the row at the next page's edge would be skipped and never listed. The walk keeps each id once.
+ */
+export const TRANSAK_LIST_OVERLAP = 10;
+
+/**
  * The cursor after a page read at `position`: the same status further on when the page was full
- * (`next`, offsetPage's next offset), else the next status from its first row; none after the last.
+ * (`next`, offsetPage's next offset, less TRANSAK_LIST_OVERLAP rows), else the next status from its
+ * first row; none after the last.
  */
 export function nextListCursor(position: TransakListPosition, next: string | undefined): string | undefined {
-  if (next !== undefined) return `${position.status}:${next}`;
+  if (next !== undefined) return `${position.status}:${Math.max(position.skip + 1, Number(next) - TRANSAK_LIST_OVERLAP)}`;
   const following = TRANSAK_LISTED_STATUSES[TRANSAK_LISTED_STATUSES.indexOf(position.status) + 1];
   return following === undefined ? undefined : `${following}:0`;
 }

@@ -44,7 +44,9 @@ describe('Transak order list cursor', () => {
   it('starts at the first status, goes on within a status while pages are full, then to the next status', () => {
     const first = listPosition(undefined);
     expect(first).toEqual({ status: 'AWAITING_PAYMENT_FROM_USER', skip: 0 });
-    expect(nextListCursor(first, '100')).toBe('AWAITING_PAYMENT_FROM_USER:100');
+    // Ten rows of the page before are read again: a row moved up by an order leaving the status is not skipped.
+    expect(nextListCursor(first, '100')).toBe('AWAITING_PAYMENT_FROM_USER:90');
+    expect(nextListCursor({ status: 'AWAITING_PAYMENT_FROM_USER', skip: 90 }, '190')).toBe('AWAITING_PAYMENT_FROM_USER:180');
     expect(listPosition('AWAITING_PAYMENT_FROM_USER:100')).toEqual({ status: 'AWAITING_PAYMENT_FROM_USER', skip: 100 });
     expect(nextListCursor({ status: 'AWAITING_PAYMENT_FROM_USER', skip: 100 }, undefined)).toBe('PAYMENT_DONE_MARKED_BY_USER:0');
     expect(nextListCursor({ status: 'EXPIRED', skip: 0 }, undefined)).toBeUndefined();
