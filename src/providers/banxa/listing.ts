@@ -2,8 +2,8 @@
  * Banxa's order list as the reconciliation reads it: `GET /v2/orders` by creation dates, paged by
  * page number (docs/providers/banxa.md, Transaction list).
  */
-import { inWindow, listedTransaction, windowDates } from '../kit/listed';
-import type { ProviderOrderSnapshot, ProviderTransaction, TransactionWindow } from '../types';
+import { windowDates, windowRows } from '../kit/listed';
+import type { ProviderOrderSnapshot, ProviderTransactionPage, TransactionWindow } from '../types';
 
 const DAY_MS = 86_400_000;
 
@@ -38,14 +38,8 @@ export function banxaListPage(
   page: number,
   limit: number,
   pageTotal?: number,
-): { transactions: ProviderTransaction[]; cursor?: string; unreadable: number } {
-  const transactions: ProviderTransaction[] = [];
-  let unreadable = 0;
-  for (const row of rows) {
-    const listed = listedTransaction(row);
-    if (!listed) unreadable++;
-    else if (inWindow(listed, window)) transactions.push(listed);
-  }
+): ProviderTransactionPage {
+  const listed = windowRows(rows, window);
   const last = rows.length < limit || (pageTotal !== undefined && page >= pageTotal);
-  return last ? { transactions, unreadable } : { transactions, cursor: String(page + 1), unreadable };
+  return last ? listed : { ...listed, cursor: String(page + 1) };
 }

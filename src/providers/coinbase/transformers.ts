@@ -7,7 +7,6 @@ import {
   type ProviderCatalogue,
   type ProviderOrderSnapshot,
   type ProviderQuote,
-  type ProviderTransaction,
   type ProviderTransactionPage,
   type QuoteRequest,
   type TransactionWindow,
@@ -18,7 +17,7 @@ import { reportedTerms } from './reported';
 import type { CoinbaseBuyConfig, CoinbaseBuyQuote, CoinbaseTransaction, CoinbaseTransactionPage } from './schemas';
 import { COINBASE_NO_TRANSACTION, mapCoinbaseStatus } from './status-map';
 import { createdAtText } from '../kit/created-at';
-import { inWindow, listedTransaction } from '../kit/listed';
+import { windowRows } from '../kit/listed';
 
 /** What a quote or an order needs in Coinbase's terms, once the request has passed the place's buy options. */
 export interface CoinbaseTerms {
@@ -182,12 +181,9 @@ export function fromTransactionPage(
   window: TransactionWindow,
   dictionary: CurrencyDictionary,
 ): ProviderTransactionPage {
-  const transactions: ProviderTransaction[] = [];
-  let unreadable = 0;
-  for (const row of page.transactions) {
-    const listed = listedTransaction(fromTransaction(row, dictionary));
-    if (!listed) unreadable++;
-    else if (inWindow(listed, window)) transactions.push(listed);
-  }
-  return page.nextPageKey ? { transactions, cursor: page.nextPageKey, unreadable } : { transactions, unreadable };
+  const listed = windowRows(
+    page.transactions.map((row) => fromTransaction(row, dictionary)),
+    window,
+  );
+  return page.nextPageKey ? { ...listed, cursor: page.nextPageKey } : listed;
 }

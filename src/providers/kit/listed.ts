@@ -1,4 +1,4 @@
-import type { ProviderOrderSnapshot, ProviderTransaction, TransactionWindow } from '../types';
+import type { ProviderOrderSnapshot, ProviderTransaction, ProviderTransactionPage, TransactionWindow } from '../types';
 
 /**
  * A snapshot of a provider order, as its transaction list shows it, in the reconciliation's terms:
@@ -26,15 +26,13 @@ export function windowDates(window: TransactionWindow): { first: string; last: s
 }
 
 /**
- * The page an offset-paged list answered, in the broker's terms: the rows inside the window, and
- * the next offset when the page was full (a short page is the last).
+ * A page's rows in the broker's terms: those inside the window, and how many could not be read
+ * (no provider order id or creation time: such a row cannot be matched or placed in a window).
  */
-export function offsetPage(
-  rows: readonly ProviderOrderSnapshot[],
+export function windowRows(
+  rows: Iterable<ProviderOrderSnapshot>,
   window: TransactionWindow,
-  offset: number,
-  limit: number,
-): { transactions: ProviderTransaction[]; cursor?: string; unreadable: number } {
+): { transactions: ProviderTransaction[]; unreadable: number } {
   const transactions: ProviderTransaction[] = [];
   let unreadable = 0;
   for (const row of rows) {
@@ -42,7 +40,21 @@ export function offsetPage(
     if (!listed) unreadable++;
     else if (inWindow(listed, window)) transactions.push(listed);
   }
-  return rows.length < limit ? { transactions, unreadable } : { transactions, cursor: String(offset + rows.length), unreadable };
+  return { transactions, unreadable };
+}
+
+/**
+ * The page an offset-paged list answered, in the broker's terms: windowRows, and the next offset
+ * when the page was full (a short page is the last).
+ */
+export function offsetPage(
+  rows: readonly ProviderOrderSnapshot[],
+  window: TransactionWindow,
+  offset: number,
+  limit: number,
+): ProviderTransactionPage {
+  const page = windowRows(rows, window);
+  return rows.length < limit ? page : { ...page, cursor: String(offset + rows.length) };
 }
 
 /** The offset a cursor of offsetPage names: 0 for none; a cursor that is not one is refused. */
