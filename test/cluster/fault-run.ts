@@ -1,7 +1,9 @@
 /**
  * The production rehearsal (issue 18), `npm run test:cluster`: a steady load of orders through every
  * provider simulator, via the load balancer, while processes are killed and a provider turns slow
- * then down; then the invariants, printed as tables; the exit code says whether they all held.
+ * then down; then the invariants, printed as tables; the exit code says whether they all held. Last,
+ * the providers' books are made to differ and every provider's window of the run is reconciled:
+ * each seeded mismatch must be reported, and nothing else (test/cluster/reconciliation-check.ts).
  *
  *   npm run test:cluster                # builds dist/ first, as npm run cluster does
  *   npm run test:cluster -- --local     # against the in-process local stack (no process faults)
@@ -10,7 +12,7 @@
  * FAULT_RUN_PROVIDER (the provider made slow then down, default banxa), FAULT_RUN_TIME_SCALE (every
  * time of the schedule multiplied, default 1; 0.25 for a quick try).
  */
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { screenshotWorkflowList } from '../../scripts/cluster/ui-screenshot';
 import { orderWorkflowId } from '../../src/temporal/order-contract';
@@ -24,6 +26,7 @@ import { acceptable, allChecks, type Check, type RunEvidence } from './invariant
 import { startLocalCluster, type RunCluster } from './local-cluster';
 import { runLoad } from './load-generator';
 import { PROVIDERS } from './order-plan';
+import { checkReconciliation } from './reconciliation-check';
 import { table } from './report';
 import { SimulatorControl } from './simulator-control';
 import { Stopper } from './stopper';
@@ -129,6 +132,24 @@ async function main(): Promise<number> {
     const evidence: RunEvidence = { records, finals, providerOrders, webhooks: receiver.received, answers: client.answers, faults };
     const checks = allChecks(evidence);
     if (!LOCAL) checks.push(await checkWebUi(addresses.ui, integrator.id, evidence));
+    // Last: it changes the providers' books, which the checks above read as they are.
+    if (!LOCAL) {
+      log("reconciliation: seeding mismatches in the providers' books and reconciling the run's window");
+      const secrets = JSON.parse(await readFile(resolve(DATA_DIR, 'secrets.json'), 'utf8')) as { ENCRYPTION_KEYS: string };
+      checks.push(
+        await checkReconciliation({
+          temporalAddress: addresses.temporal,
+          encryptionKeys: secrets.ENCRYPTION_KEYS,
+          simulatorsUrl: addresses.simulators,
+          providers: PROVIDERS,
+          records,
+          finals,
+          fromMs: startedAt - 60_000,
+          marginMs: Number(BROKER_ENV.ORDER_PAYMENT_WINDOW_SECONDS) * 1000,
+          log,
+        }),
+      );
+    }
     console.log(`\nFaults and healing\n${healingTable(evidence)}`);
     console.log(
       `\nHTTP answers of the broker (through the load balancer)\n${answersTable(evidence, (a) => acceptable(a, records, faults))}`,

@@ -8,7 +8,6 @@
  */
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
 import type { LocalStack } from '../../src/dev/local-stack';
-import type { OrderStatus } from '../../src/domain/order-status';
 import { reconciliationMismatches } from '../../src/metrics/metrics';
 import { listReconciliations, reconcileNow, reconciliationReport } from '../../src/reconciliation/reports';
 import { ensureReconciliationSchedules } from '../../src/reconciliation/schedules';
@@ -19,6 +18,7 @@ import {
   type ReconciliationReport,
   type ReconciliationTimings,
 } from '../../src/temporal/reconciliation-contract';
+import { addPhantom, BOOKS_DRIFT, setBooks } from '../helpers/books';
 import { callApi, eventually } from '../helpers/http';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { JOURNEYS, journeyOrder } from '../helpers/provider-journeys';
@@ -26,13 +26,7 @@ import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
 
 /** Each provider with a list, the status its books drift to (in its own words) and what that maps to. */
-const LISTED: { code: string; drift: string; drifted: OrderStatus }[] = [
-  { code: 'moonpay', drift: 'failed', drifted: 'failed' },
-  { code: 'transak', drift: 'REFUNDED', drifted: 'refunded' },
-  { code: 'banxa', drift: 'refunded', drifted: 'refunded' },
-  { code: 'mercuryo', drift: 'cancelled', drifted: 'refunded' },
-  { code: 'coinbase', drift: 'ONRAMP_TRANSACTION_STATUS_FAILED', drifted: 'failed' },
-];
+const LISTED = Object.entries(BOOKS_DRIFT).map(([code, drift]) => ({ code, ...drift }));
 
 const TIMINGS: ReconciliationTimings = { marginMs: 60_000, settleMs: 0, keepReportMs: 3_600_000 };
 
@@ -61,16 +55,6 @@ async function placedOrder(code: string, action: 'pay' | 'hold' | 'none' = 'pay'
   expect((await checkout(order.redirect_url, action)).status).toBe(200);
   await waitForStatus(stack.apiUrl, code, order.id, action === 'pay' ? 'complete' : 'hold');
   return order;
-}
-
-async function simulatorPost(code: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${stack.simulatorUrl}/${code}/_simulator${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  expect(res.ok).toBe(true);
-  return (await res.json()) as Record<string, unknown>;
 }
 
 /** Every order of the window in visibility with the status the API gives (the reconciliation reads visibility). */
@@ -117,10 +101,10 @@ describe.each(LISTED)('$code', ({ code, drift, drifted }) => {
     expect(first.matched).toBeGreaterThanOrEqual(4);
     expect(first.transactions).toBeGreaterThanOrEqual(4);
 
-    await simulatorPost(code, `/books/${dropped.id}`, { dropped: true });
-    await simulatorPost(code, `/books/${drifting.id}`, { status: drift });
-    await simulatorPost(code, `/books/${resized.id}`, { fiatAmount: '1234.56' });
-    const phantomId = String((await simulatorPost(code, '/books', { phantom: {} })).id);
+    await setBooks(stack.simulatorUrl, code, dropped.id, { dropped: true });
+    await setBooks(stack.simulatorUrl, code, drifting.id, { status: drift });
+    await setBooks(stack.simulatorUrl, code, resized.id, { fiatAmount: '1234.56' });
+    const phantomId = await addPhantom(stack.simulatorUrl, code);
     const before = { missing: await mismatchCount(code, 'missing_here'), status: await mismatchCount(code, 'status_differs') };
 
     const second = await reconciled(code, fromMs, toMs);
@@ -151,7 +135,7 @@ describe.each(LISTED)('$code', ({ code, drift, drifted }) => {
     expect(listed[0]!.kinds).toEqual(['missing_at_provider', 'missing_here', 'status_differs', 'terms_differ']);
 
     // Cleared, the books agree again (the phantom stays: the provider holds it).
-    for (const id of [dropped.id, drifting.id, resized.id]) await simulatorPost(code, `/books/${id}`, {});
+    for (const id of [dropped.id, drifting.id, resized.id]) await setBooks(stack.simulatorUrl, code, id, {});
     const third = await reconciled(code, fromMs, toMs);
     expect(third.mismatches.map((m) => m.kind)).toEqual(['missing_here']);
   });
@@ -161,7 +145,7 @@ test('an open order a reconciliation finds missing is flagged in its search attr
   const fromMs = Date.now() - 1000;
   const held = await placedOrder('moonpay', 'hold');
   await settledInVisibility('moonpay', [held.id]);
-  await simulatorPost('moonpay', `/books/${held.id}`, { dropped: true });
+  await setBooks(stack.simulatorUrl, 'moonpay', held.id, { dropped: true });
   const report = await reconciled('moonpay', fromMs, Date.now() + 60_000);
   expect(report.mismatches).toEqual([
     expect.objectContaining({
