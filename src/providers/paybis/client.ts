@@ -29,6 +29,13 @@ const REJECTION_BY_CODE: Readonly<Record<string, ProviderRejectedError['code']>>
 type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs' | 'call' | 'json'> & { operation: ProviderOperation; body?: object };
 
 /**
+ * How many transactions one page of the transaction list asks for, for the status lookup and the
+ * reconciliation alike. Paybis's reference names the `limit` parameter; no maximum was found
+ * documented (EdgeApp's reader asks for 50), and the simulator takes 1 to 100.
+ */
+export const PAYBIS_LIST_LIMIT = 100;
+
+/**
  * HTTP client for Paybis's Widget API: the API key in `Authorization` on every call, and each body
  * signed with the partner's private key in `X-Request-Signature` (GET calls have none to sign).
  */
@@ -58,10 +65,19 @@ export class PaybisClient {
     return this.call('/v2/request', PaybisRequestCreatedSchema, { method: 'POST', body, operation: 'create' });
   }
 
-  listTransactions(params: { from: string; to: string; limit: number; cursor?: string }) {
+  /**
+   * One page of the partner's transactions made from `from` to `to` (ISO 8601 instants), oldest
+   * first; `cursor` is the previous page's `meta.nextCursor`. The status lookup (`status`) and the
+   * reconciliation (`transactions`) both read it.
+   */
+  listTransactions(
+    params: { from: string; to: string; limit: number; cursor?: string },
+    operation: Extract<ProviderOperation, 'status' | 'transactions'> = 'status',
+    signal?: CallSignal,
+  ) {
     const query = new URLSearchParams({ from: params.from, to: params.to, limit: String(params.limit) });
     if (params.cursor) query.set('cursor', params.cursor);
-    return this.call(`/v2/transactions?${query.toString()}`, PaybisTransactionListSchema, { operation: 'status' });
+    return this.call(`/v2/transactions?${query.toString()}`, PaybisTransactionListSchema, { operation, signal });
   }
 
   private call<T extends z.ZodType>(path: string, schema: T, { operation, body, ...options }: CallOptions): Promise<z.output<T>> {

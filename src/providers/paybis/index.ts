@@ -2,9 +2,17 @@ import type { CurrencyDictionary } from '../../domain/currency';
 import { defineProvider } from '../descriptor';
 import { webhookReport } from '../kit/webhook';
 import { PROVIDER_CLOCK_SKEW_MS } from '../../domain/integrity';
-import { IgnoredWebhookError, ProviderRejectedError, type OrderLookupContext, type ProviderAdapter, type ProviderInfo } from '../types';
-import { PaybisClient } from './client';
+import {
+  IgnoredWebhookError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  type OrderLookupContext,
+  type ProviderAdapter,
+  type ProviderInfo,
+} from '../types';
+import { PaybisClient, PAYBIS_LIST_LIMIT } from './client';
 import { paybisConfig, PaybisEnvSchema, PAYBIS_PUBLISHED_VALUES, type PaybisConfig } from './config';
+import { listedPage, toListRange } from './listing';
 import { requestTransaction } from './lookup';
 import type { PaybisTransaction } from './schemas';
 import { paybisLeftToLookup } from './status-map';
@@ -38,9 +46,15 @@ export const PAYBIS_INFO = {
  * made (an order of an older release) reads from LOOKBACK_DAYS back.
  */
 const LOOKBACK_DAYS = 7;
-const PAGE_SIZE = 100;
 const MAX_PAGES = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * The pace of the transaction list for the reconciliation. No rate for Paybis's partner API was found
+ * documented (docs/providers/paybis.md): 5 calls a second, beside the status lookups, which read the
+ * same list.
+ */
+const PAYBIS_LIST_RATE = 5;
 
 /** Where a lookup's window starts: the order's creation less the clock skew, else LOOKBACK_DAYS back. */
 export function lookupWindowStart(now: number, context?: OrderLookupContext): number {
@@ -57,7 +71,7 @@ export function createPaybisAdapter(config: PaybisConfig, currencies: CurrencyDi
     const window = {
       from: new Date(lookupWindowStart(now, context)).toISOString(),
       to: new Date(now + DAY_MS).toISOString(),
-      limit: PAGE_SIZE,
+      limit: PAYBIS_LIST_LIMIT,
     };
     // Every page of the window: a request may have more than one transaction (lookup.ts).
     const matches: PaybisTransaction[] = [];
@@ -126,6 +140,26 @@ export function createPaybisAdapter(config: PaybisConfig, currencies: CurrencyDi
           throw new IgnoredWebhookError(`a Paybis transaction ${event.providerStatus}: left to the order's lookup`, event.orderId);
         return { ...event, eventId: paybisEventId(webhook.rawBody) };
       });
+    },
+
+    /**
+     * The status lookup's own list, `GET /v2/transactions?from&to&limit&cursor` (docs.payb.is,
+     * reference "gettransactionslistv2"), over the reconciliation's window: oldest first, paged by
+     * Paybis's `meta.nextCursor` (the cursor, passed on as it is), 5 calls a second. Each
+     * transaction is its own row, read as a lookup reads it (listing.ts): the request id as the
+     * provider order id, `partnerTransactionId` as our order id.
+     */
+    transactions: {
+      callsPerSecond: PAYBIS_LIST_RATE,
+      async list(window, cursor, signal) {
+        const params = { ...toListRange(window), limit: PAYBIS_LIST_LIMIT, ...(cursor ? { cursor } : {}) };
+        const page = listedPage(await client.listTransactions(params, 'transactions', signal), window, currencies);
+        // A cursor that asks for the same page again would walk it for ever.
+        if (cursor !== undefined && page.cursor === cursor) {
+          throw new ProviderUnavailableError('Paybis transaction list: the next cursor is the one just asked with');
+        }
+        return page;
+      },
     },
   };
 }

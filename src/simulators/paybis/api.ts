@@ -1,14 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { SimulatedBooks } from '../kit/books';
 import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { methodLimits, quote } from '../kit/pricing';
 import type { PaybisSimulatorOptions } from './options';
-import { transactionView, type PaybisSimQuote, type PaybisSimRequest } from './orders';
+import { currentTransaction, transactionView, type PaybisSimQuote, type PaybisSimRequest, type PaybisSimTransaction } from './orders';
 import { BLOCKCHAIN_OF_CODE, PAYBIS_PROFILE, tickerOfCode } from './profile';
 import { partnerSigned } from './signing';
 
 const DECIMAL = /^\d+(\.\d+)?$/;
 const DEFAULT_PAGE_SIZE = 50;
+/** The most transactions one page of the list holds. */
+const MAX_PAGE_SIZE = 100;
+
+/** A count parameter: `fallback` when absent, undefined when it is not a whole number. */
+const countParam = (value: unknown, fallback: number) =>
+  value === undefined ? fallback : typeof value === 'string' && /^\d{1,9}$/.test(value) ? Number(value) : undefined;
 
 /** Paybis's error body: a code and a message. */
 export function refuse(res: Response, httpStatus: number, code: string, message: string): void {
@@ -29,6 +36,7 @@ export class PaybisApi {
     private readonly requests: Map<string, PaybisSimRequest>,
     private readonly options: Pick<PaybisSimulatorOptions, 'credentials' | 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly books: SimulatedBooks,
   ) {
     const router = this.router;
     router.get('/v2/public/currency/pairs/buy-crypto', (_req, res) => this.pairs(res));
@@ -174,20 +182,45 @@ export class PaybisApi {
     res.json({ requestId: request.requestId });
   }
 
+  /**
+   * The partner's transaction list: `from` and `to` (ISO 8601, both included), `limit` (1 to 100,
+   * 50 by default) and `cursor` (the `meta.nextCursor` of the page before: an offset here), oldest
+   * first; 422 for anything else. The status lookup and the reconciliation read this one list, so
+   * it shows the books switches to both: it is Paybis's only record of the transactions.
+   */
   private transactions(req: Request, res: Response): void {
     const from = Date.parse(text(req.query.from) ?? '');
     const to = Date.parse(text(req.query.to) ?? '');
-    if (Number.isNaN(from) || Number.isNaN(to)) return refuse(res, 422, 'VALIDATION_ERROR', 'from and to (ISO 8601) are required');
-    const limit = Math.min(100, Math.max(1, Number(text(req.query.limit) ?? DEFAULT_PAGE_SIZE) || DEFAULT_PAGE_SIZE));
-    const offset = Math.max(0, Number(text(req.query.cursor) ?? 0) || 0);
+    if (Number.isNaN(from) || Number.isNaN(to) || to < from)
+      return refuse(res, 422, 'VALIDATION_ERROR', 'from and to (ISO 8601, to not before from) are required');
+    const limit = countParam(req.query.limit, DEFAULT_PAGE_SIZE);
+    const offset = countParam(req.query.cursor, 0);
+    if (limit === undefined || limit < 1 || limit > MAX_PAGE_SIZE || offset === undefined)
+      return refuse(res, 422, 'VALIDATION_ERROR', `limit (1-${MAX_PAGE_SIZE}) or cursor is invalid`);
     const matching = [...this.requests.values()]
+      .filter((request) => !this.books.drops(request.partnerTransactionId))
       .flatMap((request) => request.transactions.map((tx) => ({ request, tx })))
       .filter(({ tx }) => tx.createdAt.getTime() >= from && tx.createdAt.getTime() <= to)
       .sort((a, b) => a.tx.createdAt.getTime() - b.tx.createdAt.getTime());
     const page = matching.slice(offset, offset + limit);
     res.json({
-      data: page.map(({ request, tx }) => transactionView(request, tx)),
+      data: page.map(({ request, tx }) => this.booked(request, tx)),
       meta: { limit, currentCursor: String(offset), nextCursor: offset + limit < matching.length ? String(offset + limit) : null },
     });
+  }
+
+  /**
+   * A transaction as the list shows it, with the books switches of its request's order applied:
+   * `status` to the request's newest transaction (the one its widget shows), `fiatAmount` as
+   * `amounts.spentOriginal.amount` (what the customer paid, fees included) of each of them, since
+   * the simulator keeps the amount per request.
+   */
+  private booked(request: PaybisSimRequest, tx: PaybisSimTransaction) {
+    const view = transactionView(request, tx);
+    const switches = this.books.of(request.partnerTransactionId);
+    const status = switches?.status !== undefined && tx === currentTransaction(request) ? switches.status : view.status;
+    const spent =
+      switches?.fiatAmount === undefined ? view.amounts.spentOriginal : { ...view.amounts.spentOriginal, amount: switches.fiatAmount };
+    return { ...view, status, amounts: { ...view.amounts, spentOriginal: spent } };
   }
 }

@@ -18,7 +18,7 @@ import {
 import { paybisSignature } from './signing';
 
 /** Paybis's invoice numbers: "PB" and digits, then "TX1" for the request's first transaction, "TX2" for its second. */
-const invoiceBase = () =>
+export const invoiceBase = () =>
   `PB${BigInt(`0x${randomBytes(5).toString('hex')}`)
     .toString()
     .padStart(12, '0')

@@ -5,6 +5,14 @@ export type PaybisSimStatus = 'started' | 'paid' | 'completed' | 'cancelled' | '
 
 export type CheckoutAction = 'pay' | 'fail' | 'decline' | 'expire';
 
+const SIM_STATUSES: readonly PaybisSimStatus[] = ['started', 'paid', 'completed', 'cancelled', 'rejected', 'payment-error'];
+
+/** A status in the webhook's words, or in the list's (`payment_error`), as the simulator records it; undefined for another. */
+export function simStatusOf(value: string): PaybisSimStatus | undefined {
+  const status = value === 'payment_error' ? 'payment-error' : value;
+  return SIM_STATUSES.find((s) => s === status);
+}
+
 /** A quote as `POST /v2/quote` made it, kept for the request that names it. */
 export interface PaybisSimQuote {
   id: string;

@@ -6,6 +6,7 @@ import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { currencyDictionary } from '../../../src/domain/currencies';
 import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
 import { createPaybisAdapter, paybisConfig, PaybisEnvSchema } from '../../../src/providers/paybis';
+import { PAYBIS_LIST_LIMIT } from '../../../src/providers/paybis/client';
 import { paybisSimulatorKeys } from '../../../src/providers/paybis/config';
 import {
   IgnoredWebhookError,
@@ -21,6 +22,7 @@ import { eventually } from '../../helpers/http';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
+import { listAll, setBooks, transactionListSuite } from '../../helpers/transaction-list';
 
 jest.setTimeout(20_000);
 
@@ -298,5 +300,83 @@ describe('orders', () => {
 
   test('without a request id there is nothing to look up', async () => {
     await expect(harness.adapter.getOrder(randomUUID())).rejects.toMatchObject({ code: 'not_found' });
+  });
+});
+
+describe('transaction list (GET /v2/transactions)', () => {
+  /** An order placed and paid in the widget, its three webhooks in. */
+  async function paidOrder() {
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
+    expect((await checkout(order.redirectUrl, 'pay')).status).toBe(200);
+    const events = await harness.waitForEvents(order.providerOrderId as string, 3);
+    expect(events.map((e) => `${e.providerStatus}:${e.status}`).at(-1)).toBe('completed:complete');
+    return { request, requestId: order.providerOrderId as string };
+  }
+
+  transactionListSuite({
+    harness: () => harness,
+    paidOrder: async () => {
+      const { request } = await paidOrder();
+      return { orderId: request.orderId, fiatAmount: request.fiatAmount };
+    },
+    // Rejected after the payment (the list shows it paid): the order failed with money moved.
+    driftedStatus: { provider: 'rejected', broker: 'failed' },
+    phantomStatus: 'complete',
+    pageLimit: PAYBIS_LIST_LIMIT,
+  });
+
+  test('each transaction of a request is its own row, under the request id and our order id', async () => {
+    const from = Date.now() - 1_000;
+    const request = orderRequest();
+    const order = await harness.adapter.createOrder(request);
+    const requestId = order.providerOrderId as string;
+    await checkout(order.redirectUrl, 'expire');
+    await eventually(() => Promise.resolve(harness.ignored.some((i) => i.error.orderId === request.orderId) || undefined), 'ignored');
+    await checkout(order.redirectUrl, 'pay');
+    await harness.waitForEvents(requestId, 3);
+    const listed = (await listAll(harness.adapter, { fromMs: from, toMs: Date.now() + 60_000 })).filter(
+      (t) => t.orderId === request.orderId,
+    );
+    expect(listed.map((t) => [t.providerOrderId, t.providerStatus, t.status])).toEqual([
+      [requestId, 'cancelled', 'expired'],
+      [requestId, 'completed', 'complete'],
+    ]);
+  });
+
+  test("the books switches are Paybis's one record: its status lookup, which reads the same list, sees them too", async () => {
+    const { request, requestId } = await paidOrder();
+    await setBooks(harness, request.orderId, { status: 'rejected' });
+    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({
+      providerStatus: 'rejected',
+      status: 'failed',
+    });
+    await setBooks(harness, request.orderId, { dropped: true });
+    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'created' });
+    await setBooks(harness, request.orderId, {});
+    await expect(harness.adapter.getOrder(request.orderId, requestId)).resolves.toMatchObject({ status: 'complete' });
+  });
+
+  test("the simulator's list wants the API key, and refuses bad parameters with a 422 in Paybis's error shape", async () => {
+    const url = `${harness.config.apiUrl}/v2/transactions`;
+    const range = 'from=2025-01-01T00:00:00Z&to=2025-01-02T00:00:00Z';
+    expect((await fetch(`${url}?${range}`)).status).toBe(401);
+    const get = async (query: string) => {
+      const res = await fetch(`${url}?${query}`, { headers: { authorization: harness.config.apiKey } });
+      return { status: res.status, body: await res.json() };
+    };
+    const refused = { status: 422, body: { code: 'VALIDATION_ERROR', message: expect.any(String) } };
+    for (const query of [
+      'from=2025-01-01T00:00:00Z',
+      'from=yesterday&to=2025-01-02T00:00:00Z',
+      'from=2025-01-02T00:00:00Z&to=2025-01-01T00:00:00Z',
+      `${range}&limit=0`,
+      `${range}&limit=101`,
+      `${range}&limit=ten`,
+      `${range}&cursor=forged`,
+    ]) {
+      expect(await get(query)).toEqual(refused);
+    }
+    expect(await get(`${range}&limit=1`)).toMatchObject({ status: 200, body: { data: [], meta: { nextCursor: null } } });
   });
 });
