@@ -19,6 +19,8 @@ import { signedRequestHeaders } from './signing';
 /** Transactions per merchantHistory page: the documented maximum. */
 export const HISTORY_PAGE_SIZE = 500;
 
+const HISTORY_PATH = '/onramp/api/v1/transaction/merchantHistory';
+
 /** The body of `POST /onramp/api/v2/common/transaction/quotes`. */
 export interface OnrampMoneyQuoteBody {
   coinCode: string;
@@ -70,9 +72,18 @@ export class OnrampMoneyClient {
 
   /** One page of the merchant's onramp transactions, newest first. */
   getHistory(page: number) {
-    const path = '/onramp/api/v1/transaction/merchantHistory';
     const body = { page, pageSize: HISTORY_PAGE_SIZE, order: 'DESC', type: 1 };
-    return this.call({ method: 'POST', path, body, operation: 'status' }, OnrampMoneyHistorySchema);
+    return this.call({ method: 'POST', path: HISTORY_PATH, body, operation: 'status' }, OnrampMoneyHistorySchema);
+  }
+
+  /**
+   * One page of the merchant's onramp transactions for the reconciliation: page `page` (from 1) of
+   * HISTORY_PAGE_SIZE, newest first, `since` the given instant (ISO 8601: the documented example
+   * asks from 1 ms before the transaction it lists).
+   */
+  listHistory(page: number, since: string, signal?: CallSignal) {
+    const body = { page, pageSize: HISTORY_PAGE_SIZE, since, order: 'DESC', type: 1 };
+    return this.call({ method: 'POST', path: HISTORY_PATH, body, operation: 'transactions', signal }, OnrampMoneyHistorySchema);
   }
 
   private call<T extends z.ZodType>({ method, path, body, operation, signal }: Call, schema: T): Promise<z.output<T>> {

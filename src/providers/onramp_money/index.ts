@@ -6,6 +6,7 @@ import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
 import { ProviderRejectedError, type ProviderAdapter, type ProviderInfo, type QuoteRequest } from '../types';
 import { HISTORY_PAGE_SIZE, OnrampMoneyClient } from './client';
 import { onrampMoneyConfig, OnrampMoneyEnvSchema, ONRAMP_MONEY_SIMULATOR_CREDENTIALS, type OnrampMoneyConfig } from './config';
+import { historyListPage, historyPageOf, historySince } from './listing';
 import { findOrderTransaction } from './lookup';
 import { onrampMoneyCurrencyIds, type OnrampMoneyCurrencyIds } from './reported';
 import type { OnrampMoneyConfigMapping } from './schemas';
@@ -45,6 +46,12 @@ const MAPPING_TTL_MS = 60 * 60 * 1000;
 /** merchantHistory pages searched for an order, newest first: the broker's recent orders. */
 const HISTORY_PAGES = 4;
 
+/**
+ * Onramp.money documents no rate for merchantHistory (only allConfigMapping's 10 calls a minute):
+ * the transaction list keeps to 5 calls a second, beside the status lookups on the same endpoint.
+ */
+const ONRAMP_MONEY_LIST_RATE = 5;
+
 export function createOnrampMoneyAdapter(config: OnrampMoneyConfig, currencies: CurrencyDictionary): ProviderAdapter {
   const client = new OnrampMoneyClient(config);
   let cached: { at: number; mapping: Promise<OnrampMoneyConfigMapping> } | undefined;
@@ -70,7 +77,7 @@ export function createOnrampMoneyAdapter(config: OnrampMoneyConfig, currencies: 
     }
   }
 
-  const ids = async (): Promise<OnrampMoneyCurrencyIds> => onrampMoneyCurrencyIds(currencies, await mapping());
+  const ids = async (signal?: CallSignal): Promise<OnrampMoneyCurrencyIds> => onrampMoneyCurrencyIds(currencies, await mapping(signal));
 
   /** A refusal of the amount says no more; the published limits of the fiatType tell the range. */
   async function explainRefusal(err: ProviderRejectedError, request: QuoteRequest, signal?: CallSignal): Promise<never> {
@@ -132,6 +139,22 @@ export function createOnrampMoneyAdapter(config: OnrampMoneyConfig, currencies: 
     async parseWebhook(webhook) {
       const tx = verifyOnrampMoneyWebhook(webhook, config.apiSecret);
       return onrampMoneyEvent(tx, await ids());
+    },
+
+    /**
+     * `merchantHistory` `{page, pageSize: 500, since, order: "DESC", type: 1}`: the onramp
+     * transactions from the window's start, newest first, page-numbered, 5 calls a second. Each row
+     * reads as the status lookup reads it (listing.ts); the walk ends at a short page or at a page
+     * reaching transactions made before the window.
+     */
+    transactions: {
+      callsPerSecond: ONRAMP_MONEY_LIST_RATE,
+      async list(window, cursor, signal) {
+        const page = historyPageOf(cursor);
+        const currencyIds = await ids(signal);
+        const { data } = await client.listHistory(page, historySince(window), signal);
+        return historyListPage(data, window, page, HISTORY_PAGE_SIZE, currencyIds);
+      },
     },
   };
 }

@@ -4,12 +4,14 @@ import express from 'express';
  * How a simulated provider's books (what its transaction list answers) differ from what it told
  * the broker about one order: the order left out, or listed with another status or amount. Only the
  * list shows them; the order's status answers and webhooks stay as they were, as when a provider's
- * records change after the broker stopped listening (a chargeback, a correction) or lose one.
+ * records change after the broker stopped listening (a chargeback, a correction) or lose one. (A
+ * provider whose status answers are its list, as Onramp.money's merchantHistory is, shows them in
+ * both: it has one record.)
  */
 export interface BookSwitches {
   /** The transaction is not listed at all. */
   dropped?: boolean;
-  /** The status the list shows, in the provider's own words. */
+  /** The status the list shows, in the provider's own words (or code). */
   status?: string;
   /** The fiat amount the list shows, a decimal string, in the provider's own field for it. */
   fiatAmount?: string;
@@ -19,7 +21,7 @@ export interface BookSwitches {
 export interface PhantomRequest {
   /** The broker order id it carries as partner reference (an order the broker does not have), or none. */
   reference?: string;
-  /** The provider's status for it, in its own words; the simulator's completed one when absent. */
+  /** The provider's status for it, in its own words (or code); the simulator's completed one when absent. */
   status?: string;
 }
 
@@ -27,7 +29,8 @@ export interface PhantomRequest {
 export type PhantomMaker = (request: PhantomRequest) => { id: string } | undefined;
 
 const DECIMAL = /^\d{1,12}(\.\d{1,8})?$/;
-const WORD = /^[A-Za-z_]{1,40}$/;
+/** A status in the provider's own words, or its own code (Onramp.money's statuses are integers, e.g. -4). */
+const WORD = /^([A-Za-z_]{1,40}|-?\d{1,9})$/;
 const REFERENCE = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** The switches of a JSON body that are well formed; anything else is left out. */

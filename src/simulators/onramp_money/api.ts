@@ -1,6 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import BigNumber from 'bignumber.js';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { SimulatedBooks } from '../kit/books';
+import { listWindow } from '../kit/listing';
 import { methodLimits, quote } from '../kit/pricing';
 import type { OnrampMoneySimulatorCredentials } from './options';
 import { CHAIN_IDS, COIN_IDS, FIAT_TYPES, ONRAMP_MONEY_PROFILE, PAYMENT_TYPES } from './profile';
@@ -26,6 +28,7 @@ export class OnrampMoneyApi {
   constructor(
     private readonly transactions: ReadonlyMap<string, SimTransaction>,
     private readonly credentials: OnrampMoneySimulatorCredentials,
+    private readonly books: SimulatedBooks,
   ) {
     const router = this.router;
     const signed = express.Router();
@@ -154,21 +157,56 @@ export class OnrampMoneyApi {
     });
   }
 
-  /** The merchant's onramp transactions, page by page (from 1), oldest or newest first. */
+  /**
+   * The merchant's onramp transactions (Merchant Transaction History): `page` (from 1), `pageSize`
+   * (1-500, default 50), `since` (an ISO 8601 instant: the transactions made at or after it; another
+   * value is a 400), `order` (`ASC`, the default, or `DESC`, by orderId) and `type` (1 onramp, the
+   * default; 2 offramp, of which there are none here). The books switches apply here, and so to every
+   * status lookup, since Onramp.money keeps one record: its status answers are this list.
+   */
   private history(req: Request, res: Response): void {
-    const body = req.body as { page?: unknown; pageSize?: unknown; order?: unknown; type?: unknown };
+    const body = req.body as { page?: unknown; pageSize?: unknown; since?: unknown; order?: unknown; type?: unknown };
     if (body.type !== undefined && body.type !== 1) return ok(res, []);
+    const window = listWindow(body.since, undefined);
+    if (!window) return apiError(res, 400, 'Invalid Request');
     const page = Math.max(1, Number(body.page ?? 1) || 1);
     const pageSize = Math.min(500, Math.max(1, Number(body.pageSize ?? 50) || 50));
-    const all = [...this.transactions.values()].sort((a, b) => a.orderId - b.orderId);
+    const all = [...this.transactions.values()]
+      .filter((tx) => window.holds(tx.createdAt.toISOString()) && !this.books.drops(referenceOf(tx)))
+      .sort((a, b) => a.orderId - b.orderId);
     if (body.order === 'DESC') all.reverse();
-    ok(res, all.slice((page - 1) * pageSize, page * pageSize).map(transactionRecord));
+    const shown = all.slice((page - 1) * pageSize, page * pageSize);
+    ok(
+      res,
+      shown.map((tx) => this.booked(tx)),
+    );
+  }
+
+  /**
+   * The transaction as Onramp.money's books hold it: its record, with the books switches of its
+   * merchantRecognitionId applied (`status` an onramp status code, `fiatAmount` the fiat received,
+   * fees included).
+   */
+  private booked(tx: SimTransaction): Record<string, unknown> {
+    const fiatAmount = this.books.of(referenceOf(tx))?.fiatAmount;
+    return { ...transactionRecord(tx), status: this.bookedStatus(tx), ...(fiatAmount ? { fiatAmount: Number(fiatAmount) } : {}) };
+  }
+
+  /** The transaction's status in the books: its own, unless switched to another status code (a switch in words is ignored). */
+  private bookedStatus(tx: SimTransaction): number {
+    const switched = this.books.of(referenceOf(tx))?.status;
+    return switched !== undefined && STATUS_CODE.test(switched) ? Number(switched) : tx.status;
   }
 
   private orderStatus(req: Request, res: Response): void {
     const body = req.body as { orderId?: unknown };
     const tx = this.transactions.get(String(body.orderId));
-    if (!tx) return apiError(res, 417, "Oops ! Order doesn't exist any more");
-    ok(res, { orderStatus: tx.status });
+    if (!tx || this.books.drops(referenceOf(tx))) return apiError(res, 417, "Oops ! Order doesn't exist any more");
+    ok(res, { orderStatus: this.bookedStatus(tx) });
   }
 }
+
+const STATUS_CODE = /^-?\d{1,9}$/;
+
+/** The broker order id a transaction was made for (its books switches' key); null for a purchase made without one. */
+const referenceOf = (tx: SimTransaction): string | null => tx.merchantRecognitionId || null;

@@ -49,6 +49,11 @@ const PAY: readonly Step[] = [
 
 const UNPAID = [0, 1];
 
+/** Every onramp status code Onramp.money documents (Order status codes). */
+const ONRAMP_STATUSES: ReadonlySet<number> = new Set([-4, -3, -2, -1, 0, 1, 2, 3, 4, 5, 11, 12, 13, 14, 15, 16]);
+
+export const isOnrampStatus = (code: number): boolean => ONRAMP_STATUSES.has(code);
+
 /** Timed out (-1) or abandoned (-2): no money moved, and the widget URL opens a new transaction. */
 export const endedUnpaid = (tx: SimTransaction): boolean => tx.status === -1 || tx.status === -2;
 

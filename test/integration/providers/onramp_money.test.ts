@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { currencyDictionary } from '../../../src/domain/currencies';
 import type { CryptoCurrency, FiatCurrency } from '../../../src/domain/currency';
 import { createOnrampMoneyAdapter, onrampMoneyConfig, ONRAMP_MONEY_SIMULATOR_CREDENTIALS } from '../../../src/providers/onramp_money';
+import { HISTORY_PAGE_SIZE } from '../../../src/providers/onramp_money/client';
 import { signedRequestHeaders } from '../../../src/providers/onramp_money/signing';
 import {
   ProviderRejectedError,
@@ -15,6 +16,7 @@ import { eventually } from '../../helpers/http';
 import { rejectionOf } from '../../helpers/rejection';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
+import { addPhantom, listAll, setBooks, transactionListSuite } from '../../helpers/transaction-list';
 
 const fiat = (id: number) => currencyDictionary.fiat(id) as FiatCurrency;
 const crypto = (id: number) => currencyDictionary.crypto(id) as CryptoCurrency;
@@ -300,5 +302,122 @@ describe('Onramp.money adapter against the simulator', () => {
     await eventually(async () => ((await statusOf(request.orderId)) === 'complete' ? true : undefined), 'complete by polling');
     expect(await harness.eventsFor(request.orderId)).toEqual([]);
     await faults({ dropWebhooks: false });
+  });
+});
+
+describe('transaction list (POST /onramp/api/v1/transaction/merchantHistory since)', () => {
+  /** Places an order, pays it through the widget and waits for its walk's end (16, webhook sent). */
+  async function paidOrder() {
+    const { request, order } = await openOrder();
+    expect((await checkout(order.redirectUrl, 'pay')).status).toBe(200);
+    await harness.waitForEvents(request.orderId, 1);
+    await eventually(
+      async () => ((await harness.adapter.getOrder(request.orderId)).providerStatus === '16' ? true : undefined),
+      'webhook sent (16)',
+    );
+    return { request, order };
+  }
+
+  const recent = (fromMs: number) => ({ fromMs, toMs: Date.now() + 60_000 });
+
+  transactionListSuite({
+    harness: () => harness,
+    paidOrder: async () => {
+      const { request } = await paidOrder();
+      return { orderId: request.orderId, fiatAmount: request.fiatAmount };
+    },
+    // -4: the customer sent another amount; the lookup's mapping makes it a failure.
+    driftedStatus: { provider: '-4', broker: 'failed' },
+    phantomStatus: 'complete',
+    pageLimit: HISTORY_PAGE_SIZE,
+  });
+
+  test('the list says what a status lookup says of the same order', async () => {
+    const from = Date.now() - 1_000;
+    const { request } = await paidOrder();
+    const { orderId, providerOrderId, providerOrderCreatedAt, ...looked } = await harness.adapter.getOrder(request.orderId);
+    const listed = (await listAll(harness.adapter, recent(from))).filter((t) => t.orderId === orderId);
+    expect(listed).toEqual([{ ...looked, orderId, providerOrderId, createdAt: providerOrderCreatedAt }]);
+  });
+
+  test('each transaction of a widget gone through twice is listed, under the one order id', async () => {
+    const from = Date.now() - 1_000;
+    const { request, order } = await openOrder();
+    expect((await checkout(order.redirectUrl, 'expire')).status).toBe(200);
+    await eventually(async () => ((await statusOf(request.orderId)) === 'expired' ? true : undefined), 'timed out (-1)');
+    expect((await checkout(order.redirectUrl, 'pay')).status).toBe(200);
+    await harness.waitForEvents(request.orderId, 1);
+    const listed = (await listAll(harness.adapter, recent(from))).filter((t) => t.orderId === request.orderId);
+    expect(listed.map((t) => t.providerOrderId).sort()).toEqual(
+      transactionsOf(request.orderId)
+        .map((tx) => String(tx.orderId))
+        .sort(),
+    );
+    expect(listed.map((t) => t.status).sort()).toEqual(['complete', 'expired']);
+  });
+
+  test('Onramp.money keeps one record: the books switches are what a status lookup sees too', async () => {
+    const { request } = await paidOrder();
+    try {
+      await setBooks(harness, request.orderId, { status: '-4', fiatAmount: '99.5' });
+      expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({
+        status: 'failed',
+        providerStatus: '-4',
+        failureReason: 'amount_mismatch',
+        reported: { fiatAmount: '99.5' },
+      });
+      await setBooks(harness, request.orderId, { dropped: true });
+      expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ status: 'created', providerStatus: 'widget:not_opened' });
+    } finally {
+      await setBooks(harness, request.orderId, {});
+    }
+    expect(await harness.adapter.getOrder(request.orderId)).toMatchObject({ status: 'complete', providerStatus: '16' });
+  });
+
+  test('a phantom may carry a reference, or another onramp status code; a code Onramp.money lacks is refused', async () => {
+    const from = Date.now() - 1_000;
+    const reference = randomUUID();
+    const id = await addPhantom(harness, { reference, status: '-2' });
+    const [phantom] = (await listAll(harness.adapter, recent(from))).filter((t) => t.providerOrderId === id);
+    expect(phantom).toMatchObject({ orderId: reference, status: 'expired', providerStatus: '-2' });
+    expect(await harness.eventsFor(reference)).toEqual([]);
+    const refused = await fetch(`${harness.urls.publicUrl}/_simulator/books`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ phantom: { status: '7' } }),
+    });
+    expect(refused.status).toBe(400);
+  });
+
+  test('a row in a status Onramp.money does not document is counted as unreadable, not listed', async () => {
+    const from = Date.now() - 1_000;
+    const id = await addPhantom(harness);
+    harness.simulator.transactions.get(id)!.status = 7;
+    try {
+      const page = await harness.adapter.transactions!.list(recent(from));
+      expect(page.transactions.some((t) => t.providerOrderId === id)).toBe(false);
+      expect(page.unreadable).toBeGreaterThanOrEqual(1);
+    } finally {
+      harness.simulator.transactions.get(id)!.status = 16;
+    }
+  });
+
+  test('the simulator answers only what was made since `since`, and refuses a `since` that is not a time', async () => {
+    const { apiKey, apiSecret } = ONRAMP_MONEY_SIMULATOR_CREDENTIALS;
+    const history = async (body: Record<string, unknown>) => {
+      const response = await fetch(`${harness.urls.publicUrl}/onramp/api/v1/transaction/merchantHistory`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...signedRequestHeaders(apiKey, apiSecret, body) },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as { data?: { createdAt: string }[] } };
+    };
+    const since = new Date(Date.now() - 1_000).toISOString();
+    await addPhantom(harness);
+    const answer = await history({ page: 1, pageSize: 500, since, order: 'DESC', type: 1 });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data!.length).toBeGreaterThan(0);
+    expect(answer.body.data!.every((tx) => tx.createdAt >= since)).toBe(true);
+    expect((await history({ page: 1, since: 'yesterday', type: 1 })).status).toBe(400);
   });
 });
