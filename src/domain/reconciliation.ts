@@ -106,9 +106,16 @@ const MONEY_MOVED: ReadonlySet<OrderStatus> = new Set(['processing', 'complete',
 
 const inWindow = (at: number, input: ReconciliationInput) => at >= input.fromMs && at < input.toMs;
 
-/** Whether the provider's books must hold the order. */
+/** Statuses of an order nobody paid for: a provider order made at creation may hold nothing its books list. */
+const NEVER_PAID: ReadonlySet<OrderStatus> = new Set(['created', 'expired']);
+
+/**
+ * Whether the provider's books must hold the order: a status only a provider report gives, or a
+ * pinned provider order that went further than its creation (a provider that makes its order at
+ * creation, Paybis's request, lists only the transactions the customer then started).
+ */
 function expectedAtProvider(order: BookedOrder): boolean {
-  return order.providerOrderId !== undefined || PROVIDER_REPORTED.has(order.status);
+  return PROVIDER_REPORTED.has(order.status) || (order.providerOrderId !== undefined && !NEVER_PAID.has(order.status));
 }
 
 /** Ends where no money moved, whichever side says which: `failed` and `expired` agree. */

@@ -113,9 +113,19 @@ describe('missing_at_provider: an order here the provider does not list', () => 
     );
   });
 
-  test('any status, once a provider order id is pinned; a transaction naming the order under another id does not stand for it', () => {
+  test.each(ORDER_STATUSES.map((s) => [s]))('status %s with a pinned provider order', (status) => {
+    const o = order({ status, providerOrderId: 'gone' });
+    const expected = !['created', 'expired'].includes(status);
+    expect(run([o], []).mismatches).toEqual(
+      expected
+        ? [{ kind: 'missing_at_provider', orderId: o.orderId, integratorId: 'acme', providerOrderId: 'gone', status: { here: status } }]
+        : [],
+    );
+  });
+
+  test('a transaction naming the order under another id does not stand for the pinned one', () => {
     const o = order({ status: 'pending', providerOrderId: 'gone' });
-    const other = transactionOf(o, { providerOrderId: 'another' });
+    const other = transactionOf(o, { providerOrderId: 'another', status: 'pending' });
     expect(run([o], [other]).mismatches).toEqual([
       { kind: 'missing_at_provider', orderId: o.orderId, integratorId: 'acme', providerOrderId: 'gone', status: { here: 'pending' } },
     ]);
