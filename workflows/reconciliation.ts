@@ -100,14 +100,14 @@ export async function reconciliationWorkflow(input: ReconciliationInput, carried
         report = { ...report, lastRunError: failureText(err) };
         continue;
       }
-      report = { ...found, flagged: 0 };
       const kinds = Object.keys(found.counts).sort();
       upsertSearchAttributes([{ key: RECONCILIATION_MISMATCH_KEY, value: kinds.length > 0 ? kinds : ['none'] }]);
+      // The report replaces the one before once the orders are told (or telling them failed: noted).
       try {
         const flagged = await flagReconciledOrders({ reconciliationId: workflowInfo().workflowId, orders: ordersOf(found.mismatches) });
-        report = { ...report, flagged };
+        report = { ...found, flagged };
       } catch (err) {
-        report = { ...report, flagError: failureText(err) };
+        report = { ...found, flagged: 0, flagError: failureText(err) };
       }
     }
     if (
