@@ -20,13 +20,16 @@ const USAGE = [
 ].join('\n');
 
 const DAY_MS = 86_400_000;
-const PROVIDER_CODE = /^[a-z0-9_]{2,32}$/;
+/** A provider code as the command line names one: a letter first, so that a date is never read as one. */
+const PROVIDER_CODE = /^[a-z][a-z0-9_]{1,31}$/;
+/** A date, or an instant with its zone: a time without one would be read in the local zone. */
+const INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
 class UsageError extends Error {}
 
 function instant(text: string | undefined, name: string): number {
-  const ms = text === undefined ? NaN : Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00Z` : text);
-  if (Number.isNaN(ms)) throw new UsageError(`${name} is not an ISO 8601 date or instant: ${text ?? '(missing)'}`);
+  const ms = text === undefined || !INSTANT.test(text) ? NaN : Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text);
+  if (Number.isNaN(ms)) throw new UsageError(`${name} is not an ISO 8601 date or an instant with its zone: ${text ?? '(missing)'}`);
   return ms;
 }
 
@@ -71,19 +74,24 @@ async function main(): Promise<number> {
       return 0;
     }
     const providerCode = command.providerCode!;
-    const asked = Date.now();
+    const before = await reconciliationReport(client, providerCode, command.fromMs, command.toMs);
     const input = { providerCode, fromMs: command.fromMs, toMs: command.toMs, timings: config.reconciliation.timings };
     const workflowId = await reconcileNow(client, input, config.temporal.taskQueue);
     process.stdout.write(
       `reconciling ${providerCode} ${new Date(command.fromMs).toISOString()} to ${new Date(command.toMs).toISOString()}: ${workflowId}\n`,
     );
     if (!command.wait) return 0;
+    const handle = client.workflow.getHandle(workflowId);
     for (;;) {
       const report = await reconciliationReport(client, providerCode, command.fromMs, command.toMs);
-      if (report && report.ranAtMs >= asked) {
+      // A report other than the one before the run was asked for (a new one, or the old one marked failed).
+      if (report && (report.ranAtMs !== before?.ranAtMs || report.lastRunError !== before?.lastRunError)) {
         process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
-        return 0;
+        return report.lastRunError ? 1 : 0;
       }
+      const { status } = await handle.describe();
+      if (status.name !== 'RUNNING')
+        throw new Error(`the reconciliation's workflow is ${status.name.toLowerCase()}: see ${workflowId} in the Web UI`);
       await sleep(2000);
     }
   } finally {

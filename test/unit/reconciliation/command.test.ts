@@ -34,6 +34,8 @@ test.each([
   [['moonpay', '2026-11-28', '2026-11-29', 'extra'], 'unexpected extra'],
   [["moon'pay", '2026-11-28'], 'name the provider'],
   [['moonpay', '2026-11-28', '--force'], "Unknown option '--force'"],
+  [['moonpay', '2026-11-28T06:00'], 'an instant with its zone'],
+  [['--list', '20250101'], '<from> is not'],
 ])('%j is refused: %s', (args, message) => {
   expect(() => parseCommand(args)).toThrow(message);
 });
