@@ -11,6 +11,8 @@ export const BOOKS_DRIFT: Readonly<Record<string, { drift: string; drifted: Orde
   banxa: { drift: 'refunded', drifted: 'refunded' },
   mercuryo: { drift: 'cancelled', drifted: 'refunded' },
   coinbase: { drift: 'ONRAMP_TRANSACTION_STATUS_FAILED', drifted: 'failed' },
+  paybis: { drift: 'rejected', drifted: 'failed' },
+  onramp_money: { drift: '-4', drifted: 'failed' },
 };
 
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
