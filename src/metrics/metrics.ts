@@ -253,7 +253,7 @@ export const reconciliationRuns = new Counter({
 });
 export const reconciliationMismatches = new Counter({
   name: 'onramp_reconciliation_mismatches_total',
-  help: "Mismatches reconciliation runs found with a provider's books, by kind (missing_here, missing_at_provider, status_differs, terms_differ; unreadable: rows of its books the broker could not read).",
+  help: "Mismatches reconciliation runs found with a provider's books, by kind (missing_here, missing_at_provider, status_differs, terms_differ, duplicate_payment; unreadable: rows of its books the broker could not read).",
   labelNames: ['provider', 'kind'] as const,
   registers,
 });
