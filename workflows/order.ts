@@ -101,9 +101,9 @@ export const CARRY_START_MEMO_PATCH = 'carry-start-memo';
 
 /**
  * A reconciliation's mismatch notice (reconciliationMismatchSignal) flags the order. Orders of
- * earlier releases never received the signal, so their histories hold no such event; the marker
- * is recorded by the first notice an order takes, so a release without the handler refuses to
- * replay it rather than replaying it differently.
+ * earlier releases never received the signal, so their histories hold no such event; only an order
+ * that takes one records the marker, with the memo and search-attribute commands after it (which a
+ * release without the handler could not replay).
  */
 export const RECONCILIATION_FLAG_PATCH = 'reconciliation-flag';
 
