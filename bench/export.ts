@@ -16,9 +16,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
-import { ensureTemporalCli } from '../scripts/lib/temporal-cli';
-import { devServerDynamicConfigArgs } from '../scripts/lib/temporal-dynamic-config';
 import { encryptionConfig } from '../src/config/encryption';
 import { sha256Hex } from '../src/config/integrators';
 import { ORDER_STATUSES } from '../src/domain/order-status';
@@ -29,7 +26,6 @@ import {
   INTEGRATOR_ID_KEY,
   ORDER_QUOTE_MEMO_KEY,
   ORDER_REQUESTED_AT_KEY,
-  ORDER_SEARCH_ATTRIBUTES,
   ORDER_STATUS_KEY,
   orderWorkflowId,
   PROVIDER_CODE_KEY,
@@ -38,7 +34,8 @@ import {
 import { runConcurrently } from './lib/concurrency';
 import { cpuSeconds } from './lib/load';
 import { rssOf } from './lib/memory';
-import { childPidsMatching, freePort, killAll, startChild, waitFor, type ChildHandle } from './lib/order-children';
+import { startBenchDevServer } from './lib/dev-server';
+import { freePort, killAll, startChild, waitFor, type ChildHandle } from './lib/order-children';
 import { renderTable, round } from './lib/table';
 
 const int = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -175,22 +172,8 @@ async function exportOnce(
 }
 
 async function main(): Promise<void> {
-  const cli = process.env.TEMPORAL_CLI_PATH ?? ensureTemporalCli();
   progress(`starting the Temporal dev server; ${ORDERS} orders to seed`);
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: cli },
-      searchAttributes: [...ORDER_SEARCH_ATTRIBUTES],
-      extraArgs: devServerDynamicConfigArgs(),
-    },
-  });
-  const temporalPids = childPidsMatching('start-dev');
-  setTimeout(() => {
-    progress(`the run took over ${TIMEOUT_S} s (BENCH_EXPORT_TIMEOUT_S): stopping`);
-    killAll();
-    for (const pid of temporalPids) process.kill(pid, 'SIGKILL');
-    process.exit(1);
-  }, TIMEOUT_S * 1000).unref();
+  const { env } = await startBenchDevServer({ timeoutS: TIMEOUT_S, timeoutVariable: 'BENCH_EXPORT_TIMEOUT_S', progress });
   const children: ChildHandle[] = [];
   try {
     const { keys } = encryptionConfig({ NODE_ENV: 'development', ENCRYPTION_KEYS });

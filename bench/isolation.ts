@@ -19,19 +19,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import type { Client } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
-import { ensureTemporalCli } from '../scripts/lib/temporal-cli';
-import { devServerDynamicConfigArgs } from '../scripts/lib/temporal-dynamic-config';
 import { sha256Hex } from '../src/config/integrators';
-import { ORDER_SEARCH_ATTRIBUTES, orderWorkflowId } from '../src/temporal/order-contract';
+import { orderWorkflowId } from '../src/temporal/order-contract';
 import { WORKFLOW_BUNDLE_OPTIONS } from '../src/worker/build';
 import { apiNodeFlags } from './lib/api-node-flags';
 import { percentile, runConcurrently } from './lib/concurrency';
 import { FirstWebhookReceiver, SwitchableEndpoint } from './lib/integrator-endpoints';
 import { Broker, pause, type Integrator } from './lib/isolation-client';
 import { machineTicks } from './lib/load';
-import { childPidsMatching, freePort, killAll, startChild, waitFor, type ChildHandle } from './lib/order-children';
+import { startBenchDevServer } from './lib/dev-server';
+import { freePort, killAll, startChild, waitFor, type ChildHandle } from './lib/order-children';
 import { renderTable, round } from './lib/table';
 
 const int = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -161,22 +159,8 @@ async function main(): Promise<void> {
   const ticksAtStart = machineTicks();
   const loadAtStart = loadAverage();
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const cli = process.env.TEMPORAL_CLI_PATH ?? ensureTemporalCli();
   progress(`load average ${loadAtStart}; starting the Temporal dev server and bundling workflows`);
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: cli },
-      searchAttributes: [...ORDER_SEARCH_ATTRIBUTES],
-      extraArgs: devServerDynamicConfigArgs(),
-    },
-  });
-  const temporalPids = childPidsMatching('start-dev');
-  setTimeout(() => {
-    progress(`the run took over ${TIMEOUT_S} s (BENCH_ISOLATION_TIMEOUT_S): stopping`);
-    killAll();
-    for (const pid of temporalPids) process.kill(pid, 'SIGKILL');
-    process.exit(1);
-  }, TIMEOUT_S * 1000).unref();
+  const { env } = await startBenchDevServer({ timeoutS: TIMEOUT_S, timeoutVariable: 'BENCH_ISOLATION_TIMEOUT_S', progress });
 
   const receiverB = new FirstWebhookReceiver();
   const endpointA = new SwitchableEndpoint();

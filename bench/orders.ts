@@ -13,16 +13,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { temporal } from '@temporalio/proto';
 import { WithStartWorkflowOperation, type Client } from '@temporalio/client';
-import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { bundleWorkflowCode, DefaultLogger, Runtime } from '@temporalio/worker';
-import { ensureTemporalCli } from '../scripts/lib/temporal-cli';
-import { devServerDynamicConfigArgs } from '../scripts/lib/temporal-dynamic-config';
 import { buildConfig, parseEnv } from '../src/config';
 import { DEFAULT_DEV_API_KEY } from '../src/config/env';
 import { currencyDictionary } from '../src/domain/currencies';
 import { createProviderRegistry } from '../src/providers/registry';
 import type { ProviderAdapter } from '../src/providers/types';
-import { ORDER_SEARCH_ATTRIBUTES, orderWorkflowId } from '../src/temporal/order-contract';
+import { orderWorkflowId } from '../src/temporal/order-contract';
 import { WORKFLOW_BUNDLE_OPTIONS } from '../src/worker/build';
 import { baselineCreateUpdate, baselineEventSignal } from './baseline/workflow';
 import { apiNodeFlags } from './lib/api-node-flags';
@@ -31,7 +28,8 @@ import { CompletionReceiver } from './lib/completion-receiver';
 import { percentile, runConcurrently, runFor, type Run } from './lib/concurrency';
 import { eventsPerWorkflow, mergeTallies, tallyHistories, workflowHistoryEvents, type HistoryTally } from './lib/history-events';
 import { cpuSeconds, machineTicks } from './lib/load';
-import { childPidsMatching, freePort, killAll, startChild, waitFor, type ChildHandle } from './lib/order-children';
+import { startBenchDevServer } from './lib/dev-server';
+import { freePort, killAll, startChild, waitFor, type ChildHandle } from './lib/order-children';
 import { cpuDelta, cpuMsPerUnit, createOverFloorMs, ratio, roundRatios, type CpuSnapshot } from './lib/order-figures';
 import { partCostMs, variantsFromEnv, type OrderVariant } from './lib/order-variants';
 import { median, renderTable, round } from './lib/table';
@@ -291,7 +289,6 @@ async function main(): Promise<void> {
   const ticksAtStart = machineTicks();
   const loadAtStart = loadAverage();
   Runtime.install({ logger: new DefaultLogger('ERROR') });
-  const cli = process.env.TEMPORAL_CLI_PATH ?? ensureTemporalCli();
   const tree = workingTree();
   if (process.env.BENCH_ORDERS_LIFECYCLES !== undefined) {
     progress('BENCH_ORDERS_LIFECYCLES no longer applies: each round lasts BENCH_ORDERS_ROUND_S seconds');
@@ -300,21 +297,7 @@ async function main(): Promise<void> {
     `load average ${loadAtStart}; git ${tree.head}${tree.dirty ? ' (working tree changed)' : ''}; workflows/order.ts local activities: ${tree.orderWorkflowLocalActivities}`,
   );
   progress('starting the Temporal dev server and bundling workflows');
-  const env = await TestWorkflowEnvironment.createLocal({
-    server: {
-      executable: { type: 'existing-path', path: cli },
-      searchAttributes: [...ORDER_SEARCH_ATTRIBUTES],
-      // The production topology's dynamic configuration (eager activity dispatch among it).
-      extraArgs: devServerDynamicConfigArgs(),
-    },
-  });
-  const temporalPids = childPidsMatching('start-dev');
-  setTimeout(() => {
-    progress(`the run took over ${TIMEOUT_S} s (BENCH_ORDERS_TIMEOUT_S): stopping`);
-    killAll();
-    for (const pid of temporalPids) process.kill(pid, 'SIGKILL');
-    process.exit(1);
-  }, TIMEOUT_S * 1000).unref();
+  const { env, temporalPids } = await startBenchDevServer({ timeoutS: TIMEOUT_S, timeoutVariable: 'BENCH_ORDERS_TIMEOUT_S', progress });
   if (temporalPids.length !== 1) progress(`warning: ${temporalPids.length} Temporal dev server processes found; its CPU is not reported`);
   const receiver = new CompletionReceiver();
   const webhookUrl = await receiver.start();
