@@ -9,41 +9,13 @@ import {
 import { fromTransaction } from '../../../../src/providers/onramp_money/transformers';
 import { currencyId as id } from '../../../helpers/currencies';
 import mappingData from './fixtures/config-mapping.json';
+import merchantHistory from './fixtures/merchant-history.json';
 
 const mapping = OnrampMoneyConfigMappingSchema.parse({ status: 1, code: 200, data: mappingData }).data;
 const ids = onrampMoneyCurrencyIds(currencyDictionary, mapping);
 
 /** The documented merchantHistory record (Merchant Transaction History, "Onramp response"), with our order id. */
-const [documented] = OnrampMoneyHistorySchema.parse({
-  status: 1,
-  data: [
-    {
-      orderId: 338,
-      walletAddress: '0x72c6668306f1d89425e86899b7444a0c2e5f25cf',
-      coinId: 54,
-      fiatType: 1,
-      paymentType: 1,
-      expectedPrice: 87,
-      fiatAmount: 250,
-      expectedCryptoAmount: 2.61,
-      actualPrice: 0,
-      actualCryptoAmount: 2.87,
-      kycNeeded: 0,
-      createdAt: '2022-10-07T22:29:52.000Z',
-      updatedAt: '2022-11-09T16:58:07.000Z',
-      status: 5,
-      transactionHash: '0x0ba7ec6883efb0aj7c3cd746a5fe77e82a599efcf03350667d91av70126a2169',
-      referenceId: '228066179164',
-      chainId: 3,
-      onRampFee: 0.63,
-      gasFee: 0.25,
-      clientFee: 0,
-      gatewayFee: 0,
-      merchantRecognitionId: '23',
-    },
-  ],
-  code: 200,
-}).data;
+const [documented] = OnrampMoneyHistorySchema.parse(merchantHistory).data;
 const tx = documented!;
 
 describe('listedHistoryRow', () => {

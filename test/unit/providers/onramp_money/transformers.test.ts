@@ -19,6 +19,7 @@ import { ProviderRejectedError, type CreateProviderOrderRequest, type QuoteReque
 import { UnknownProviderStatusError } from '../../../../src/providers/kit/status-map';
 import { cryptoOf, currencyId as id, fiatOf } from '../../../helpers/currencies';
 import mappingData from './fixtures/config-mapping.json';
+import merchantHistory from './fixtures/merchant-history.json';
 
 const mapping = OnrampMoneyConfigMappingSchema.parse({ status: 1, code: 200, data: mappingData }).data;
 const ids = onrampMoneyCurrencyIds(currencyDictionary, mapping);
@@ -175,36 +176,7 @@ describe('Onramp.money widget parameters', () => {
 
 describe('Onramp.money transaction (merchantHistory)', () => {
   // The documented onramp answer of Merchant Transaction History.
-  const [tx] = OnrampMoneyHistorySchema.parse({
-    status: 1,
-    data: [
-      {
-        orderId: 338,
-        walletAddress: '0x72c6668306f1d89425e86899b7444a0c2e5f25cf',
-        coinId: 54,
-        fiatType: 1,
-        paymentType: 1,
-        expectedPrice: 87,
-        fiatAmount: 250,
-        expectedCryptoAmount: 2.61,
-        actualPrice: 0,
-        actualCryptoAmount: 2.87,
-        kycNeeded: 0,
-        createdAt: '2022-10-07T22:29:52.000Z',
-        updatedAt: '2022-11-09T16:58:07.000Z',
-        status: 5,
-        transactionHash: '0x0ba7ec6883efb0aj7c3cd746a5fe77e82a599efcf03350667d91av70126a2169',
-        referenceId: '228066179164',
-        chainId: 3,
-        onRampFee: 0.63,
-        gasFee: 0.25,
-        clientFee: 0,
-        gatewayFee: 0,
-        merchantRecognitionId: '23',
-      },
-    ],
-    code: 200,
-  }).data;
+  const [tx] = OnrampMoneyHistorySchema.parse(merchantHistory).data;
 
   test('names the broker order by merchantRecognitionId and states its terms', () => {
     expect(fromTransaction(tx!, ids)).toEqual({
