@@ -41,6 +41,9 @@ const { flagReconciledOrders } = proxyActivities<ReconciliationActivities>({
   retry: { initialInterval: '10 seconds', maximumInterval: '10 minutes', maximumAttempts: 20 },
 });
 
+/** Set by Temporal on a workflow a schedule started: when the schedule fired. */
+const SCHEDULED_START_KEY = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);
+
 /** Each order of the mismatches, with every kind found about it. */
 function ordersOf(mismatches: readonly Mismatch[]): { orderId: string; kinds: MismatchKind[] }[] {
   const kinds = new Map<string, Set<MismatchKind>>();
@@ -144,6 +147,3 @@ export async function scheduledReconciliationWorkflow(input: ScheduledReconcilia
   }
   return workflowId;
 }
-
-/** Set by Temporal on a workflow a schedule started: when the schedule fired. */
-const SCHEDULED_START_KEY = defineSearchAttributeKey('TemporalScheduledStartTime', SearchAttributeType.DATETIME);

@@ -104,7 +104,14 @@ const PROVIDER_REPORTED: ReadonlySet<OrderStatus> = new Set(['hold', 'processing
 /** Statuses where money moved or is moving (an order's transaction of these comes first). */
 const MONEY_MOVED: ReadonlySet<OrderStatus> = new Set(['processing', 'complete', 'refunded']);
 
-const inWindow = (at: number, input: ReconciliationInput) => at >= input.fromMs && at < input.toMs;
+/** Whether an anchor is in the window (`fromMs` included, `toMs` excluded). */
+export const inWindow = (at: number, window: { fromMs: number; toMs: number }) => at >= window.fromMs && at < window.toMs;
+
+/**
+ * How far a transaction got: money moved counts most, then a final status. Of one order's
+ * transactions, or of one transaction listed twice, the furthest along stands.
+ */
+export const progressOf = (status: OrderStatus) => (MONEY_MOVED.has(status) ? 2 : 0) + (isSettled(status) ? 1 : 0);
 
 /** Statuses of an order nobody paid for: a provider order made at creation may hold nothing its books list. */
 const NEVER_PAID: ReadonlySet<OrderStatus> = new Set(['created', 'expired']);
@@ -254,6 +261,5 @@ export function reconcile(input: ReconciliationInput): ReconciliationOutcome {
 
 /** Of one order's transactions, the one furthest along: money moved first, then final, then the latest. */
 function mostAdvanced(transactions: readonly BookedTransaction[]): BookedTransaction | undefined {
-  const rank = (t: BookedTransaction) => (MONEY_MOVED.has(t.status) ? 2 : 0) + (isSettled(t.status) ? 1 : 0);
-  return [...transactions].sort((a, b) => rank(b) - rank(a) || b.createdAtMs - a.createdAtMs)[0];
+  return [...transactions].sort((a, b) => progressOf(b.status) - progressOf(a.status) || b.createdAtMs - a.createdAtMs)[0];
 }

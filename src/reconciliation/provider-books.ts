@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BookedTransaction } from '../domain/reconciliation';
-import { isSettled, type OrderStatus } from '../domain/order-status';
+import { progressOf, type BookedTransaction } from '../domain/reconciliation';
 import { textOutOfBounds } from '../providers/kit/report-bounds';
 import type { ProviderTransaction, TransactionListing } from '../providers/types';
 
@@ -30,10 +29,6 @@ export interface ReadOptions {
   /** The wait between two calls; the listing's documented rate by default. */
   pauseMs?: number;
 }
-
-/** How far a transaction got: money moved counts most, then a final status. */
-const progress = (t: BookedTransaction) => (MONEY_MOVED.has(t.status) ? 2 : 0) + (isSettled(t.status) ? 1 : 0);
-const MONEY_MOVED: ReadonlySet<OrderStatus> = new Set(['processing', 'complete', 'refunded']);
 
 /** A listed transaction in the terms reconciliation compares. */
 export function bookedTransaction(transaction: ProviderTransaction): BookedTransaction {
@@ -85,7 +80,7 @@ export async function readProviderBooks(
         }
         const booked = bookedTransaction(listed);
         const seen = byId.get(booked.providerOrderId);
-        if (!seen || progress(booked) >= progress(seen)) byId.set(booked.providerOrderId, booked);
+        if (!seen || progressOf(booked.status) >= progressOf(seen.status)) byId.set(booked.providerOrderId, booked);
       }
       unreadable += page.unreadable ?? 0;
       if (byId.size > MAX_LISTED_TRANSACTIONS) {

@@ -10,15 +10,17 @@ import {
   type ReconciliationReport,
 } from '../temporal/reconciliation-contract';
 import { PROVIDER_CODE_KEY } from '../temporal/order-contract';
+import { ProviderInfoSchema } from '../providers/types';
 
-const PROVIDER_CODE = /^[a-z0-9_]{2,32}$/;
+/** What the broker's provider codes look like (ProviderInfoSchema): nothing else reaches a query or a workflow id. */
+const PROVIDER_CODE = ProviderInfoSchema.shape.code;
 
 /**
  * Reconciles a provider's window now: starts its workflow, or, when the window has one already,
  * has it read both sides again and replace its report. The workflow id (the window's).
  */
 export async function reconcileNow(client: Client, input: ReconciliationInput, taskQueue: string): Promise<string> {
-  if (!PROVIDER_CODE.test(input.providerCode)) throw new RangeError(`not a provider code: ${input.providerCode}`);
+  if (!PROVIDER_CODE.safeParse(input.providerCode).success) throw new RangeError(`not a provider code: ${input.providerCode}`);
   if (!(input.fromMs < input.toMs)) throw new RangeError('a reconciliation window ends after it starts');
   const workflowId = reconciliationWorkflowId(input.providerCode, input.fromMs, input.toMs);
   await client.workflow.signalWithStart(RECONCILIATION_WORKFLOW_TYPE, {
@@ -70,7 +72,7 @@ export async function listReconciliations(
     `ReconciledFrom < '${new Date(filter.toMs).toISOString()}'`,
   ];
   if (filter.providerCode !== undefined) {
-    if (!PROVIDER_CODE.test(filter.providerCode)) throw new RangeError(`not a provider code: ${filter.providerCode}`);
+    if (!PROVIDER_CODE.safeParse(filter.providerCode).success) throw new RangeError(`not a provider code: ${filter.providerCode}`);
     clauses.push(`ProviderCode = '${filter.providerCode}'`);
   }
   const found: ReconciliationListing[] = [];

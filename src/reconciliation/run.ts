@@ -1,5 +1,5 @@
 import type { BookedOrder } from '../domain/reconciliation';
-import { MISMATCH_KINDS, reconcile, type Mismatch, type MismatchKind } from '../domain/reconciliation';
+import { inWindow, MISMATCH_KINDS, reconcile, type Mismatch, type MismatchKind } from '../domain/reconciliation';
 import { reconciliationLastRun, reconciliationMismatches, reconciliationRuns } from '../metrics/metrics';
 import type { ProviderAdapter } from '../providers/types';
 import {
@@ -34,14 +34,6 @@ export function zeroReconciliationCounts(providerCodes: readonly string[]): void
   for (const provider of providerCodes) for (const kind of COUNTED_KINDS) reconciliationMismatches.inc({ provider, kind }, 0);
 }
 
-const inside = (at: number, input: ReconciliationInput) => at >= input.fromMs && at < input.toMs;
-
-/**
- * One reconciliation of a provider's window: the broker's orders and the provider's books read with
- * the margin around it, compared (src/domain/reconciliation.ts), counted in the metrics, reported
- * (the list cut at MAX_REPORTED_MISMATCHES). A side that cannot be read fails the run: a half-read
- * side would report what it did not read as missing.
- */
 /** The mismatches a report lists: the first ones, within MAX_REPORTED_MISMATCHES and MAX_REPORTED_BYTES. */
 export function listed(mismatches: readonly Mismatch[]): { mismatches: Mismatch[]; truncated: number } {
   const kept: Mismatch[] = [];
@@ -54,6 +46,12 @@ export function listed(mismatches: readonly Mismatch[]): { mismatches: Mismatch[
   return { mismatches: kept, truncated: mismatches.length - kept.length };
 }
 
+/**
+ * One reconciliation of a provider's window: the broker's orders and the provider's books read with
+ * the margin around it, compared (src/domain/reconciliation.ts), counted in the metrics, reported
+ * (the list cut by `listed`). A side that cannot be read fails the run: a half-read side would
+ * report what it did not read as missing.
+ */
 export async function runReconciliation(
   adapter: ProviderAdapter,
   input: ReconciliationInput,
@@ -74,7 +72,7 @@ export async function runReconciliation(
       books = await readProviderBooks(adapter.transactions, readFrom, readTo, progress);
     } else {
       // Without a list, only the window's own orders are looked up (their pairs are all the window reports).
-      orders = orders.filter((order) => inside(order.requestedAtMs, input));
+      orders = orders.filter((order) => inWindow(order.requestedAtMs, input));
       const looked = await lookUpProviderBooks(adapter, orders, progress);
       orders = orders.filter((order) => !looked.unanswered.has(order.orderId));
       books = looked;

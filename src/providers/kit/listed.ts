@@ -1,3 +1,4 @@
+import { inWindow as anchoredIn } from '../../domain/reconciliation';
 import type { ProviderOrderSnapshot, ProviderTransaction, ProviderTransactionPage, TransactionWindow } from '../types';
 
 /**
@@ -13,8 +14,7 @@ export function listedTransaction(snapshot: ProviderOrderSnapshot): ProviderTran
 
 /** Whether the transaction was made inside the window (`fromMs` included, `toMs` excluded). */
 export function inWindow(transaction: ProviderTransaction, window: TransactionWindow): boolean {
-  const at = Date.parse(transaction.createdAt);
-  return at >= window.fromMs && at < window.toMs;
+  return anchoredIn(Date.parse(transaction.createdAt), window);
 }
 
 /** The UTC dates a window touches, for a list that filters by whole days (both ends included). */
