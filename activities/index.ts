@@ -229,6 +229,24 @@ export function createActivities({
     },
 
     /**
+     * An operator's cancellation of an unpaid order, asked of the provider (ProviderAdapter.cancelOrder).
+     * The provider's refusal, or a provider with no cancel call, is final (`cancel_refused`); the
+     * order's status is not touched here: the poll that follows carries what the provider says.
+     */
+    async cancelProviderOrder(input: { orderId: string; providerCode: string; providerOrderId?: string }): Promise<void> {
+      const provider = adapter(input.providerCode);
+      if (!provider.cancelOrder) {
+        throw ApplicationFailure.nonRetryable(`${input.providerCode} documents no cancellation of an order`, 'cancel_refused');
+      }
+      try {
+        await provider.cancelOrder(input.orderId, input.providerOrderId, Context.current().cancellationSignal);
+      } catch (err) {
+        if (err instanceof ProviderRejectedError) throw ApplicationFailure.nonRetryable(err.message, 'cancel_refused');
+        throw err;
+      }
+    },
+
+    /**
      * The provider's word on the order. A snapshot with a text over its bound
      * (src/providers/kit/report-bounds.ts), or about another order (its partner reference) or another
      * provider order than the one pinned, is refused, never handed to the workflow.

@@ -35,6 +35,7 @@ import type { OffersRanking } from '../ranking/offers-ranking';
 import { openApiDocumentRoute } from './routes/openapi-document';
 import { validateAddressRoutes } from './routes/validate-address';
 import { orderWebhookRoutes } from './routes/order-webhooks';
+import { operatorRoutes, type OperatorApiDependencies } from './routes/operator';
 import { orderRoutes } from './routes/orders';
 import { webhookRoutes } from './routes/webhooks';
 import { webhookTestRoutes } from './routes/webhook-test';
@@ -51,6 +52,8 @@ export interface AppDependencies {
   /** Express `trust proxy`: the proxies whose X-Forwarded-For is believed (none when empty or absent). */
   trustProxy?: string[];
   integrators: IntegratorDirectory;
+  /** The operator API (/api/operator); absent when no operator is configured: not served. */
+  operator?: OperatorApiDependencies;
   currencies: CurrencyDictionary;
   providers: ProviderRegistry;
   offers: OffersService;
@@ -95,6 +98,7 @@ function apiRouter(deps: AppDependencies, direct: DirectRoutes): Router {
   api.use(base);
   openApiDocumentRoute(api);
   webhookRoutes(api, deps.providers, deps.orders, deps.signalledEvents);
+  if (deps.operator) operatorRoutes(api, deps.operator);
   const keyed = requireApiKey(deps.integrators, inTurn(deps.rateLimiter, deps.admission));
   api.use(keyed);
   const dictionaries = dictionaryRoutes(api, deps.currencies);

@@ -29,6 +29,8 @@ export const PROBLEM_CODES = {
   method_not_allowed: { status: 405, title: 'Method not allowed' },
   idempotency_conflict: { status: 409, title: 'Idempotency conflict' },
   external_order_id_retired: { status: 409, title: 'External order id retired' },
+  order_closed: { status: 409, title: "The order's workflow has ended" },
+  action_refused: { status: 409, title: 'Action refused' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   unsupported_pair: { status: 422, title: 'Unsupported currency pair' },

@@ -3,6 +3,7 @@ import type { Client } from '@temporalio/client';
 import { CatalogueService } from '../catalogue/service';
 import type { AppConfig } from '../config';
 import { IntegratorDirectory } from '../config/integrators';
+import { OperatorDirectory } from '../config/operators';
 import { currencyDictionary } from '../domain/currencies';
 import type { Logger } from '../logging';
 import { OffersService } from '../offers/service';
@@ -92,6 +93,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     trustProxy: config.trustProxy,
     logger,
     integrators: new IntegratorDirectory(config.integrators),
+    ...(config.operators.length > 0 ? { operator: { directory: new OperatorDirectory(config.operators) } } : {}),
     currencies: currencyDictionary,
     providers,
     offerStore,

@@ -59,6 +59,9 @@ const BrokerEnvSchema = z.object({
       .optional(),
   ),
   ONRAMP_INTEGRATORS_FILE: optionalString,
+  /** The operators of the review queue (src/config/operators.ts); ONRAMP_OPERATOR_KEY: one operator's key instead. */
+  ONRAMP_OPERATORS_FILE: optionalString,
+  ONRAMP_OPERATOR_KEY: optionalString.pipe(z.string().min(16).optional()),
   OFFER_TTL_SECONDS: integer(5, 3600).default(120),
   REDIS_URL: optionalString.pipe(z.url().optional()),
   /** Offers ranking: an order outcome this many hours old counts half in the completion statistics. */

@@ -15,6 +15,7 @@ import type { ReconciliationTimings } from '../temporal/reconciliation-contract'
 import { checkWebhookUrl, WebhookUrlRefusedError } from '../webhooks/ssrf';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
 import { readIntegratorsFile, sha256Hex, type Integrator } from './integrators';
+import { operatorsFrom, type Operator } from './operators';
 import type { ProviderResolutions } from '../providers/manifest';
 import { resolveProviders } from './providers';
 import { temporalSecurity } from './temporal-tls';
@@ -37,6 +38,8 @@ export interface AppConfig {
   logLevel: Env['LOG_LEVEL'];
   temporal: TemporalEndpoint & { namespace: string; taskQueue: string; workflowBundlePath?: string };
   integrators: Integrator[];
+  /** Who may use the operator API (src/config/operators.ts); empty: it is not served. */
+  operators: Operator[];
   offerTtlSeconds: number;
   offersProviderTimeoutMs: number;
   /** A provider's quote deadline: `multiplier` x its recent p99, at least `floorMs` (at most offersProviderTimeoutMs). */
@@ -236,6 +239,7 @@ export function buildConfig(env: Env): AppConfig {
       ...(env.WORKFLOW_BUNDLE_PATH ? { workflowBundlePath: env.WORKFLOW_BUNDLE_PATH } : {}),
     },
     integrators,
+    operators: operatorsFrom(env, integrators),
     offerTtlSeconds: env.OFFER_TTL_SECONDS,
     offersProviderTimeoutMs: env.OFFERS_PROVIDER_TIMEOUT_MS,
     offersDeadline: { multiplier: env.OFFERS_DEADLINE_MULTIPLIER, floorMs: env.OFFERS_DEADLINE_FLOOR_MS },

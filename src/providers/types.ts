@@ -281,6 +281,16 @@ export interface ProviderAdapter {
    */
   parseWebhook(webhook: IncomingWebhook): Promise<ProviderWebhookEvent>;
   /**
+   * Asks the provider to cancel a provider order the customer has not paid, through the call the
+   * provider documents (an operator's action, docs/operations.md "Review queue"). Resolves once the
+   * provider accepted; the order's status moves only when the provider then reports it (a webhook or
+   * the poll that follows), through the checks every report passes. Rejects with
+   * ProviderRejectedError when the provider refuses (already paid, unknown), with
+   * ProviderUnavailableError when it cannot be reached. Absent for a provider that documents no such
+   * call: the operator API refuses the cancel (docs/providers/<code>.md says which).
+   */
+  cancelOrder?(orderId: string, providerOrderId: string | undefined, signal?: AbortSignal): Promise<void>;
+  /**
    * The provider's own record of transactions, through the list API it documents (reconciliation).
    * Absent for a provider that has none: its orders are reconciled one lookup at a time
    * (docs/providers/<code>.md says which).
