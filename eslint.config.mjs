@@ -19,6 +19,7 @@ const LAYERS = [
   ['src/offers', 'activities'],
   ['workflows'],
   ['src/orders', 'src/worker'],
+  ['src/operators'],
   ['src/api', 'src/simulators'],
   ['src/dev'],
 ];
