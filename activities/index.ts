@@ -15,6 +15,7 @@ import { orderWebhookBody } from '../src/webhooks/event';
 import { LocalAttemptGate } from '../src/webhooks/local-attempt-gate';
 import type { OutcomeRecorder } from '../src/ranking/outcome-recorder';
 import { createReconciliationActivities, type ReconciliationDependencies } from './reconciliation';
+import { createReviewActivities, type ReviewDependencies } from './review';
 
 export type { ReconciliationActivities } from './reconciliation';
 
@@ -33,6 +34,8 @@ export interface ActivityDependencies {
   outcomes?: OutcomeRecorder;
   /** What the reconciliation with the providers' books reads and signals with (activities/reconciliation.ts). */
   reconciliation?: Omit<ReconciliationDependencies, 'providers'>;
+  /** How orders and reconciliations tell their reviews (activities/review.ts); none: they cannot, and wait for a worker that can. */
+  reviews?: ReviewDependencies;
 }
 
 /** The worker's defaults for 100 activity slots (WORKER_ACTIVITY_SLOTS; src/config/index.ts derives them from it). */
@@ -71,6 +74,7 @@ export function createActivities({
   orderRecords,
   outcomes,
   reconciliation,
+  reviews,
 }: ActivityDependencies) {
   const deliveries = new DeliveryGate(deliveryLimits, localAttempts.health);
   function adapter(code: string): ProviderAdapter {
@@ -122,7 +126,8 @@ export function createActivities({
   }
 
   return {
-    ...createReconciliationActivities({ providers, ...reconciliation }),
+    ...createReconciliationActivities({ providers, ...reconciliation, ...(reviews?.teller ? { reviews: reviews.teller } : {}) }),
+    ...createReviewActivities(reviews ?? {}),
 
     /** Whether Temporal still keeps the order's workflow, open or closed (an order id reservation asks). */
     async orderRecordKept(input: { orderId: string }): Promise<boolean> {

@@ -152,6 +152,8 @@ const BrokerEnvSchema = z.object({
   RECONCILIATION_SETTLE_MINUTES: integer(0, 10_080).default(60),
   /** How long a reconciliation's report is kept, open and queryable. */
   RECONCILIATION_KEEP_DAYS: integer(1, 3660).default(400),
+  /** How long a review (the operators' queue) stays queryable after its last change, once nothing in it is open. */
+  REVIEW_KEEP_DAYS: integer(1, 3660).default(400),
   ORDER_POLL_INITIAL_SECONDS: seconds.default(30),
   ORDER_POLL_MAX_SECONDS: seconds.default(1800),
   ORDER_PAYMENT_WINDOW_SECONDS: seconds.default(86_400),

@@ -93,6 +93,8 @@ export interface AppConfig {
     perIntegrator: number;
     total: number;
   };
+  /** The operators' review queue (docs/operations.md, "Review queue"): how long a review is kept after its last change. */
+  reviews: { keepMs: number };
   /** The reconciliation with the providers' books (src/reconciliation, docs/operations.md "Reconciliation"). */
   reconciliation: {
     /** Whether the worker keeps a daily schedule per enabled provider. */
@@ -273,6 +275,7 @@ export function buildConfig(env: Env): AppConfig {
       settleMs: env.ORDER_CREATE_TIMEOUT_SECONDS * 1000 + 60_000,
       total: env.ORDER_EXPORT_CONCURRENCY,
     },
+    reviews: { keepMs: env.REVIEW_KEEP_DAYS * 86_400_000 },
     reconciliation: {
       schedules: env.RECONCILIATION_SCHEDULES,
       at: { hour: Number(env.RECONCILIATION_AT.slice(0, 2)), minute: Number(env.RECONCILIATION_AT.slice(3)) },

@@ -11,6 +11,7 @@ import { createProviderRegistry } from '../providers/registry';
 import { createSimulatorHost, type SimulatorHost } from '../simulators';
 import type { SimulatorFaults } from '../simulators/kit/faults';
 import type { SandboxSimulator } from '../simulators/sandbox/server';
+import { ReviewTeller } from '../temporal/reviews';
 import { IntegratorDirectory } from '../config/integrators';
 import { WebhookDeliverer } from '../webhooks/delivery';
 import { createOrderWorker } from '../worker/build';
@@ -120,6 +121,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       webhookAttempts: config.worker.webhookAttempts,
       outcomes: ranking.recorder,
       reconciliation: { search: new OrderSearch({ client, hashKeys: config.encryption.keys, logger: options.logger }), client },
+      reviews: new ReviewTeller({ client, taskQueue: config.temporal.taskQueue, keepMs: config.reviews.keepMs }),
     });
     running = worker.run();
     if (config.reconciliation.schedules) await keepReconciliationSchedules(client, providers.codes(), config, options.logger);

@@ -12,6 +12,7 @@ import type { OrderStatus } from '../domain/order-status';
 import type { OrderStatusChange } from '../webhooks/event';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
 import { RECONCILED_FROM_KEY, RECONCILIATION_MISMATCH_KEY } from './reconciliation-contract';
+import { NEEDS_REVIEW_KEY } from './review-contract';
 
 export const DEFAULT_TASK_QUEUE = 'onramp-orders';
 
@@ -72,7 +73,8 @@ export const ORDER_REQUESTED_AT_KEY = defineSearchAttributeKey('OrderRequestedAt
 
 /**
  * Custom search attributes the Temporal namespace must have (registered by `npm run dev` and compose):
- * the orders', and the reconciliation's (src/temporal/reconciliation-contract.ts), which orders carry too.
+ * the orders', the reconciliation's (src/temporal/reconciliation-contract.ts), which orders carry too,
+ * and the review queue's (src/temporal/review-contract.ts).
  */
 export const ORDER_SEARCH_ATTRIBUTES = [
   ORDER_STATUS_KEY,
@@ -85,6 +87,7 @@ export const ORDER_SEARCH_ATTRIBUTES = [
   ORDER_REQUESTED_AT_KEY,
   RECONCILED_FROM_KEY,
   RECONCILIATION_MISMATCH_KEY,
+  NEEDS_REVIEW_KEY,
 ] as const;
 
 /**

@@ -10,6 +10,7 @@ import { zeroReconciliationCounts } from '../reconciliation/run';
 import { keepReconciliationSchedules } from '../reconciliation/schedules';
 import type { DataConverter } from '@temporalio/common';
 import { createActivities } from '../../activities';
+import { ReviewTeller } from '../temporal/reviews';
 import { Ranking } from '../ranking/ranking';
 import type { OutcomeRecorder } from '../ranking/outcome-recorder';
 import { ConfigError, type AppConfig } from '../config';
@@ -44,6 +45,8 @@ export interface OrderWorkerOptions {
   outcomes?: OutcomeRecorder;
   /** The broker's order records and the client that tells orders of mismatches (reconciliation); none: it cannot run. */
   reconciliation?: Omit<ReconciliationDependencies, 'providers'>;
+  /** Tells reviews (the operators' queue) what orders and reconciliations found; none: the messages wait for a worker that can. */
+  reviews?: ReviewTeller;
 }
 
 export const WORKFLOWS_PATH = require.resolve('../../workflows');
@@ -78,6 +81,7 @@ export function createOrderWorker(options: OrderWorkerOptions): Promise<Worker> 
       orderRecords: temporalOrderRecords(options.connection, options.namespace),
       outcomes: options.outcomes,
       ...(options.reconciliation ? { reconciliation: options.reconciliation } : {}),
+      ...(options.reviews ? { reviews: { teller: options.reviews } } : {}),
     }),
   });
 }
@@ -104,6 +108,7 @@ export async function connectWorker(config: AppConfig, logger: Logger): Promise<
     webhooks: new WebhookDeliverer(config.webhooks),
     dataConverter,
     reconciliation: { search: new OrderSearch({ client, hashKeys: config.encryption.keys, logger }), client },
+    reviews: new ReviewTeller({ client, taskQueue: config.temporal.taskQueue, keepMs: config.reviews.keepMs }),
     activitySlots: config.worker.activitySlots,
     webhookAttempts: config.worker.webhookAttempts,
     // Only into Redis, which the API reads: a worker's own memory would hold statistics no API

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { TestWorkflowEnvironment } from '@temporalio/testing';
 import { Worker } from '@temporalio/worker';
 import { createActivities, type OrderActivities } from '../../activities';
+import { ReviewTeller } from '../../src/temporal/reviews';
 import { IntegratorDirectory } from '../../src/config/integrators';
 import type { Integrator } from '../../src/config/integrators';
 import { currencyDictionary } from '../../src/domain/currencies';
@@ -65,6 +66,8 @@ export async function startTimeSkipping(options: TimeSkippingOptions): Promise<T
     currencies: currencyDictionary,
     integrators: new IntegratorDirectory(options.integrators ?? [{ id: 'dev', name: 'Dev', api_key_sha256: ['0'.repeat(64)] }]),
     webhooks,
+    // The orders' reviews run on the same worker (the bundle has their workflow).
+    reviews: { teller: new ReviewTeller({ client: env.client, taskQueue: options.taskQueue, keepMs: 400 * 86_400_000 }) },
   });
   const worker = await Worker.create({
     connection: env.nativeConnection,
