@@ -20,6 +20,7 @@ import { canTransition, isSettled, type OrderStatus } from '../src/domain/order-
 import { loggableProviderOrderId } from '../src/domain/provider-order-id';
 import { MISMATCH_KINDS, type MismatchKind } from '../src/domain/reconciliation';
 import { RECONCILIATION_MISMATCH_KEY, type OrderMismatchNotice } from '../src/temporal/reconciliation-contract';
+import type { OperatorRequest, QueueReason, ReviewMessage } from '../src/temporal/review-contract';
 import {
   DEFAULT_ORDER_TIMINGS,
   INTEGRITY_ALERT_KEY,
@@ -45,6 +46,10 @@ export interface OrderResumeState {
   outbox: IntegratorNotification[];
   /** The newest integrator webhook attempts, oldest first (absent when none was made yet). */
   deliveries?: WebhookDeliveryRecord[];
+  /** Messages to the order's review not yet told (absent when none). */
+  reviews?: ReviewMessage[];
+  /** Operator requests not yet acted on (absent when none). */
+  operatorRequests?: OperatorRequest[];
 }
 
 /** What the state may do outside itself; the workflow passes Temporal's, tests pass recorders. */
@@ -59,6 +64,11 @@ export interface OrderEffects {
   };
   /** The worker's order metrics (the workflow's sink, never called on replay); absent in tests that do not count. */
   metrics?: OrderMetricsSink;
+  /**
+   * Something about the order needs a person: told to its review (the operators' queue, src/temporal/review-contract.ts).
+   * `key` names the occurrence (the review keeps each once). Absent in tests that do not look.
+   */
+  raiseReview?(reason: QueueReason, key: string, detail: string): void;
 }
 
 /**
@@ -205,6 +215,20 @@ export class OrderState {
     effects.upsertMemo({ ...this.memo });
     effects.upsertSearchAttributes([{ key: REVIEW_REASON_KEY, value: 'open_too_long' }]);
     effects.metrics?.flagged(this.input.providerCode, 'open_too_long');
+    effects.raiseReview?.(
+      'open_too_long',
+      'open_too_long',
+      `${memo.order.status} since ${memo.order.updated_at}, created ${memo.order.created_at}`,
+    );
+  }
+
+  /** An integrator webhook the order gave up on (retries used up, or its URL refused): a person looks. */
+  webhookNotDelivered(webhookId: string, sequence: number, why: string): void {
+    this.options.effects.raiseReview?.(
+      'webhook_not_delivered',
+      webhookId,
+      `webhook ${webhookId} (sequence ${sequence}) not delivered: ${why}`,
+    );
   }
 
   /**
@@ -346,6 +370,7 @@ export class OrderState {
       effects.upsertMemo({ ...this.memo });
       effects.upsertSearchAttributes([{ key: INTEGRITY_ALERT_KEY, value: 'report_refused' }]);
       effects.metrics?.flagged(this.input.providerCode, 'report_refused');
+      effects.raiseReview?.('report_refused', 'report_refused', `a provider report was refused: ${reason}`);
     }
   }
 
@@ -362,7 +387,11 @@ export class OrderState {
       next = { ...next, order: withPayment(next.order, this.input.request, discrepancies) };
       if (discrepancies.length > 0) {
         effects.log.warn('provider reports a different payment than ordered', { discrepancies });
-        if (next.integrityAlert !== 'payment_differs') effects.metrics?.flagged(this.input.providerCode, 'payment_differs');
+        if (next.integrityAlert !== 'payment_differs') {
+          effects.metrics?.flagged(this.input.providerCode, 'payment_differs');
+          const told = discrepancies.map((d) => `${d.field}: ordered ${d.ordered}, paid ${d.reported}`).join('; ');
+          effects.raiseReview?.('payment_differs', 'payment_differs', `the provider took a different payment: ${told}`);
+        }
         next = { ...next, integrityAlert: 'payment_differs' };
         effects.upsertSearchAttributes([{ key: INTEGRITY_ALERT_KEY, value: 'payment_differs' }]);
       }

@@ -28,7 +28,16 @@ import {
   webhookDeliveriesQuery,
 } from '../src/temporal/order-contract';
 import { reconciliationMismatchSignal } from '../src/temporal/reconciliation-contract';
+import {
+  OPERATOR_ACTIONS,
+  operatorRequestSignal,
+  type ActionOutcome,
+  type OperatorRequest,
+  type QueueReason,
+  type ReviewSubject,
+} from '../src/temporal/review-contract';
 import { OrderState, UNPAID, type OrderMetricsSink, type OrderResumeState } from './order-state';
+import { ReviewOutbox } from './review-outbox';
 import { WebhookOutbox } from './webhook-outbox';
 
 export type { OrderMetricsSink, OrderResumeState } from './order-state';
@@ -70,6 +79,12 @@ const { getProviderOrderStatus } = proxyActivities<OrderActivities>({
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 3 },
 });
 
+/** An operator's cancellation, asked of the provider: a refusal is final, anything else tried a few times. */
+const { cancelProviderOrder } = proxyActivities<OrderActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', maximumInterval: '30 seconds', maximumAttempts: 3, nonRetryableErrorTypes: ['cancel_refused'] },
+});
+
 const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
 
 /**
@@ -108,6 +123,16 @@ export const CARRY_START_MEMO_PATCH = 'carry-start-memo';
 export const RECONCILIATION_FLAG_PATCH = 'reconciliation-flag';
 
 /**
+ * The operators' review queue (docs/operations.md, "Review queue"): a flag the order raises (an
+ * integrity alert, open too long, a webhook given up on) is told to the order's review by an
+ * activity, and an operator's request (operatorRequestSignal) is acted on: poll now, cancel an
+ * unpaid order at the provider, or (acknowledge, resend) recorded. Asked where a flag is raised and
+ * where a request arrives: orders of earlier releases raised their flags with no activity after and
+ * never received a request, so they replay; only an order that takes one of these paths records it.
+ */
+export const OPERATOR_REVIEW_PATCH = 'operator-review';
+
+/**
  * One order, from address validation and provider order creation to a final status. Provider
  * webhooks arrive as signals; a timer polls the provider when they do not, and expires unpaid orders.
  * The order's rules are in OrderState, the delivery of its integrator webhooks in WebhookOutbox.
@@ -117,10 +142,29 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   let rejection: { type: OrderRejectionType; message: string } | undefined;
   const inbox: ProviderEvent[] = [];
   let pollDelayMs = resume?.pollDelayMs ?? timings.pollInitialMs;
+  const subject: ReviewSubject = {
+    kind: 'order',
+    orderId: input.orderId,
+    providerCode: input.providerCode,
+    integratorId: input.integratorId,
+  };
+  const reviews = new ReviewOutbox(resume?.reviews ?? []);
+  const requests: OperatorRequest[] = resume?.operatorRequests ?? [];
+  const nowIso = () => new Date(Date.now()).toISOString();
+  const raiseReview = (reason: QueueReason, key: string, detail: string) => {
+    if (patched(OPERATOR_REVIEW_PATCH)) reviews.add({ subject, notice: { reason, key, detail, raisedAt: nowIso(), source: 'order' } });
+  };
   const state = new OrderState({
     input,
     resume,
-    effects: { now: () => Date.now(), upsertMemo: (memo) => upsertMemo({ ...memo }), upsertSearchAttributes, log, metrics: orderMetrics },
+    effects: {
+      now: () => Date.now(),
+      upsertMemo: (memo) => upsertMemo({ ...memo }),
+      upsertSearchAttributes,
+      log,
+      metrics: orderMetrics,
+      raiseReview,
+    },
   });
   const webhooks = new WebhookOutbox({ state, timings, metrics: orderMetrics });
 
@@ -145,9 +189,16 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   setHandler(reconciliationMismatchSignal, (notice) => {
     if (patched(RECONCILIATION_FLAG_PATCH)) state.flagMismatch(notice);
   });
+  setHandler(operatorRequestSignal, (request) => {
+    if (!patched(OPERATOR_REVIEW_PATCH)) return;
+    // Anyone with Temporal access can send the signal: a malformed one is dropped, never fails the task.
+    if (!isOperatorRequest(request)) log.warn('operator request malformed: dropped', { request: JSON.stringify(request)?.slice(0, 200) });
+    else requests.push(request);
+  });
   setHandler(getOrderQuery, () => state.memo);
   setHandler(webhookDeliveriesQuery, () => state.deliveries.map((record) => ({ ...record })));
   void webhooks.deliver();
+  void reviews.deliver();
 
   async function reject(type: OrderRejectionType, message: string): Promise<never> {
     rejection = { type, message };
@@ -183,12 +234,53 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
    */
   async function continueRun(applyInbox: boolean): Promise<never> {
     webhooks.close();
-    await condition(() => webhooks.idle && allHandlersFinished());
+    reviews.close();
+    await condition(() => webhooks.idle && reviews.idle && allHandlersFinished());
     if (applyInbox) for (const event of inbox.splice(0)) state.apply(event);
     // The memo goes along: a run started by continue-as-new has none of its own until the order
     // next changes, and the API reads the order from the latest run's memo.
     const memo = patched(CARRY_START_MEMO_PATCH) ? { ...workflowInfo().memo, ...state.memo } : { ...state.memo };
-    return makeContinueAsNewFunc<typeof orderWorkflow>({ memo })(input, state.resumeState(pollDelayMs));
+    const resumed: OrderResumeState = {
+      ...state.resumeState(pollDelayMs),
+      ...(reviews.empty ? {} : { reviews: reviews.carried }),
+      ...(requests.length > 0 ? { operatorRequests: requests } : {}),
+    };
+    return makeContinueAsNewFunc<typeof orderWorkflow>({ memo })(input, resumed);
+  }
+
+  /**
+   * An operator's request: poll the provider now; cancel an unpaid order at the provider, then poll
+   * (its status moves only by what the provider then says, through OrderState.apply's checks);
+   * acknowledge and resend are the operator API's, recorded here by their signal. The outcome is told
+   * to the order's review. True when the order's status changed.
+   */
+  async function act(request: OperatorRequest): Promise<boolean> {
+    const tell = (outcome: ActionOutcome['outcome'], detail: string) =>
+      reviews.add({ subject, outcome: { requestId: request.requestId, outcome, detail, at: nowIso() } });
+    log.info('operator request', { action: request.action, operator: request.operatorId, requestId: request.requestId });
+    if (request.action === 'poll') {
+      const { changed, error } = await poll(input, state);
+      if (error === undefined) tell('done', `polled: the order is ${state.memo!.order.status}`);
+      else tell('failed', `the poll failed: ${error}`);
+      return changed;
+    }
+    if (request.action !== 'cancel') return false;
+    const status = state.memo!.order.status;
+    if (!UNPAID.includes(status)) {
+      tell('refused', `the order is ${status}: only an unpaid order is cancelled`);
+      return false;
+    }
+    try {
+      await cancelProviderOrder({ orderId: input.orderId, providerCode: input.providerCode, providerOrderId: state.pollTarget() });
+    } catch (err) {
+      const cause = err instanceof ActivityFailure ? err.cause : err;
+      const refused = cause instanceof ApplicationFailure && cause.type === 'cancel_refused';
+      tell(refused ? 'refused' : 'failed', `the provider did not cancel: ${(cause as Error).message}`);
+      return false;
+    }
+    const { changed } = await poll(input, state);
+    tell('done', `the provider accepted the cancellation; the order is ${state.memo!.order.status}`);
+    return changed;
   }
 
   const createdAtMs = state.createdAtMs();
@@ -203,18 +295,19 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
 
     const wakeAt = Math.min(now + pollDelayMs, paymentDeadline, graceEnd, now >= reviewAt ? Infinity : reviewAt);
     const waitedFrom = workflowInfo().historyLength;
-    const signalled = await condition(() => inbox.length > 0, Math.max(wakeAt - now, 1));
+    const signalled = await condition(() => inbox.length > 0 || requests.length > 0, Math.max(wakeAt - now, 1));
     // Signals waiting when the timer fired come before any poll: a re-run of the task that finds the
     // timer fired beside them numbers their changes as the first run did.
-    if (signalled || inbox.length > 0) {
+    if (signalled || inbox.length > 0 || requests.length > 0) {
       // Woken in a later workflow task: these signals come first in it, before anything the clock
       // decides, so a stamped one's webhook may make its first attempt locally (OrderState.apply).
       const afterWait = workflowInfo().historyLength > waitedFrom;
       let changed = false;
       for (const event of inbox.splice(0)) changed = state.apply(event, afterWait) || changed;
+      for (const request of requests.splice(0)) changed = (await act(request)) || changed;
       if (changed) pollDelayMs = timings.pollInitialMs;
     } else if (Date.now() < graceEnd) {
-      const changed = await poll(input, state);
+      const { changed } = await poll(input, state);
       pollDelayMs = changed ? timings.pollInitialMs : Math.min(pollDelayMs * 2, timings.pollMaxMs);
       state.expireIfUnpaid();
     }
@@ -225,13 +318,13 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
 
   // A final order waits for its webhooks to be delivered; signals that keep arriving meanwhile are
   // ignored, and a history they make long moves the wait to a new run.
-  const delivered = () => webhooks.empty && allHandlersFinished();
+  const delivered = () => webhooks.empty && reviews.empty && allHandlersFinished();
   await condition(() => delivered() || historyFull());
   return delivered() ? state.memo! : continueRun(false);
 }
 
-/** Asks the provider about the order and applies the answer; true when the order's status changed. */
-async function poll(input: OrderWorkflowInput, state: OrderState): Promise<boolean> {
+/** Asks the provider about the order and applies the answer: whether the order's status changed, and why the poll failed. */
+async function poll(input: OrderWorkflowInput, state: OrderState): Promise<{ changed: boolean; error?: string }> {
   try {
     const snapshot = await getProviderOrderStatus({
       orderId: input.orderId,
@@ -240,9 +333,16 @@ async function poll(input: OrderWorkflowInput, state: OrderState): Promise<boole
       // An activity's input is not part of what replay compares (its type and id are): no patch.
       ...(state.memo ? { orderCreatedAt: state.memo.order.created_at } : {}),
     });
-    return state.apply({ ...snapshot, eventId: undefined, receivedAt: undefined, providerCode: input.providerCode });
+    return { changed: state.apply({ ...snapshot, eventId: undefined, receivedAt: undefined, providerCode: input.providerCode }) };
   } catch (err) {
     log.warn('status poll failed; will try again', { error: (err as Error).message });
-    return false;
+    return { changed: false, error: (err as Error).message };
   }
+}
+
+/** A well-formed operator request (the API sends only these; anyone with Temporal access could send another). */
+function isOperatorRequest(request: unknown): request is OperatorRequest {
+  const r = request as Partial<OperatorRequest> | null;
+  const text = (value: unknown) => typeof value === 'string' && value.length > 0 && value.length <= 300;
+  return !!r && text(r.requestId) && text(r.operatorId) && (OPERATOR_ACTIONS as readonly unknown[]).includes(r.action);
 }

@@ -107,7 +107,13 @@ export async function reconciliationWorkflow(input: ReconciliationInput, carried
       upsertSearchAttributes([{ key: RECONCILIATION_MISMATCH_KEY, value: kinds.length > 0 ? kinds : ['none'] }]);
       // The report replaces the one before once the orders are told (or telling them failed: noted).
       try {
-        const flagged = await flagReconciledOrders({ reconciliationId: workflowInfo().workflowId, orders: ordersOf(found.mismatches) });
+        // The mismatches go along for the reviews: an activity's input is not part of what replay compares.
+        const flagged = await flagReconciledOrders({
+          reconciliationId: workflowInfo().workflowId,
+          orders: ordersOf(found.mismatches),
+          providerCode: input.providerCode,
+          mismatches: found.mismatches,
+        });
         report = { ...found, flagged };
       } catch (err) {
         report = { ...found, flagged: 0, flagError: failureText(err) };

@@ -17,7 +17,7 @@ export interface WebhookOutboxOptions {
    * The order's state: its `outbox` holds the webhooks not yet delivered, oldest first (the state adds
    * to it, delivery takes from it); `recordDelivery` keeps each attempt for the webhookDeliveries query.
    */
-  state: Pick<OrderState, 'outbox' | 'recordDelivery'>;
+  state: Pick<OrderState, 'outbox' | 'recordDelivery' | 'webhookNotDelivered'>;
   timings: OrderTimings;
   metrics: OrderMetricsSink;
 }
@@ -120,8 +120,10 @@ export class WebhookOutbox {
         return;
       }
       log.error('integrator webhook not delivered: retries used up', { ...fields, error: result.error });
+      state.webhookNotDelivered(next.webhookId, next.sequence, `retries used up after ${attempt} attempts: ${result.error}`);
     } else if (result.outcome === 'refused') {
       log.error('integrator webhook not delivered: URL refused', { ...fields, error: result.error });
+      state.webhookNotDelivered(next.webhookId, next.sequence, `the endpoint's URL was refused: ${result.error}`);
     } else if (result.outcome === 'no_endpoint') {
       log.info('integrator has no webhook endpoint', fields);
     }

@@ -17,7 +17,7 @@ import type { OrderStatus } from '../../src/domain/order-status';
 import { getOrderQuery, orderWorkflowId, providerEventSignal, type OrderMemo } from '../../src/temporal/order-contract';
 import { orderSinks } from '../../src/worker/sinks';
 import type { orderWorkflow } from '../../workflows';
-import { FOLLOW_REVIVED_PATCH } from '../../workflows/order';
+import { FOLLOW_REVIVED_PATCH, OPERATOR_REVIEW_PATCH } from '../../workflows/order';
 import { eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
 import { workflowInput } from '../helpers/orders';
@@ -110,8 +110,12 @@ test('an order revived 2 h before its grace ends is followed until its provider 
   expect(receiver.delivered(id).map((w) => w.body.data.status)).toEqual(['created', 'expired', 'processing', 'complete']);
   expect(receiver.delivered(id).every((w) => w.verified)).toBe(true);
 
-  // The revived path records its patch once, and its history replays against this code.
-  expect(await patchMarkers(handle)).toEqual([expect.stringContaining(`"${FOLLOW_REVIVED_PATCH}"`)]);
+  // The revived path records its patch once, and its history replays against this code. Paid 7 days
+  // after its creation, the order was open too long at once: its review was told (the review patch).
+  expect(await patchMarkers(handle)).toEqual([
+    expect.stringContaining(`"${FOLLOW_REVIVED_PATCH}"`),
+    expect.stringContaining(`"${OPERATOR_REVIEW_PATCH}"`),
+  ]);
   const history = await handle.fetchHistory();
   await expect(Worker.runReplayHistory({ workflowBundle: await workflowBundle(), sinks: orderSinks() }, history)).resolves.toBeUndefined();
 });
