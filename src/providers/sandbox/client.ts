@@ -74,12 +74,20 @@ export class SandboxClient {
     return this.call('/v1/orders', SandboxOrderSchema, { method: 'POST', json: body, operation: 'create' });
   }
 
-  getOrderByPartnerId(partnerOrderId: string) {
-    return this.call(`/v1/orders?partner_order_id=${encodeURIComponent(partnerOrderId)}`, SandboxOrderSchema, { operation: 'status' });
+  getOrderByPartnerId(partnerOrderId: string, signal?: CallSignal) {
+    return this.call(`/v1/orders?partner_order_id=${encodeURIComponent(partnerOrderId)}`, SandboxOrderSchema, {
+      signal,
+      operation: 'status',
+    });
   }
 
   getOrder(id: string) {
     return this.call(`/v1/orders/${encodeURIComponent(id)}`, SandboxOrderSchema, { operation: 'status' });
+  }
+
+  /** The partner's cancel of an unpaid order: 409 `not_cancellable` (paid or ended) and 404 `not_found` are refusals. */
+  cancelOrder(id: string, signal?: CallSignal) {
+    return this.call(`/v1/orders/${encodeURIComponent(id)}/cancel`, SandboxOrderSchema, { method: 'POST', signal, operation: 'cancel' });
   }
 
   private call<T extends z.ZodType>(path: string, schema: T, { operation, ...options }: CallOptions): Promise<z.output<T>> {

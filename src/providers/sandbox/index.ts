@@ -45,6 +45,16 @@ export function createSandboxAdapter(config: SandboxProviderConfig, info: Provid
       const order = providerOrderId ? await client.getOrder(providerOrderId) : await client.getOrderByPartnerId(orderId);
       return fromOrder(order, currencies);
     },
+    /**
+     * The sandbox's cancel of an unpaid order (`POST /v1/orders/{id}/cancel`), found by the broker's
+     * order id when the provider order id is not known yet. It ends the order `FAILED`
+     * (`cancelled_by_partner`), reported by its webhook and the next lookup; an order paid or ended
+     * is refused (`rejected`), an unknown one too (`not_found`).
+     */
+    async cancelOrder(orderId, providerOrderId, signal) {
+      const id = providerOrderId ?? (await client.getOrderByPartnerId(orderId, signal)).id;
+      await client.cancelOrder(id, signal);
+    },
     parseWebhook(webhook) {
       return Promise.resolve().then(() => parseSandboxWebhook(webhook, config.webhookSecret, currencies));
     },

@@ -3,10 +3,11 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { methodLimits, quote } from '../kit/pricing';
 import type { SimulatorProfile } from '../kit/profile';
+import type { SandboxLifecycle } from './lifecycle';
 import type { SandboxSimulatorOptions } from './options';
 import { sandboxError as error, shownOrder, type SimOrder } from './orders';
 
-/** The sandbox provider's API under /v1: catalogue, quotes, server-side orders and order lookups. */
+/** The sandbox provider's API under /v1: catalogue, quotes, server-side orders, order lookups and the partner's cancel. */
 export class SandboxApi {
   readonly router = express.Router();
   private readonly byPartnerId = new Map<string, string>();
@@ -16,6 +17,7 @@ export class SandboxApi {
     private readonly profile: SimulatorProfile,
     private readonly options: Pick<SandboxSimulatorOptions, 'apiKey' | 'publicUrl' | 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs' | 'oversizedField' | 'oversizedLength'>,
+    private readonly lifecycle: Pick<SandboxLifecycle, 'cancel'>,
   ) {
     const router = this.router;
     router.get('/v1/currencies', (_req, res) => this.getCurrencies(res));
@@ -25,6 +27,7 @@ export class SandboxApi {
     router.post('/v1/orders', express.json({ limit: '64kb' }), (req, res) => this.createOrder(req, res));
     router.get('/v1/orders', (req, res) => this.findOrder(req, res));
     router.get('/v1/orders/:id', (req, res) => this.getOrder(req, res));
+    router.post('/v1/orders/:id/cancel', (req, res) => this.cancelOrder(req, res));
   }
 
   /** Whether an `Authorization` header carries this provider's API key. */
@@ -201,6 +204,25 @@ export class SandboxApi {
       res.status(404).json(error('not_found', 'no such order'));
       return;
     }
+    res.json(shownOrder(order, this.faults));
+  }
+
+  /**
+   * `POST /v1/orders/{id}/cancel`, no body: the order, now `FAILED` with `failure_reason`
+   * `cancelled_by_partner` (its webhook sent); 409 `not_cancellable` for an order paid or ended, 404
+   * `not_found` for an unknown id.
+   */
+  private cancelOrder(req: Request, res: Response): void {
+    const order = this.orders.get(String(req.params.id));
+    if (!order) {
+      res.status(404).json(error('not_found', 'no such order'));
+      return;
+    }
+    if (!this.lifecycle.cancel(order)) {
+      res.status(409).json(error('not_cancellable', `an order ${order.status} cannot be cancelled`, { status: order.status }));
+      return;
+    }
+    this.options.log?.(`order ${order.id} cancelled by the partner`);
     res.json(shownOrder(order, this.faults));
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SimulatorParts } from '../kit/base';
 import { paidTerms } from '../kit/faults';
 import { simulatedTransactionHash } from '../kit/transaction-hash';
-import { shownOrder, TERMINAL, type SimOrder, type SimStatus } from './orders';
+import { CANCELLABLE, shownOrder, TERMINAL, type SimOrder, type SimStatus } from './orders';
 import { signSandboxPayload } from './signing';
 
 /** The sandbox provider's orders over time: the customer's actions, payment then settlement, one signed webhook per status. */
@@ -42,6 +42,19 @@ export class SandboxLifecycle {
         this.transition(order, 'REFUNDED');
         break;
     }
+  }
+
+  /**
+   * The partner's cancel (`POST /v1/orders/{id}/cancel`): an order still unpaid moves to `FAILED`
+   * (`cancelled_by_partner`) at once, with its webhook, as the checkout's `fail` does, and no action
+   * under way moves it afterwards. False, and nothing changes, for an order paid or ended.
+   */
+  cancel(order: SimOrder): boolean {
+    if (!CANCELLABLE.includes(order.status)) return false;
+    this.parts.walks.supersede(order);
+    order.failure_reason = 'cancelled_by_partner';
+    this.transition(order, 'FAILED');
+    return true;
   }
 
   /** The fault switches' paid amount, fiat currency and wallet replace the order's. */

@@ -34,6 +34,9 @@ export const ACTIONS_BY_STATUS: Record<SimStatus, readonly string[]> = {
   REFUNDED: [],
 };
 
+/** Statuses of an order the customer has not paid and that has not ended: the ones a partner's cancel ends. */
+export const CANCELLABLE: readonly SimStatus[] = ['CREATED', 'AWAITING_PAYMENT', 'ON_HOLD'];
+
 /** Statuses nothing moves an order out of. */
 export const TERMINAL: readonly SimStatus[] = ['COMPLETED', 'REFUNDED'];
 

@@ -1,6 +1,6 @@
 /**
  * A local simulator of the "sandbox" provider: quotes, server-side order creation, status lookup,
- * a checkout page whose buttons drive the order, and signed webhooks to the broker.
+ * the partner's cancel of an unpaid order, a checkout page whose buttons drive the order, and signed webhooks to the broker.
  * It is a separate HTTP service; the broker reaches it only through its adapter.
  */
 import type { Request, Response } from 'express';
@@ -27,8 +27,8 @@ export class SandboxSimulator extends SimulatorBase {
     super({ ...options, stepDelayMs: options.settleDelayMs ?? SETTLE_DELAY_MS });
     const profile = options.profile ?? SANDBOX_PROFILE;
     this.code = profile.code;
-    this.api = new SandboxApi(this.orders, profile, options, this.faults);
     const lifecycle = new SandboxLifecycle(this.parts, options.webhookSecret);
+    this.api = new SandboxApi(this.orders, profile, options, this.faults, lifecycle);
     // Customer-facing pages need no API key.
     this.app.use(new SandboxCheckout(this.orders, lifecycle, profile.name, this.playedAction).router);
     this.app.use('/v1', this.api.authenticate);
