@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pino from 'pino';
 import { loadConfig } from '../../../src/config';
@@ -64,5 +66,23 @@ describe('logDisabledProviders', () => {
     const { logger, lines } = capturingLogger();
     logDisabledProviders(loadConfig({}), logger);
     expect(lines).toEqual([]);
+  });
+});
+
+describe('cancelOrder', () => {
+  /** The codes docs/providers.md's Cancellation table gives a documented cancel call (any row not "none …"). */
+  function documentedCancels(): string[] {
+    const doc = readFileSync(join(__dirname, '../../../docs/providers.md'), 'utf8');
+    const section = doc.split('\n## Cancellation\n')[1]!.split('\n## ')[0]!;
+    return [...section.matchAll(/^\| `([a-z_]+)` \| ([^|]+)\|/gm)]
+      .filter(([, , call]) => !/^none\b/.test(call!.trim()))
+      .map(([, code]) => code!);
+  }
+
+  test('exactly the providers whose documented cancel call docs/providers.md names have one', () => {
+    const registry = createProviderRegistry(loadConfig({}));
+    const withCancel = registry.codes().filter((code) => typeof registry.get(code)!.cancelOrder === 'function');
+    expect(withCancel).toEqual(documentedCancels().sort());
+    expect(withCancel).toEqual(['sandbox']);
   });
 });
