@@ -1,3 +1,4 @@
+import { ActionRefusedError } from '../operators/reviews';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import { AlternativeOfferSchema } from './alternatives';
 import { z } from 'zod';
@@ -182,6 +183,7 @@ function isJsonScalar(raw: unknown): boolean {
 export function problemOf(err: unknown): ProblemError | undefined {
   if (err instanceof ProblemError) return err;
   if (err instanceof OrderRejectedError) return new ProblemError(err.reason, err.message);
+  if (err instanceof ActionRefusedError) return new ProblemError(err.reason, err.message);
   if (err instanceof NoLiveOfferError) return new ProblemError('offer_expired', err.message);
   if (err instanceof ProviderOutOfServiceError) {
     return new ProblemError('provider_unavailable', err.message, undefined, { 'Retry-After': String(err.retryAfterSeconds) });

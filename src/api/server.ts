@@ -4,6 +4,8 @@ import { CatalogueService } from '../catalogue/service';
 import type { AppConfig } from '../config';
 import { IntegratorDirectory } from '../config/integrators';
 import { OperatorDirectory } from '../config/operators';
+import { ReviewDesk } from '../operators/reviews';
+import { ReviewTeller } from '../temporal/reviews';
 import { currencyDictionary } from '../domain/currencies';
 import type { Logger } from '../logging';
 import { OffersService } from '../offers/service';
@@ -78,6 +80,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
   if (overrides.warmCatalogues) {
     catalogues.warm().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'warming the provider catalogues failed'));
   }
+  const integrators = new IntegratorDirectory(config.integrators);
   return createApp({
     catalogues,
     // RATE_LIMIT_REQUESTS=0 turns rate limiting off: no limiter is mounted.
@@ -92,8 +95,21 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
         : undefined,
     trustProxy: config.trustProxy,
     logger,
-    integrators: new IntegratorDirectory(config.integrators),
-    ...(config.operators.length > 0 ? { operator: { directory: new OperatorDirectory(config.operators) } } : {}),
+    integrators,
+    ...(config.operators.length > 0
+      ? {
+          operator: {
+            directory: new OperatorDirectory(config.operators),
+            reviews: new ReviewDesk({
+              client,
+              teller: new ReviewTeller({ client, taskQueue: config.temporal.taskQueue, keepMs: config.reviews.keepMs }),
+            }),
+            providers,
+            integrators,
+            webhookDelivery: config.webhooks,
+          },
+        }
+      : {}),
     currencies: currencyDictionary,
     providers,
     offerStore,

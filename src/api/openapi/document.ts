@@ -12,6 +12,7 @@ import { registerHealthPaths } from '../routes/health.paths';
 import { registerOfferPaths } from '../routes/offers.paths';
 import { registerOpenApiDocumentPaths } from '../routes/openapi-document.paths';
 import { registerOrderWebhookPaths } from '../routes/order-webhooks.paths';
+import { registerOperatorReviewPaths } from '../routes/operator-reviews.paths';
 import { registerOrderPaths } from '../routes/orders.paths';
 import { registerValidateAddressPaths } from '../routes/validate-address.paths';
 import { registerWebhookPaths } from '../routes/webhooks.paths';
@@ -45,6 +46,7 @@ const PATH_REGISTRATIONS: ((registry: OpenAPIRegistry) => void)[] = [
   registerOrderWebhookPaths,
   registerCustomerPaths,
   registerWebhookPaths,
+  registerOperatorReviewPaths,
   registerOpenApiDocumentPaths,
   registerHealthPaths,
 ];
@@ -66,6 +68,12 @@ export function openApiDocument(): OpenApiDocument {
     scheme: 'bearer',
     description: "The integrator's API key as a bearer token: `Authorization: Bearer <key>`.",
   });
+  registry.registerComponent('securitySchemes', 'OperatorKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An operator\'s key (ONRAMP_OPERATORS_FILE, docs/operations.md "Review queue"), never an integrator\'s: `Authorization: Bearer <key>`.',
+  });
   for (const [name, header] of Object.entries(HEADERS)) registry.registerComponent('headers', name, header);
   for (const register of PATH_REGISTRATIONS) register(registry);
   cached = new OpenApiGeneratorV31(registry.definitions, { sortComponents: 'alphabetically' }).generateDocument({
@@ -86,6 +94,7 @@ export function openApiDocument(): OpenApiDocument {
       { name: 'Integrator webhooks', description: 'Tools for your webhook endpoint.' },
       { name: 'Customers', description: "Your users' data the broker keeps for ranking offers." },
       { name: 'Provider webhooks', description: 'Events from the providers.' },
+      { name: 'Operator', description: 'For the team running the broker, with operator keys: the review queue and its actions.' },
       { name: 'Documentation', description: 'This document.' },
       { name: 'Health', description: 'Liveness and readiness, outside /api.' },
     ],

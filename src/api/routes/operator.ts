@@ -2,9 +2,10 @@ import { Router } from 'express';
 import type { OperatorDirectory } from '../../config/operators';
 import { requireOperatorKey } from '../operator-auth';
 import { notFoundHandler } from '../problem';
+import { operatorReviewRoutes, type OperatorReviewDependencies } from './operator-reviews';
 
 /** What the operator API works with (docs/operations.md, "Review queue"). */
-export interface OperatorApiDependencies {
+export interface OperatorApiDependencies extends OperatorReviewDependencies {
   directory: OperatorDirectory;
 }
 
@@ -16,6 +17,7 @@ export interface OperatorApiDependencies {
 export function operatorRoutes(api: Router, deps: OperatorApiDependencies): void {
   const router = Router();
   router.use(requireOperatorKey(deps.directory));
+  operatorReviewRoutes(router, deps);
   router.use(notFoundHandler);
   api.use('/operator', router);
 }
