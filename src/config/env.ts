@@ -141,6 +141,10 @@ const BrokerEnvSchema = z.object({
   ORDER_EXPORT_MAX_DAYS: integer(1, 3660).default(93),
   /** Exports streaming at once per API process, all integrators together (each integrator: one). */
   ORDER_EXPORT_CONCURRENCY: integer(1, 1000).default(4),
+  /** Orders (of every integrator) one daily summary (GET /api/operator/summaries/daily) may read; a day holding more is refused. */
+  DAILY_SUMMARY_MAX_ORDERS: integer(1, 10_000_000).default(1_000_000),
+  /** How long one daily summary may read before it is refused. */
+  DAILY_SUMMARY_MAX_SECONDS: integer(1, 86_400).default(1800),
   /** Whether the worker keeps a daily reconciliation schedule per enabled provider (src/reconciliation/schedules.ts). */
   RECONCILIATION_SCHEDULES: z.stringbool().default(true),
   /** When, UTC (HH:MM), the daily reconciliations run. */

@@ -95,6 +95,18 @@ export interface AppConfig {
   };
   /** The operators' review queue (docs/operations.md, "Review queue"): how long a review is kept after its last change. */
   reviews: { keepMs: number };
+  /** GET /api/operator/summaries/daily (src/operators/daily-summary.ts). */
+  dailySummaryLimits: {
+    /** Orders of every integrator one summary may read. */
+    maxOrders: number;
+    maxDurationMs: number;
+    /** How long after a day's end its summary may be asked for (the create timeout and a minute). */
+    settleMs: number;
+    /** Orders read from visibility a page at a time. */
+    pageSize: number;
+    /** Summaries at once, per API process. */
+    concurrency: number;
+  };
   /** The reconciliation with the providers' books (src/reconciliation, docs/operations.md "Reconciliation"). */
   reconciliation: {
     /** Whether the worker keeps a daily schedule per enabled provider. */
@@ -276,6 +288,14 @@ export function buildConfig(env: Env): AppConfig {
       total: env.ORDER_EXPORT_CONCURRENCY,
     },
     reviews: { keepMs: env.REVIEW_KEEP_DAYS * 86_400_000 },
+    dailySummaryLimits: {
+      maxOrders: env.DAILY_SUMMARY_MAX_ORDERS,
+      maxDurationMs: env.DAILY_SUMMARY_MAX_SECONDS * 1000,
+      // As an export's window: an order shows in visibility once its start returns, within the create timeout.
+      settleMs: env.ORDER_CREATE_TIMEOUT_SECONDS * 1000 + 60_000,
+      pageSize: 500,
+      concurrency: 2,
+    },
     reconciliation: {
       schedules: env.RECONCILIATION_SCHEDULES,
       at: { hour: Number(env.RECONCILIATION_AT.slice(0, 2)), minute: Number(env.RECONCILIATION_AT.slice(3)) },
