@@ -40,6 +40,7 @@ export const PROBLEM_CODES = {
   provider_rejected: { status: 422, title: 'Provider rejected the order' },
   event_out_of_bounds: { status: 422, title: 'Provider event out of bounds' },
   export_too_large: { status: 422, title: 'Export window too large' },
+  summary_too_large: { status: 422, title: 'Summary too large' },
   rate_limited: { status: 429, title: 'Too many requests' },
   internal_error: { status: 500, title: 'Internal error' },
   provider_unavailable: { status: 503, title: 'Provider unavailable' },

@@ -23,6 +23,9 @@ import { UNSAFE_QUERY_CHARACTERS } from '../orders/visibility-query';
 import { CUSTOMER_URL_MAX_BYTES } from '../providers/kit/url';
 import { ProviderInfoSchema } from '../providers/types';
 import { EXPORT_FORMATS } from './order-export-format';
+import { SUMMARY_FORMATS } from './daily-summary-format';
+import { UTC_DATE_PATTERN, utcDayWindow } from '../domain/daily-summary';
+import { IntegratorSchema } from '../config/integrators';
 import { FieldErrorSchema, PROBLEM_CODES, ProblemSchema, type ProblemCode } from './problem';
 import { OfferRankingSchema } from '../ranking/rank';
 
@@ -564,6 +567,116 @@ export const CustomerPathSchema = z.object({
     example: 'user-1',
   }),
 });
+
+// ---- operator API: daily summary -----------------------------------------------------------------
+
+/** GET /api/operator/summaries/daily query as the route parses it. Strict: a misspelt filter is an error, never a wider answer. */
+export const DailySummaryQuerySchema = z.strictObject({
+  date: z
+    .string()
+    .regex(UTC_DATE_PATTERN, 'a date, YYYY-MM-DD')
+    .refine((date) => utcDayWindow(date) !== undefined, 'a calendar date from 1970-01-01 to 9999-12-31'),
+  format: z.enum(SUMMARY_FORMATS).optional(),
+  integrator_id: IntegratorSchema.shape.id.optional(),
+  provider_code: z
+    .string()
+    .regex(/^[a-z0-9_]{2,32}$/)
+    .optional(),
+});
+
+export const DailySummaryQuery = DailySummaryQuerySchema.extend({
+  date: DailySummaryQuerySchema.shape.date.meta({
+    description:
+      'The UTC day: the orders requested from its 00:00 (included) to the next 00:00 (excluded). A day that has not ended ' +
+      'ORDER_CREATE_TIMEOUT_SECONDS + 60 s ago (90 s) is refused, and so is a day whose orders the namespace retention may have deleted.',
+    example: '2026-11-29',
+  }),
+  format: DailySummaryQuerySchema.shape.format.meta({
+    description: '`json` (default) or `csv` (RFC 4180 with a header record, CRLF line ends: one record per row).',
+  }),
+  integrator_id: DailySummaryQuerySchema.shape.integrator_id.meta({ description: "Only this integrator's orders.", example: 'dev' }),
+  provider_code: DailySummaryQuerySchema.shape.provider_code.meta({
+    description: "Only this provider's orders (also a provider no longer enabled).",
+    example: 'sandbox',
+  }),
+});
+
+const SummaryCount = z.number().int().min(0);
+const SummaryAmount = z
+  .string()
+  .regex(/^\d+(\.\d+)?$/)
+  .meta({ description: "An exact sum, as a decimal string, with the currency's places (more when an amount had more)." });
+
+export const CryptoDeliveredSchema = z
+  .object({
+    currency: CurrencyIdSchema.meta({ description: 'The crypto currency (GET /api/dict/currencies).' }),
+    currency_code: z.string().nullable().meta({ description: 'Its ticker; null for a currency the dictionary does not have.' }),
+    network: z.string().nullable().meta({ description: 'Its network.' }),
+    amount: SummaryAmount,
+  })
+  .meta({ id: 'CryptoDelivered' });
+
+const SUMMARY_FIGURES = {
+  fiat_currency: CurrencyIdSchema.meta({
+    description:
+      'The fiat currency the orders state (the provider-verified one: for an order paid in another currency than requested, the paid one).',
+  }),
+  fiat_currency_code: z.string().nullable().meta({ description: 'Its ticker; null for a currency the dictionary does not have.' }),
+  orders: SummaryCount.meta({ description: 'Every order requested that day; the five status counts add up to it.' }),
+  completed: SummaryCount.meta({ description: 'Orders `complete`.' }),
+  failed: SummaryCount.meta({ description: 'Orders `failed` (one may still become `refunded`).' }),
+  expired: SummaryCount.meta({ description: 'Orders `expired` (one may still be paid late, within ORDER_SETTLED_GRACE_SECONDS).' }),
+  refunded: SummaryCount.meta({ description: 'Orders `refunded`.' }),
+  open: SummaryCount.meta({ description: 'Orders `created`, `pending`, `hold` or `processing`: not settled when the summary was read.' }),
+  completed_volume: SummaryAmount.meta({
+    description: "The completed orders' `from_amount`: the fiat amount the provider says was paid, fees included.",
+  }),
+  quoted_fees: SummaryAmount.meta({
+    description:
+      "The `total_fee_amount` the completed orders' offers quoted (not what the provider reported after payment); without " +
+      'the orders counted in `completed_without_quoted_fee`.',
+  }),
+  completed_with_discrepancies: SummaryCount.meta({
+    description: 'Completed orders paid with another amount or currency than requested (their `discrepancies`).',
+  }),
+  completed_without_quoted_fee: SummaryCount.meta({
+    description:
+      'Completed orders whose quoted fee is not in `quoted_fees`: placed before the broker kept it, or paid in another currency ' +
+      'than the one the fee was quoted in.',
+  }),
+  crypto_delivered: z
+    .array(CryptoDeliveredSchema)
+    .meta({ description: "The completed orders' `to_amount` (the provider's crypto amount) per crypto currency." }),
+};
+
+export const DailySummaryTotalSchema = z.object(SUMMARY_FIGURES).meta({ id: 'DailySummaryTotal' });
+export type DailySummaryFiguresBody = z.infer<typeof DailySummaryTotalSchema>;
+
+export const DailySummaryRowSchema = z
+  .object({
+    integrator_id: z.string().meta({ description: 'The integrator.', example: 'dev' }),
+    provider_code: z.string().meta({ description: 'The provider.', example: 'sandbox' }),
+    ...SUMMARY_FIGURES,
+  })
+  .meta({ id: 'DailySummaryRow' });
+
+export const DailySummarySchema = z
+  .object({
+    date: z.string().meta({ description: 'The UTC day.', example: '2026-11-29' }),
+    from: z.iso.datetime().meta({ description: 'The first instant of the day (included).' }),
+    to: z.iso.datetime().meta({ description: 'The first instant of the next day (excluded).' }),
+    generated_at: z.iso.datetime().meta({ description: 'When the orders were read: their statuses are as of then.' }),
+    integrator_id: z.string().nullable().meta({ description: 'The integrator filter; null: every integrator.' }),
+    provider_codes: z.array(z.string()).meta({ description: 'The providers whose orders were read.' }),
+    rows: z
+      .array(DailySummaryRowSchema)
+      .meta({ description: 'One per integrator, provider and fiat currency with an order, in that order.' }),
+    totals: z
+      .array(DailySummaryTotalSchema)
+      .meta({ description: "Per fiat currency, the rows' figures added up (amounts of different currencies are never added)." }),
+  })
+  .meta({ id: 'DailySummary' });
+export type DailySummaryBody = z.infer<typeof DailySummarySchema>;
 
 // ---- provider webhooks ---------------------------------------------------------------------------
 

@@ -12,6 +12,8 @@ import { OffersService } from '../offers/service';
 import { createOfferStore } from '../offers/store-factory';
 import { claimLifetimeMs } from '../orders/claims';
 import { OrderSearch } from '../orders/search';
+import { DailySummaries, namespaceRetention } from '../operators/daily-summary';
+import { PROVIDER_CODES } from '../providers/manifest';
 import { OrderService, zeroTemporalClientErrors } from '../orders/service';
 import { setMetricsRecording } from '../metrics/metrics';
 import { createProviderRegistry, type ProviderRegistry } from '../providers/registry';
@@ -50,6 +52,11 @@ export interface BuildApiOverrides {
   returningCustomers?: ReturningCustomers;
   /** The ranking's parts, shared with a worker in the same process (the dev stack); made from the configuration otherwise. */
   ranking?: Ranking;
+  /**
+   * What the operator API takes for now (whether a day has ended, for its daily summary): the
+   * end-to-end tests summarize the day they made their orders in as if it had ended. Date.now otherwise.
+   */
+  operatorClock?: () => number;
 }
 
 /** Wires the API from configuration: the composition root shared by main, dev and tests. */
@@ -80,6 +87,13 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
   if (overrides.warmCatalogues) {
     catalogues.warm().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'warming the provider catalogues failed'));
   }
+  const orderSearch = new OrderSearch({
+    client,
+    hashKeys: config.encryption.keys,
+    concurrencyPerIntegrator: config.orderSearchConcurrency,
+    budget: config.orderSearchBudget,
+    logger,
+  });
   const integrators = new IntegratorDirectory(config.integrators);
   return createApp({
     catalogues,
@@ -107,6 +121,17 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
             providers,
             integrators,
             webhookDelivery: config.webhooks,
+            summaries: {
+              summaries: new DailySummaries({
+                records: orderSearch,
+                providerCodes: PROVIDER_CODES,
+                retentionMs: namespaceRetention(client),
+                currencies: currencyDictionary,
+                limits: config.dailySummaryLimits,
+                ...(overrides.operatorClock ? { now: overrides.operatorClock } : {}),
+              }),
+              currencies: currencyDictionary,
+            },
           },
         }
       : {}),
@@ -138,13 +163,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
       breakers,
       outcomes: ranking.recorder,
     }),
-    orderSearch: new OrderSearch({
-      client,
-      hashKeys: config.encryption.keys,
-      concurrencyPerIntegrator: config.orderSearchConcurrency,
-      budget: config.orderSearchBudget,
-      logger,
-    }),
+    orderSearch,
     orderExportLimits: config.orderExportLimits,
     webhookDelivery: config.webhooks,
     signalledEvents: redis ? new RedisSignalledEvents(redis) : new MemorySignalledEvents(),

@@ -35,6 +35,8 @@ export interface LocalStackOptions {
   workflowBundle?: { code: string };
   /** Start an order worker in this process (default true). */
   worker?: boolean;
+  /** The operator API's clock (BuildApiOverrides.operatorClock): tests summarize today as if it had ended. */
+  operatorClock?: () => number;
 }
 
 export interface LocalStack {
@@ -102,7 +104,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   });
   // One ranking for the API and the worker: in memory, the worker's records are what the API ranks by.
   const ranking = new Ranking(config, { logger: options.logger });
-  api.serve(buildApi(config, client, options.logger, { providers, ranking }));
+  api.serve(buildApi(config, client, options.logger, { providers, ranking, operatorClock: options.operatorClock }));
 
   let worker: Worker | undefined;
   let running: Promise<void> | undefined;

@@ -15,6 +15,7 @@ import { DEV_SANDBOX_WEBHOOK_SECRET, sandboxCredentials, withEndpoints } from '.
 import { createLogger } from '../../src/logging';
 import { createSimulatorHost, type SimulatorHost } from '../../src/simulators';
 import { createTemporalClient } from '../../src/temporal/connection';
+import { DEFAULT_DEV_OPERATOR_KEY } from '../../src/config/operators';
 import { TEST_API_KEY, testConfig } from '../helpers/config';
 import {
   checkedAnswers,
@@ -105,6 +106,11 @@ describe('the OpenAPI document', () => {
     expect(document.components.securitySchemes).toEqual({
       ApiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }),
       Bearer: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+      OperatorKey: expect.objectContaining({
+        type: 'http',
+        scheme: 'bearer',
+        description: expect.stringContaining('ONRAMP_OPERATORS_FILE'),
+      }),
     });
     expect(document.security).toEqual([{ ApiKey: [] }, { Bearer: [] }]);
   });
@@ -157,12 +163,16 @@ describe('the OpenAPI document', () => {
     expect([...documented].filter((operation) => !served.has(operation))).toEqual([]);
   });
 
-  test('needs an API key everywhere but on webhooks, this document and health', () => {
+  test("needs an API key everywhere but on webhooks, this document and health; the operator API an operator's key", () => {
     for (const operation of documentedOperations()) {
       const [method, path] = operation.split(' ') as [string, string];
       const security = document.paths[path][method.toLowerCase()].security;
       if (PUBLIC_OPERATIONS.includes(operation)) expect(security).toEqual([]);
-      else {
+      else if (path.startsWith('/api/operator/')) {
+        expect([operation, security]).toEqual([operation, [{ OperatorKey: [] }]]);
+        expect(document.paths[path][method.toLowerCase()].tags).toEqual(['Operator']);
+        expect(document.paths[path][method.toLowerCase()].responses['401']).toBeDefined();
+      } else {
         expect(security).toBeUndefined();
         expect(document.paths[path][method.toLowerCase()].responses['401']).toBeDefined();
       }
@@ -495,6 +505,41 @@ describe('answers conform to the document', () => {
     expect(bad.status).toBe(400);
     expectResponseConforms('DELETE', template, bad);
     expectResponseConforms('DELETE', template, await request(app).delete(path));
+  });
+
+  test("daily summary: 400 for a bad date, a day not ended or a bad filter, 503 while Temporal is unreachable, 401 without an operator's key", async () => {
+    const template = '/api/operator/summaries/daily';
+    const operator = (path: string) => request(app).get(path).set('Authorization', `Bearer ${DEFAULT_DEV_OPERATOR_KEY}`);
+    const today = new Date().toISOString().slice(0, 10);
+    for (const query of [
+      '',
+      'date=2026-02-30',
+      'date=2026-11-01&format=xml',
+      'date=2026-11-01&colour=red',
+      'date=2026-11-01&provider_code=Sand',
+      `date=${today}`,
+    ]) {
+      const res = await operator(`${template}?${query}`);
+      expect([query, res.status, res.body.code]).toEqual([query, 400, 'validation_error']);
+      expectResponseConforms('GET', template, res);
+    }
+    const unreachable = await operator(`${template}?date=2026-11-01&format=csv`);
+    expect([unreachable.status, unreachable.body.code, unreachable.headers['retry-after']]).toEqual([
+      503,
+      'service_unavailable',
+      expect.any(String),
+    ]);
+    expectResponseConforms('GET', template, unreachable);
+    for (const res of [
+      await request(app).get(`${template}?date=2026-11-01`),
+      await request(app).get(`${template}?date=2026-11-01`).set('X-Api-Key', TEST_API_KEY),
+      await request(app).get(`${template}?date=2026-11-01`).set('Authorization', `Bearer ${TEST_API_KEY}`),
+    ]) {
+      expect(res.status).toBe(401);
+      expectResponseConforms('GET', template, res);
+    }
+    const posted = await request(app).post(`${template}?date=2026-11-01`).set('X-Operator-Key', DEFAULT_DEV_OPERATOR_KEY);
+    expect(posted.status).toBe(405);
   });
 
   describe('validate-address', () => {

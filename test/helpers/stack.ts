@@ -7,7 +7,7 @@ import { testConfig } from './config';
 import { startTemporal, workflowBundle } from './temporal';
 
 export interface TestStackOptions extends Partial<
-  Pick<LocalStackOptions, 'settleDelayMs' | 'faults' | 'worker' | 'simulatorPort' | 'apiPort'>
+  Pick<LocalStackOptions, 'settleDelayMs' | 'faults' | 'worker' | 'simulatorPort' | 'apiPort' | 'operatorClock'>
 > {
   config?: Partial<AppConfig>;
   /** Environment variables the configuration is built from (e.g. ONRAMP_WEBHOOK_URL). */
@@ -33,6 +33,7 @@ export async function startTestStack(env: TestWorkflowEnvironment, options: Test
     worker: options.worker,
     simulatorPort: options.simulatorPort,
     apiPort: options.apiPort,
+    operatorClock: options.operatorClock,
     workflowBundle: await workflowBundle(),
   });
 }

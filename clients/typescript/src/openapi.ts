@@ -330,6 +330,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/operator/summaries/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The orders of one UTC day per integrator, provider and fiat currency, for billing
+         * @description Every order requested in the UTC day (from its 00:00, included, to the next 00:00, excluded), of every integrator and every provider the broker knows (enabled or not), counted per integrator, provider and fiat currency: orders, by status (`completed`, `failed`, `expired`, `refunded`, `open`), the completed volume (`from_amount`, the provider-verified amount paid, fees included) and the fees the completed orders' offers quoted, with totals per fiat currency. An order paid in another currency than requested counts in the paid currency, without its fee (quoted in the requested one). Statuses are as read (`generated_at`): an order of the day may still change. Only a day that ended at least ORDER_CREATE_TIMEOUT_SECONDS + 60 s ago, and whose orders the namespace retention still keeps. Whole or refused: a record the broker cannot read or count, more than DAILY_SUMMARY_MAX_ORDERS orders or more than DAILY_SUMMARY_MAX_SECONDS fail it; answered once every order is read. Reads on no integrator's search budget; at most 2 summaries at once per API process. CSV (RFC 4180, a header record, CRLF) has one record per row: `date`, `integrator_id`, `provider_code`, `fiat_currency`, `fiat_currency_code`, `orders`, `completed`, `failed`, `expired`, `refunded`, `open`, `completed_volume`, `quoted_fees`, `completed_with_discrepancies`, `completed_without_quoted_fee`, `crypto_delivered`; a cell that a spreadsheet would take for a formula is written with a leading apostrophe.
+         */
+        get: operations["getDailySummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/openapi.json": {
         parameters: {
             query?: never;
@@ -442,6 +462,16 @@ export interface components {
          * @enum {integer}
          */
         CryptoCurrencyId: 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22 | 23 | 24 | 57 | 58 | 59 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 73 | 74 | 75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90;
+        CryptoDelivered: {
+            /** @description The crypto currency (GET /api/dict/currencies). */
+            currency: number;
+            /** @description Its ticker; null for a currency the dictionary does not have. */
+            currency_code: string | null;
+            /** @description Its network. */
+            network: string | null;
+            /** @description An exact sum, as a decimal string, with the currency's places (more when an amount had more). */
+            amount: string;
+        };
         /** @description A currency of the dictionary. IDs never change and are never reused; a crypto currency is tied to its network (USDT on Ethereum and USDT on Tron are two IDs), fiat currencies have no network. */
         Currency: {
             id: number;
@@ -468,6 +498,102 @@ export interface components {
             crypto_currencies: number[];
         };
         CurrencyPairsList: components["schemas"]["CurrencyPairs"][];
+        DailySummary: {
+            /**
+             * @description The UTC day.
+             * @example 2026-11-29
+             */
+            date: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the day (included).
+             */
+            from: string;
+            /**
+             * Format: date-time
+             * @description The first instant of the next day (excluded).
+             */
+            to: string;
+            /**
+             * Format: date-time
+             * @description When the orders were read: their statuses are as of then.
+             */
+            generated_at: string;
+            /** @description The integrator filter; null: every integrator. */
+            integrator_id: string | null;
+            /** @description The providers whose orders were read. */
+            provider_codes: string[];
+            /** @description One per integrator, provider and fiat currency with an order, in that order. */
+            rows: components["schemas"]["DailySummaryRow"][];
+            /** @description Per fiat currency, the rows' figures added up (amounts of different currencies are never added). */
+            totals: components["schemas"]["DailySummaryTotal"][];
+        };
+        DailySummaryRow: {
+            /**
+             * @description The integrator.
+             * @example dev
+             */
+            integrator_id: string;
+            /**
+             * @description The provider.
+             * @example sandbox
+             */
+            provider_code: string;
+            /** @description The fiat currency the orders state (the provider-verified one: for an order paid in another currency than requested, the paid one). */
+            fiat_currency: number;
+            /** @description Its ticker; null for a currency the dictionary does not have. */
+            fiat_currency_code: string | null;
+            /** @description Every order requested that day; the five status counts add up to it. */
+            orders: number;
+            /** @description Orders `complete`. */
+            completed: number;
+            /** @description Orders `failed` (one may still become `refunded`). */
+            failed: number;
+            /** @description Orders `expired` (one may still be paid late, within ORDER_SETTLED_GRACE_SECONDS). */
+            expired: number;
+            /** @description Orders `refunded`. */
+            refunded: number;
+            /** @description Orders `created`, `pending`, `hold` or `processing`: not settled when the summary was read. */
+            open: number;
+            /** @description The completed orders' `from_amount`: the fiat amount the provider says was paid, fees included. */
+            completed_volume: string;
+            /** @description The `total_fee_amount` the completed orders' offers quoted (not what the provider reported after payment); without the orders counted in `completed_without_quoted_fee`. */
+            quoted_fees: string;
+            /** @description Completed orders paid with another amount or currency than requested (their `discrepancies`). */
+            completed_with_discrepancies: number;
+            /** @description Completed orders whose quoted fee is not in `quoted_fees`: placed before the broker kept it, or paid in another currency than the one the fee was quoted in. */
+            completed_without_quoted_fee: number;
+            /** @description The completed orders' `to_amount` (the provider's crypto amount) per crypto currency. */
+            crypto_delivered: components["schemas"]["CryptoDelivered"][];
+        };
+        DailySummaryTotal: {
+            /** @description The fiat currency the orders state (the provider-verified one: for an order paid in another currency than requested, the paid one). */
+            fiat_currency: number;
+            /** @description Its ticker; null for a currency the dictionary does not have. */
+            fiat_currency_code: string | null;
+            /** @description Every order requested that day; the five status counts add up to it. */
+            orders: number;
+            /** @description Orders `complete`. */
+            completed: number;
+            /** @description Orders `failed` (one may still become `refunded`). */
+            failed: number;
+            /** @description Orders `expired` (one may still be paid late, within ORDER_SETTLED_GRACE_SECONDS). */
+            expired: number;
+            /** @description Orders `refunded`. */
+            refunded: number;
+            /** @description Orders `created`, `pending`, `hold` or `processing`: not settled when the summary was read. */
+            open: number;
+            /** @description The completed orders' `from_amount`: the fiat amount the provider says was paid, fees included. */
+            completed_volume: string;
+            /** @description The `total_fee_amount` the completed orders' offers quoted (not what the provider reported after payment); without the orders counted in `completed_without_quoted_fee`. */
+            quoted_fees: string;
+            /** @description Completed orders paid with another amount or currency than requested (their `discrepancies`). */
+            completed_with_discrepancies: number;
+            /** @description Completed orders whose quoted fee is not in `quoted_fees`: placed before the broker kept it, or paid in another currency than the one the fee was quoted in. */
+            completed_without_quoted_fee: number;
+            /** @description The completed orders' `to_amount` (the provider's crypto amount) per crypto currency. */
+            crypto_delivered: components["schemas"]["CryptoDelivered"][];
+        };
         /**
          * @description A fiat currency: its ID in GET /api/dict/currencies, never a ticker.
          * @example 1
@@ -625,7 +751,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "validation_error" | "ticker_not_allowed" | "unknown_currency" | "state_required" | "unauthorized" | "invalid_signature" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "external_order_id_retired" | "payload_too_large" | "unsupported_media_type" | "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds" | "export_too_large" | "rate_limited" | "internal_error" | "provider_unavailable" | "service_unavailable";
+            code: "validation_error" | "ticker_not_allowed" | "unknown_currency" | "state_required" | "unauthorized" | "invalid_signature" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "external_order_id_retired" | "order_closed" | "action_refused" | "payload_too_large" | "unsupported_media_type" | "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds" | "export_too_large" | "summary_too_large" | "rate_limited" | "internal_error" | "provider_unavailable" | "service_unavailable";
             errors?: components["schemas"]["FieldError"][];
             alternatives?: {
                 provider_code: string;
@@ -669,7 +795,7 @@ export interface components {
             /** @enum {number} */
             status: 409;
             /** @enum {string} */
-            code: "idempotency_conflict" | "external_order_id_retired";
+            code: "idempotency_conflict" | "external_order_id_retired" | "order_closed" | "action_refused";
         };
         Problem413: components["schemas"]["Problem"] & {
             /** @enum {number} */
@@ -687,7 +813,7 @@ export interface components {
             /** @enum {number} */
             status: 422;
             /** @enum {string} */
-            code: "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds" | "export_too_large";
+            code: "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds" | "export_too_large" | "summary_too_large";
         };
         Problem429: components["schemas"]["Problem"] & {
             /** @enum {number} */
@@ -847,9 +973,9 @@ export interface components {
         "RateLimit-Policy": string;
         /** @description Seconds to wait before trying again. */
         "Retry-After": number;
-        /** @description `Bearer realm="onramp-broker"`. */
+        /** @description `Bearer realm="onramp-broker"` (the operator API: `realm="onramp-operator"`). */
         "WWW-Authenticate": string;
-        /** @description `attachment; filename="orders-<from>-<to>.<format>"`. */
+        /** @description An export: `attachment; filename="orders-<from>-<to>.<format>"`; a daily summary in CSV: `attachment; filename="daily-summary-<date>.csv"`. */
         "Content-Disposition": string;
     };
     pathItems: never;
@@ -2463,6 +2589,105 @@ export interface operations {
                 };
             };
             /** @description `service_unavailable`: Temporal cannot be reached, or the order's or its provider order claim's stored records cannot be decoded by the broker (an encryption setting); `provider_unavailable`: the provider cannot be reached to read an event that names only an id (Banxa). The provider retries. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    getDailySummary: {
+        parameters: {
+            query: {
+                /** @description The UTC day: the orders requested from its 00:00 (included) to the next 00:00 (excluded). A day that has not ended ORDER_CREATE_TIMEOUT_SECONDS + 60 s ago (90 s) is refused, and so is a day whose orders the namespace retention may have deleted. */
+                date: string;
+                /** @description `json` (default) or `csv` (RFC 4180 with a header record, CRLF line ends: one record per row). */
+                format?: "json" | "csv";
+                /** @description Only this integrator's orders. */
+                integrator_id?: string;
+                /** @description Only this provider's orders (also a provider no longer enabled). */
+                provider_code?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The summary. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DailySummary"];
+                    "text/csv": string;
+                };
+            };
+            /** @description `validation_error`: an unknown parameter, a missing or malformed date or filter, a day that has not ended ORDER_CREATE_TIMEOUT_SECONDS + 60 s ago, or a day whose orders the namespace retention may have deleted; `errors` names each. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid operator key (an integrator's API key is not one). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `summary_too_large`: the day holds more than DAILY_SUMMARY_MAX_ORDERS (1,000,000) orders; summarize one provider at a time. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem422"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the client address may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an order of the day whose amounts cannot be counted (the order is named), or an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: Temporal cannot be reached; an order of the day cannot be decoded by the broker (an encryption setting; Retry-After: 60); the day could not be read within DAILY_SUMMARY_MAX_SECONDS (Retry-After: 60); or 2 summaries are being read by this API process (Retry-After: 10). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -11,6 +11,7 @@ import { registerDictionaryPaths } from '../routes/dictionaries.paths';
 import { registerHealthPaths } from '../routes/health.paths';
 import { registerOfferPaths } from '../routes/offers.paths';
 import { registerOpenApiDocumentPaths } from '../routes/openapi-document.paths';
+import { registerOperatorSummaryPaths } from '../routes/operator-summaries.paths';
 import { registerOrderWebhookPaths } from '../routes/order-webhooks.paths';
 import { registerOperatorReviewPaths } from '../routes/operator-reviews.paths';
 import { registerOrderPaths } from '../routes/orders.paths';
@@ -23,7 +24,9 @@ export type OpenApiDocument = ReturnType<OpenApiGeneratorV31['generateDocument']
 
 const DESCRIPTION = `${packageJson.description}
 
-Every /api call except provider webhooks needs an integrator API key, in \`X-Api-Key\` or \`Authorization: Bearer\`.
+Every /api call except provider webhooks and the operator API needs an integrator API key, in \`X-Api-Key\` or
+\`Authorization: Bearer\`; the operator API (/api/operator) needs an operator's key instead, in \`Authorization: Bearer\`
+or \`X-Operator-Key\`.
 Bodies and answers are JSON; amounts are decimal strings, never JSON numbers; currencies are integer IDs from
 GET /api/dict/currencies, never tickers (a ticker is \`400 ticker_not_allowed\`).
 
@@ -46,7 +49,7 @@ const PATH_REGISTRATIONS: ((registry: OpenAPIRegistry) => void)[] = [
   registerOrderWebhookPaths,
   registerCustomerPaths,
   registerWebhookPaths,
-  registerOperatorReviewPaths,
+  registerOperatorSummaryPaths,
   registerOpenApiDocumentPaths,
   registerHealthPaths,
 ];

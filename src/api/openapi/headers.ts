@@ -15,8 +15,12 @@ export const HEADERS = {
     schema: text,
   },
   'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer', minimum: 0 } },
-  'WWW-Authenticate': { description: '`Bearer realm="onramp-broker"`.', schema: text },
-  'Content-Disposition': { description: '`attachment; filename="orders-<from>-<to>.<format>"`.', schema: text },
+  'WWW-Authenticate': { description: '`Bearer realm="onramp-broker"` (the operator API: `realm="onramp-operator"`).', schema: text },
+  'Content-Disposition': {
+    description:
+      'An export: `attachment; filename="orders-<from>-<to>.<format>"`; a daily summary in CSV: `attachment; filename="daily-summary-<date>.csv"`.',
+    schema: text,
+  },
 } as const;
 
 export type HeaderName = keyof typeof HEADERS;

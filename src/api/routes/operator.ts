@@ -3,10 +3,13 @@ import type { OperatorDirectory } from '../../config/operators';
 import { requireOperatorKey } from '../operator-auth';
 import { notFoundHandler } from '../problem';
 import { operatorReviewRoutes, type OperatorReviewDependencies } from './operator-reviews';
+import { operatorSummaryRoutes, type OperatorSummaryDependencies } from './operator-summaries';
 
 /** What the operator API works with (docs/operations.md, "Review queue"). */
 export interface OperatorApiDependencies extends OperatorReviewDependencies {
   directory: OperatorDirectory;
+  /** GET /api/operator/summaries/daily (./operator-summaries.ts). */
+  summaries: OperatorSummaryDependencies;
 }
 
 /**
@@ -18,6 +21,7 @@ export function operatorRoutes(api: Router, deps: OperatorApiDependencies): void
   const router = Router();
   router.use(requireOperatorKey(deps.directory));
   operatorReviewRoutes(router, deps);
+  operatorSummaryRoutes(router, deps.summaries);
   router.use(notFoundHandler);
   api.use('/operator', router);
 }
