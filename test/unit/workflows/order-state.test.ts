@@ -31,9 +31,12 @@ const createdAtProvider: CreatedProviderOrder = {
 /** The effects the state asked for, in order, and a clock the test moves. */
 function recorder() {
   const calls: { kind: 'memo' | 'attributes' | 'info' | 'warn'; value: unknown }[] = [];
+  /** What was told to the order's review (raiseReview), kept apart from `calls`. */
+  const reviews: [reason: string, key: string, detail: string][] = [];
   let now = START;
   return {
     calls,
+    reviews,
     setNow: (ms: number) => (now = ms),
     kinds: () => calls.map((c) => c.kind),
     attributes: () => calls.filter((c) => c.kind === 'attributes').map((c) => c.value),
@@ -45,6 +48,7 @@ function recorder() {
         info: (message: string) => calls.push({ kind: 'info', value: message }),
         warn: (message: string) => calls.push({ kind: 'warn', value: message }),
       },
+      raiseReview: (reason: string, key: string, detail: string) => reviews.push([reason, key, detail]),
     },
   };
 }
@@ -54,6 +58,7 @@ function orderState(options: { created?: Partial<CreatedProviderOrder> } = {}) {
   const state = new OrderState({ input, effects: effects.effects });
   state.created({ ...createdAtProvider, ...options.created });
   effects.calls.length = 0;
+  expect(effects.reviews).toEqual([]);
   return { state, effects };
 }
 
@@ -81,6 +86,7 @@ function orderIn(status: OrderStatus) {
   for (const [i, step] of path[status].entries()) made.state.apply(report({ status: step, eventId: `setup-${i}` }));
   expect(made.state.memo!.order.status).toBe(status);
   made.effects.calls.length = 0;
+  made.effects.reviews.length = 0;
   return made;
 }
 
@@ -459,4 +465,88 @@ test('webhook delivery records keep the newest ones and move to the next run; a 
   expect(next.deliveries).toEqual(state.deliveries);
   const { deliveries: _dropped, ...older } = resume;
   expect(new OrderState({ input, resume: older, effects: recorder().effects }).deliveries).toEqual([]);
+});
+
+describe("the order's review is told what needs a person", () => {
+  test('report_refused: the first refused report only, with why it was refused', () => {
+    const { state, effects } = orderIn('created');
+    state.apply(report({ status: 'complete', eventId: 'r1', providerCode: 'moonpay' }));
+    state.apply(report({ status: 'complete', eventId: 'r2', providerOrderId: 'sb-2' }));
+    state.apply(report({ status: 'complete', eventId: 'r3', reported: { cryptoCurrency: ETH } }));
+    expect(effects.reviews).toEqual([
+      ['report_refused', 'report_refused', 'a provider report was refused: from provider moonpay, not sandbox'],
+    ]);
+  });
+
+  test('payment_differs: the first difference only, listing what was paid; a later difference or a difference again is not told again', () => {
+    const { state, effects } = orderIn('created');
+    state.apply(report({ status: 'processing', eventId: 'p1', reported: { fiatAmount: '10.00' } }));
+    expect(effects.reviews).toEqual([
+      ['payment_differs', 'payment_differs', 'the provider took a different payment: from_amount: ordered 100.00, paid 10.00'],
+    ]);
+    state.apply(report({ status: 'processing', eventId: 'p2', reported: { fiatAmount: '11.00', fiatCurrency: EUR } }));
+    state.apply(report({ status: 'processing', eventId: 'p3', reported: { fiatAmount: '100' } }));
+    state.apply(report({ status: 'complete', eventId: 'p4', reported: { fiatAmount: '12.00' } }));
+    expect(effects.reviews).toHaveLength(1);
+  });
+
+  test('payment_differs after a refused report is still told (another alert, another reason)', () => {
+    const { state, effects } = orderIn('created');
+    state.apply(report({ status: 'complete', eventId: 'r1', providerCode: 'moonpay' }));
+    state.apply(report({ status: 'processing', eventId: 'p1', reported: { fiatAmount: '10.00' } }));
+    expect(effects.reviews.map(([reason, key]) => [reason, key])).toEqual([
+      ['report_refused', 'report_refused'],
+      ['payment_differs', 'payment_differs'],
+    ]);
+  });
+
+  test('open_too_long: told when the order is flagged, with its status and dates', () => {
+    const { state, effects } = orderIn('hold');
+    state.flagForReview();
+    const { updated_at, created_at } = state.memo!.order;
+    expect(effects.reviews).toEqual([['open_too_long', 'open_too_long', `hold since ${updated_at}, created ${created_at}`]]);
+  });
+
+  test('webhook_not_delivered: told per webhook given up on, keyed by its webhook id', () => {
+    const { state, effects } = orderIn('complete');
+    state.webhookNotDelivered('evt_x_2', 2, 'retries used up after 12 attempts: 500');
+    state.webhookNotDelivered('evt_x_3', 3, "the endpoint's URL was refused: private address");
+    expect(effects.reviews).toEqual([
+      ['webhook_not_delivered', 'evt_x_2', 'webhook evt_x_2 (sequence 2) not delivered: retries used up after 12 attempts: 500'],
+      ['webhook_not_delivered', 'evt_x_3', "webhook evt_x_3 (sequence 3) not delivered: the endpoint's URL was refused: private address"],
+    ]);
+  });
+
+  test('ordinary changes tell the review nothing: every transition, a duplicate, an expiry, a mismatch, a delivery record', () => {
+    for (const from of ORDER_STATUSES) {
+      for (const to of ORDER_STATUSES) {
+        const { state, effects } = orderIn(from);
+        state.apply(report({ status: to, eventId: 'e-move', transactionHash: '0xabc' }));
+        state.apply(report({ status: to, eventId: 'e-move' }));
+        expect(effects.reviews).toEqual([]);
+      }
+    }
+    const { state, effects } = orderIn('pending');
+    state.apply(
+      report({
+        status: 'pending',
+        providerStatus: 'AWAITING_PAYMENT',
+        providerOrderId: 'sb-1',
+        providerOrderCreatedAt: new Date(START).toISOString(),
+      }),
+    );
+    effects.setNow(START + DAY);
+    state.expireIfUnpaid();
+    expect(state.memo!.order.status).toBe('expired');
+    state.flagMismatch({ kinds: ['status_differs'], reconciliationId: 'r-1' });
+    state.recordDelivery({
+      webhook_id: 'evt_x_1',
+      sequence: 1,
+      attempt: 1,
+      attempted_at: new Date(START).toISOString(),
+      outcome: 'failed',
+      status_code: 500,
+    });
+    expect(effects.reviews).toEqual([]);
+  });
 });
