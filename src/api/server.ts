@@ -116,6 +116,7 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
             directory: new OperatorDirectory(config.operators),
             reviews: new ReviewDesk({
               client,
+              timeoutMs: Math.min(5000, config.orderCreateTimeoutMs),
               teller: new ReviewTeller({ client, taskQueue: config.temporal.taskQueue, keepMs: config.reviews.keepMs }),
             }),
             providers,

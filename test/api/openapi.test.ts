@@ -507,6 +507,42 @@ describe('answers conform to the document', () => {
     expectResponseConforms('DELETE', template, await request(app).delete(path));
   });
 
+  test("review queue and actions: 400 for bad input, 503 while Temporal is unreachable, 401 without an operator's key", async () => {
+    const key = (r: request.Test) => r.set('Authorization', `Bearer ${DEFAULT_DEV_OPERATOR_KEY}`);
+    const ORDER = '0b8f4a8e-6a53-4b39-9b7e-3f1f2c1d0e9a';
+    const cases: [method: 'get' | 'post', template: string, path: string, body?: unknown][] = [
+      ['get', '/api/operator/reviews', '/api/operator/reviews?reason=lost'],
+      ['get', '/api/operator/reviews', '/api/operator/reviews?limit=0'],
+      ['get', '/api/operator/reviews', "/api/operator/reviews?provider_code=x'y"],
+      ['get', '/api/operator/reviews/{review_id}', '/api/operator/reviews/not-a-review'],
+      ['post', '/api/operator/reviews/{review_id}/acknowledge', `/api/operator/reviews/${ORDER}/acknowledge`, {}],
+      ['post', '/api/operator/reviews/{review_id}/acknowledge', `/api/operator/reviews/${ORDER}/acknowledge`, { note: 'x', reasons: ['lost'] }],
+      ['post', '/api/operator/orders/{order_id}/poll', '/api/operator/orders/123/poll', {}],
+      ['post', '/api/operator/orders/{order_id}/cancel', '/api/operator/orders/123/cancel', { note: 'x' }],
+      ['post', '/api/operator/orders/{order_id}/resend_webhook', '/api/operator/orders/123/resend_webhook', {}],
+    ];
+    for (const [method, template, path, body] of cases) {
+      const res = await key(request(app)[method](path)).send(body as object);
+      expect([path, res.status, res.body.code]).toEqual([path, 400, 'validation_error']);
+      expectResponseConforms(method.toUpperCase(), template, res);
+    }
+    for (const [method, template, path, body] of [
+      ['get', '/api/operator/reviews', '/api/operator/reviews?reason=payment_differs'],
+      ['get', '/api/operator/reviews/{review_id}', `/api/operator/reviews/${ORDER}`],
+      ['post', '/api/operator/reviews/{review_id}/acknowledge', `/api/operator/reviews/${ORDER}/acknowledge`, { note: 'checked' }],
+      ['post', '/api/operator/orders/{order_id}/poll', `/api/operator/orders/${ORDER}/poll`, {}],
+      ['post', '/api/operator/orders/{order_id}/cancel', `/api/operator/orders/${ORDER}/cancel`, { note: 'customer asked' }],
+      ['post', '/api/operator/orders/{order_id}/resend_webhook', `/api/operator/orders/${ORDER}/resend_webhook`],
+    ] as const) {
+      const res = await key(request(app)[method](path)).send(body as object);
+      expect([path, res.status, res.body.code]).toEqual([path, 503, 'service_unavailable']);
+      expectResponseConforms(method.toUpperCase(), template, res);
+      const anonymous = await request(app)[method](path).set('X-Api-Key', TEST_API_KEY).send(body as object);
+      expect([path, anonymous.status]).toEqual([path, 401]);
+      expectResponseConforms(method.toUpperCase(), template, anonymous);
+    }
+  }, 120_000);
+
   test("daily summary: 400 for a bad date, a day not ended or a bad filter, 503 while Temporal is unreachable, 401 without an operator's key", async () => {
     const template = '/api/operator/summaries/daily';
     const operator = (path: string) => request(app).get(path).set('Authorization', `Bearer ${DEFAULT_DEV_OPERATOR_KEY}`);

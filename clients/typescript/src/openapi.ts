@@ -330,6 +330,126 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/operator/reviews": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The review queue: everything that needs a person
+         * @description Open reviews: orders with an integrity alert (`payment_differs`, `report_refused`), open too long (`open_too_long`), found different from the provider's books (`reconciliation_mismatch`, provider transactions the broker never had included), or with an integrator webhook given up on (`webhook_not_delivered`). A review leaves the queue when every reason is acknowledged. Newest first as Temporal visibility lists them, a page at a time.
+         */
+        get: operations["listReviewQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/reviews/{review_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A review: its reasons, every action on it (the audit) and the order
+         * @description The review's reasons, open and acknowledged (who, when, the note), every operator action with its outcome, and for an order, the order as it stands. An order that never needed a review answers with empty reasons and actions.
+         */
+        get: operations["getReview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/reviews/{review_id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledges open reasons with a note
+         * @description Closes the named reasons (every open one without `reasons`); the review leaves the queue when none is open. The order's own flags (IntegrityAlert, ReviewReason, ReconciliationMismatch) stay: they record what was found. Nothing of the order moves.
+         */
+        post: operations["acknowledgeReview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/orders/{order_id}/poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Asks the provider about the order now
+         * @description The order's workflow polls its provider at once and applies the answer through the checks every provider report passes. Answered 202 when the order has the request; the outcome comes to the order's review.
+         */
+        post: operations["pollOrderNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/orders/{order_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancels an unpaid order at its provider
+         * @description Only an unpaid order (`created`, `pending`) at a provider that documents a cancellation (docs/providers.md, "Cancellation"). The order's workflow asks the provider, then polls: its status moves only by what the provider then reports. Answered 202; the outcome comes to the order's review.
+         */
+        post: operations["cancelUnpaidOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/operator/orders/{order_id}/resend_webhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the order's latest webhook to its integrator again
+         * @description The same `webhook-id` and body bytes as the original (freshly signed), delivered once through the SSRF guard and timeout of every order webhook, never retried. 200 whether or not the endpoint accepted it; the outcome says.
+         */
+        post: operations["resendIntegratorWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/operator/summaries/daily": {
         parameters: {
             query?: never;
@@ -408,6 +528,30 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AuditEntry: {
+            request_id: string;
+            action: components["schemas"]["OperatorActionName"];
+            /** @description Who acted (ONRAMP_OPERATORS_FILE). */
+            operator_id: string;
+            note?: string;
+            reasons?: components["schemas"]["QueueReason"][];
+            /**
+             * @description ISO 8601.
+             * @example 2026-11-30T08:00:00.000Z
+             */
+            at: string;
+            /** @description Absent while the order has not yet acted on it. */
+            outcome?: {
+                /** @enum {string} */
+                outcome: "done" | "refused" | "failed";
+                detail?: string;
+                /**
+                 * @description ISO 8601.
+                 * @example 2026-11-30T08:00:00.000Z
+                 */
+                at: string;
+            };
+        };
         Country: {
             code: string;
             name: string;
@@ -669,6 +813,38 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @enum {string} */
+        OperatorActionName: "acknowledge" | "poll" | "cancel" | "resend_webhook";
+        OperatorResendResult: {
+            request_id: string;
+            action: components["schemas"]["OperatorActionName"];
+            /** @description Who acted (ONRAMP_OPERATORS_FILE). */
+            operator_id: string;
+            note?: string;
+            reasons?: components["schemas"]["QueueReason"][];
+            /**
+             * @description ISO 8601.
+             * @example 2026-11-30T08:00:00.000Z
+             */
+            at: string;
+            /** @description Absent while the order has not yet acted on it. */
+            outcome?: {
+                /** @enum {string} */
+                outcome: "done" | "refused" | "failed";
+                detail?: string;
+                /**
+                 * @description ISO 8601.
+                 * @example 2026-11-30T08:00:00.000Z
+                 */
+                at: string;
+            };
+            webhook_id: string;
+            sequence: number;
+            delivered: boolean;
+            status_code?: number;
+            error?: string;
+            latency_ms: number;
+        };
         Order: {
             /** Format: uuid */
             id: string;
@@ -847,12 +1023,111 @@ export interface components {
         ProviderWebhook: {
             [key: string]: unknown;
         };
+        QueuedReview: {
+            review_id: string;
+            subject: components["schemas"]["ReviewSubject"];
+            open: {
+                reason: components["schemas"]["QueueReason"];
+                detail: string;
+                /**
+                 * @description ISO 8601.
+                 * @example 2026-11-30T08:00:00.000Z
+                 */
+                raised_at: string;
+            }[];
+            /**
+             * @description ISO 8601.
+             * @example 2026-11-30T08:00:00.000Z
+             */
+            opened_at: string;
+        };
+        /**
+         * @description Why a person must look (docs/operations.md has a runbook for each).
+         * @enum {string}
+         */
+        QueueReason: "payment_differs" | "report_refused" | "open_too_long" | "reconciliation_mismatch" | "webhook_not_delivered";
         Readiness: {
             /** @enum {string} */
             status: "ready" | "not_ready";
             checks: {
                 [key: string]: boolean;
             };
+        };
+        ReviewQueue: {
+            reviews: components["schemas"]["QueuedReview"][];
+            /** @description Pass as `page_token` for the next page; absent on the last. */
+            next_page_token?: string;
+        };
+        ReviewReasonEntry: {
+            reason: components["schemas"]["QueueReason"];
+            detail: string;
+            /**
+             * @description ISO 8601.
+             * @example 2026-11-30T08:00:00.000Z
+             */
+            raised_at: string;
+            key: string;
+            /** @enum {string} */
+            source: "order" | "reconciliation";
+            acknowledged?: {
+                operator_id: string;
+                note?: string;
+                /**
+                 * @description ISO 8601.
+                 * @example 2026-11-30T08:00:00.000Z
+                 */
+                at: string;
+                request_id: string;
+            };
+        };
+        ReviewRecord: {
+            review_id: string;
+            subject: components["schemas"]["ReviewSubject"];
+            open: components["schemas"]["QueueReason"][];
+            reasons: components["schemas"]["ReviewReasonEntry"][];
+            /** @description The audit: every action on this review, oldest first. */
+            actions: components["schemas"]["AuditEntry"][];
+            /** @description The order as it stands (kind order). */
+            order?: {
+                /** Format: uuid */
+                id: string;
+                /** @enum {string} */
+                status: "created" | "pending" | "hold" | "processing" | "complete" | "failed" | "expired" | "refunded";
+                /** Format: uri */
+                redirect_url: string;
+                from_currency: number;
+                from_amount: string;
+                to_currency: number;
+                to_amount: string;
+                wallet_address: string;
+                payment_method: string;
+                country_code: string;
+                external_user_id: string;
+                external_order_id: string;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                extras: {
+                    [key: string]: unknown;
+                };
+                failure_reason?: string;
+                discrepancies?: {
+                    /** @enum {string} */
+                    field: "from_amount" | "from_currency";
+                    ordered: string;
+                    reported: string;
+                }[];
+            };
+        };
+        ReviewSubject: {
+            /** @enum {string} */
+            kind: "order" | "provider_transaction";
+            provider_code: string;
+            order_id?: string;
+            integrator_id?: string;
+            /** @description The provider transaction the broker never had (kind provider_transaction). */
+            provider_order_id?: string;
         };
         ServedCountry: {
             code: components["schemas"]["CountryCode"];
@@ -2589,6 +2864,684 @@ export interface operations {
                 };
             };
             /** @description `service_unavailable`: Temporal cannot be reached, or the order's or its provider order claim's stored records cannot be decoded by the broker (an encryption setting); `provider_unavailable`: the provider cannot be reached to read an event that names only an id (Banxa). The provider retries. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    listReviewQueue: {
+        parameters: {
+            query?: {
+                /** @description Why a person must look (docs/operations.md has a runbook for each). */
+                reason?: components["schemas"]["QueueReason"];
+                provider_code?: string;
+                integrator_id?: string;
+                limit?: string;
+                page_token?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the queue. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewQueue"];
+                };
+            };
+            /** @description `validation_error`: a filter, limit or page_token is not valid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid operator key (an integrator's API key is not one). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the client address may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: Temporal cannot be reached (Retry-After). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    getReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The review's id: the order's id, or `<provider_code>-txn-<digest>` for a provider transaction. */
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The review. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReviewRecord"];
+                };
+            };
+            /** @description `validation_error`: not a review id. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid operator key (an integrator's API key is not one). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `not_found`: no review and no order with this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the client address may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: Temporal cannot be reached (Retry-After). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    acknowledgeReview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The review's id: the order's id, or `<provider_code>-txn-<digest>` for a provider transaction. */
+                review_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the operator found and did: kept in the audit. */
+                    note: string;
+                    /** @description The reasons acknowledged; absent: every open one. */
+                    reasons?: components["schemas"]["QueueReason"][];
+                };
+            };
+        };
+        responses: {
+            /** @description The audit entry, done. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"];
+                };
+            };
+            /** @description `validation_error`: no note, or a reason not known. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid operator key (an integrator's API key is not one). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `not_found`: no review with this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description `action_refused`: nothing of what was named is open, or the review holds its most actions. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem409"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the client address may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: Temporal cannot be reached (Retry-After). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    pollOrderNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The broker's order id. */
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Kept in the audit. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The audit entry; its outcome follows in the review. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"];
+                };
+            };
+            /** @description `validation_error`: not an order id, or a body that is not valid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid operator key (an integrator's API key is not one). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `not_found`: no order with this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description `order_closed`: the order's workflow has ended; `action_refused`: the action cannot be taken (see `detail`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem409"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the client address may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: Temporal cannot be reached (Retry-After). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    cancelUnpaidOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The broker's order id. */
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why the order is cancelled: kept in the audit. */
+                    note: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The audit entry; its outcome follows in the review. */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"];
+                };
+            };
+            /** @description `validation_error`: not an order id, or a body that is not valid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid operator key (an integrator's API key is not one). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `not_found`: no order with this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description `order_closed`: the order's workflow has ended; `action_refused`: the action cannot be taken (see `detail`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem409"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the client address may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: Temporal cannot be reached (Retry-After). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    resendIntegratorWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The broker's order id. */
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Kept in the audit. */
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The audit entry with its outcome, and what became of the webhook. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OperatorResendResult"];
+                };
+            };
+            /** @description `validation_error`: not an order id, or a body that is not valid. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid operator key (an integrator's API key is not one). */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `not_found`: no order with this id. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description `order_closed`: the order's workflow has ended; `action_refused`: the action cannot be taken (see `detail`). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem409"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the client address may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: Temporal cannot be reached (Retry-After). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

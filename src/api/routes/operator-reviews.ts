@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { IntegratorDirectory } from '../../config/integrators';
 import type { OperatedOrder, ReviewDesk } from '../../operators/reviews';
 import type { ProviderRegistry } from '../../providers/registry';
+import { isTerminal } from '../../domain/order-status';
 import { integratorWebhookId } from '../../temporal/order-contract';
 import type { ActionOutcome, AuditEntry, OperatorActionName, ReviewRecord, ReviewSubject } from '../../temporal/review-contract';
 import type { WebhookDeliveryOptions } from '../../webhooks/delivery';
@@ -113,7 +114,9 @@ export function operatorReviewRoutes(router: Router, deps: OperatorReviewDepende
       .post(jsonBody, async (req, res) => {
         const order = await operatedOrder(reviews, req);
         const body = parse(action === 'cancel' ? CancelBodySchema : ActionBodySchema, req.body ?? {}, 'body');
-        if (!order.running) throw new ProblemError('order_closed', "The order's workflow has ended: it cannot poll or cancel any more.");
+        if (!order.running || isTerminal(order.memo.order.status)) {
+          throw new ProblemError('order_closed', `The order is ${order.memo.order.status} and no longer followed: it cannot poll or cancel any more.`);
+        }
         if (action === 'cancel') checkCancellable(order, deps.providers);
         const entry = await reviews.record(order.subject, operatorOf(req), action, {
           note: body.note,
