@@ -516,7 +516,12 @@ describe('answers conform to the document', () => {
       ['get', '/api/operator/reviews', "/api/operator/reviews?provider_code=x'y"],
       ['get', '/api/operator/reviews/{review_id}', '/api/operator/reviews/not-a-review'],
       ['post', '/api/operator/reviews/{review_id}/acknowledge', `/api/operator/reviews/${ORDER}/acknowledge`, {}],
-      ['post', '/api/operator/reviews/{review_id}/acknowledge', `/api/operator/reviews/${ORDER}/acknowledge`, { note: 'x', reasons: ['lost'] }],
+      [
+        'post',
+        '/api/operator/reviews/{review_id}/acknowledge',
+        `/api/operator/reviews/${ORDER}/acknowledge`,
+        { note: 'x', reasons: ['lost'] },
+      ],
       ['post', '/api/operator/orders/{order_id}/poll', '/api/operator/orders/123/poll', {}],
       ['post', '/api/operator/orders/{order_id}/cancel', '/api/operator/orders/123/cancel', { note: 'x' }],
       ['post', '/api/operator/orders/{order_id}/resend_webhook', '/api/operator/orders/123/resend_webhook', {}],
@@ -534,10 +539,10 @@ describe('answers conform to the document', () => {
       ['post', '/api/operator/orders/{order_id}/cancel', `/api/operator/orders/${ORDER}/cancel`, { note: 'customer asked' }],
       ['post', '/api/operator/orders/{order_id}/resend_webhook', `/api/operator/orders/${ORDER}/resend_webhook`],
     ] as const) {
-      const res = await key(request(app)[method](path)).send(body as object);
+      const res = await key(request(app)[method](path)).send(body);
       expect([path, res.status, res.body.code]).toEqual([path, 503, 'service_unavailable']);
       expectResponseConforms(method.toUpperCase(), template, res);
-      const anonymous = await request(app)[method](path).set('X-Api-Key', TEST_API_KEY).send(body as object);
+      const anonymous = await request(app)[method](path).set('X-Api-Key', TEST_API_KEY).send(body);
       expect([path, anonymous.status]).toEqual([path, 401]);
       expectResponseConforms(method.toUpperCase(), template, anonymous);
     }

@@ -98,7 +98,10 @@ export function openApiDocument(): OpenApiDocument {
       { name: 'Integrator webhooks', description: 'Tools for your webhook endpoint.' },
       { name: 'Customers', description: "Your users' data the broker keeps for ranking offers." },
       { name: 'Provider webhooks', description: 'Events from the providers.' },
-      { name: 'Operator', description: 'For the team running the broker, with operator keys: the review queue, its actions, and the daily summaries.' },
+      {
+        name: 'Operator',
+        description: 'For the team running the broker, with operator keys: the review queue, its actions, and the daily summaries.',
+      },
       { name: 'Documentation', description: 'This document.' },
       { name: 'Health', description: 'Liveness and readiness, outside /api.' },
     ],

@@ -115,7 +115,10 @@ export function operatorReviewRoutes(router: Router, deps: OperatorReviewDepende
         const order = await operatedOrder(reviews, req);
         const body = parse(action === 'cancel' ? CancelBodySchema : ActionBodySchema, req.body ?? {}, 'body');
         if (!order.running || isTerminal(order.memo.order.status)) {
-          throw new ProblemError('order_closed', `The order is ${order.memo.order.status} and no longer followed: it cannot poll or cancel any more.`);
+          throw new ProblemError(
+            'order_closed',
+            `The order is ${order.memo.order.status} and no longer followed: it cannot poll or cancel any more.`,
+          );
         }
         if (action === 'cancel') checkCancellable(order, deps.providers);
         const entry = await reviews.record(order.subject, operatorOf(req), action, {
