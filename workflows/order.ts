@@ -189,11 +189,19 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
   setHandler(reconciliationMismatchSignal, (notice) => {
     if (patched(RECONCILIATION_FLAG_PATCH)) state.flagMismatch(notice);
   });
+  /** An operator request's outcome, told to the order's review. */
+  const tellOutcome = (request: OperatorRequest, outcome: ActionOutcome['outcome'], detail: string) =>
+    reviews.add({ subject, outcome: { requestId: request.requestId, outcome, detail, at: nowIso() } });
+  /** False once the order is no longer followed: a request then is refused at once rather than left unanswered. */
+  let following = true;
+  const NOT_FOLLOWED = 'the order is no longer followed: it takes no poll or cancel';
   setHandler(operatorRequestSignal, (request) => {
     if (!patched(OPERATOR_REVIEW_PATCH)) return;
     // Anyone with Temporal access can send the signal: a malformed one is dropped, never fails the task.
     if (!isOperatorRequest(request)) log.warn('operator request malformed: dropped', { request: JSON.stringify(request)?.slice(0, 200) });
-    else requests.push(request);
+    else if (following) requests.push(request);
+    // Recorded by its signal; a poll or cancel is answered, an acknowledgement or resend needs nothing of the order.
+    else if (request.action === 'poll' || request.action === 'cancel') tellOutcome(request, 'refused', NOT_FOLLOWED);
   });
   setHandler(getOrderQuery, () => state.memo);
   setHandler(webhookDeliveriesQuery, () => state.deliveries.map((record) => ({ ...record })));
@@ -255,8 +263,7 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
    * to the order's review. True when the order's status changed.
    */
   async function act(request: OperatorRequest): Promise<boolean> {
-    const tell = (outcome: ActionOutcome['outcome'], detail: string) =>
-      reviews.add({ subject, outcome: { requestId: request.requestId, outcome, detail, at: nowIso() } });
+    const tell = (outcome: ActionOutcome['outcome'], detail: string) => tellOutcome(request, outcome, detail);
     log.info('operator request', { action: request.action, operator: request.operatorId, requestId: request.requestId });
     if (request.action === 'poll') {
       const { changed, error } = await poll(input, state);
@@ -318,6 +325,9 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
 
   // A final order waits for its webhooks to be delivered; signals that keep arriving meanwhile are
   // ignored, and a history they make long moves the wait to a new run.
+  following = false;
+  for (const request of requests.splice(0))
+    if (request.action === 'poll' || request.action === 'cancel') tellOutcome(request, 'refused', NOT_FOLLOWED);
   const delivered = () => webhooks.empty && reviews.empty && allHandlersFinished();
   await condition(() => delivered() || historyFull());
   return delivered() ? state.memo! : continueRun(false);
