@@ -133,6 +133,6 @@ test('the ESM and CommonJS entries of the unpacked tarball load with the same ex
       cwd: unpacked,
     },
   );
-  expect(cjs.stdout).toContain('OnrampClient,ProblemError');
+  expect(cjs.stdout).toContain('OnrampClient,OperatorClient,ProblemError');
   expect(esm.stdout).toBe(cjs.stdout);
 });

@@ -3,7 +3,7 @@
  * `@ts-expect-error` line must fail to compile, or the typecheck fails. The client's types come from
  * the OpenAPI document, so a field name the API does not have is a compile error.
  */
-import type { CreateOrderRequest, OffersQuery, OnrampClient, Order } from '../../clients/typescript/src';
+import type { CreateOrderRequest, OffersQuery, OnrampClient, OperatorClient, Order, ReviewRecord } from '../../clients/typescript/src';
 
 export const order: CreateOrderRequest = {
   provider_code: 'sandbox',
@@ -43,3 +43,22 @@ export async function callsWithRealFields(client: OnrampClient): Promise<void> {
   // @ts-expect-error `status` is one of the API's statuses.
   await client.waitForStatus('sandbox', 'id', 'completed');
 }
+
+export async function operatesWithRealFields(operator: OperatorClient): Promise<void> {
+  // @ts-expect-error the queue's filter is `reason`, one of the queue's reasons.
+  await operator.reviewQueue({ reason: 'paid_less' });
+  // @ts-expect-error an acknowledgement needs its note.
+  await operator.acknowledge('id', { reasons: ['payment_differs'] });
+  // @ts-expect-error cancelling an order needs a note.
+  await operator.cancelOrder('id');
+  // @ts-expect-error the summary's filter is `integrator_id`.
+  await operator.dailySummary('2026-11-29', { integrator: 'dev' });
+}
+
+export function readsOnlyRealReviewFields(record: ReviewRecord): string {
+  // @ts-expect-error a review has `review_id`, not `id`.
+  return record.id;
+}
+
+// @ts-expect-error the operator client takes an operator key, never an integrator's `apiKey`.
+export const mixed: ConstructorParameters<typeof OperatorClient>[0] = { baseUrl: 'http://localhost:3000', apiKey: 'k' };

@@ -66,7 +66,7 @@ export class OnrampClient {
   private readonly sleep: (ms: number) => Promise<void>;
 
   constructor(private readonly options: OnrampClientOptions) {
-    this.transport = new Transport(options);
+    this.transport = new Transport(options, { 'x-api-key': options.apiKey });
     this.now = options.now ?? Date.now;
     this.sleep = options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms)));
     const ttl = options.dictionaryTtlMs ?? DAY_MS;

@@ -1,12 +1,17 @@
 import { ProblemError } from './problem.js';
 import type { Problem } from './types.js';
 
-export interface TransportOptions {
+/** Where the API is and how to reach it, whichever credential a client sends. */
+export interface ConnectionOptions {
   baseUrl: string;
-  apiKey: string;
   fetch?: typeof fetch;
   /** Sent as `User-Agent` where the runtime allows it. */
   userAgent?: string;
+}
+
+/** An integrator's connection: its API key goes as `X-Api-Key`. */
+export interface TransportOptions extends ConnectionOptions {
+  apiKey: string;
 }
 
 export interface ApiRequest {
@@ -23,12 +28,18 @@ export interface ApiAnswer<T> {
   body: T;
 }
 
-/** The API over `fetch`: the key on every call, JSON in and out, every failure a ProblemError. */
+/**
+ * The API over `fetch`: the credential on every call (the headers it was made with: an integrator's
+ * `X-Api-Key`, or an operator's `Authorization: Bearer`), JSON in and out, every failure a ProblemError.
+ */
 export class Transport {
   private readonly fetch: typeof fetch;
   private readonly baseUrl: string;
 
-  constructor(private readonly options: TransportOptions) {
+  constructor(
+    private readonly options: ConnectionOptions,
+    private readonly credential: Record<string, string>,
+  ) {
     this.fetch = options.fetch ?? globalThis.fetch.bind(globalThis);
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
   }
@@ -50,7 +61,7 @@ export class Transport {
   private async fetched(request: ApiRequest): Promise<Response> {
     const url = new URL(`${this.baseUrl}${request.path}`);
     for (const [name, value] of Object.entries(request.query ?? {})) if (value !== undefined) url.searchParams.set(name, String(value));
-    const headers: Record<string, string> = { accept: 'application/json', 'x-api-key': this.options.apiKey, ...request.headers };
+    const headers: Record<string, string> = { accept: 'application/json', ...this.credential, ...request.headers };
     if (this.options.userAgent) headers['user-agent'] = this.options.userAgent;
     if (request.body !== undefined) headers['content-type'] = 'application/json';
     try {

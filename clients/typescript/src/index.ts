@@ -7,8 +7,9 @@ export {
   type OnrampClientOptions,
   type WaitOptions,
 } from './client.js';
+export { OperatorClient, type OperatorClientOptions } from './operator.js';
 export { ProblemError, isProblemError, type ClientProblemCode, type ProblemCode } from './problem.js';
-export { retryAfterSeconds } from './http.js';
+export { retryAfterSeconds, type ConnectionOptions } from './http.js';
 export {
   MAX_WEBHOOK_BODY_BYTES,
   verifyWebhook,

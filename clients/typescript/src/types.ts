@@ -7,6 +7,7 @@ import type { components, operations } from './openapi.js';
 
 type Schemas = components['schemas'];
 type QueryOf<K extends keyof operations> = operations[K]['parameters']['query'];
+type BodyOf<K extends keyof operations> = NonNullable<operations[K]['requestBody']>['content']['application/json'];
 /** `T` with currency IDs as numbers and country and state codes as strings. */
 type Loose<T> = {
   [K in keyof T]: K extends `${string}currenc${string}`
@@ -57,3 +58,30 @@ export interface RankedOffers {
   offers: RankedOffer[];
   leftOut: LeftOutProvider[];
 }
+
+// ---- the operator API (/api/operator, behind an operator key: OperatorClient) ---------------------
+
+/** Why a review is in the queue: `payment_differs`, `report_refused`, `open_too_long`, `reconciliation_mismatch`, `webhook_not_delivered`. */
+export type QueueReason = Schemas['QueueReason'];
+export type OperatorActionName = Schemas['OperatorActionName'];
+export type ReviewSubject = Schemas['ReviewSubject'];
+export type QueuedReview = Schemas['QueuedReview'];
+export type ReviewQueue = Schemas['ReviewQueue'];
+export type ReviewReasonEntry = Schemas['ReviewReasonEntry'];
+export type ReviewRecord = Schemas['ReviewRecord'];
+/** An operator action as the review's audit keeps it: who, when, the note, and its outcome once known. */
+export type AuditEntry = Schemas['AuditEntry'];
+export type ActionOutcome = NonNullable<AuditEntry['outcome']>;
+/** A resent webhook: the audit entry with its outcome, and what became of the message. */
+export type OperatorResendResult = Schemas['OperatorResendResult'];
+export type DailySummary = Schemas['DailySummary'];
+export type DailySummaryRow = Schemas['DailySummaryRow'];
+export type DailySummaryTotal = Schemas['DailySummaryTotal'];
+export type CryptoDelivered = Schemas['CryptoDelivered'];
+
+/** The review queue's filters and page; `limit` from 1 to 100 (default 50). */
+export type ReviewQueueQuery = Omit<NonNullable<QueryOf<'listReviewQueue'>>, 'limit'> & { limit?: number };
+/** What an acknowledgement says: the note (kept in the audit), and the reasons it closes (absent: every open one). */
+export type AcknowledgeRequest = BodyOf<'acknowledgeReview'>;
+/** The daily summary's filters: one integrator's orders, one provider's. */
+export type DailySummaryFilters = Omit<QueryOf<'getDailySummary'>, 'date' | 'format'>;
