@@ -38,6 +38,20 @@ export const ReviewQueueQuerySchema = z.strictObject({
     .optional(),
 });
 
+/** The queue's query as the OpenAPI document shows it: `limit` an integer, as the order search's (the route parses the string). */
+export const ReviewQueueQuery = ReviewQueueQuerySchema.extend({
+  limit: z
+    .number()
+    .int()
+    .min(QUEUE_LIMIT.min)
+    .max(QUEUE_LIMIT.max)
+    .optional()
+    .meta({ description: `Reviews per page (default ${QUEUE_LIMIT.default}).`, example: QUEUE_LIMIT.default }),
+  page_token: ReviewQueueQuerySchema.shape.page_token.meta({
+    description: 'The `next_page_token` of the previous page; absent for the first page.',
+  }),
+});
+
 export const ReviewPathSchema = z.object({
   review_id: z
     .string()

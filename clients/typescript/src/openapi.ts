@@ -2883,7 +2883,9 @@ export interface operations {
                 reason?: components["schemas"]["QueueReason"];
                 provider_code?: string;
                 integrator_id?: string;
-                limit?: string;
+                /** @description Reviews per page (default 50). */
+                limit?: number;
+                /** @description The `next_page_token` of the previous page; absent for the first page. */
                 page_token?: string;
             };
             header?: never;

@@ -80,7 +80,7 @@ export type DailySummaryTotal = Schemas['DailySummaryTotal'];
 export type CryptoDelivered = Schemas['CryptoDelivered'];
 
 /** The review queue's filters and page; `limit` from 1 to 100 (default 50). */
-export type ReviewQueueQuery = Omit<NonNullable<QueryOf<'listReviewQueue'>>, 'limit'> & { limit?: number };
+export type ReviewQueueQuery = NonNullable<QueryOf<'listReviewQueue'>>;
 /** What an acknowledgement says: the note (kept in the audit), and the reasons it closes (absent: every open one). */
 export type AcknowledgeRequest = BodyOf<'acknowledgeReview'>;
 /** The daily summary's filters: one integrator's orders, one provider's. */

@@ -31,7 +31,7 @@ export function registerOperatorReviewPaths(registry: OpenAPIRegistry): void {
       "different from the provider's books (`reconciliation_mismatch`, provider transactions the broker never had included), or " +
       'with an integrator webhook given up on (`webhook_not_delivered`). A review leaves the queue when every reason is ' +
       'acknowledged. Newest first as Temporal visibility lists them, a page at a time.',
-    request: { query: O.ReviewQueueQuerySchema },
+    request: { query: O.ReviewQueueQuery },
     responses: {
       200: ok('A page of the queue.', O.ReviewQueueSchema),
       400: problem(400, '`validation_error`: a filter, limit or page_token is not valid.'),
