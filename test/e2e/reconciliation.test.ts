@@ -19,6 +19,8 @@ import {
   type ReconciliationTimings,
 } from '../../src/temporal/reconciliation-contract';
 import { addPhantom, BOOKS_DRIFT, setBooks } from '../helpers/books';
+import { DEFAULT_DEV_OPERATOR_KEY } from '../../src/config/operators';
+import { reviewIdOf } from '../../src/temporal/reviews';
 import { callApi, eventually } from '../helpers/http';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { JOURNEYS, journeyOrder } from '../helpers/provider-journeys';
@@ -126,6 +128,28 @@ describe.each(LISTED)('$code', ({ code, drift, drifted }) => {
     expect(await mismatchCount(code, 'missing_here')).toBe(before.missing + 1);
     expect(await mismatchCount(code, 'status_differs')).toBe(before.status + 1);
 
+    // Each mismatch is in the operators' queue, closed orders and the provider-only transaction included.
+    const phantomReview = reviewIdOf({ kind: 'provider_transaction', providerCode: code, providerOrderId: phantomId });
+    for (const [reviewId, kind] of [
+      [dropped.id, 'missing_at_provider'],
+      [drifting.id, 'status_differs'],
+      [resized.id, 'terms_differ'],
+      [phantomReview, 'missing_here'],
+    ] as const) {
+      const review = await eventually(async () => {
+        const res = await operatorGet(`/api/operator/reviews/${reviewId}`);
+        return res.status === 200 && res.body.open.includes('reconciliation_mismatch') ? res.body : undefined;
+      }, `the ${kind} review`);
+      expect(review.reasons.map((r: { detail: string }) => r.detail.split(' ')[0])).toEqual([kind]);
+    }
+    const queue = await operatorGet(`/api/operator/reviews?reason=reconciliation_mismatch&provider_code=${code}&limit=100`);
+    expect(queue.body.reviews).toContainEqual(
+      expect.objectContaining({
+        review_id: phantomReview,
+        subject: { kind: 'provider_transaction', provider_code: code, provider_order_id: phantomId },
+      }),
+    );
+
     // The report is found by provider and window; its search attributes hold the kinds found.
     const listed = await eventually(async () => {
       const all = await listReconciliations(stack.client, { providerCode: code, fromMs, toMs: fromMs + 1 });
@@ -215,3 +239,9 @@ test('a schedule per provider reconciles the UTC day that ended, once, however o
   expect(listed).toEqual([expect.objectContaining({ kinds: ['none'] })]);
   await schedule.delete();
 });
+
+/** A GET of the operator API with the development operator's key. */
+async function operatorGet(path: string): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${stack.apiUrl}${path}`, { headers: { authorization: `Bearer ${DEFAULT_DEV_OPERATOR_KEY}` } });
+  return { status: res.status, body: await res.json() };
+}
