@@ -101,7 +101,8 @@ async function* orderWorkflowIds({ client, rpcTimeoutMs = RPC_TIMEOUT_MS }: Rese
   }
 }
 
-async function forEachAtMost<T>(limit: number, items: Iterable<T>, each: (item: T) => Promise<void>): Promise<void> {
+/** Runs `each` over `items`, at most `limit` at once. */
+export async function forEachAtMost<T>(limit: number, items: Iterable<T>, each: (item: T) => Promise<void>): Promise<void> {
   const iterator = items[Symbol.iterator]();
   const lane = async () => {
     for (let next = iterator.next(); !next.done; next = iterator.next()) await each(next.value);
