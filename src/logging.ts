@@ -20,7 +20,14 @@ export function createLogger(level: string, name: string, destination?: pino.Des
     level,
     mixin: traceFields,
     redact: {
-      paths: ['req.headers["x-api-key"]', 'req.headers.authorization', 'req.headers["sandbox-signature"]', '*.webhook_secret', '*.apiKey'],
+      paths: [
+        'req.headers["x-api-key"]',
+        'req.headers["x-operator-key"]',
+        'req.headers.authorization',
+        'req.headers["sandbox-signature"]',
+        '*.webhook_secret',
+        '*.apiKey',
+      ],
       censor: '[redacted]',
     },
   };

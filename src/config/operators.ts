@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { ConfigError } from '../providers/kit/config';
+import { DEFAULT_DEV_API_KEY } from './env';
+import { DEMO_INTEGRATOR_API_KEY_SHA256 } from './published-values';
 import { sha256Hex, Sha256Hex, type Integrator } from './integrators';
 import { KeyDirectory, readHoldersFile } from './key-directory';
 
@@ -43,13 +45,16 @@ export function operatorsFrom(
   }
   const problems: string[] = [];
   const integratorDigests = new Set(integrators.flatMap((i) => i.api_key_sha256));
-  const devDigest = sha256Hex(DEFAULT_DEV_OPERATOR_KEY);
+  // Every key this repository publishes: the development operator's, the development and demo integrators'.
+  const published = new Set([sha256Hex(DEFAULT_DEV_OPERATOR_KEY), sha256Hex(DEFAULT_DEV_API_KEY), DEMO_INTEGRATOR_API_KEY_SHA256]);
   for (const operator of operators) {
     const where = env.ONRAMP_OPERATORS_FILE ? `ONRAMP_OPERATORS_FILE: operator ${operator.id}` : 'ONRAMP_OPERATOR_KEY';
     if (operator.api_key_sha256.some((digest) => integratorDigests.has(digest)))
       problems.push(`${where}: a key that is also an integrator's API key; operators need keys of their own`);
-    if (production && operator.api_key_sha256.includes(devDigest))
-      problems.push(`${where}: the development operator key, published in this repository; choose a private one`);
+    if (production && operator.api_key_sha256.some((digest) => published.has(digest)))
+      problems.push(
+        `${where}: a key published in this repository (the development operator's, or a development or demo integrator's); choose a private one`,
+      );
   }
   if (problems.length > 0) throw new ConfigError(problems);
   return operators;

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '../../../src/config/env';
+import { ConfigError, DEFAULT_DEV_API_KEY } from '../../../src/config/env';
+import { DEMO_INTEGRATOR_API_KEY_SHA256 } from '../../../src/config/published-values';
 import { sha256Hex, type Integrator } from '../../../src/config/integrators';
 import { DEFAULT_DEV_OPERATOR_KEY, DEV_OPERATOR_ID, OperatorDirectory, operatorsFrom } from '../../../src/config/operators';
 
@@ -40,10 +41,16 @@ describe('operatorsFrom', () => {
     expect(operatorsFrom({ NODE_ENV: 'production' }, INTEGRATORS)).toEqual([]);
   });
 
-  test('in production the development key is refused, a private one taken', () => {
-    expect(problemsOf(() => operatorsFrom({ NODE_ENV: 'production', ONRAMP_OPERATOR_KEY: DEFAULT_DEV_OPERATOR_KEY }, INTEGRATORS))).toEqual(
-      [expect.stringContaining('ONRAMP_OPERATOR_KEY: the development operator key')],
-    );
+  test('in production every published key is refused (the development operator and integrator keys), a private one taken', () => {
+    for (const key of [DEFAULT_DEV_OPERATOR_KEY, DEFAULT_DEV_API_KEY]) {
+      expect(problemsOf(() => operatorsFrom({ NODE_ENV: 'production', ONRAMP_OPERATOR_KEY: key }, INTEGRATORS))).toEqual([
+        expect.stringContaining('ONRAMP_OPERATOR_KEY: a key published in this repository'),
+      ]);
+    }
+    const demo = file({ operators: [{ id: 'ana', name: 'Ana', api_key_sha256: [DEMO_INTEGRATOR_API_KEY_SHA256] }] });
+    expect(problemsOf(() => operatorsFrom({ NODE_ENV: 'production', ONRAMP_OPERATORS_FILE: demo }, INTEGRATORS))).toEqual([
+      expect.stringContaining('ONRAMP_OPERATORS_FILE: operator ana: a key published'),
+    ]);
     expect(operatorsFrom({ NODE_ENV: 'production', ONRAMP_OPERATOR_KEY: 'a-private-operator-key' }, INTEGRATORS)).toHaveLength(1);
   });
 
