@@ -370,6 +370,9 @@ export class OrderState {
       effects.upsertMemo({ ...this.memo });
       effects.upsertSearchAttributes([{ key: INTEGRITY_ALERT_KEY, value: 'report_refused' }]);
       effects.metrics?.flagged(this.input.providerCode, 'report_refused');
+    }
+    // The first refusal, whatever the order was flagged with before (a payment that differs): a person looks once.
+    if ((current.refusedReports ?? 0) === 0) {
       effects.raiseReview?.('report_refused', 'report_refused', `a provider report was refused: ${reason}`);
     }
   }
@@ -387,11 +390,12 @@ export class OrderState {
       next = { ...next, order: withPayment(next.order, this.input.request, discrepancies) };
       if (discrepancies.length > 0) {
         effects.log.warn('provider reports a different payment than ordered', { discrepancies });
-        if (next.integrityAlert !== 'payment_differs') {
-          effects.metrics?.flagged(this.input.providerCode, 'payment_differs');
-          const told = discrepancies.map((d) => `${d.field}: ordered ${d.ordered}, paid ${d.reported}`).join('; ');
-          effects.raiseReview?.('payment_differs', 'payment_differs', `the provider took a different payment: ${told}`);
-        }
+        if (next.integrityAlert !== 'payment_differs') effects.metrics?.flagged(this.input.providerCode, 'payment_differs');
+        // Each payment the provider reports differently is an occurrence of its own: one acknowledged
+        // (a rounding) does not hide a later one (a tenfold amount).
+        const told = discrepancies.map((d) => `${d.field}: ordered ${d.ordered}, paid ${d.reported}`).join('; ');
+        const key = `payment_differs:${discrepancies.map((d) => `${d.field}=${d.reported}`).join(';')}`.slice(0, 280);
+        effects.raiseReview?.('payment_differs', key, `the provider took a different payment: ${told}`);
         next = { ...next, integrityAlert: 'payment_differs' };
         effects.upsertSearchAttributes([{ key: INTEGRITY_ALERT_KEY, value: 'payment_differs' }]);
       }

@@ -282,8 +282,12 @@ export async function orderWorkflow(input: OrderWorkflowInput, resume?: OrderRes
     } catch (err) {
       const cause = err instanceof ActivityFailure ? err.cause : err;
       const refused = cause instanceof ApplicationFailure && cause.type === 'cancel_refused';
-      tell(refused ? 'refused' : 'failed', `the provider did not cancel: ${(cause as Error).message}`);
-      return false;
+      // A refusal may answer a retry whose first attempt did cancel (its answer lost): the provider's word decides.
+      const { changed } = await poll(input, state);
+      const now = state.memo!.order.status;
+      if (refused && (now === 'failed' || now === 'expired')) tell('done', `the order is ${now} at the provider`);
+      else tell(refused ? 'refused' : 'failed', `the provider did not cancel: ${(cause as Error).message}`);
+      return changed;
     }
     const { changed } = await poll(input, state);
     tell('done', `the provider accepted the cancellation; the order is ${state.memo!.order.status}`);

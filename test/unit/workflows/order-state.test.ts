@@ -478,16 +478,25 @@ describe("the order's review is told what needs a person", () => {
     ]);
   });
 
-  test('payment_differs: the first difference only, listing what was paid; a later difference or a difference again is not told again', () => {
+  test('payment_differs: told for each payment reported differently, keyed by what was paid; the same payment again is not told again', () => {
     const { state, effects } = orderIn('created');
     state.apply(report({ status: 'processing', eventId: 'p1', reported: { fiatAmount: '10.00' } }));
     expect(effects.reviews).toEqual([
-      ['payment_differs', 'payment_differs', 'the provider took a different payment: from_amount: ordered 100.00, paid 10.00'],
+      [
+        'payment_differs',
+        'payment_differs:from_amount=10.00',
+        'the provider took a different payment: from_amount: ordered 100.00, paid 10.00',
+      ],
     ]);
-    state.apply(report({ status: 'processing', eventId: 'p2', reported: { fiatAmount: '11.00', fiatCurrency: EUR } }));
-    state.apply(report({ status: 'processing', eventId: 'p3', reported: { fiatAmount: '100' } }));
-    state.apply(report({ status: 'complete', eventId: 'p4', reported: { fiatAmount: '12.00' } }));
+    // The same payment again: nothing new.
+    state.apply(report({ status: 'processing', eventId: 'p1b', reported: { fiatAmount: '10.00' } }));
     expect(effects.reviews).toHaveLength(1);
+    // A later, different payment (an acknowledged rounding must not hide a tenfold amount) is told.
+    state.apply(report({ status: 'processing', eventId: 'p2', reported: { fiatAmount: '1000.00' } }));
+    expect(effects.reviews.map(([, key]) => key)).toEqual(['payment_differs:from_amount=10.00', 'payment_differs:from_amount=1000.00']);
+    // The payment as ordered again clears the differences: nothing to tell.
+    state.apply(report({ status: 'processing', eventId: 'p3', reported: { fiatAmount: '100' } }));
+    expect(effects.reviews).toHaveLength(2);
   });
 
   test('payment_differs after a refused report is still told (another alert, another reason)', () => {
@@ -496,8 +505,16 @@ describe("the order's review is told what needs a person", () => {
     state.apply(report({ status: 'processing', eventId: 'p1', reported: { fiatAmount: '10.00' } }));
     expect(effects.reviews.map(([reason, key]) => [reason, key])).toEqual([
       ['report_refused', 'report_refused'],
-      ['payment_differs', 'payment_differs'],
+      ['payment_differs', 'payment_differs:from_amount=10.00'],
     ]);
+  });
+
+  test('report_refused after a payment that differs is still told, once', () => {
+    const { state, effects } = orderIn('created');
+    state.apply(report({ status: 'processing', eventId: 'p1', reported: { fiatAmount: '10.00' } }));
+    state.apply(report({ status: 'complete', eventId: 'r1', providerCode: 'moonpay' }));
+    state.apply(report({ status: 'complete', eventId: 'r2', providerCode: 'moonpay' }));
+    expect(effects.reviews.map(([reason]) => reason)).toEqual(['payment_differs', 'report_refused']);
   });
 
   test('open_too_long: told when the order is flagged, with its status and dates', () => {
