@@ -81,7 +81,8 @@ export function createReconciliationActivities({ providers, search, client, revi
           if (!subject) continue;
           await reviews.notice(subject, {
             reason: 'reconciliation_mismatch',
-            key: `${input.reconciliationId}:${mismatch.kind}`,
+            // Several duplicate payments of one order in one run are several occurrences: the provider order names each.
+            key: `${input.reconciliationId}:${mismatch.kind}${mismatch.providerOrderId === undefined ? '' : `:${mismatch.providerOrderId}`}`,
             detail: describeMismatch(mismatch, input.reconciliationId),
             raisedAt,
             source: 'reconciliation',

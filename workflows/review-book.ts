@@ -95,6 +95,7 @@ export class ReviewBook {
   act(action: OperatorAction): boolean {
     const a = action as Partial<OperatorAction> | null;
     const reasons = a?.reasons;
+    const keys = a?.keys;
     if (
       !a ||
       !isText(a.requestId, ID_MAX) ||
@@ -102,7 +103,8 @@ export class ReviewBook {
       !isText(a.operatorId, ID_MAX) ||
       (a.note !== undefined && typeof a.note !== 'string') ||
       !isInstant(a.at) ||
-      (reasons !== undefined && (!Array.isArray(reasons) || !reasons.every((r) => (QUEUE_REASONS as readonly unknown[]).includes(r))))
+      (reasons !== undefined && (!Array.isArray(reasons) || !reasons.every((r) => (QUEUE_REASONS as readonly unknown[]).includes(r)))) ||
+      (keys !== undefined && (!Array.isArray(keys) || keys.length > REVIEW_REASONS_MAX || !keys.every((k) => isText(k, ID_MAX))))
     ) {
       return this.drop('operator action malformed', action);
     }
@@ -115,6 +117,7 @@ export class ReviewBook {
       at: a.at,
       ...(a.note === undefined ? {} : { note: cut(a.note) }),
       ...(reasons === undefined ? {} : { reasons: [...new Set(reasons)] }),
+      ...(keys === undefined ? {} : { keys: [...new Set(keys)] }),
     };
     this.actions.push(entry);
     if (entry.action === 'acknowledge') {
@@ -125,8 +128,9 @@ export class ReviewBook {
         ...(entry.note ? { note: entry.note } : {}),
       };
       for (const reason of this.reasons) {
-        if (!reason.acknowledged && (entry.reasons === undefined || entry.reasons.includes(reason.reason)))
-          reason.acknowledged = acknowledged;
+        const named =
+          entry.keys !== undefined ? entry.keys.includes(reason.key) : entry.reasons === undefined || entry.reasons.includes(reason.reason);
+        if (!reason.acknowledged && named) reason.acknowledged = acknowledged;
       }
     }
     return this.changed();

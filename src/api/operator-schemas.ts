@@ -34,7 +34,7 @@ export const ReviewQueueQuerySchema = z.strictObject({
     .optional(),
   page_token: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{1,4096}$/, 'the next_page_token of a previous answer')
+    .regex(/^[A-Za-z0-9_-]{1,4096}\.[0-9a-f]{16}$/, 'the next_page_token of a previous answer')
     .optional(),
 });
 

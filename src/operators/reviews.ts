@@ -7,7 +7,7 @@
 import { isGrpcServiceError, ServiceError, WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { LoadedDataConverter } from '@temporalio/common';
 import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
-import { randomUUID } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import type { Operator } from '../config/operators';
 import { OrderUnavailableError } from '../orders/errors';
 import { literal } from '../orders/visibility-query';
@@ -28,6 +28,21 @@ import {
   type ReviewSubject,
 } from '../temporal/review-contract';
 import type { ReviewTeller } from '../temporal/reviews';
+
+/**
+ * A page token this API did not give (or gave for other filters). Temporal answers a token it cannot
+ * read as an unknown error, which would pass for an outage: each token the queue gives carries a
+ * check of its bytes and the query, refused here before Temporal sees it.
+ */
+export class InvalidPageTokenError extends Error {
+  constructor() {
+    super('page_token is not a next_page_token this API gave for these filters.');
+    this.name = 'InvalidPageTokenError';
+  }
+}
+
+const tokenCheck = (bytes: Uint8Array, query: string) =>
+  hash('sha256', Buffer.concat([Buffer.from(query), Buffer.from(bytes)]), 'hex').slice(0, 16);
 
 export interface QueueFilters {
   reason?: QueueReason;
@@ -70,18 +85,20 @@ export class ReviewDesk {
   constructor(private readonly options: ReviewDeskOptions) {}
 
   /** The open reviews (NeedsReview set), newest first as visibility lists them, a page at a time. */
-  async queue(filters: QueueFilters, pageSize: number, pageToken?: Uint8Array): Promise<QueuePage> {
+  async queue(filters: QueueFilters, pageSize: number, pageToken?: string): Promise<QueuePage> {
     const { client } = this.options;
     const clauses = [`WorkflowType = ${literal('type', REVIEW_WORKFLOW_TYPE)}`, `ExecutionStatus = 'Running'`, 'NeedsReview IS NOT NULL'];
     if (filters.reason) clauses.push(`NeedsReview = ${literal('reason', filters.reason)}`);
     if (filters.providerCode) clauses.push(`ProviderCode = ${literal('provider_code', filters.providerCode)}`);
     if (filters.integratorId) clauses.push(`IntegratorId = ${literal('integrator_id', filters.integratorId)}`);
+    const query = clauses.join(' AND ');
+    const token = pageToken === undefined ? undefined : readPageToken(pageToken, query);
     const response = await this.calling('list', () =>
       client.workflowService.listWorkflowExecutions({
         namespace: client.options.namespace,
-        query: clauses.join(' AND '),
+        query,
         pageSize,
-        ...(pageToken ? { nextPageToken: pageToken } : {}),
+        ...(token ? { nextPageToken: token } : {}),
       }),
     );
     const reviews: QueuePage['reviews'] = [];
@@ -98,7 +115,8 @@ export class ReviewDesk {
       const startedMs = Number(raw.startTime?.seconds ?? 0) * 1000 + Math.floor((raw.startTime?.nanos ?? 0) / 1e6);
       reviews.push({ ...review, openedAt: new Date(startedMs).toISOString() });
     }
-    const next = response.nextPageToken?.length ? Buffer.from(response.nextPageToken).toString('base64url') : undefined;
+    const bytes = response.nextPageToken;
+    const next = bytes?.length ? `${Buffer.from(bytes).toString('base64url')}.${tokenCheck(bytes, query)}` : undefined;
     return { reviews, ...(next ? { nextPageToken: next } : {}) };
   }
 
@@ -137,7 +155,7 @@ export class ReviewDesk {
     subject: ReviewSubject,
     operator: Operator,
     action: OperatorActionName,
-    details: { note?: string; reasons?: QueueReason[]; known?: ReviewRecord },
+    details: { note?: string; reasons?: QueueReason[]; keys?: string[]; known?: ReviewRecord },
   ): Promise<AuditEntry> {
     if ((details.known?.actions.length ?? 0) >= REVIEW_ACTIONS_MAX) {
       throw new ActionRefusedError('action_refused', `The review holds ${REVIEW_ACTIONS_MAX} actions, the most it keeps.`);
@@ -149,6 +167,7 @@ export class ReviewDesk {
       at: new Date().toISOString(),
       ...(details.note === undefined ? {} : { note: details.note }),
       ...(details.reasons === undefined ? {} : { reasons: details.reasons }),
+      ...(details.keys === undefined ? {} : { keys: details.keys }),
     };
     await this.calling('signal', () => this.options.teller.action(subject, entry));
     return entry;
@@ -193,4 +212,12 @@ export class ReviewDesk {
       throw err;
     }
   }
+}
+
+/** The Temporal page token a queue page gave for `query`; InvalidPageTokenError for any other. */
+function readPageToken(pageToken: string, query: string): Uint8Array {
+  const [encoded, check, ...rest] = pageToken.split('.');
+  const bytes = Buffer.from(encoded ?? '', 'base64url');
+  if (rest.length > 0 || bytes.length === 0 || check !== tokenCheck(bytes, query)) throw new InvalidPageTokenError();
+  return bytes;
 }

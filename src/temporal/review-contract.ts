@@ -66,6 +66,11 @@ export interface OperatorAction {
   at: string;
   /** acknowledge: the reasons acknowledged; absent: every open one. */
   reasons?: QueueReason[];
+  /**
+   * acknowledge: the occurrences acknowledged, by key: those open when the operator read the review
+   * (the API sends them), so one raised meanwhile stays open. Absent: every open one of `reasons`.
+   */
+  keys?: string[];
 }
 
 /** What became of an action: told by the API (acknowledge, resend) or by the order's workflow (poll, cancel). */

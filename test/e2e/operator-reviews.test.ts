@@ -91,6 +91,19 @@ test("only an operator's key opens the operator API, and an operator's key opens
   expect(asIntegrator.status).toBe(401);
 });
 
+test("a page token Temporal did not make is the caller's mistake (400), not an outage", async () => {
+  // Not of the form, of the form with a wrong check, and a real token of other filters.
+  await newOrder();
+  const first = await operator('/reviews?limit=1');
+  const real = first.body.next_page_token as string | undefined;
+  for (const token of ['bm90LWEtdG9rZW4', 'bm90LWEtdG9rZW4.0123456789abcdef', ...(real ? [real] : [])]) {
+    const filters = token === real ? '&reason=payment_differs' : '';
+    const res = await operator(`/reviews?page_token=${token}${filters}`);
+    expect([token, res.status, res.body.code, res.body.errors?.[0]?.path]).toEqual([token, 400, 'validation_error', 'page_token']);
+    expectConforms('GET', '/api/operator/reviews', res.status, res.body);
+  }
+});
+
 test('a webhook given up on opens the review; the resend delivers it and the audit says who and what came of it', async () => {
   // The first attempt and the four retries of the order's first webhook fail.
   receiver.answerNext(...Array.from({ length: 5 }, () => ({ status: 500 })));

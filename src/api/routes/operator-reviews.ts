@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 import type { z } from 'zod';
 import type { IntegratorDirectory } from '../../config/integrators';
-import type { OperatedOrder, ReviewDesk } from '../../operators/reviews';
+import { InvalidPageTokenError, type OperatedOrder, type ReviewDesk } from '../../operators/reviews';
 import type { ProviderRegistry } from '../../providers/registry';
 import { isTerminal } from '../../domain/order-status';
 import { integratorWebhookId } from '../../temporal/order-contract';
@@ -44,19 +44,16 @@ export function operatorReviewRoutes(router: Router, deps: OperatorReviewDepende
     .route('/reviews')
     .get(async (req, res) => {
       const query = parse(ReviewQueueQuerySchema, req.query, 'query');
-      let token: Uint8Array | undefined;
-      if (query.page_token !== undefined) token = Buffer.from(query.page_token, 'base64url');
       const page = await reviews
         .queue(
           { reason: query.reason, providerCode: query.provider_code, integratorId: query.integrator_id },
           query.limit ?? QUEUE_LIMIT.default,
-          token,
+          query.page_token,
         )
         .catch((err: unknown) => {
-          // Temporal refuses a page token it did not make as an invalid argument.
-          if (token && (err as { code?: number }).code === 3) {
-            throw new ProblemError('validation_error', 'page_token is not a next_page_token this API gave.', [
-              { path: 'page_token', message: 'the next_page_token of a previous answer' },
+          if (err instanceof InvalidPageTokenError) {
+            throw new ProblemError('validation_error', err.message, [
+              { path: 'page_token', message: 'the next_page_token of a previous answer with the same filters' },
             ]);
           }
           throw err;
@@ -91,13 +88,16 @@ export function operatorReviewRoutes(router: Router, deps: OperatorReviewDepende
       const body = parse(AcknowledgeBodySchema, req.body, 'body');
       const record = await reviews.review(reviewId);
       if (!record) throw new ProblemError('not_found', 'No review with this id.');
-      const acknowledged = record.open.filter((reason) => body.reasons === undefined || body.reasons.includes(reason));
+      // The occurrences open as the operator's request finds them: one raised after it stays open.
+      const named = record.reasons.filter((r) => !r.acknowledged && (body.reasons === undefined || body.reasons.includes(r.reason)));
+      const acknowledged = [...new Set(named.map((r) => r.reason))];
       if (acknowledged.length === 0) throw new ProblemError('action_refused', 'Nothing of what was named is open in this review.');
       const entry = await reviews.record(record.subject, operatorOf(req), 'acknowledge', {
         note: body.note,
         reasons: body.reasons,
         known: record,
       });
+      audit(req, record.subject, entry);
       if (record.subject.kind === 'order') {
         const order = await reviews.order(record.subject.orderId);
         if (order?.running) await reviews.tellOrder(order.subject.orderId, entry);
@@ -125,12 +125,12 @@ export function operatorReviewRoutes(router: Router, deps: OperatorReviewDepende
           note: body.note,
           known: await reviews.review(order.subject.orderId),
         });
+        audit(req, order.subject, entry);
         if (!(await reviews.tellOrder(order.subject.orderId, entry))) {
           const outcome = await reviews.settle(order.subject, entry, 'refused', "the order's workflow ended before it was told");
           audit(req, order.subject, entry, outcome);
           throw new ProblemError('order_closed', "The order's workflow has ended: it cannot poll or cancel any more.");
         }
-        audit(req, order.subject, entry);
         // The order acts on it in its own time: its outcome comes to the review (GET /api/operator/reviews/{order id}).
         res.status(202).json(entryOut(entry));
       })
@@ -150,6 +150,7 @@ export function operatorReviewRoutes(router: Router, deps: OperatorReviewDepende
         note: body.note,
         known: await reviews.review(order.subject.orderId),
       });
+      audit(req, order.subject, entry);
       if (order.running) await reviews.tellOrder(order.subject.orderId, entry);
       // The order's latest webhook again, rebuilt from its memo: the same webhook-id and bytes as the original.
       const { memo } = order;
@@ -201,7 +202,10 @@ function checkCancellable(order: OperatedOrder, providers: ProviderRegistry): vo
   }
 }
 
-/** The API's own audit line, beside the review's record: operators ship the API's log to their store. */
+/**
+ * The API's own audit line, beside the review's record: once when the action is recorded, before it
+ * is taken, and again with its outcome when the API knows it (operators ship the API's log to their store).
+ */
 function audit(req: Request, subject: ReviewSubject, entry: AuditEntry, outcome?: ActionOutcome): void {
   req.log.info({ audit: { ...entry, subject, ...(outcome ? { outcome } : {}) } }, 'operator action');
 }

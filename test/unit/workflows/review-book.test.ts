@@ -322,6 +322,20 @@ describe('operator actions', () => {
     expect(book.open()).toEqual([]);
   });
 
+  test('an acknowledgement naming keys closes those occurrences only: one raised after the operator read the review stays open', () => {
+    const { book } = reviewBook();
+    book.raise(notice({ reason: 'payment_differs', key: 'payment_differs:from_amount=100.01' }));
+    // Raised between the operator's read and the acknowledgement's arrival.
+    book.raise(notice({ reason: 'payment_differs', key: 'payment_differs:from_amount=1000.00' }));
+    expect(book.act(action({ reasons: ['payment_differs'], keys: ['payment_differs:from_amount=100.01'] }))).toBe(true);
+    expect(book.reasons.map((r) => r.acknowledged?.requestId)).toEqual(['req-1', undefined]);
+    expect(book.open()).toEqual(['payment_differs']);
+    // Keys not a list of short texts: the action is dropped.
+    for (const keys of ['k', [1], ['x'.repeat(301)], Array.from({ length: REVIEW_REASONS_MAX + 1 }, (_, i) => `k${i}`)]) {
+      expect(book.act(action({ requestId: `bad-${String(keys).length}`, keys: keys as string[] }))).toBe(false);
+    }
+  });
+
   test('an acknowledgement of an empty list closes nothing, and one before any reason closes nothing raised later', () => {
     const { book } = reviewBook();
     book.act(action({ requestId: 'early' }));
