@@ -17,11 +17,11 @@
  * It reads through OrderSearch.providerRecordsPage, the reconciliation's walk: the broker's own
  * reads, on no integrator's search budget.
  */
-import { isGrpcServiceError, ServiceError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import { tsToMs } from '@temporalio/common';
 import { DailySummaryBuilder, utcDayWindow, type SummaryFigures, type SummaryRow } from '../domain/daily-summary';
 import type { CurrencyDictionary } from '../domain/currency';
-import { OrderUnavailableError } from '../orders/errors';
+import { isTemporalUnreachable, OrderUnavailableError } from '../orders/errors';
 import type { OrderRecordPage, OrderSearch, OrderSearchPosition } from '../orders/search';
 
 export interface DailySummaryLimits {
@@ -228,7 +228,7 @@ export function namespaceRetention(client: Client): () => Promise<number> {
       const ttl = config?.workflowExecutionRetentionTtl;
       return ttl ? tsToMs(ttl) : 0;
     } catch (err) {
-      if (isGrpcServiceError(err) || err instanceof ServiceError || (err as Error).name === 'TransportError') {
+      if (isTemporalUnreachable(err)) {
         throw new OrderUnavailableError('The order engine cannot be reached; try again shortly.', 5);
       }
       throw err;

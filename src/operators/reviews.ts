@@ -4,12 +4,12 @@
  * is made of: recorded first (the audit entry, in the review's history), then the order told (its
  * history), then the outcome. The API routes (src/api/routes/operator-reviews.ts) compose them.
  */
-import { isGrpcServiceError, ServiceError, WorkflowNotFoundError, type Client } from '@temporalio/client';
+import { WorkflowNotFoundError, type Client } from '@temporalio/client';
 import type { LoadedDataConverter } from '@temporalio/common';
 import { decodeMapFromPayloads } from '@temporalio/common/lib/internal-non-workflow';
 import { hash, randomUUID } from 'node:crypto';
 import type { Operator } from '../config/operators';
-import { OrderUnavailableError } from '../orders/errors';
+import { isTemporalUnreachable, OrderUnavailableError } from '../orders/errors';
 import { literal } from '../orders/visibility-query';
 import { orderWorkflowId, type OrderMemo } from '../temporal/order-contract';
 import {
@@ -206,7 +206,7 @@ export class ReviewDesk {
       return await client.withDeadline(Date.now() + timeoutMs, call);
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) throw err;
-      if (isGrpcServiceError(err) || err instanceof ServiceError || (err as Error).name === 'TransportError') {
+      if (isTemporalUnreachable(err)) {
         throw new OrderUnavailableError(`The order engine cannot be reached (${what}); try again shortly.`, 5);
       }
       throw err;

@@ -1,3 +1,4 @@
+import { isGrpcServiceError, ServiceError } from '@temporalio/client';
 import { ValueError } from '@temporalio/common';
 import type { OrderRejectionType } from '../temporal/order-contract';
 
@@ -117,4 +118,9 @@ export class ExportTooLargeError extends Error {
     super(`The window holds about ${counted} orders, more than the ${maxRows} one export may hold; export a narrower window.`);
     this.name = 'ExportTooLargeError';
   }
+}
+
+/** A failed Temporal call that says Temporal could not be reached or could not answer, not what it answered. */
+export function isTemporalUnreachable(err: unknown): boolean {
+  return isGrpcServiceError(err) || err instanceof ServiceError || (err as Error).name === 'TransportError';
 }

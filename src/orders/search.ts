@@ -1,4 +1,4 @@
-import { isGrpcServiceError, ServiceError, type Client } from '@temporalio/client';
+import type { Client } from '@temporalio/client';
 import type { LoadedDataConverter } from '@temporalio/common';
 // Not re-exported by the package's index: the functions the client itself decodes list answers with.
 import { decodeTypedSearchAttributes } from '@temporalio/common/lib/converter/payload-search-attributes';
@@ -12,7 +12,7 @@ import type { Logger } from '../logging';
 import { orderSearchRecords, rateLimitRefusals } from '../metrics/metrics';
 import { searchableHashes, type EncryptionKey } from '../temporal/codec';
 import { ORDER_REQUESTED_AT_KEY, orderWorkflowId, type OrderMemo, type OrderQuote } from '../temporal/order-contract';
-import { OrderUnavailableError, SearchBudgetSpentError, SearchesBusyError } from './errors';
+import { isTemporalUnreachable, OrderUnavailableError, SearchBudgetSpentError, SearchesBusyError } from './errors';
 import { SearchBudget, type SearchBudgetOptions } from './search-budget';
 import { orderSearchQuery, providerOrdersQuery, requestedBetween, type KeysetPosition } from './visibility-query';
 
@@ -338,7 +338,7 @@ export class OrderSearch {
     try {
       return await client.withDeadline(Date.now() + (deadlineMs ?? timeoutMs), call);
     } catch (err) {
-      if (isGrpcServiceError(err) || err instanceof ServiceError || (err as Error).name === 'TransportError') {
+      if (isTemporalUnreachable(err)) {
         throw new OrderUnavailableError('The order engine cannot be reached; try again shortly.', 5);
       }
       throw err;

@@ -7,8 +7,6 @@ import {
   WorkflowUpdateFailedError,
   WorkflowUpdateRPCTimeoutOrCancelledError,
   QueryNotRegisteredError,
-  ServiceError,
-  isGrpcServiceError,
   type Client,
 } from '@temporalio/client';
 import { ApplicationFailure } from '@temporalio/common';
@@ -42,7 +40,14 @@ import { temporalOrderRecords } from '../temporal/order-records';
 import type { orderWorkflow, providerOrderClaim } from '../../workflows';
 import { CLAIM_MIN_RETENTION_MS, CLAIM_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
 import { startOrderIdReservation } from './order-id-reservation';
-import { isUndecodablePayload, OrderRejectedError, OrderUnavailableError, OrderUnreadableError, ProviderOutOfServiceError } from './errors';
+import {
+  isTemporalUnreachable,
+  isUndecodablePayload,
+  OrderRejectedError,
+  OrderUnavailableError,
+  OrderUnreadableError,
+  ProviderOutOfServiceError,
+} from './errors';
 import { ORDER_MARKET_MEMO_KEY, refusedAttemptId, type OrderMarket } from '../ranking/order-outcome';
 import type { OutcomeRecorder } from '../ranking/outcome-recorder';
 
@@ -530,7 +535,7 @@ function unavailable(err: unknown, operation: (typeof TEMPORAL_OPERATIONS)[numbe
     // The workflow exists and keeps going; the same request later returns the order.
     return new OrderUnavailableError('The order is not created yet; repeat the same request shortly.', 5);
   }
-  if (isGrpcServiceError(err) || err instanceof ServiceError || (err as Error).name === 'TransportError') {
+  if (isTemporalUnreachable(err)) {
     temporalClientErrors.inc({ operation });
     return new OrderUnavailableError('The order engine cannot be reached; try again shortly.', 5);
   }
