@@ -11,7 +11,7 @@ import { DEFAULT_DEV_OPERATOR_KEY, DEV_OPERATOR_ID } from '../../src/config/oper
 import type { LocalStack } from '../../src/dev/local-stack';
 import { orderWorkflowId } from '../../src/temporal/order-contract';
 import { TEST_API_KEY } from '../helpers/config';
-import { callApi, eventually } from '../helpers/http';
+import { callApi, callOperatorApi, eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
 import { expectConforms } from '../helpers/openapi';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
@@ -35,15 +35,7 @@ afterAll(async () => {
 });
 
 /** A call to the operator API with the development operator's key (or `key`). */
-async function operator(path: string, init: { method?: string; body?: unknown; key?: string } = {}) {
-  const response = await fetch(`${stack.apiUrl}/api/operator${path}`, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { authorization: `Bearer ${init.key ?? DEFAULT_DEV_OPERATOR_KEY}`, 'content-type': 'application/json' },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
-}
+const operator = (path: string, init: { method?: string; body?: unknown; key?: string } = {}) => callOperatorApi(stack.apiUrl, path, init);
 
 async function newOrder(): Promise<{ id: string; redirect_url: string }> {
   const created = await offerThenOrder(stack.apiUrl, draftOrder());

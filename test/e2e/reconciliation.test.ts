@@ -19,9 +19,8 @@ import {
   type ReconciliationTimings,
 } from '../../src/temporal/reconciliation-contract';
 import { addPhantom, BOOKS_DRIFT, setBooks } from '../helpers/books';
-import { DEFAULT_DEV_OPERATOR_KEY } from '../../src/config/operators';
 import { reviewIdOf } from '../../src/temporal/reviews';
-import { callApi, eventually } from '../helpers/http';
+import { callApi, callOperatorApi, eventually } from '../helpers/http';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
 import { JOURNEYS, journeyOrder } from '../helpers/provider-journeys';
 import { startTestStack } from '../helpers/stack';
@@ -137,12 +136,12 @@ describe.each(LISTED)('$code', ({ code, drift, drifted }) => {
       [phantomReview, 'missing_here'],
     ] as const) {
       const review = await eventually(async () => {
-        const res = await operatorGet(`/api/operator/reviews/${reviewId}`);
+        const res = await callOperatorApi(stack.apiUrl, `/reviews/${reviewId}`);
         return res.status === 200 && res.body.open.includes('reconciliation_mismatch') ? res.body : undefined;
       }, `the ${kind} review`);
       expect(review.reasons.map((r: { detail: string }) => r.detail.split(' ')[0])).toEqual([kind]);
     }
-    const queue = await operatorGet(`/api/operator/reviews?reason=reconciliation_mismatch&provider_code=${code}&limit=100`);
+    const queue = await callOperatorApi(stack.apiUrl, `/reviews?reason=reconciliation_mismatch&provider_code=${code}&limit=100`);
     expect(queue.body.reviews).toContainEqual(
       expect.objectContaining({
         review_id: phantomReview,
@@ -239,9 +238,3 @@ test('a schedule per provider reconciles the UTC day that ended, once, however o
   expect(listed).toEqual([expect.objectContaining({ kinds: ['none'] })]);
   await schedule.delete();
 });
-
-/** A GET of the operator API with the development operator's key. */
-async function operatorGet(path: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${stack.apiUrl}${path}`, { headers: { authorization: `Bearer ${DEFAULT_DEV_OPERATOR_KEY}` } });
-  return { status: res.status, body: await res.json() };
-}

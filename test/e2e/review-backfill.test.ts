@@ -6,7 +6,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
-import { DEFAULT_DEV_OPERATOR_KEY } from '../../src/config/operators';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { backfillReviews } from '../../src/operators/review-backfill';
 import {
@@ -19,7 +18,7 @@ import {
 } from '../../src/temporal/order-contract';
 import { RECONCILIATION_MISMATCH_KEY } from '../../src/temporal/reconciliation-contract';
 import { ReviewTeller } from '../../src/temporal/reviews';
-import { eventually } from '../helpers/http';
+import { callOperatorApi, eventually } from '../helpers/http';
 import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
 
@@ -53,10 +52,7 @@ async function olderOrder(attributes: Parameters<typeof env.client.workflow.star
   return orderId;
 }
 
-async function operatorGet(path: string): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${stack.apiUrl}/api/operator${path}`, { headers: { authorization: `Bearer ${DEFAULT_DEV_OPERATOR_KEY}` } });
-  return { status: res.status, body: await res.json() };
-}
+const operatorGet = (path: string) => callOperatorApi(stack.apiUrl, path);
 
 test('flagged orders of an earlier release get their reviews once; others get none', async () => {
   const paymentDiffers = await olderOrder([{ key: INTEGRITY_ALERT_KEY, value: 'payment_differs' }]);

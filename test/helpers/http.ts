@@ -1,3 +1,4 @@
+import { DEFAULT_DEV_OPERATOR_KEY } from '../../src/config/operators';
 import { TEST_API_KEY } from './config';
 
 export interface JsonResponse<T = any> {
@@ -10,9 +11,9 @@ export interface JsonResponse<T = any> {
 export async function callApi<T = any>(
   baseUrl: string,
   path: string,
-  init: { method?: string; body?: unknown; apiKey?: string | null } = {},
+  init: { method?: string; body?: unknown; apiKey?: string | null; headers?: Record<string, string> } = {},
 ): Promise<JsonResponse<T>> {
-  const headers: Record<string, string> = {};
+  const headers: Record<string, string> = { ...init.headers };
   if (init.apiKey !== null) headers['x-api-key'] = init.apiKey ?? TEST_API_KEY;
   if (init.body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(`${baseUrl}${path}`, {
@@ -22,6 +23,20 @@ export async function callApi<T = any>(
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** A real HTTP call to the operator API (`path` under /api/operator) with the development operator's key (or `key`), and no integrator key. */
+export function callOperatorApi<T = any>(
+  baseUrl: string,
+  path: string,
+  init: { method?: string; body?: unknown; key?: string } = {},
+): Promise<JsonResponse<T>> {
+  return callApi<T>(baseUrl, `/api/operator${path}`, {
+    method: init.method,
+    body: init.body,
+    apiKey: null,
+    headers: { authorization: `Bearer ${init.key ?? DEFAULT_DEV_OPERATOR_KEY}` },
+  });
 }
 
 export async function eventually<T>(probe: () => Promise<T | undefined>, what: string, timeoutMs = 20_000): Promise<T> {
