@@ -90,8 +90,10 @@ export function createActivities({
    * records it again and the store keeps it once. Never throws.
    */
   function recordOutcome({ notification }: { notification: IntegratorNotification }): void {
-    if (!outcomes || notification.providerCode === undefined) return;
-    void outcomes.settled({ providerCode: notification.providerCode, integratorId: notification.integratorId, order: notification.order });
+    const { order } = notification;
+    // The ranking learns from buys alone (a sell order's statuses are not a payment's).
+    if (!outcomes || notification.providerCode === undefined || 'kind' in order) return;
+    void outcomes.settled({ providerCode: notification.providerCode, integratorId: notification.integratorId, order });
   }
 
   /** One signed delivery of a notification to its integrator's endpoint, logged; never throws for the receiver's failures. */

@@ -4,6 +4,7 @@ import type { OrderStatus } from '../domain/order-status';
 import type { ReportedTerms } from '../domain/integrity';
 import { amountLimits, type Decimal } from '../domain/money';
 import type { CallSignal } from './kit/call-signal';
+import type { SellAdapter } from './sell-types';
 
 export type { ReportedTerms } from '../domain/integrity';
 
@@ -296,6 +297,8 @@ export interface ProviderAdapter {
    * (docs/providers/<code>.md says which).
    */
   readonly transactions?: TransactionListing;
+  /** The provider's sell (off-ramp) flow (src/providers/sell-types.ts); absent for a provider that only sells crypto. */
+  readonly sell?: SellAdapter;
   /** The provider's own address rule (ProviderAddressRule in src/addresses/validate.ts): it may only refuse. */
   validateAddress?: (network: string, address: string) => { valid: boolean; reason?: string } | undefined;
 }

@@ -8,6 +8,7 @@ import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { ReportedTerms } from '../domain/integrity';
 import type { MismatchKind } from '../domain/reconciliation';
 import type { Order } from '../domain/order';
+import type { SellOrder } from '../domain/sell-order';
 import type { OrderStatus } from '../domain/order-status';
 import type { OrderStatusChange } from '../webhooks/event';
 import { DEFAULT_WEBHOOK_RETRY_DELAYS_MS } from '../webhooks/retry';
@@ -225,8 +226,9 @@ export interface OrderMemo {
   reconciliationMismatch?: MismatchKind[];
 }
 
-/** One status change to tell the integrator about (a Standard Webhooks message). */
-export interface IntegratorNotification extends OrderStatusChange {
+/** One status change to tell the integrator about (a Standard Webhooks message): a buy's or a sell's. */
+export interface IntegratorNotification extends Omit<OrderStatusChange, 'order'> {
+  order: Order | SellOrder;
   /** The Standard Webhooks `webhook-id`: the same on every attempt, unique per order and sequence. */
   webhookId: string;
   integratorId: string;

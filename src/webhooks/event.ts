@@ -1,4 +1,5 @@
 import type { Order } from '../domain/order';
+import type { SellOrder } from '../domain/sell-order';
 
 export const ORDER_STATUS_CHANGED = 'order.status_changed';
 
@@ -6,7 +7,8 @@ export const ORDER_STATUS_CHANGED = 'order.status_changed';
 export interface OrderStatusChange {
   /** When the status changed (the body's `timestamp`). */
   occurredAt: string;
-  order: Order;
+  /** A sell order carries `kind: "off_ramp"`; a buy order carries no kind. */
+  order: Order | SellOrder;
   sequence: number;
 }
 
