@@ -16,8 +16,10 @@ import { LocalAttemptGate } from '../src/webhooks/local-attempt-gate';
 import type { OutcomeRecorder } from '../src/ranking/outcome-recorder';
 import { createReconciliationActivities, type ReconciliationDependencies } from './reconciliation';
 import { createReviewActivities, type ReviewDependencies } from './review';
+import { createSellActivities } from './sell';
 
 export type { ReconciliationActivities } from './reconciliation';
+export type { SellActivities } from './sell';
 
 export interface ActivityDependencies {
   providers: ProviderRegistry;
@@ -130,6 +132,7 @@ export function createActivities({
   return {
     ...createReconciliationActivities({ providers, ...reconciliation, ...(reviews?.teller ? { reviews: reviews.teller } : {}) }),
     ...createReviewActivities(reviews ?? {}),
+    ...createSellActivities({ providers, currencies }),
 
     /** Whether Temporal still keeps the order's workflow, open or closed (an order id reservation asks). */
     async orderRecordKept(input: { orderId: string }): Promise<boolean> {

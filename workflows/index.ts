@@ -1,4 +1,5 @@
 export { orderIdReservation, providerOrderClaim } from './claim';
 export { orderWorkflow } from './order';
+export { sellOrderWorkflow } from './sell-order';
 export { reconciliationWorkflow, scheduledReconciliationWorkflow } from './reconciliation';
 export { reviewWorkflow } from './review';

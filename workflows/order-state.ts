@@ -78,7 +78,8 @@ export interface OrderEffects {
  */
 export type OrderMetricsSink = {
   created: (provider: string) => void;
-  transition: (provider: string, from: OrderStatus, to: OrderStatus) => void;
+  /** A buy's or a sell's status change (their status sets differ). */
+  transition: (provider: string, from: string, to: string) => void;
   /** An IntegrityAlert or ReviewReason set on the order. */
   flagged: (provider: string, alert: string) => void;
   rejected: (provider: string, reason: string) => void;

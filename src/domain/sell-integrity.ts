@@ -115,10 +115,7 @@ export type DepositField = 'address' | 'memo' | 'network';
  * - `refused`: another address, memo or network than the pinned one, or a network not the order's.
  */
 export type DepositVerdict =
-  | { kind: 'none' }
-  | { kind: 'same' }
-  | { kind: 'new' }
-  | { kind: 'refused'; fields: DepositField[]; reason: string };
+  { kind: 'none' } | { kind: 'same' } | { kind: 'new' } | { kind: 'refused'; fields: DepositField[]; reason: string };
 
 export function depositVerdict(
   pinned: { address: string; memo?: string; network: string } | undefined,

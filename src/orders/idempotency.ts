@@ -4,7 +4,6 @@
  * what must match under it.
  */
 import { createHash } from 'node:crypto';
-import type { Order } from '../domain/order';
 import type { OrderMemo } from '../temporal/order-contract';
 import { OrderRejectedError } from './errors';
 import type { AcceptedOrderRequest } from './request';
@@ -41,7 +40,11 @@ export function acceptedRequestHash({ body, fiat, crypto, fromAmount }: Accepted
  * integrator's and was created by the same request (even once its offer has expired); a conflict
  * when the request differs. Undefined when there is no such order: the request goes on to create it.
  */
-export function repeatedOrder(existing: OrderMemo | undefined, integratorId: string, hash: string): Order | undefined {
+export function repeatedOrder<M extends Pick<OrderMemo, 'integratorId' | 'requestHash'> & { order: unknown } = OrderMemo>(
+  existing: M | undefined,
+  integratorId: string,
+  hash: string,
+): M['order'] | undefined {
   if (!existing || existing.integratorId !== integratorId) return undefined;
   if (existing.requestHash !== hash) {
     throw new OrderRejectedError('idempotency_conflict', 'This external_order_id was already used with a different request.');

@@ -12,6 +12,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import { growingLru } from '../lru';
 import type { Order } from '../domain/order';
+import type { SellOrder } from '../domain/sell-order';
 import { temporalClientErrors } from '../metrics/metrics';
 import type { ProviderWebhookEvent } from '../providers/types';
 import {
@@ -37,7 +38,17 @@ import type { CreationResult } from '../ranking/provider-breaker';
 import type { OrderAdmission, ProviderBreakers } from '../ranking/provider-breakers';
 import { searchableHash, type EncryptionKey } from '../temporal/codec';
 import { temporalOrderRecords } from '../temporal/order-records';
-import type { orderWorkflow, providerOrderClaim } from '../../workflows';
+import type { providerOrderClaim } from '../../workflows';
+import {
+  createSellOrderUpdate,
+  isSellOrderMemo,
+  SELL_ORDER_WORKFLOW_TYPE,
+  sellProviderEventSignal,
+  type SellOrderMemo,
+  type SellOrderWorkflowInput,
+} from '../temporal/sell-order-contract';
+import type { SellWebhookEvent } from '../providers/sell-types';
+import type { UpdateDefinition } from '@temporalio/common';
 import { CLAIM_MIN_RETENTION_MS, CLAIM_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
 import { startOrderIdReservation } from './order-id-reservation';
 import {
@@ -123,12 +134,23 @@ export class OrderService {
     }
   }
 
+  /**
+   * The sell order, once its provider sell order exists: started, reserved and joined as a buy is.
+   * Sells take no part in the providers' breakers or the offers' ranking (they learn from buys).
+   */
+  async createSell(input: SellOrderWorkflowInput): Promise<SellOrder> {
+    return this.start(input, () => undefined);
+  }
+
   /** Starts the order's workflow and waits for its creation, or joins the order the request already made. */
-  private async start(input: OrderWorkflowInput, settle: (result: CreationResult) => void): Promise<Order> {
+  private async start(input: OrderWorkflowInput, settle: (result: CreationResult) => void): Promise<Order>;
+  private async start(input: SellOrderWorkflowInput, settle: (result: CreationResult) => void): Promise<SellOrder>;
+  private async start(input: AnyOrderInput, settle: (result: CreationResult) => void): Promise<Order | SellOrder> {
     const { client, taskQueue } = this.options;
     const workflowId = orderWorkflowId(input.orderId);
+    const sell = isSellInput(input);
     await this.reserveOrderId(input.orderId);
-    const startWorkflowOperation = new WithStartWorkflowOperation<typeof orderWorkflow>('orderWorkflow', {
+    const startWorkflowOperation = new WithStartWorkflowOperation(sell ? SELL_ORDER_WORKFLOW_TYPE : 'orderWorkflow', {
       workflowId,
       taskQueue,
       args: [input],
@@ -145,19 +167,24 @@ export class OrderService {
       ],
       // What the ranking's rebuild reads of an order whose creation fails: it has no order memo.
       memo: {
-        [ORDER_MARKET_MEMO_KEY]: {
-          providerCode: input.providerCode,
-          country: input.request.country_code,
-          paymentMethod: input.request.payment_method,
-        } satisfies OrderMarket,
+        ...(sell
+          ? {}
+          : {
+              [ORDER_MARKET_MEMO_KEY]: {
+                providerCode: input.providerCode,
+                country: input.request.country_code,
+                paymentMethod: input.request.payment_method,
+              } satisfies OrderMarket,
+            }),
         // Kept beside the workflow's own memo keys: exports read the quoted fee from visibility.
         ...(input.quote ? { [ORDER_QUOTE_MEMO_KEY]: input.quote } : {}),
       },
-      staticSummary: `${input.providerCode} order ${input.request.external_order_id} (${input.integratorId})`,
+      staticSummary: `${input.providerCode} ${sell ? 'sell order' : 'order'} ${input.request.external_order_id} (${input.integratorId})`,
     });
+    const update = createUpdateOf(input);
     try {
       const order = await client.withDeadline(Date.now() + this.options.createTimeoutMs, () =>
-        client.workflow.executeUpdateWithStart(createOrderUpdate, {
+        client.workflow.executeUpdateWithStart(update, {
           args: [{ requestHash: input.requestHash }],
           // One update per call, never the request's hash alone: Temporal answers an update id that a
           // closed run already completed with that run's outcome instead of starting a new run, so a
@@ -195,12 +222,12 @@ export class OrderService {
    * failing provider for longer than an integrator waits): the breaker and the statistics learn
    * how it ended. Never throws.
    */
-  private async followCreation(input: OrderWorkflowInput, settle: (result: CreationResult) => void): Promise<void> {
+  private async followCreation(input: AnyOrderInput, settle: (result: CreationResult) => void): Promise<void> {
     const { client } = this.options;
     const handle = client.workflow.getHandle(orderWorkflowId(input.orderId));
     try {
       await client.withDeadline(Date.now() + CREATION_FOLLOW_MS, () =>
-        handle.executeUpdate(createOrderUpdate, {
+        handle.executeUpdate(createUpdateOf(input), {
           args: [{ requestHash: input.requestHash }],
           updateId: `follow-${input.requestHash.slice(0, 16)}-${randomUUID()}`,
         }),
@@ -231,7 +258,8 @@ export class OrderService {
    * repeats of the request that joined the same run answer the same rejection, and count once.
    * Never throws.
    */
-  private async settleRejection(input: OrderWorkflowInput, type: string, settle: (result: CreationResult) => void): Promise<void> {
+  private async settleRejection(input: AnyOrderInput, type: string, settle: (result: CreationResult) => void): Promise<void> {
+    if (isSellInput(input)) return settle('ignored');
     const { outcomes } = this.options;
     const runId = await this.failedRunId(input.orderId);
     const market = { providerCode: input.providerCode, country: input.request.country_code, paymentMethod: input.request.payment_method };
@@ -318,13 +346,25 @@ export class OrderService {
     return key ? searchableHash(key, externalUserId) : externalUserId;
   }
 
-  /** The order as its workflow memo records it; works with no worker running and after the workflow closed. */
+  /** The buy order as its workflow memo records it (a sell order is not one); works with no worker running and after the workflow closed. */
   async get(orderId: string): Promise<OrderMemo | undefined> {
+    const memo = await this.memoOf(orderId);
+    return memo && !isSellOrderMemo(memo) ? (memo as OrderMemo) : undefined;
+  }
+
+  /** The sell order as its workflow memo records it (a buy order is not one). */
+  async getSell(orderId: string): Promise<SellOrderMemo | undefined> {
+    const memo = await this.memoOf(orderId);
+    return isSellOrderMemo(memo) ? memo : undefined;
+  }
+
+  /** An order workflow's memo, once it holds an order. */
+  private async memoOf(orderId: string): Promise<(Partial<OrderMemo> & { kind?: unknown }) | undefined> {
     const workflowId = orderWorkflowId(orderId);
     try {
       const description = await this.withRpcDeadline(() => this.options.client.workflow.getHandle(workflowId).describe());
-      const memo = description.memo as Partial<OrderMemo> | undefined;
-      return memo?.order ? (memo as OrderMemo) : undefined;
+      const memo = description.memo as (Partial<OrderMemo> & { kind?: unknown }) | undefined;
+      return memo?.order ? memo : undefined;
     } catch (err) {
       if (err instanceof WorkflowNotFoundError) return undefined;
       throw unavailable(err, 'describe', workflowId);
@@ -356,16 +396,8 @@ export class OrderService {
    * events that it would refuse out of its history.
    */
   async signalProviderEvent(providerCode: string, event: ProviderWebhookEvent, claimProviderOrder = false): Promise<SignalOutcome> {
-    // What this process remembers can be stale: an order whose creation failed may have been created
-    // again, with another provider, through another API process. So only a match is taken on trust.
-    const remembered = this.providerOfOrder.get(event.orderId);
-    const owner = remembered === providerCode ? remembered : await this.providerOf(event.orderId);
-    if (owner === undefined) return 'unknown_order';
-    if (owner !== providerCode) return 'other_provider';
-    if (claimProviderOrder && event.providerOrderId !== undefined) {
-      const holder = await this.claim(providerCode, event.claimKey ?? event.providerOrderId, event.orderId);
-      if (holder !== event.orderId) return 'claimed_elsewhere';
-    }
+    const refused = await this.refusalOf(providerCode, event, claimProviderOrder);
+    if (refused) return refused;
     const workflowId = orderWorkflowId(event.orderId);
     try {
       await this.withRpcDeadline(() =>
@@ -388,6 +420,57 @@ export class OrderService {
       if (err instanceof WorkflowNotFoundError) return 'unknown_order';
       throw unavailable(err, 'signal', workflowId);
     }
+  }
+
+  /**
+   * Forwards a verified sell webhook to the sell order it names, with the same checks as a buy's. Its
+   * own signal: a buy order's workflow has no handler for it, so it never moves a buy order (and the
+   * buy signal never reaches a sell order).
+   */
+  async signalSellEvent(providerCode: string, event: SellWebhookEvent, claimProviderOrder = false): Promise<SignalOutcome> {
+    const refused = await this.refusalOf(providerCode, event, claimProviderOrder);
+    if (refused) return refused;
+    const workflowId = orderWorkflowId(event.orderId);
+    try {
+      await this.withRpcDeadline(() =>
+        this.options.client.workflow.getHandle(workflowId).signal(sellProviderEventSignal, {
+          eventId: event.eventId,
+          providerCode,
+          providerStatus: event.providerStatus,
+          status: event.status,
+          providerOrderId: event.providerOrderId,
+          failureReason: event.failureReason,
+          deposit: event.deposit,
+          transactionHash: event.transactionHash,
+          reported: event.reported,
+          providerOrderCreatedAt: event.providerOrderCreatedAt,
+          receivedAt: new Date().toISOString(),
+        }),
+      );
+      return 'delivered';
+    } catch (err) {
+      if (err instanceof WorkflowNotFoundError) return 'unknown_order';
+      throw unavailable(err, 'signal', workflowId);
+    }
+  }
+
+  /** Why a verified webhook is not signalled to the order it names (not this provider's, claimed by another); undefined when it is. */
+  private async refusalOf(
+    providerCode: string,
+    event: { orderId: string; providerOrderId?: string; claimKey?: string },
+    claimProviderOrder: boolean,
+  ): Promise<Exclude<SignalOutcome, 'delivered'> | undefined> {
+    // What this process remembers can be stale: an order whose creation failed may have been created
+    // again, with another provider, through another API process. So only a match is taken on trust.
+    const remembered = this.providerOfOrder.get(event.orderId);
+    const owner = remembered === providerCode ? remembered : await this.providerOf(event.orderId);
+    if (owner === undefined) return 'unknown_order';
+    if (owner !== providerCode) return 'other_provider';
+    if (claimProviderOrder && event.providerOrderId !== undefined) {
+      const holder = await this.claim(providerCode, event.claimKey ?? event.providerOrderId, event.orderId);
+      if (holder !== event.orderId) return 'claimed_elsewhere';
+    }
+    return undefined;
   }
 
   /**
@@ -484,8 +567,8 @@ export class OrderService {
     return this.options.client.withDeadline(Date.now() + (this.options.rpcTimeoutMs ?? 5000), fn);
   }
 
-  private async existing(input: OrderWorkflowInput): Promise<Order> {
-    const memo = await this.get(input.orderId);
+  private async existing(input: AnyOrderInput): Promise<Order | SellOrder> {
+    const memo = isSellInput(input) ? await this.getSell(input.orderId) : await this.get(input.orderId);
     if (!memo || memo.integratorId !== input.integratorId) {
       throw new OrderUnavailableError('The order exists but could not be read; try again.');
     }
@@ -557,4 +640,15 @@ function rejectionOf(err: unknown): { type: OrderRejectionType; message: string 
   if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure)) return undefined;
   const type = err.cause.type;
   return type && isOrderRejection(type) ? { type, message: err.cause.message } : undefined;
+}
+
+type AnyOrderInput = OrderWorkflowInput | SellOrderWorkflowInput;
+
+function isSellInput(input: AnyOrderInput): input is SellOrderWorkflowInput {
+  return 'kind' in input && input.kind === 'off_ramp';
+}
+
+/** The update that creates the input's order. One definition type for both: each answers its own order type, which `start`'s overloads carry. */
+function createUpdateOf(input: AnyOrderInput): UpdateDefinition<Order | SellOrder, [{ requestHash: string }]> {
+  return isSellInput(input) ? createSellOrderUpdate : createOrderUpdate;
 }

@@ -45,6 +45,8 @@ export interface SellOrderWorkflowInput {
   providerCode: string;
   requestHash: string;
   request: SellOrderRequest;
+  /** The crypto currency's network as the dictionary names it: a deposit on any other is refused. */
+  network: string;
   timings: SellOrderTimings;
   /** What the offer quoted, kept for the order's records (ORDER_QUOTE_MEMO_KEY). */
   quote?: OrderQuote;

@@ -12,7 +12,14 @@ import {
 import type { OrderService } from '../../orders/service';
 import { cutDescriptiveTexts, outOfBoundsMessage, PROVIDER_TEXT_LIMITS, textOutOfBounds } from '../../providers/kit/report-bounds';
 import type { ProviderRegistry } from '../../providers/registry';
-import { IgnoredWebhookError, ProviderRejectedError, ProviderUnavailableError, WebhookVerificationError } from '../../providers/types';
+import type { SellWebhookEvent } from '../../providers/sell-types';
+import {
+  IgnoredWebhookError,
+  ProviderRejectedError,
+  ProviderUnavailableError,
+  WebhookVerificationError,
+  type ProviderWebhookEvent,
+} from '../../providers/types';
 import { methodNotAllowed, ProblemError } from '../problem';
 import type { SignalledEvent, SignalledEvents } from '../signalled-events';
 import { forOrder } from '../tracing';
@@ -33,9 +40,12 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
       const provider = adapter.info.code;
       providerWebhooksReceived.inc({ provider });
       const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      let event;
+      const webhook = { headers: req.headers, rawBody, query: stringQuery(req.query) };
+      // A provider with one webhook URL for both sides: the message's own say routes it; the parser verifies it.
+      const sellAdapter = adapter.sell?.isSellWebhook(webhook) ? adapter.sell : undefined;
+      let event: ProviderWebhookEvent | SellWebhookEvent;
       try {
-        event = await adapter.parseWebhook({ headers: req.headers, rawBody, query: stringQuery(req.query) });
+        event = sellAdapter ? await sellAdapter.parseWebhook(webhook) : await adapter.parseWebhook(webhook);
       } catch (err) {
         if (err instanceof IgnoredWebhookError) {
           providerWebhooksVerified.inc({ provider });
@@ -87,7 +97,10 @@ export function webhookRoutes(router: Router, providers: ProviderRegistry, order
         providerWebhooksDuplicate.inc({ provider });
         req.log.debug(ref, 'provider webhook already signalled; acknowledged without a signal');
       } else {
-        const outcome = await orders.signalProviderEvent(adapter.info.code, event, adapter.claimsProviderOrders === true);
+        const claims = adapter.claimsProviderOrders === true;
+        const outcome = sellAdapter
+          ? await orders.signalSellEvent(adapter.info.code, event as SellWebhookEvent, claims)
+          : await orders.signalProviderEvent(adapter.info.code, event as ProviderWebhookEvent, claims);
         if (outcome === 'delivered') providerWebhooksSignalled.inc({ provider });
         else providerWebhooksRefused.inc({ provider, reason: outcome });
         if (outcome === 'unknown_order') req.log.warn(ref, 'webhook for an unknown or closed order');

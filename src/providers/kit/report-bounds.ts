@@ -16,6 +16,7 @@
  * failure never recorded). A text that names something (an id, a URL, an address, a hash, an amount,
  * a status) is refused: cut, it would name something else.
  */
+import type { ProviderSellOrder, SellWebhookEvent } from '../sell-types';
 import type { ProviderOrder, ProviderWebhookEvent } from '../types';
 
 export const PROVIDER_TEXT_LIMITS = {
@@ -52,6 +53,14 @@ export const PROVIDER_TEXT_LIMITS = {
   providerOrderCreatedAt: 64,
   /** A reported wallet address (the API takes at most 256 characters). */
   walletAddress: 512,
+  /** A sell order's deposit address (as long as any wallet address). */
+  depositAddress: 512,
+  /** Its destination tag or memo (Stellar's 28 bytes, a TON comment's 120 characters, Cosmos's 256 characters at most). */
+  depositMemo: 512,
+  /** Its network, as the dictionary names networks. */
+  depositNetwork: 64,
+  depositAmount: 64,
+  depositExpiresAt: 64,
 } as const;
 
 export type BoundedProviderText = keyof typeof PROVIDER_TEXT_LIMITS;
@@ -61,8 +70,9 @@ export function jsonTextBytes(text: string): number {
   return Buffer.byteLength(JSON.stringify(text)) - 2;
 }
 
-/** A report as far as its texts go: a status answer, a webhook's event, or a create answer. */
-export type ProviderReport = Partial<ProviderWebhookEvent & Pick<ProviderOrder, 'redirectUrl'>>;
+/** A report as far as its texts go: a status answer, a webhook's event, or a create answer, of a buy or a sell. */
+export type ProviderReport =
+  Partial<ProviderWebhookEvent & Pick<ProviderOrder, 'redirectUrl'>> | Partial<SellWebhookEvent & Pick<ProviderSellOrder, 'redirectUrl'>>;
 
 /** The first text of a report over its limit, or undefined when every one is within. */
 export interface TextOutOfBounds {
@@ -73,6 +83,8 @@ export interface TextOutOfBounds {
 
 /** Every text a report can carry, by its limit's name. */
 function texts(report: ProviderReport): [BoundedProviderText, string | undefined][] {
+  const buy = report as Partial<ProviderWebhookEvent>;
+  const sell = report as Partial<SellWebhookEvent>;
   return [
     ['redirectUrl', report.redirectUrl],
     ['providerOrderId', report.providerOrderId],
@@ -82,10 +94,17 @@ function texts(report: ProviderReport): [BoundedProviderText, string | undefined
     ['providerStatus', report.providerStatus],
     ['failureReason', report.failureReason],
     ['transactionHash', report.transactionHash],
-    ['cryptoAmount', report.cryptoAmount],
+    ['cryptoAmount', buy.cryptoAmount],
+    ['cryptoAmount', sell.reported?.cryptoAmount],
     ['fiatAmount', report.reported?.fiatAmount],
     ['providerOrderCreatedAt', report.providerOrderCreatedAt],
-    ['walletAddress', report.reported?.walletAddress],
+    ['walletAddress', buy.reported?.walletAddress],
+    ['walletAddress', sell.reported?.refundWalletAddress],
+    ['depositAddress', sell.deposit?.address],
+    ['depositMemo', sell.deposit?.memo],
+    ['depositNetwork', sell.deposit?.network],
+    ['depositAmount', sell.deposit?.amount],
+    ['depositExpiresAt', sell.deposit?.expiresAt],
   ];
 }
 

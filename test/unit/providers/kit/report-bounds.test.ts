@@ -23,6 +23,7 @@ import { signedWidgetUrl } from '../../../../src/providers/moonpay/widget';
 import type { RampConfig } from '../../../../src/providers/ramp/config';
 import type { RampAsset } from '../../../../src/providers/ramp/schemas';
 import { toWidgetUrl as rampWidgetUrl } from '../../../../src/providers/ramp/transformers';
+import type { ProviderSellOrder, ReportedDeposit, ReportedSellTerms, SellWebhookEvent } from '../../../../src/providers/sell-types';
 import type { CreateProviderOrderRequest, ReportedTerms } from '../../../../src/providers/types';
 import { currencyId as idOf } from '../../../helpers/currencies';
 
@@ -51,6 +52,37 @@ const fullReport: Required<ProviderReport> = {
   redirectUrl: 'https://checkout.example/p/1',
 };
 
+/** A sell report with every text a sell report can carry (Required<>, as above). */
+const sellDeposit: Required<ReportedDeposit> = {
+  address: '0x8617E340B3D01FA5F11F306F4090FD50E238070D',
+  memo: '12345',
+  network: 'ethereum',
+  amount: '0.5',
+  expiresAt: '2026-11-30T16:00:00.000Z',
+};
+const sellReported: Required<ReportedSellTerms> = {
+  cryptoCurrency: 14,
+  cryptoAmount: '0.5',
+  fiatCurrency: 2,
+  fiatAmount: '1450.00',
+  refundWalletAddress: '0x52908400098527886E0F7030069857D2E4169EE7',
+};
+const fullSellReport: Required<SellWebhookEvent & Pick<ProviderSellOrder, 'redirectUrl'>> = {
+  orderId: '3b0f7c2e-5d6a-5f4b-9c1d-2e8a7b6c5d4f',
+  providerOrderId: 'sb_sell_1',
+  providerStatus: 'COMPLETED',
+  status: 'complete',
+  failureReason: 'payout_failed',
+  deposit: sellDeposit,
+  transactionHash: `0x${'cd'.repeat(32)}`,
+  reported: sellReported,
+  providerOrderCreatedAt: '2026-11-29T10:00:00.000Z',
+  eventId: 'evt_sell_1',
+  claimKey: 'sale-1',
+  redirectUrl: 'https://checkout.example/s/1',
+};
+const withDeposit = (change: Partial<ReportedDeposit>): ProviderReport => ({ ...fullSellReport, deposit: { ...sellDeposit, ...change } });
+
 /** Each bounded text, and the report with it replaced. */
 const TEXTS: { field: BoundedProviderText; with: (text: string) => ProviderReport }[] = [
   { field: 'redirectUrl', with: (text) => ({ ...fullReport, redirectUrl: text }) },
@@ -65,11 +97,20 @@ const TEXTS: { field: BoundedProviderText; with: (text: string) => ProviderRepor
   { field: 'fiatAmount', with: (text) => ({ ...fullReport, reported: { ...reported, fiatAmount: text } }) },
   { field: 'providerOrderCreatedAt', with: (text) => ({ ...fullReport, providerOrderCreatedAt: text }) },
   { field: 'walletAddress', with: (text) => ({ ...fullReport, reported: { ...reported, walletAddress: text } }) },
+  { field: 'cryptoAmount', with: (text) => ({ ...fullSellReport, reported: { ...sellReported, cryptoAmount: text } }) },
+  { field: 'walletAddress', with: (text) => ({ ...fullSellReport, reported: { ...sellReported, refundWalletAddress: text } }) },
+  { field: 'fiatAmount', with: (text) => ({ ...fullSellReport, reported: { ...sellReported, fiatAmount: text } }) },
+  { field: 'depositAddress', with: (text) => withDeposit({ address: text }) },
+  { field: 'depositMemo', with: (text) => withDeposit({ memo: text }) },
+  { field: 'depositNetwork', with: (text) => withDeposit({ network: text }) },
+  { field: 'depositAmount', with: (text) => withDeposit({ amount: text }) },
+  { field: 'depositExpiresAt', with: (text) => withDeposit({ expiresAt: text }) },
 ];
 
 test('every limit has its text in a report, and a report of ordinary texts is within them all', () => {
-  expect(TEXTS.map((t) => t.field).sort()).toEqual(Object.keys(PROVIDER_TEXT_LIMITS).sort());
+  expect([...new Set(TEXTS.map((t) => t.field))].sort()).toEqual(Object.keys(PROVIDER_TEXT_LIMITS).sort());
   expect(textOutOfBounds(fullReport)).toBeUndefined();
+  expect(textOutOfBounds(fullSellReport)).toBeUndefined();
   expect(textOutOfBounds({})).toBeUndefined();
 });
 
@@ -78,8 +119,18 @@ test('every string of a report is bounded', () => {
     ...Object.entries(fullReport).filter(([, v]) => typeof v === 'string'),
     ...Object.entries(reported).filter(([, v]) => typeof v === 'string'),
   ].map(([key]) => key);
+  // A sell report's texts, by the name of their bound (its refund address is a wallet address).
+  const sellNames: Record<string, string> = { refundWalletAddress: 'walletAddress', address: 'depositAddress', memo: 'depositMemo' };
+  const depositNames: Record<string, string> = { network: 'depositNetwork', amount: 'depositAmount', expiresAt: 'depositExpiresAt' };
+  const sellStrings = [
+    ...Object.entries(fullSellReport).filter(([, v]) => typeof v === 'string'),
+    ...Object.entries(sellReported).filter(([, v]) => typeof v === 'string'),
+  ].map(([key]) => sellNames[key] ?? key);
+  const depositStrings = Object.keys(sellDeposit).map((key) => sellNames[key] ?? depositNames[key] ?? key);
   // `status` is one of the broker's statuses, set by the adapter's table, not the provider's text.
-  expect(strings.filter((key) => key !== 'status').sort()).toEqual(Object.keys(PROVIDER_TEXT_LIMITS).sort());
+  expect([...new Set([...strings, ...sellStrings, ...depositStrings])].filter((key) => key !== 'status').sort()).toEqual(
+    Object.keys(PROVIDER_TEXT_LIMITS).sort(),
+  );
 });
 
 describe.each(TEXTS)('$field', ({ field, with: report }) => {
