@@ -10,7 +10,7 @@
  * - The crypto amount sent, the payout's fiat currency and amount: the provider's word decides what
  *   happened, so the order moves and shows the provider's figures, each difference listed.
  */
-import { sameFiatAmount, sameWalletAddress } from './integrity';
+import { sameFiatAmount } from './integrity';
 
 /** A deposit instruction as a provider reports it, in the broker's model (network by the dictionary's name). */
 export interface ReportedDeposit {
@@ -36,6 +36,8 @@ export interface ReportedSellTerms {
 
 /** What the sell order was created for. */
 export interface OrderedSellTerms {
+  /** The crypto currency's network, as the dictionary names it: its address format decides the refund address's case rule. */
+  network: string;
   cryptoCurrency: number;
   /** At the crypto currency's precision: the comparison's precision. */
   cryptoAmount: string;
@@ -65,6 +67,50 @@ export interface SellVerdict {
 
 const currencyText = (id: number | null) => (id === null ? 'unknown' : String(id));
 
+/** The EVM networks of the dictionary (src/addresses/evm.ts, EVM_NETWORKS): one account, its hex digits in any case. */
+const EVM_NETWORKS: ReadonlySet<string> = new Set([
+  'ethereum',
+  'base',
+  'arbitrum',
+  'optimism',
+  'polygon',
+  'bsc',
+  'avalanche',
+  'ethereum_classic',
+]);
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+/**
+ * Networks whose addresses are bech32 (BIP 173) or CashAddr under the network's own prefix: the
+ * same address in upper or lower case, never mixed. Matched against the lower-case spelling.
+ */
+const CASELESS_ADDRESSES: ReadonlyMap<string, RegExp> = new Map([
+  ['bitcoin', /^bc1[02-9ac-hj-np-z]{6,}$/],
+  ['litecoin', /^ltc1[02-9ac-hj-np-z]{6,}$/],
+  ['cosmos', /^cosmos1[02-9ac-hj-np-z]{6,}$/],
+  ['cardano', /^addr1[02-9ac-hj-np-z]{6,}$/],
+  ['bitcoin_cash', /^bitcoincash:[02-9ac-hj-np-z]{6,}$/],
+]);
+const singleCase = (text: string) => text === text.toLowerCase() || text === text.toUpperCase();
+
+/**
+ * Whether two spellings name the same address on `network` (the dictionary's name). Exact, text for
+ * text, but where the network's address format itself ignores case: EVM hex on an EVM network, and
+ * single-case bech32 or CashAddr under the network's prefix. Base58, base64 and every other format
+ * (Solana, Tron, XRP, TON, Stellar, Bitcoin's legacy addresses) is case-sensitive, whatever the text
+ * looks like: a base58 address may look like bech32 (a `1` followed by bech32 characters), and its
+ * other case is another account. Unlike `sameWalletAddress` (the buy side's), it knows the network
+ * and trims nothing: an address with whitespace around it is another text, which the network's
+ * rules refuse.
+ */
+export function sameAddressOnNetwork(network: string, a: string, b: string): boolean {
+  if (a === b) return true;
+  if (EVM_NETWORKS.has(network)) return EVM_ADDRESS.test(a) && EVM_ADDRESS.test(b) && a.toLowerCase() === b.toLowerCase();
+  const caseless = CASELESS_ADDRESSES.get(network);
+  if (!caseless || !singleCase(a) || !singleCase(b)) return false;
+  const lower = a.toLowerCase();
+  return caseless.test(lower) && lower === b.toLowerCase();
+}
+
 /** Compares every term the provider reports with the order's; a term it does not report is not checked. */
 export function checkSellTerms(ordered: OrderedSellTerms, reported: ReportedSellTerms | undefined): SellVerdict {
   const verdict: SellVerdict = { refused: [], differences: [] };
@@ -73,7 +119,11 @@ export function checkSellTerms(ordered: OrderedSellTerms, reported: ReportedSell
   if (cryptoCurrency !== undefined && cryptoCurrency !== ordered.cryptoCurrency) {
     verdict.refused.push({ field: 'from_currency', ordered: String(ordered.cryptoCurrency), reported: currencyText(cryptoCurrency) });
   }
-  if (refundWalletAddress !== undefined && !sameWalletAddress(ordered.refundWalletAddress, refundWalletAddress)) {
+  // The order's refund address was trimmed by the API; a provider echoing it with spaces around names the same one.
+  if (
+    refundWalletAddress !== undefined &&
+    !sameAddressOnNetwork(ordered.network, ordered.refundWalletAddress.trim(), refundWalletAddress.trim())
+  ) {
     verdict.refused.push({ field: 'refund_wallet_address', ordered: ordered.refundWalletAddress, reported: refundWalletAddress });
   }
   if (fiatCurrency === null) verdict.refused.push({ field: 'to_currency', ordered: String(ordered.fiatCurrency), reported: 'unknown' });
@@ -110,7 +160,8 @@ export type DepositField = 'address' | 'memo' | 'network';
  * What a reported deposit instruction means for an order whose deposit is `pinned` (undefined: not
  * set yet) and whose crypto currency is on `network`:
  * - `none`: the report names no deposit;
- * - `same`: it names the pinned one (its amount and expiry aside);
+ * - `same`: it names the pinned one (its amount and expiry aside); the order keeps the pinned
+ *   spelling, and takes from the report at most its amount and expiry;
  * - `new`: the order has none yet and this one is on the order's network: to be validated, then pinned;
  * - `refused`: another address, memo or network than the pinned one, or a network not the order's.
  */
@@ -128,8 +179,11 @@ export function depositVerdict(
   }
   if (!pinned) return { kind: 'new' };
   const fields: DepositField[] = [];
-  // Exact, but for the spellings the address format itself treats as one (EVM hex casing, bech32 case).
-  if (!sameWalletAddress(pinned.address, reported.address)) fields.push('address');
+  // Exact, but for the spellings the network's address format itself treats as one (EVM hex casing,
+  // single-case bech32): no trimming, no Unicode folding, no case rule of another network.
+  if (!sameAddressOnNetwork(network, pinned.address, reported.address)) fields.push('address');
+  // Exact. No memo and an empty one are one: an empty memo is none (the address rules refuse an empty
+  // one, so none is ever pinned), while a pinned memo a report leaves out is refused.
   if ((pinned.memo ?? '') !== (reported.memo ?? '')) fields.push('memo');
   if (pinned.network !== reported.network) fields.push('network');
   if (fields.length === 0) return { kind: 'same' };
