@@ -95,7 +95,7 @@ export class SellOrderState {
   ) {
     this.input = options.input;
     this.network = options.network;
-    this.ordered = orderedSellTerms(options.input.request);
+    this.ordered = orderedSellTerms(options.input.request, options.network);
     this.memo = options.resume?.memo ?? null;
     this.seenEventIds = options.resume?.seenEventIds ?? [];
     this.settledAtMs = options.resume?.settledAtMs;
@@ -402,8 +402,9 @@ interface Refusal {
   deposit?: boolean;
 }
 
-function orderedSellTerms(request: SellOrderRequest): OrderedSellTerms {
+function orderedSellTerms(request: SellOrderRequest, network: string): OrderedSellTerms {
   return {
+    network,
     cryptoCurrency: request.from_currency,
     cryptoAmount: request.from_amount,
     fiatCurrency: request.to_currency,
