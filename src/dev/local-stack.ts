@@ -29,6 +29,8 @@ export interface LocalStackOptions {
   apiPort?: number;
   simulatorPort?: number;
   settleDelayMs?: number;
+  /** How long a sandbox sell order waits for its deposit (src/simulators/index.ts; 30 minutes when absent). */
+  depositWindowMs?: number;
   faults?: Partial<SimulatorFaults>;
   /** Each simulator's source of chance, by provider code (src/simulators/index.ts); Math.random when absent. */
   simulatorRandom?: (code: string) => () => number;
@@ -86,6 +88,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     brokerUrl: apiUrl,
     publicUrl: simulatorUrl,
     settleDelayMs: options.settleDelayMs,
+    depositWindowMs: options.depositWindowMs,
     faults: options.faults,
     random: options.simulatorRandom,
     log: (message) => options.logger.debug({ component: 'simulator' }, message),

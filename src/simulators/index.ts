@@ -41,6 +41,8 @@ export interface SimulatorsOptions {
    * long between the steps of their own status sequences (each simulator's default when absent).
    */
   settleDelayMs?: number;
+  /** How long a sandbox sell order waits for its deposit before it expires (30 minutes when absent). */
+  depositWindowMs?: number;
   log?: (message: string) => void;
   /**
    * Each simulator's source of chance (its fault switches' draws), by provider code; Math.random
@@ -76,6 +78,7 @@ const SIMULATORS: { [C in ProviderCode]: (site: SimulatorSite, options: Simulato
       webhookUrl: site.brokerWebhookUrl,
       faults: options.faults,
       settleDelayMs: options.settleDelayMs,
+      depositWindowMs: options.depositWindowMs,
       log: options.log,
       random: options.random?.(site.code),
     }),

@@ -7,7 +7,7 @@ import { testConfig } from './config';
 import { startTemporal, workflowBundle } from './temporal';
 
 export interface TestStackOptions extends Partial<
-  Pick<LocalStackOptions, 'settleDelayMs' | 'faults' | 'worker' | 'simulatorPort' | 'apiPort' | 'operatorClock'>
+  Pick<LocalStackOptions, 'settleDelayMs' | 'depositWindowMs' | 'faults' | 'worker' | 'simulatorPort' | 'apiPort' | 'operatorClock'>
 > {
   config?: Partial<AppConfig>;
   /** Environment variables the configuration is built from (e.g. ONRAMP_WEBHOOK_URL). */
@@ -29,6 +29,7 @@ export async function startTestStack(env: TestWorkflowEnvironment, options: Test
     connection: env.nativeConnection,
     logger: options.logger ?? createLogger('silent', 'test'),
     settleDelayMs: options.settleDelayMs ?? 50,
+    depositWindowMs: options.depositWindowMs,
     faults: options.faults,
     worker: options.worker,
     simulatorPort: options.simulatorPort,

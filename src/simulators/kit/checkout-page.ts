@@ -21,6 +21,53 @@ const escapeHtml = (s: string) =>
  * `POST` to the page's own URL (query string included) with `{"action": ...}`.
  */
 export function renderCheckoutPage(view: CheckoutView): string {
+  return renderActionPage(view, [
+    ['Order', view.reference],
+    ['You pay', `${view.fiatAmount} ${view.fiatCurrency} by ${view.paymentMethod}`],
+    ['You receive', `${view.cryptoAmount} ${view.cryptoCurrency} (${view.network})`],
+    ['Wallet', view.walletAddress],
+  ]);
+}
+
+/** What a sell (off-ramp) checkout page shows: where to send the crypto, and what is paid out. */
+export interface SellCheckoutView {
+  reference: string;
+  providerName: string;
+  status: string;
+  cryptoAmount: string;
+  cryptoCurrency: string;
+  network: string;
+  depositAddress: string;
+  /** The destination tag or memo the transfer must carry, where there is one. */
+  depositMemo?: string;
+  depositExpiresAt: string;
+  fiatAmount: string;
+  fiatCurrency: string;
+  payoutMethod: string;
+  refundAddress: string;
+  actions: readonly string[];
+}
+
+/** A simulated provider's sell checkout page: the deposit instruction, and buttons that play the customer's deposit. */
+export function renderSellCheckoutPage(view: SellCheckoutView): string {
+  return renderActionPage(view, [
+    ['Order', view.reference],
+    ['You send', `${view.cryptoAmount} ${view.cryptoCurrency} (${view.network})`],
+    ['Send to', view.depositAddress, 'deposit-address'],
+    ...(view.depositMemo === undefined ? [] : [['Destination tag', view.depositMemo, 'deposit-memo'] as const]),
+    ['Send before', view.depositExpiresAt],
+    ['You receive', `${view.fiatAmount} ${view.fiatCurrency} by ${view.payoutMethod}`],
+    ['Refund address', view.refundAddress],
+  ]);
+}
+
+/** One line of a checkout page: its label, its value and, where a test reads it, the value's element id. */
+type Row = readonly [label: string, value: string, id?: string];
+
+function renderActionPage(view: { providerName: string; status: string; actions: readonly string[] }, lines: readonly Row[]): string {
+  const rows = lines
+    .map(([label, value, id]) => `<dt>${escapeHtml(label)}</dt><dd${id ? ` id="${escapeHtml(id)}"` : ''}>${escapeHtml(value)}</dd>`)
+    .join('\n      ');
   const buttons = view.actions
     .map((a) => `<button type="button" data-action="${escapeHtml(a)}" id="action-${escapeHtml(a)}">${escapeHtml(a)}</button>`)
     .join('\n      ');
@@ -44,10 +91,7 @@ export function renderCheckoutPage(view: CheckoutView): string {
   <div class="card">
     <h1>${escapeHtml(view.providerName)}</h1>
     <dl>
-      <dt>Order</dt><dd>${escapeHtml(view.reference)}</dd>
-      <dt>You pay</dt><dd>${escapeHtml(view.fiatAmount)} ${escapeHtml(view.fiatCurrency)} by ${escapeHtml(view.paymentMethod)}</dd>
-      <dt>You receive</dt><dd>${escapeHtml(view.cryptoAmount)} ${escapeHtml(view.cryptoCurrency)} (${escapeHtml(view.network)})</dd>
-      <dt>Wallet</dt><dd>${escapeHtml(view.walletAddress)}</dd>
+      ${rows}
       <dt>Status</dt><dd id="status">${escapeHtml(view.status)}</dd>
     </dl>
     <div>
