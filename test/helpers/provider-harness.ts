@@ -1,9 +1,11 @@
 /**
  * One provider adapter against its simulator over real HTTP on 127.0.0.1, no Temporal: the simulator
  * mounted in a SimulatorHost on an ephemeral port, and a small receiver on another playing the
- * broker's webhook endpoint, where every webhook goes through `adapter.parseWebhook` as it arrives.
+ * broker's webhook endpoint, where every webhook goes through `adapter.parseWebhook` as it arrives,
+ * or through `adapter.sell.parseWebhook` where `adapter.sell.isSellWebhook` routes it there.
  */
 import { createServer, type IncomingMessage } from 'node:http';
+import type { SellWebhookEvent } from '../../src/providers/sell-types';
 import { IgnoredWebhookError, type IncomingWebhook, type ProviderAdapter, type ProviderWebhookEvent } from '../../src/providers/types';
 import { NO_FAULTS } from '../../src/simulators/kit/faults';
 import { SimulatorHost, type ProviderSimulator } from '../../src/simulators/kit/host';
@@ -61,12 +63,16 @@ export interface ProviderHarness<S extends ProviderSimulator = ProviderSimulator
   eventsFor(orderId: string): Promise<ProviderWebhookEvent[]>;
   /** Waits until the order has `until` events (or `until(events)` holds) and returns them all. */
   waitForEvents(orderId: string, until: number | ((events: ProviderWebhookEvent[]) => boolean)): Promise<ProviderWebhookEvent[]>;
+  /** The events of one sell order's webhooks (those `adapter.sell.isSellWebhook` routed), in arrival order; as eventsFor. */
+  sellEventsFor(orderId: string): Promise<SellWebhookEvent[]>;
+  /** Waits until the sell order has `until` events (or `until(events)` holds) and returns them all. */
+  waitForSellEvents(orderId: string, until: number | ((events: SellWebhookEvent[]) => boolean)): Promise<SellWebhookEvent[]>;
   /** Turns every fault switch off. */
   resetFaults(): void;
   stop(): Promise<void>;
 }
 
-type Outcome = { event: ProviderWebhookEvent } | { error: Error } | { ignored: IgnoredWebhookError };
+type Outcome<E = ProviderWebhookEvent> = { event: E } | { error: Error } | { ignored: IgnoredWebhookError };
 
 const readBody = async (req: IncomingMessage) => {
   const chunks: Buffer[] = [];
@@ -79,6 +85,7 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
 ): Promise<ProviderHarness<S, SimulatorConfig<R>>> {
   const webhookPath = `/api/webhooks/${options.code}`;
   const received: { webhook: IncomingWebhook; outcome: Promise<Outcome> }[] = [];
+  const sellReceived: { webhook: IncomingWebhook; outcome: Promise<Outcome<SellWebhookEvent>> }[] = [];
   const webhooks: IncomingWebhook[] = [];
   const refusals: WebhookRefusal[] = [];
   const ignored: { webhook: IncomingWebhook; error: IgnoredWebhookError }[] = [];
@@ -96,19 +103,31 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
     }
     void readBody(req).then(async (rawBody) => {
       const webhook: IncomingWebhook = { headers: req.headers, rawBody, query: Object.fromEntries(url.searchParams) };
-      const outcome = late.adapter!.parseWebhook(webhook).then(
-        (event): Outcome => ({ event }),
-        (error: Error): Outcome => {
-          if (error instanceof IgnoredWebhookError) {
-            ignored.push({ webhook, error });
-            return { ignored: error };
-          }
-          refusals.push({ webhook, error });
-          return { error };
-        },
-      );
+      const settle = <E>(parsed: Promise<E>): Promise<Outcome<E>> =>
+        parsed.then(
+          (event): Outcome<E> => ({ event }),
+          (error: Error): Outcome<E> => {
+            if (error instanceof IgnoredWebhookError) {
+              ignored.push({ webhook, error });
+              return { ignored: error };
+            }
+            refusals.push({ webhook, error });
+            return { error };
+          },
+        );
+      // As the broker's webhook route: a webhook the sell adapter says is a sell order's goes to its parser.
+      const sell = late.adapter!.sell;
       webhooks.push(webhook);
-      received.push({ webhook, outcome });
+      let outcome: Promise<Outcome<unknown>>;
+      if (sell?.isSellWebhook(webhook)) {
+        const sold = settle(sell.parseWebhook(webhook));
+        sellReceived.push({ webhook, outcome: sold });
+        outcome = sold;
+      } else {
+        const bought = settle(late.adapter!.parseWebhook(webhook));
+        received.push({ webhook, outcome: bought });
+        outcome = bought;
+      }
       const result = await outcome;
       if (!('error' in result)) res.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
       else res.writeHead(result.error.name === 'WebhookVerificationError' ? 401 : 500).end();
@@ -147,6 +166,16 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
     return events;
   }
 
+  async function sellEventsFor(orderId: string): Promise<SellWebhookEvent[]> {
+    const outcomes = await Promise.all(sellReceived.map(({ outcome }) => outcome));
+    const events: SellWebhookEvent[] = [];
+    for (const outcome of outcomes) {
+      if ('error' in outcome) throw new Error(`a sell webhook was refused: ${outcome.error.message}`);
+      if ('event' in outcome && outcome.event.orderId === orderId) events.push(outcome.event);
+    }
+    return events;
+  }
+
   return {
     simulator,
     adapter,
@@ -162,6 +191,15 @@ export async function startProviderHarness<S extends ProviderSimulator, R extend
       const what = typeof until === 'number' ? `${until} webhooks for ${orderId}` : `the webhooks awaited for ${orderId}`;
       return eventually(async () => {
         const events = await eventsFor(orderId);
+        return done(events) ? events : undefined;
+      }, what);
+    },
+    sellEventsFor,
+    waitForSellEvents(orderId, until) {
+      const done = typeof until === 'number' ? (events: SellWebhookEvent[]) => events.length >= until : until;
+      const what = typeof until === 'number' ? `${until} sell webhooks for ${orderId}` : `the sell webhooks awaited for ${orderId}`;
+      return eventually(async () => {
+        const events = await sellEventsFor(orderId);
         return done(events) ? events : undefined;
       }, what);
     },

@@ -16,11 +16,13 @@ import type { CallSignal } from '../kit/call-signal';
 
 const REJECTION_CODES: Record<string, ProviderRejectedError['code']> = {
   amount_out_of_range: 'limits',
+  payout_out_of_range: 'limits',
   unsupported_country: 'country',
   unsupported_state: 'state',
   unsupported_fiat: 'currency',
   unsupported_asset: 'currency',
   unsupported_payment_method: 'payment_method',
+  unsupported_payout_method: 'payment_method',
   not_found: 'not_found',
 };
 
@@ -103,7 +105,8 @@ export class SandboxClient {
   }
 }
 
-function refusal(route: string, status: number, body: unknown): Error {
+/** The error a sandbox answer other than 2xx stands for (its buy and sell APIs alike). */
+export function refusal(route: string, status: number, body: unknown): Error {
   if (status === 401 || status === 403) return new ProviderUnavailableError(`${route}: credentials refused (HTTP ${status})`);
   const error = SandboxErrorSchema.safeParse(body);
   if (!error.success) return new ProviderUnavailableError(`${route}: HTTP ${status}`);

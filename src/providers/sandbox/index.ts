@@ -5,6 +5,7 @@ import { SandboxClient } from './client';
 import { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET, sandboxConfig, SandboxEnvSchema, type SandboxProviderConfig } from './config';
 import { fromCatalogue, fromOrder, fromQuote, toOrderBody, toQuoteQuery } from './transformers';
 import { parseSandboxWebhook } from './webhook';
+import { createSandboxSellAdapter } from './sell';
 import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
 
 const ICON = 'https://cdn.jsdelivr.net/gh/spothq/cryptocurrency-icons@master/svg/color/generic.svg';
@@ -22,9 +23,11 @@ const QUOTE_FIELDS: readonly QuoteField[] = ['fiat', 'crypto', 'fiatAmount', 'pa
 
 export function createSandboxAdapter(config: SandboxProviderConfig, info: ProviderInfo, currencies: CurrencyDictionary): ProviderAdapter {
   // A simulated provider lives under its own path of the simulator host.
-  const client = new SandboxClient({ ...config, baseUrl: `${config.baseUrl}/${info.code}` }, undefined, info.code);
+  const providerConfig = { ...config, baseUrl: `${config.baseUrl}/${info.code}` };
+  const client = new SandboxClient(providerConfig, undefined, info.code);
   return {
     info,
+    sell: createSandboxSellAdapter(providerConfig, info.code, currencies),
     async getCatalogue(signal) {
       const [assets, countries, methods] = await Promise.all([
         client.getCurrencies(signal),

@@ -1,20 +1,18 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { CurrencyDictionary } from '../../domain/currency';
-import { parseSignedJson, webhookReport } from '../kit/webhook';
-import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
+import { parseJson, parseSigned, webhookReport } from '../kit/webhook';
+import { IgnoredWebhookError, WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { SandboxWebhookSchema } from './schemas';
 import { fromOrder } from './transformers';
 
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
 export const SANDBOX_SIGNATURE_TOLERANCE_SECONDS = 300;
 
-/** Verifies `Sandbox-Signature: t=<unix>,v1=<hex HMAC-SHA256("<t>.<raw body>")>` and parses the event. */
-export function parseSandboxWebhook(
-  webhook: IncomingWebhook,
-  secret: string,
-  dictionary: CurrencyDictionary,
-  nowSeconds: number = Math.floor(Date.now() / 1000),
-): ProviderWebhookEvent {
+/**
+ * Verifies `Sandbox-Signature: t=<unix>,v1=<hex HMAC-SHA256("<t>.<raw body>")>` on the raw body, as
+ * the sandbox signs its buy and sell webhooks alike; throws WebhookVerificationError otherwise.
+ */
+export function verifySandboxSignature(webhook: IncomingWebhook, secret: string, nowSeconds: number): void {
   const header = webhook.headers[SANDBOX_SIGNATURE_HEADER];
   if (typeof header !== 'string') throw new WebhookVerificationError(`missing ${SANDBOX_SIGNATURE_HEADER} header`);
   const parts = new Map(
@@ -35,6 +33,26 @@ export function parseSandboxWebhook(
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) {
     throw new WebhookVerificationError('signature does not match');
   }
-  const event = parseSignedJson(webhook.rawBody, SandboxWebhookSchema, 'signed body is not a sandbox order event');
+}
+
+/** Whether a JSON body marks itself as a sell (off-ramp) order's event: `"side": "sell"`. */
+export function marksSell(json: unknown): boolean {
+  return typeof json === 'object' && json !== null && !Array.isArray(json) && (json as { side?: unknown }).side === 'sell';
+}
+
+/**
+ * Verifies the signature and parses a buy order's event. A verified sell order's event is not one:
+ * IgnoredWebhookError (the sell adapter's parseWebhook reads it), so nothing of a sell reaches a buy order.
+ */
+export function parseSandboxWebhook(
+  webhook: IncomingWebhook,
+  secret: string,
+  dictionary: CurrencyDictionary,
+  nowSeconds: number = Math.floor(Date.now() / 1000),
+): ProviderWebhookEvent {
+  verifySandboxSignature(webhook, secret, nowSeconds);
+  const json = parseJson(webhook.rawBody);
+  if (marksSell(json)) throw new IgnoredWebhookError('a sell order event: not about a buy order');
+  const event = parseSigned(json, SandboxWebhookSchema, 'signed body is not a sandbox order event');
   return { ...webhookReport(() => fromOrder(event.order, dictionary)), eventId: event.event_id };
 }
