@@ -36,7 +36,9 @@ export function registerSellOrderPaths(registry: OpenAPIRegistry): void {
         422,
         '`unsupported_pair` (a fiat currency where the crypto one belongs, or the reverse), `offer_expired` (no live sell offer matches), `invalid_wallet_address` (the refund address) or `provider_rejected`.',
       ),
-      503: problem(503, '`service_unavailable` or `provider_unavailable`: nothing was created; repeat the request after Retry-After.', ['Retry-After']),
+      503: problem(503, '`service_unavailable` or `provider_unavailable`: nothing was created; repeat the request after Retry-After.', [
+        'Retry-After',
+      ]),
       ...AUTHENTICATED,
     },
   });
