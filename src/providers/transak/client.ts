@@ -19,6 +19,7 @@ import {
   TransakWidgetSessionSchema,
   type TransakWidgetParams,
 } from './schemas';
+import { TransakSellOrderResponseSchema, TransakSellOrdersResponseSchema, type TransakSellWidgetParams } from './sell-schemas';
 import type { CallSignal } from '../kit/call-signal';
 
 type CallOptions = Omit<ProviderRequestOptions, 'timeoutMs' | 'call'> & { operation: ProviderOperation };
@@ -71,7 +72,7 @@ export class TransakClient {
     return quote.response;
   }
 
-  async createWidgetUrl(widgetParams: TransakWidgetParams): Promise<string> {
+  async createWidgetUrl(widgetParams: TransakWidgetParams | TransakSellWidgetParams): Promise<string> {
     const session = await this.partnerCall(`${this.config.gatewayUrl}/api/v2/auth/session`, TransakWidgetSessionSchema, {
       method: 'POST',
       json: { widgetParams },
@@ -107,6 +108,28 @@ export class TransakClient {
       operation: 'transactions',
     });
     return orders.data;
+  }
+
+  /** The SELL orders Transak holds under `partnerOrderId` (`filter[productsAvailed]`, whose default is BUY alone). */
+  async getSellOrdersByPartnerOrderId(partnerOrderId: string) {
+    const query = new URLSearchParams({
+      'filter[partnerOrderId]': partnerOrderId,
+      'filter[productsAvailed]': '["SELL"]',
+      limit: '10',
+    }).toString();
+    const orders = await this.partnerCall(`${this.config.apiUrl}/partners/api/v2/orders?${query}`, TransakSellOrdersResponseSchema, {
+      operation: 'status',
+    });
+    return orders.data;
+  }
+
+  async getSellOrder(orderId: string) {
+    const order = await this.partnerCall(
+      `${this.config.apiUrl}/partners/api/v2/order/${encodeURIComponent(orderId)}`,
+      TransakSellOrderResponseSchema,
+      { operation: 'status' },
+    );
+    return order.data;
   }
 
   async getOrder(orderId: string) {

@@ -1,6 +1,6 @@
 import type { SharedValues } from '../shared-values';
 import type { CurrencyDictionary } from '../../domain/currency';
-import type { ProviderAdapter, ProviderInfo, ProviderOrderSnapshot } from '../types';
+import { ProviderRejectedError, type ProviderAdapter, type ProviderInfo, type ProviderOrderSnapshot } from '../types';
 import { defineProvider } from '../descriptor';
 import { TransakClient, TRANSAK_LIST_LIMIT } from './client';
 import { transakConfig, TransakEnvSchema, TRANSAK_SIMULATOR_CREDENTIALS, type TransakConfig } from './config';
@@ -9,6 +9,8 @@ import { parseTransakWebhook } from './webhook';
 import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
 import { offsetPage, windowDates } from '../kit/listed';
 import { listPosition, nextListCursor } from './order-list';
+import type { TransakOrder } from './schemas';
+import { createTransakSellAdapter } from './sell';
 
 export { TransakEnvSchema, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig, type TransakConfig } from './config';
 
@@ -49,11 +51,19 @@ export function createTransakAdapter(config: TransakConfig, currencies: Currency
 
   async function findOrder(orderId: string) {
     const orders = await client.getOrdersByPartnerOrderId(orderId);
-    return orders.find((order) => order.partnerOrderId === orderId);
+    return orders.find((order) => order.partnerOrderId === orderId && order.isBuyOrSell !== 'SELL');
   }
+
+  /** A buy order's lookup never reports a sell order (the sell adapter reads those). */
+  const bought = (order: TransakOrder): TransakOrder => {
+    if (order.isBuyOrSell === 'SELL')
+      throw new ProviderRejectedError('not_found', `Transak order ${order.id ?? order._id} is a SELL order`);
+    return order;
+  };
 
   return {
     info: TRANSAK_INFO,
+    sell: createTransakSellAdapter(client, config, currencies),
 
     async getCatalogue(signal) {
       const [cryptos, fiats, countries] = await Promise.all([
@@ -82,7 +92,7 @@ export function createTransakAdapter(config: TransakConfig, currencies: Currency
     },
 
     async getOrder(orderId, providerOrderId) {
-      if (providerOrderId) return fromOrder(await client.getOrder(providerOrderId), currencies);
+      if (providerOrderId) return fromOrder(bought(await client.getOrder(providerOrderId)), currencies);
       const order = await findOrder(orderId);
       return order ? fromOrder(order, currencies) : notPlacedYet(orderId);
     },

@@ -64,6 +64,8 @@ export const TransakCryptoCurrenciesSchema = z.object({
       address: z.string().nullish(),
       isAllowed: z.boolean(),
       isSuspended: z.boolean().optional(),
+      /** Whether Transak takes the asset in (the sell catalogue's flag, as Gem Wallet reads it: UNCONFIRMED). */
+      isPayInAllowed: z.boolean().optional(),
     }),
   ),
 });
@@ -82,6 +84,9 @@ export const TransakFiatCurrenciesSchema = z.object({
           isActive: z.boolean(),
           minAmount: amount.nullish(),
           maxAmount: amount.nullish(),
+          /** The payout limits of a sell (fiat units), where the option pays out. */
+          minAmountForPayOut: amount.nullish(),
+          maxAmountForPayOut: amount.nullish(),
         }),
       ),
     }),
@@ -118,6 +123,8 @@ export const TransakOrderSchema = z
     partnerOrderId: z.string().optional(),
     partnerCustomerId: z.string().optional(),
     status: z.string().min(1),
+    /** `BUY` or `SELL`; a buy order's copy may leave it out. */
+    isBuyOrSell: z.string().optional(),
     walletAddress: z.string().nullish(),
     cryptoCurrency: z.string().optional(),
     network: z.string().optional(),
