@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { SimulatedBooks } from '../kit/books';
 import { listWindow, type ListWindow } from '../kit/listing';
-import { countriesResponse, cryptoCurrenciesResponse, fiatCurrenciesResponse, priceQuote } from './catalogue';
+import { countriesResponse, cryptoCurrenciesResponse, fiatCurrenciesResponse, priceQuote, priceSellQuote } from './catalogue';
 import type { TransakSimulatorOptions } from './options';
 import { isSimStatus, type TransakSimOrder, type TransakSimStatus } from './orders';
 import { TRANSAK_PROFILE } from './profile';
@@ -22,6 +22,9 @@ const LIST_LIMIT = 100;
 const DEFAULT_LIST_DAYS = 90;
 
 const REQUIRED_WIDGET_PARAMS = ['fiatCurrency', 'fiatAmount', 'cryptoCurrencyCode', 'network', 'walletAddress', 'paymentMethod'];
+/** A sell session's: the crypto amount sold instead of the fiat amount, the payout method as `paymentMethod`. */
+const REQUIRED_SELL_WIDGET_PARAMS = ['fiatCurrency', 'cryptoAmount', 'cryptoCurrencyCode', 'network', 'paymentMethod'];
+const AMOUNT = /^\d+(\.\d+)?$/;
 
 /** Transak's error body. */
 export const transakError = (statusCode: number, name: string, message: string) => ({ error: { statusCode, name, message } });
@@ -36,6 +39,17 @@ export function priceWidget(p: Record<string, unknown>) {
     network: String(p.network),
     paymentMethod: String(p.paymentMethod),
     fiatAmount: String(p.fiatAmount),
+  });
+}
+
+/** Prices the sell of a session's widget parameters. */
+export function priceSellWidget(p: Record<string, unknown>) {
+  return priceSellQuote({
+    fiatCurrency: String(p.fiatCurrency),
+    cryptoCurrency: String(p.cryptoCurrencyCode),
+    network: String(p.network),
+    paymentMethod: String(p.paymentMethod),
+    cryptoAmount: String(p.cryptoAmount),
   });
 }
 
@@ -92,12 +106,13 @@ export class TransakApi {
       res.status(401).json(transakError(401, 'Unauthorized', 'Invalid partnerApiKey'));
       return;
     }
+    if (q.isBuyOrSell === 'SELL') return this.sellQuote(q, res);
     const missing = ['fiatCurrency', 'cryptoCurrency', 'network', 'paymentMethod', 'fiatAmount', 'isBuyOrSell'].filter(
       (k) => typeof q[k] !== 'string' || q[k] === '',
     );
     if (missing.length > 0) return badRequest(res, `${missing.join(', ')} is a required argument`);
-    if (q.isBuyOrSell !== 'BUY') return badRequest(res, 'Only BUY quotes are simulated');
-    if (!/^\d+(\.\d+)?$/.test(q.fiatAmount as string)) return badRequest(res, 'fiatAmount must be a number');
+    if (q.isBuyOrSell !== 'BUY') return badRequest(res, 'isBuyOrSell must be BUY or SELL');
+    if (!AMOUNT.test(q.fiatAmount as string)) return badRequest(res, 'fiatAmount must be a number');
     const priced = priceQuote(TRANSAK_PROFILE, {
       fiatCurrency: q.fiatCurrency as string,
       cryptoCurrency: q.cryptoCurrency as string,
@@ -110,6 +125,25 @@ export class TransakApi {
     res.json(priced.body);
   }
 
+  /** A SELL quote: by `cryptoAmount` (a sell by fiat amount is not simulated: UNCONFIRMED). */
+  private sellQuote(q: Record<string, unknown>, res: Response): void {
+    const missing = ['fiatCurrency', 'cryptoCurrency', 'network', 'paymentMethod', 'cryptoAmount'].filter(
+      (k) => typeof q[k] !== 'string' || q[k] === '',
+    );
+    if (missing.length > 0) return badRequest(res, `${missing.join(', ')} is a required argument`);
+    if (!AMOUNT.test(q.cryptoAmount as string)) return badRequest(res, 'cryptoAmount must be a number');
+    const priced = priceSellQuote({
+      fiatCurrency: q.fiatCurrency as string,
+      cryptoCurrency: q.cryptoCurrency as string,
+      network: q.network as string,
+      paymentMethod: q.paymentMethod as string,
+      cryptoAmount: q.cryptoAmount as string,
+      ...(typeof q.quoteCountryCode === 'string' ? { country: q.quoteCountryCode } : {}),
+    });
+    if (!priced.ok) return badRequest(res, priced.message);
+    res.json(priced.body);
+  }
+
   private createSession(req: Request, res: Response): void {
     const params = (req.body as { widgetParams?: unknown } | undefined)?.widgetParams;
     if (typeof params !== 'object' || params === null) return badRequest(res, 'widgetParams is a required argument');
@@ -117,9 +151,11 @@ export class TransakApi {
     if (p.apiKey !== this.options.credentials.apiKey) return badRequest(res, 'Invalid apiKey in widgetParams');
     if (typeof p.referrerDomain !== 'string' || p.referrerDomain === '') return badRequest(res, 'referrerDomain is a required argument');
     // The real widget lets the customer fill what is missing; the simulator needs the order fixed.
-    const missing = REQUIRED_WIDGET_PARAMS.filter((k) => typeof p[k] !== 'string' || p[k] === '');
+    const sell = p.productsAvailed === 'SELL';
+    const missing = (sell ? REQUIRED_SELL_WIDGET_PARAMS : REQUIRED_WIDGET_PARAMS).filter((k) => typeof p[k] !== 'string' || p[k] === '');
     if (missing.length > 0) return badRequest(res, `${missing.join(', ')} is a required argument`);
-    const priced = priceWidget(p);
+    if (sell && !AMOUNT.test(p.cryptoAmount as string)) return badRequest(res, 'cryptoAmount must be a number');
+    const priced = sell ? priceSellWidget(p) : priceWidget(p);
     if (!priced.ok) return badRequest(res, priced.message);
     const sessionId = randomUUID();
     this.sessions.set(sessionId, { params: p, createdAtMs: Date.now() });
@@ -149,7 +185,10 @@ export class TransakApi {
       .filter((o) => !lookup || o.partnerOrderId === partnerOrderId)
       .filter((o) => lookup || !this.books.drops(o.partnerOrderId))
       .map((o) => (lookup ? o : this.booked(o)))
-      .filter((o) => asked.buy && asked.window.holds(o.createdAt) && (status === undefined || o.status === status))
+      .filter(
+        (o) =>
+          asked.productsAvailed.includes(o.isBuyOrSell) && asked.window.holds(o.createdAt) && (status === undefined || o.status === status),
+      )
       .sort((a, b) => (Date.parse(b.createdAt) - Date.parse(a.createdAt) || (a.id < b.id ? 1 : -1)) * (asked.sortOrder === 'asc' ? -1 : 1));
     res.json({
       meta: {
@@ -193,8 +232,6 @@ interface ListQuery {
   status?: TransakSimStatus;
   sortOrder: 'asc' | 'desc';
   productsAvailed: string[];
-  /** Whether the products asked for include BUY (the only ones simulated). */
-  buy: boolean;
 }
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -236,7 +273,6 @@ function listQuery(q: Record<string, unknown>, lookup: boolean): ListQuery | str
     ...(status === undefined ? {} : { status }),
     sortOrder,
     productsAvailed,
-    buy: productsAvailed.includes('BUY'),
   };
 }
 

@@ -5,7 +5,9 @@ import { iso31661, iso31662 } from 'iso-3166';
 import { methodLimits, quote } from '../kit/pricing';
 import type { SimulatorProfile } from '../kit/profile';
 import { US_STATES } from '../kit/profile';
+import { payoutLimits, sellQuote } from '../kit/sell-pricing';
 import { TRANSAK_ASSETS } from './profile';
+import { TRANSAK_SELL_PROFILE } from './sell-profile';
 
 /** Countries whose residents pay in each fiat currency (Transak's `supportingCountries`). */
 const FIAT_COUNTRIES: Readonly<Record<string, readonly string[]>> = {
@@ -63,7 +65,7 @@ export function cryptoCurrenciesResponse() {
       address: asset.address ?? null,
       isAllowed: asset.isAllowed !== false,
       isSuspended: false,
-      isPayInAllowed: true,
+      isPayInAllowed: TRANSAK_SELL_PROFILE.assets.includes(`${asset.symbol}/${asset.network}`),
       kycCountriesNotSupported: [],
     })),
   };
@@ -82,12 +84,15 @@ export function fiatCurrenciesResponse(profile: SimulatorProfile) {
         .filter((method) => !method.fiat || method.fiat.includes(symbol))
         .map((method) => {
           const { min, max } = methodLimits(method, symbol);
+          const payout = TRANSAK_SELL_PROFILE.payoutMethods.find((m) => m.code === method.code && (!m.fiat || m.fiat.includes(symbol)));
+          const payoutRange = payout ? payoutLimits(payout, symbol) : undefined;
           return {
             id: method.code,
             name: method.name,
             isActive: true,
             minAmount: min.toNumber(),
             maxAmount: max.toNumber(),
+            ...(payoutRange ? { minAmountForPayOut: payoutRange.min.toNumber(), maxAmountForPayOut: payoutRange.max.toNumber() } : {}),
             limitCurrency: symbol,
             processingTime: method.code.includes('bank_transfer') ? '1-2 days' : 'Instant',
           };
@@ -162,6 +167,81 @@ export function priceQuote(profile: SimulatorProfile, input: QuoteInput): Priced
           { name: 'Transak fee', value: Number(result.processingFee), id: 'transak_fee', ids: ['transak_fee', 'partner_fee'] },
           { name: 'Network/Exchange fee', value: Number(result.networkFee), id: 'network_fee', ids: ['network_fee'] },
         ],
+        nonce: Date.now(),
+      },
+    },
+  };
+}
+
+export interface SellQuoteInput {
+  fiatCurrency: string;
+  cryptoCurrency: string;
+  network: string;
+  paymentMethod: string;
+  cryptoAmount: string;
+  country?: string;
+}
+
+export type PricedSellQuote =
+  | { ok: true; body: { response: Record<string, unknown> }; fiatAmount: string; totalFee: string; conversionPrice: number }
+  | { ok: false; message: string };
+
+/**
+ * A SELL quote priced by the kit in Transak's shape: `fiatAmount` the payout, fees taken off;
+ * `conversionPrice` crypto per unit of fiat before fees (as in the Partner API's sell order).
+ */
+export function priceSellQuote(input: SellQuoteInput): PricedSellQuote {
+  const result = sellQuote(TRANSAK_SELL_PROFILE, {
+    crypto: input.cryptoCurrency,
+    network: input.network,
+    cryptoAmount: input.cryptoAmount,
+    fiat: input.fiatCurrency,
+    payoutMethod: input.paymentMethod,
+    ...(input.country === undefined ? {} : { country: input.country }),
+  });
+  if (!result.ok) {
+    switch (result.code) {
+      case 'unsupported_fiat':
+        return { ok: false, message: `Fiat currency ${input.fiatCurrency} is not supported` };
+      case 'unsupported_asset':
+        return { ok: false, message: `${input.cryptoCurrency} on network ${input.network} is not supported` };
+      case 'unsupported_country':
+        return { ok: false, message: `Country ${input.country ?? ''} is not supported` };
+      case 'unsupported_payout_method':
+        return { ok: false, message: `Payment method ${input.paymentMethod} is not supported for ${input.fiatCurrency}` };
+      default:
+        return { ok: false, message: `Order amount out of range: minimum ${result.min ?? '?'}, maximum ${result.max ?? '?'}` };
+    }
+  }
+  const totalFee = new BigNumber(result.processingFee).plus(result.networkFee);
+  const conversionPrice = new BigNumber(1).div(result.price).toNumber();
+  const feeBreakdown = [
+    { name: 'Transak fee', value: Number(result.processingFee), id: 'transak_fee', ids: ['transak_fee', 'partner_fee'] },
+    ...(new BigNumber(result.networkFee).gt(0)
+      ? [{ name: 'Network/Exchange fee', value: Number(result.networkFee), id: 'network_fee', ids: ['network_fee'] }]
+      : []),
+  ];
+  return {
+    ok: true,
+    fiatAmount: result.fiatAmount,
+    totalFee: totalFee.toFixed(),
+    conversionPrice,
+    body: {
+      response: {
+        quoteId: randomUUID(),
+        conversionPrice,
+        marketConversionPrice: conversionPrice,
+        slippage: new BigNumber(TRANSAK_SELL_PROFILE.spread).times(100).toNumber(),
+        fiatCurrency: input.fiatCurrency,
+        cryptoCurrency: input.cryptoCurrency,
+        paymentMethod: input.paymentMethod,
+        fiatAmount: Number(result.fiatAmount),
+        cryptoAmount: Number(input.cryptoAmount),
+        isBuyOrSell: 'SELL',
+        network: input.network,
+        feeDecimal: totalFee.div(totalFee.plus(result.fiatAmount)).decimalPlaces(6).toNumber(),
+        totalFee: totalFee.toNumber(),
+        feeBreakdown,
         nonce: Date.now(),
       },
     },

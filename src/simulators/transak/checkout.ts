@@ -2,11 +2,14 @@ import { randomUUID } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
 import { renderCheckoutPage } from '../kit/checkout-page';
 import { providerOrderMadeAt, type CheckoutActionDraw, type SimulatorFaults } from '../kit/faults';
-import { priceWidget, type WidgetSession } from './api';
+import { brokerNetwork } from '../../providers/transak/networks';
+import { simulatedDepositAddress } from '../kit/deposit-address';
+import { priceSellWidget, priceWidget, type WidgetSession } from './api';
 import type { TransakLifecycle } from './lifecycle';
 import type { TransakSimulatorOptions } from './options';
-import { ACTIONS, isCheckoutAction, type TransakSimOrder } from './orders';
+import { ACTIONS, isCheckoutAction, isSellCheckoutAction, SELL_ACTIONS, type TransakSimOrder } from './orders';
 import { TRANSAK_PROFILE } from './profile';
+import { SELL_DEPOSIT_WINDOW_MS } from './sell-profile';
 
 const SESSION_TTL_MS = 5 * 60_000;
 
@@ -36,7 +39,8 @@ export class TransakCheckout {
     if (Date.now() - session.createdAtMs > SESSION_TTL_MS) return { status: 410, error: 'This widget session has expired' };
     const partnerOrderId = typeof session.params.partnerOrderId === 'string' ? session.params.partnerOrderId : undefined;
     const existing = partnerOrderId === undefined ? undefined : [...this.orders.values()].find((o) => o.partnerOrderId === partnerOrderId);
-    const order = existing ?? this.placeOrder(session.params);
+    const order =
+      existing ?? (session.params.productsAvailed === 'SELL' ? this.placeSellOrder(session.params) : this.placeOrder(session.params));
     if (!order) return { status: 400, error: 'This order can no longer be priced' };
     session.orderId = order.id;
     return { order };
@@ -74,6 +78,46 @@ export class TransakCheckout {
     return order;
   }
 
+  /**
+   * The customer finishes a sell in the widget: Transak creates the order awaiting the crypto, with a
+   * deposit address of its own for it (valid for the network) and an hour to send it.
+   */
+  private placeSellOrder(p: Record<string, unknown>): TransakSimOrder | undefined {
+    const priced = priceSellWidget(p);
+    const network = brokerNetwork(String(p.cryptoCurrencyCode), String(p.network));
+    const deposit = network === undefined ? undefined : simulatedDepositAddress(network);
+    if (!priced.ok || !deposit) return undefined;
+    const createdAt = providerOrderMadeAt(this.faults);
+    const order: TransakSimOrder = {
+      id: randomUUID(),
+      ...(typeof p.partnerOrderId === 'string' ? { partnerOrderId: p.partnerOrderId } : {}),
+      ...(typeof p.partnerCustomerId === 'string' ? { partnerCustomerId: p.partnerCustomerId } : {}),
+      walletAddress: typeof p.walletAddress === 'string' ? p.walletAddress : '',
+      createdAt: createdAt.toISOString(),
+      updatedAt: new Date().toISOString(),
+      status: 'AWAITING_PAYMENT_FROM_USER',
+      fiatCurrency: String(p.fiatCurrency),
+      cryptoCurrency: String(p.cryptoCurrencyCode),
+      isBuyOrSell: 'SELL',
+      fiatAmount: Number(priced.fiatAmount),
+      amountPaid: 0,
+      paymentOptionId: String(p.paymentMethod),
+      network: String(p.network),
+      quoteId: String(priced.body.response.quoteId),
+      conversionPrice: priced.conversionPrice,
+      cryptoAmount: Number(p.cryptoAmount),
+      totalFeeInFiat: Number(priced.totalFee),
+      statusHistories: [],
+      cryptoPaymentData: { paymentAddress: deposit.address },
+      addressAdditionalData: false,
+      autoExpiresAt: new Date(createdAt.getTime() + SELL_DEPOSIT_WINDOW_MS).toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+    };
+    this.orders.set(order.id, order);
+    this.options.log?.(`transak: sell order ${order.id} created for partner order ${order.partnerOrderId ?? '(none)'}`);
+    this.lifecycle.created(order);
+    return order;
+  }
+
   private widgetPage(req: Request, res: Response): void {
     const found = this.sessionOrder(req);
     if ('error' in found) {
@@ -91,9 +135,10 @@ export class TransakCheckout {
         cryptoAmount: String(order.cryptoAmount),
         cryptoCurrency: order.cryptoCurrency,
         network: order.network,
-        walletAddress: order.walletAddress,
+        // A sell's page shows where to send the crypto.
+        walletAddress: order.cryptoPaymentData?.paymentAddress ?? order.walletAddress,
         paymentMethod: order.paymentOptionId,
-        actions: ACTIONS[order.status],
+        actions: order.isBuyOrSell === 'SELL' ? SELL_ACTIONS[order.status] : ACTIONS[order.status],
       }),
     );
   }
@@ -106,6 +151,7 @@ export class TransakCheckout {
     }
     const { order } = found;
     const action = (req.body as { action?: unknown } | undefined)?.action;
+    if (order.isBuyOrSell === 'SELL') return this.sellAction(order, action, res);
     const allowed = ACTIONS[order.status];
     if (!isCheckoutAction(action) || !allowed.includes(action)) {
       res.status(409).json({
@@ -115,6 +161,19 @@ export class TransakCheckout {
     }
     const played = this.playedAction(action, allowed);
     if (played) this.lifecycle.act(order, played);
+    res.json({ status: order.status, orderId: order.id, partnerOrderId: order.partnerOrderId });
+  }
+
+  private sellAction(order: TransakSimOrder, action: unknown, res: Response): void {
+    const allowed = SELL_ACTIONS[order.status];
+    if (!isSellCheckoutAction(action) || !allowed.includes(action)) {
+      res.status(409).json({
+        error: { code: 'invalid_action', message: `action ${String(action)} is not possible while the order is ${order.status}`, allowed },
+      });
+      return;
+    }
+    const played = this.playedAction(action, allowed);
+    if (played) this.lifecycle.actSell(order, played);
     res.json({ status: order.status, orderId: order.id, partnerOrderId: order.partnerOrderId });
   }
 }

@@ -1,7 +1,18 @@
 import type { SimulatorParts } from '../kit/base';
 import { paidTerms } from '../kit/faults';
 import { simulatedTransactionHash } from '../kit/transaction-hash';
-import { EVENT_IDS, stepsOf, type CheckoutAction, type TransakSimOrder, type TransakSimStatus } from './orders';
+import BigNumber from 'bignumber.js';
+import { cryptoDecimals, sellPrice } from '../kit/sell-pricing';
+import {
+  EVENT_IDS,
+  sellStepsOf,
+  stepsOf,
+  type CheckoutAction,
+  type SellCheckoutAction,
+  type TransakSimOrder,
+  type TransakSimStatus,
+} from './orders';
+import { TRANSAK_SELL_PROFILE } from './sell-profile';
 import { signWebhookData } from './signing';
 import type { PartnerAccessTokens } from './tokens';
 
@@ -27,6 +38,43 @@ export class TransakLifecycle {
   act(order: TransakSimOrder, action: CheckoutAction): void {
     if (action === 'pay') this.payAsSwitched(order);
     this.parts.walks.start(order, stepsOf(action, order.status), (status) => this.transition(order, status));
+  }
+
+  /**
+   * Plays an allowed sell action's statuses. `wrong_amount` first has another amount arrive (nine
+   * tenths of the order's): Transak reconciles what it received, so the order's crypto amount, payout
+   * and fee follow it in every later webhook and answer.
+   */
+  actSell(order: TransakSimOrder, action: SellCheckoutAction): void {
+    if (action === 'wrong_amount') this.receiveOtherAmount(order);
+    this.parts.walks.start(order, sellStepsOf(action, order.status), (status) => this.sellTransition(order, status));
+  }
+
+  private receiveOtherAmount(order: TransakSimOrder): void {
+    const method = TRANSAK_SELL_PROFILE.payoutMethods.find((m) => m.code === order.paymentOptionId);
+    const received = new BigNumber(order.cryptoAmount)
+      .times('0.9')
+      .decimalPlaces(cryptoDecimals(order.cryptoCurrency), BigNumber.ROUND_DOWN);
+    const priced = method && sellPrice(TRANSAK_SELL_PROFILE, method, order.cryptoCurrency, order.fiatCurrency, received.toFixed());
+    if (!priced?.fiatAmount) return;
+    order.cryptoAmount = received.toNumber();
+    order.fiatAmount = Number(priced.fiatAmount);
+    order.totalFeeInFiat = new BigNumber(priced.processingFee).plus(priced.networkFee).toNumber();
+    this.parts.log?.(`transak: sell order ${order.id} received ${received.toFixed()} ${order.cryptoCurrency}`);
+  }
+
+  private sellTransition(order: TransakSimOrder, status: TransakSimStatus): void {
+    const now = new Date().toISOString();
+    order.status = status;
+    order.updatedAt = now;
+    if (status === 'PENDING_DELIVERY_FROM_TRANSAK' || status === 'ON_HOLD_PENDING_DELIVERY_FROM_TRANSAK') order.paymentMarkedAt ??= now;
+    if (status === 'COMPLETED') {
+      order.amountPaid = order.fiatAmount;
+      order.fiatAmountPaid = order.fiatAmount;
+      order.completedAt = now;
+    }
+    this.parts.log?.(`transak: sell order ${order.id} -> ${status}`);
+    this.record(order);
   }
 
   /** The fault switches' paid amount, fiat currency and wallet replace the order's. */
