@@ -1,3 +1,4 @@
+import type { Counter, Gauge, Histogram } from 'prom-client';
 import { offerProviderDeadline, providerQuoteQueueWait, providerQuotesCoalesced } from '../metrics/metrics';
 import { ALL_QUOTE_FIELDS, quoteKeyOf } from '../providers/kit/quote-key';
 import type { ProviderAdapter, ProviderQuote, QuoteRequest } from '../providers/types';
@@ -14,12 +15,36 @@ export interface QuoteCallSettings {
   deadline: DeadlineSettings;
 }
 
-interface ProviderCalls {
+/** The metrics of one kind of quote call, each labelled by provider. */
+export interface QuoteCallMetrics {
+  deadline: Gauge<'provider'>;
+  queueWait: Histogram<'provider'>;
+  coalesced: Counter<'provider'>;
+}
+
+/**
+ * One kind of quote call (a buy quote, a sell quote): what makes two calls identical, the call
+ * itself, and the metrics it is counted in.
+ */
+export interface QuoteCallKind<Req, Quote> {
+  key(adapter: ProviderAdapter, request: Req): string;
+  call(adapter: ProviderAdapter, request: Req, signal: CallSignal): Promise<Quote>;
+  metrics: QuoteCallMetrics;
+}
+
+/** Buy quotes (ProviderAdapter.getQuote), keyed by the adapter's quoteKey, or every field without one. */
+export const BUY_QUOTES: QuoteCallKind<QuoteRequest, ProviderQuote> = {
+  key: (adapter, request) => (adapter.quoteKey ? adapter.quoteKey(request) : quoteKeyOf(request, ALL_QUOTE_FIELDS)),
+  call: (adapter, request, signal) => adapter.getQuote(request, signal),
+  metrics: { deadline: offerProviderDeadline, queueWait: providerQuoteQueueWait, coalesced: providerQuotesCoalesced },
+};
+
+interface ProviderCalls<Quote> {
   labels: { provider: string };
   deadline: AdaptiveDeadline;
   limiter: FairShareLimiter;
   /** Each call's handle is its place in the limiter's queue while it waits; a joiner is the request joining. */
-  coalescer: Coalescer<ProviderQuote, QueuedCall, SentCalls>;
+  coalescer: Coalescer<Quote, QueuedCall, SentCalls>;
   /** The deadline last exported, so that the gauge is set only when it changes. */
   exportedMs: number;
   /** The number the next call sent gets: calls are numbered in the order they are sent. */
@@ -49,7 +74,8 @@ export interface SentCalls {
 export const PROBE_LANE = '(probe)';
 
 /**
- * Every quote call the offers service makes goes through here, per provider: identical calls in
+ * Every quote call the offers services make goes through here, per provider and kind of quote (buy
+ * quotes: QuoteCalls; sell quotes: src/offers/sell-service.ts): identical calls in
  * flight are made once (the adapter's quoteKey says what is identical on the wire), at most
  * `concurrency` calls are in flight, shared out fairly among integrators (the rest wait their turn
  * in their integrator's lane within their caller's deadline: FairShareLimiter), and each sent
@@ -59,10 +85,13 @@ export const PROBE_LANE = '(probe)';
  * while it waited, and is sent on the first of their turns, using that integrator's share: a burst
  * of one integrator cannot hold back another's identical quote behind its own queue.
  */
-export class QuoteCalls {
-  private readonly providers = new Map<string, ProviderCalls>();
+export class ProviderQuoteCalls<Req, Quote> {
+  private readonly providers = new Map<string, ProviderCalls<Quote>>();
 
-  constructor(private readonly settings: QuoteCallSettings) {}
+  constructor(
+    private readonly settings: QuoteCallSettings,
+    private readonly kind: QuoteCallKind<Req, Quote>,
+  ) {}
 
   /** The deadline of the provider's next request, in milliseconds. */
   deadlineMs(code: string): number {
@@ -70,7 +99,7 @@ export class QuoteCalls {
     const ms = calls.deadline.deadlineMs();
     if (ms !== calls.exportedMs) {
       calls.exportedMs = ms;
-      offerProviderDeadline.set(calls.labels, ms / 1000);
+      this.kind.metrics.deadline.set(calls.labels, ms / 1000);
     }
     return ms;
   }
@@ -98,22 +127,22 @@ export class QuoteCalls {
    * One quote, made or shared. `signal` is the caller's: when it aborts, the caller stops waiting,
    * and the call itself is aborted only if no other caller waits for it.
    */
-  quote(adapter: ProviderAdapter, request: QuoteRequest, signal: CallSignal, sent: SentCalls): Promise<ProviderQuote> {
+  quote(adapter: ProviderAdapter, request: Req, signal: CallSignal, sent: SentCalls): Promise<Quote> {
     const code = adapter.info.code;
     const calls = this.of(code);
-    const key = adapter.quoteKey ? adapter.quoteKey(request) : quoteKeyOf(request, ALL_QUOTE_FIELDS);
+    const key = this.kind.key(adapter, request);
     return calls.coalescer.run(key, (shared, call) => this.send(adapter, calls, request, shared, call, sent), signal, sent);
   }
 
   /** The call made in its first caller's lane; `call.handle` is its place in the queue if it has to wait. */
   private send(
     adapter: ProviderAdapter,
-    calls: ProviderCalls,
-    request: QuoteRequest,
+    calls: ProviderCalls<Quote>,
+    request: Req,
     signal: CallSignal,
     call: SharedCall<QueuedCall>,
     sent: SentCalls,
-  ): Promise<ProviderQuote> {
+  ): Promise<Quote> {
     // Only calls that wait are timed, by the limiter (when they start or leave the queue): the common case costs nothing.
     const answer = calls.limiter.run(sent.lane, (waited) => this.make(adapter, calls, request, signal, sent, waited), signal, call);
     if (call.handle !== undefined) sent.queued = true;
@@ -122,18 +151,18 @@ export class QuoteCalls {
 
   private async make(
     adapter: ProviderAdapter,
-    calls: ProviderCalls,
-    request: QuoteRequest,
+    calls: ProviderCalls<Quote>,
+    request: Req,
     signal: CallSignal,
     sent: SentCalls,
     waited: boolean,
-  ): Promise<ProviderQuote> {
+  ): Promise<Quote> {
     const seq = calls.nextSeq++;
     if (seq > sent.lastSeq) sent.lastSeq = seq;
     const started = performance.now();
-    let quote: ProviderQuote;
+    let quote: Quote;
     try {
-      quote = await adapter.getQuote(request, signal);
+      quote = await this.kind.call(adapter, request, signal);
     } catch (err) {
       // A call cut short by its deadline took at least that long: counted, so that a slow mode the
       // deadline cuts off raises the deadline instead of staying unseen below it. Not a call that
@@ -147,20 +176,21 @@ export class QuoteCalls {
     return quote;
   }
 
-  private of(code: string): ProviderCalls {
+  private of(code: string): ProviderCalls<Quote> {
     let calls = this.providers.get(code);
     if (!calls) {
       // One label object per provider, reused by every observation.
       const labels = { provider: code };
       const { concurrency, integratorConcurrency } = this.settings;
+      const { queueWait, coalesced } = this.kind.metrics;
       calls = {
         labels,
         deadline: new AdaptiveDeadline(this.settings.deadline),
         limiter: new FairShareLimiter(concurrency, Math.min(concurrency, integratorConcurrency ?? concurrency), (ms) =>
-          providerQuoteQueueWait.observe(labels, ms / 1000),
+          queueWait.observe(labels, ms / 1000),
         ),
-        coalescer: new Coalescer<ProviderQuote, QueuedCall, SentCalls>((queued, joiner) => {
-          providerQuotesCoalesced.inc(labels);
+        coalescer: new Coalescer<Quote, QueuedCall, SentCalls>((queued, joiner) => {
+          coalesced.inc(labels);
           // Joining a call that still waits: it waits in the joiner's lane too, and the joiner waited.
           if (queued !== undefined && joiner !== undefined && queued.join(joiner.lane)) joiner.queued = true;
         }),
@@ -171,5 +201,12 @@ export class QuoteCalls {
       this.providers.set(code, calls);
     }
     return calls;
+  }
+}
+
+/** The buy quotes' calls (QuoteCalls of the on-ramp offers). */
+export class QuoteCalls extends ProviderQuoteCalls<QuoteRequest, ProviderQuote> {
+  constructor(settings: QuoteCallSettings) {
+    super(settings, BUY_QUOTES);
   }
 }
