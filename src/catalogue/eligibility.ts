@@ -15,7 +15,12 @@ export interface Ineligible {
   max_amount?: string;
 }
 
-export function servesRegion(catalogue: ProviderCatalogue, country: string, state?: string): Ineligible | undefined {
+/** Whether the catalogue (a buy or a sell one: both list countries alike) serves the country and state. */
+export function servesRegion(
+  catalogue: Pick<ProviderCatalogue, 'countries'>,
+  country: string,
+  state?: string,
+): (Ineligible & { code: 'country' | 'state' }) | undefined {
   const entry = catalogue.countries.find((c) => c.code === country);
   if (!entry) return { code: 'country', message: `does not serve ${country}` };
   if (entry.states && (state === undefined || !entry.states.includes(state))) {
