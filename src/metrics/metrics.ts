@@ -88,6 +88,52 @@ export const offersPerRequest = new Histogram({
   registers,
 });
 
+// Sell (off-ramp) offers: the same figures as the buy offers' above, for sell quotes.
+export const sellOfferQuoteDuration = new Histogram({
+  name: 'onramp_sell_offer_quote_duration_seconds',
+  help: 'Time a provider took to answer a sell offers request (all its payout methods quoted), for providers that were asked.',
+  labelNames: ['provider'] as const,
+  buckets: PROVIDER_BUCKETS,
+  registers,
+});
+export const sellOfferOutcomes = new Counter({
+  name: 'onramp_sell_offer_outcomes_total',
+  help: "Each provider's part of a sell offers request: ok (an offer), or the sell offer error code (timeout, limits, country, state, currency, payout_method, unavailable, ip_required, provider_unavailable).",
+  labelNames: ['provider', 'reason'] as const,
+  registers,
+});
+export const sellOfferProviderSlow = new Gauge({
+  name: 'onramp_sell_offer_provider_slow',
+  help: '1 while a provider is left out of sell offers for timing out in a row (probed now and then), 0 otherwise.',
+  labelNames: ['provider'] as const,
+  registers,
+});
+export const sellOfferProviderDeadline = new Gauge({
+  name: 'onramp_sell_offer_provider_deadline_seconds',
+  help: "The deadline a provider's sell quotes get now: a multiple of its recent p99 within OFFERS_DEADLINE_FLOOR_MS and OFFERS_PROVIDER_TIMEOUT_MS.",
+  labelNames: ['provider'] as const,
+  registers,
+});
+export const sellProviderQuotesCoalesced = new Counter({
+  name: 'onramp_sell_provider_quotes_coalesced_total',
+  help: 'Sell quote calls not made because an identical one to the same provider was in flight, whose answer was shared.',
+  labelNames: ['provider'] as const,
+  registers,
+});
+export const sellProviderQuoteQueueWait = new Histogram({
+  name: 'onramp_sell_provider_quote_queue_wait_seconds',
+  help: "Time a sell quote call waited for a slot under PROVIDER_QUOTE_CONCURRENCY (or its integrator's share of it), for the calls that had to wait.",
+  labelNames: ['provider'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 3],
+  registers,
+});
+export const sellOffersPerRequest = new Histogram({
+  name: 'onramp_sell_offers_per_request',
+  help: 'Offers returned by one sell offers request.',
+  buckets: [0, 1, 2, 3, 4, 5, 6, 8, 10],
+  registers,
+});
+
 // Provider API calls (API and worker)
 export const providerRequests = new Counter({
   name: 'onramp_provider_requests_total',

@@ -2,8 +2,15 @@ import { LRUCache } from 'lru-cache';
 import { Decimal } from '../domain/money';
 import { isPlainDecimal } from '../domain/fixed-decimal';
 
-/** What an offer was given for; an order must match it to be accepted. */
+/**
+ * What an offer was given for; an order must match it to be accepted. A buy offer (on-ramp) goes
+ * from a fiat currency to a crypto one, a sell offer (off-ramp, `side: 'sell'`) from a crypto
+ * currency to a fiat one: amountFrom is then the crypto sent, paymentMethod(s) the payout method(s),
+ * amountExpectedTo the fiat paid out and totalFeeAmount the fees taken off it.
+ */
 export interface OfferTerms {
+  /** `sell` for an off-ramp offer; absent for a buy offer (every offer remembered before sells existed). */
+  side?: 'sell';
   integratorId: string;
   externalUserId: string;
   providerCode: string;
@@ -45,11 +52,19 @@ export interface OfferStore {
  */
 export const MAX_OFFERS_PER_KEY = 16;
 
+/**
+ * The key an offer is kept and found under. A sell offer's key starts with its side, so that a buy
+ * order never finds a sell offer nor a sell order a buy one; a buy offer's key is as it always was
+ * (offers already in Redis are found across an upgrade).
+ */
 export function offerKey(
-  t: Pick<OfferTerms, 'integratorId' | 'externalUserId' | 'providerCode' | 'fromCurrency' | 'toCurrency' | 'amountFrom'>,
+  t: Pick<OfferTerms, 'side' | 'integratorId' | 'externalUserId' | 'providerCode' | 'fromCurrency' | 'toCurrency' | 'amountFrom'>,
 ): string {
   // Amounts are normalised so that "100" and "100.00" are the same offer.
-  return JSON.stringify([t.integratorId, t.externalUserId, t.providerCode, t.fromCurrency, t.toCurrency, normalAmount(t.amountFrom)]);
+  const amount = normalAmount(t.amountFrom);
+  if (t.side === 'sell')
+    return JSON.stringify(['sell', t.integratorId, t.externalUserId, t.providerCode, t.fromCurrency, t.toCurrency, amount]);
+  return JSON.stringify([t.integratorId, t.externalUserId, t.providerCode, t.fromCurrency, t.toCurrency, amount]);
 }
 
 /**
@@ -224,8 +239,9 @@ export class MemoryOfferStore implements OfferStore {
     const offer = candidates.find((o) => matchesAt(o, o.expiresAtMs, query, this.now()));
     if (!offer) return Promise.resolve(undefined);
     const { expiresAtMs: _ms, expiresAt: _text, paymentMethods, ...rest } = offer;
-    const { integratorId, externalUserId, providerCode, fromCurrency, toCurrency } = query;
+    const { side, integratorId, externalUserId, providerCode, fromCurrency, toCurrency } = query;
     return Promise.resolve({
+      ...(side === undefined ? {} : { side }),
       integratorId,
       externalUserId,
       providerCode,
