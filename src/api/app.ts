@@ -4,6 +4,8 @@ import type { IntegratorDirectory } from '../config/integrators';
 import type { CurrencyDictionary } from '../domain/currency';
 import type { Logger } from '../logging';
 import type { OffersService } from '../offers/service';
+import type { SellOffersService } from '../offers/sell-service';
+import type { SellCatalogueService } from '../catalogue/sell-service';
 import type { OfferStore } from '../offers/store';
 import { OrderExports, type OrderExportLimits } from '../orders/export';
 import type { OrderSearch } from '../orders/search';
@@ -31,6 +33,8 @@ import { countRequestStep, routeBase } from './http-metrics';
 import { httpTracing } from './tracing';
 import { activeTracing } from '../tracing';
 import { offerRoutes } from './routes/offers';
+import { offRampCatalogueRoutes } from './routes/off-ramp-catalogue';
+import { offRampOfferRoutes } from './routes/off-ramp-offers';
 import type { OffersRanking } from '../ranking/offers-ranking';
 import { openApiDocumentRoute } from './routes/openapi-document';
 import { validateAddressRoutes } from './routes/validate-address';
@@ -57,6 +61,10 @@ export interface AppDependencies {
   currencies: CurrencyDictionary;
   providers: ProviderRegistry;
   offers: OffersService;
+  /** The providers' sell catalogues: the off-ramp dictionaries. */
+  sellCatalogues: SellCatalogueService;
+  /** Sell (off-ramp) offers, remembered in offerStore beside the buy ones. */
+  sellOffers: SellOffersService;
   offerStore: OfferStore;
   orders: OrderService;
   /** GET /api/on_ramp/orders: the integrator's orders from Temporal visibility. */
@@ -104,8 +112,11 @@ function apiRouter(deps: AppDependencies, direct: DirectRoutes): Router {
   const dictionaries = dictionaryRoutes(api, deps.currencies);
   catalogueRoutes(api, deps.currencies, deps.catalogues, deps.providers);
   const offers = offerRoutes(api, deps.currencies, deps.offers, deps.providers, deps.ranking);
+  offRampCatalogueRoutes(api, deps.currencies, deps.sellCatalogues, deps.providers);
+  const sellOffers = offRampOfferRoutes(api, deps.currencies, deps.sellOffers, deps.providers);
   // The layers above that match these paths, then their route: what the router would run for them.
-  for (const [path, handler] of Object.entries({ ...dictionaries, ...offers })) direct.add('/api', path, [base, keyed], handler);
+  for (const [path, handler] of Object.entries({ ...dictionaries, ...offers, ...sellOffers }))
+    direct.add('/api', path, [base, keyed], handler);
   validateAddressRoutes(api, deps.currencies, deps.providers);
   orderRoutes(api, {
     currencies: deps.currencies,

@@ -55,6 +55,26 @@ export function currencyParam(
 }
 
 /**
+ * A currency of `kind` on a route of the off-ramp, whose direction is the on-ramp's reversed (crypto
+ * sold for fiat): a currency of the other kind is a `validation_error` naming the field, its other
+ * problems (a ticker, an unknown ID) as currencyParam says them.
+ */
+export function offRampCurrencyParam(
+  dictionary: CurrencyDictionary,
+  name: string,
+  raw: unknown,
+  kind: Currency['currency_type'],
+): Currency {
+  const currency = currencyParam(dictionary, name, raw);
+  if (currency.currency_type !== kind) {
+    throw new ProblemError('validation_error', `${name} must be a ${kind} currency; ${currency.ticker} is ${currency.currency_type}.`, [
+      { path: name, message: `expected a ${kind} currency (the off-ramp sells crypto for fiat)` },
+    ]);
+  }
+  return currency;
+}
+
+/**
  * The providers a request narrows itself to: one comma-separated string of codes, each of an
  * enabled provider (a typo or a disabled provider is an error, not a silently empty answer); absent
  * or empty, no narrowing.

@@ -17,6 +17,7 @@ import { ExternalIdSchema } from '../domain/external-id';
 import { DECIMAL_AMOUNT_PATTERN } from '../domain/money';
 import { BROKER_EXTRAS_KEYS, OrderSchema, OrderStatusSchema } from '../domain/order';
 import { OfferErrorSchema, OfferSchema } from '../offers/calculate';
+import { SellOfferErrorSchema, SellOfferSchema } from '../offers/sell-calculate';
 import { CreateOrderBodySchema, orderIdFor } from '../orders/request';
 import { EXTRAS_LIMITS } from '../orders/extras-limits';
 import { UNSAFE_QUERY_CHARACTERS } from '../orders/visibility-query';
@@ -327,6 +328,89 @@ export const OffersSchema = z.record(ProviderCodeSchema, z.union([Offer, OfferEr
   description: 'Offers keyed by provider code. Providers left out appear only with include_errors=true, as OfferError.',
 });
 export type Offers = z.infer<typeof OffersSchema>;
+
+// ---- off-ramp ------------------------------------------------------------------------------------
+
+/** One payout method of one provider (GET /api/off_ramp/payout_methods). */
+export const PayoutMethodSchema = z
+  .object({
+    provider_code: ProviderCodeSchema,
+    code: z.string().meta({ description: 'The code sent as payout_method in sell offers and orders.', example: 'sepa' }),
+    name: z.string(),
+    icon_url: z.url().nullable(),
+    fee: z
+      .string()
+      .regex(/^\d+(\.\d+)?%$/)
+      .optional()
+      .meta({ description: "The method's percentage fee as the provider publishes it; absent where it publishes none.", example: '1%' }),
+    limits: z
+      .array(
+        z.object({
+          currency: FiatCurrencyId,
+          min: z.string().meta({ description: 'The smallest payout, in that fiat currency.', example: '10.00' }),
+          max: z.string().meta({ description: 'The largest payout, in that fiat currency.', example: '10000.00' }),
+        }),
+      )
+      .meta({ description: 'The fiat currencies the method pays out, each with its payout limits; by currency ID.' }),
+  })
+  .meta({ id: 'PayoutMethod' });
+export const PayoutMethodListSchema = z.object({ payout_methods: z.array(PayoutMethodSchema) }).meta({ id: 'PayoutMethodList' });
+export type PayoutMethodList = z.infer<typeof PayoutMethodListSchema>;
+
+export const OffRampPayoutMethodsQuerySchema = z.object({
+  country_code: CountryCode.optional(),
+  state: StateCode.optional(),
+  currency: FiatCurrencyId.optional(),
+  ...providerCodes,
+});
+
+export const OffRampProvidersQuerySchema = z.object({
+  country_code: CountryCode,
+  state: StateCode.optional(),
+  from_currency: CryptoCurrencyId,
+  to_currency: FiatCurrencyId,
+  ...providerCodes,
+});
+
+/** GET /api/off_ramp/offers query as the route parses it; the currencies, country and state are checked by hand (src/api/params.ts). */
+export const SellOffersQuerySchema = OffersQuerySchema.omit({ payment_method: true, ranking: true }).extend({
+  payout_method: OffersQuerySchema.shape.payment_method,
+});
+
+/** The sell offers query as GET /api/off_ramp/offers parses it, with the currency IDs it checks by hand. */
+export const SellOffersParamsSchema = SellOffersQuerySchema.extend({
+  external_user_id: OffersParamsSchema.shape.external_user_id,
+  currency_from: CryptoCurrencyId,
+  currency_to: FiatCurrencyId,
+  amount_from: SellOffersQuerySchema.shape.amount_from.meta({
+    description: "Crypto amount sold, as a decimal string, at most the crypto currency's precision in decimals.",
+    example: '0.05',
+  }),
+  country: CountryCode,
+  state: StateCode.optional(),
+  ip: OffersParamsSchema.shape.ip,
+  payout_method: SellOffersQuerySchema.shape.payout_method.meta({ description: 'Quote this payout method only.', example: 'sepa' }),
+  provider_codes: ProviderCodesSchema.optional(),
+  include_errors: OffersParamsSchema.shape.include_errors,
+});
+
+export const SellOffer = SellOfferSchema.meta({
+  id: 'SellOffer',
+  description:
+    "A provider's sell offer: the customer sends amount_from of the crypto currency and receives amount_expected_to of the fiat " +
+    'currency, every fee (in the fiat currency) already taken off. expires_at is when the sell order must be created by.',
+});
+export const SellOfferError = SellOfferErrorSchema.meta({
+  id: 'SellOfferError',
+  description:
+    'A provider left out of the sell offers (only with include_errors=true), with the reason: the codes of OfferError, ' +
+    '`payout_method` for a payout method the provider does not offer. With `limits`, min_amount and max_amount are crypto amounts.',
+});
+export const SellOffersSchema = z.record(ProviderCodeSchema, z.union([SellOffer, SellOfferError])).meta({
+  id: 'SellOffers',
+  description: 'Sell offers keyed by provider code, the highest payout first. Providers left out appear only with include_errors=true.',
+});
+export type SellOffers = z.infer<typeof SellOffersSchema>;
 
 // ---- orders --------------------------------------------------------------------------------------
 

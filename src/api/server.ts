@@ -1,6 +1,7 @@
 import { integratorAdmission } from './integrator-admission';
 import type { Client } from '@temporalio/client';
 import { CatalogueService } from '../catalogue/service';
+import { SellCatalogueService } from '../catalogue/sell-service';
 import type { AppConfig } from '../config';
 import { IntegratorDirectory } from '../config/integrators';
 import { OperatorDirectory } from '../config/operators';
@@ -9,6 +10,7 @@ import { ReviewTeller } from '../temporal/reviews';
 import { currencyDictionary } from '../domain/currencies';
 import type { Logger } from '../logging';
 import { OffersService } from '../offers/service';
+import { SellOffersService } from '../offers/sell-service';
 import { createOfferStore } from '../offers/store-factory';
 import { claimLifetimeMs } from '../orders/claims';
 import { OrderSearch } from '../orders/search';
@@ -83,10 +85,30 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     timeoutMs: config.catalogueTimeoutMs,
     logger,
   });
+  const sellCatalogues = new SellCatalogueService({
+    providers,
+    ttlMs: config.catalogueTtlMs,
+    timeoutMs: config.catalogueTimeoutMs,
+    logger,
+  });
   // Not waited for: each failure is logged by the service, and that provider is loaded on its first request.
   if (overrides.warmCatalogues) {
     catalogues.warm().catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'warming the provider catalogues failed'));
+    sellCatalogues
+      .warm()
+      .catch((err: unknown) => logger.warn({ err: (err as Error).message }, 'warming the provider sell catalogues failed'));
   }
+  // Both sides' fan-outs read the same settings; each keeps its own deadlines, slow providers and quote cap per provider.
+  const fanout = {
+    providers,
+    store: offerStore,
+    offerTtlSeconds: config.offerTtlSeconds,
+    providerTimeoutMs: config.offersProviderTimeoutMs,
+    deadlineMultiplier: config.offersDeadline.multiplier,
+    deadlineFloorMs: config.offersDeadline.floorMs,
+    quoteConcurrency: config.providerQuoteConcurrency,
+    quoteIntegratorShare: config.providerQuoteIntegratorShare,
+  };
   const orderSearch = new OrderSearch({
     client,
     hashKeys: config.encryption.keys,
@@ -141,18 +163,10 @@ export function buildApi(config: AppConfig, client: Client, logger: Logger, over
     offerStore,
     returningCustomers: ranking.customers,
     ranking: ranking.offers,
-    offers: new OffersService({
-      providers,
-      catalogues,
-      store: offerStore,
-      offerTtlSeconds: config.offerTtlSeconds,
-      providerTimeoutMs: config.offersProviderTimeoutMs,
-      deadlineMultiplier: config.offersDeadline.multiplier,
-      deadlineFloorMs: config.offersDeadline.floorMs,
-      quoteConcurrency: config.providerQuoteConcurrency,
-      quoteIntegratorShare: config.providerQuoteIntegratorShare,
-      breakers,
-    }),
+    offers: new OffersService({ ...fanout, catalogues, breakers }),
+    sellCatalogues,
+    // Not the buy orders' breakers: they count buy order creations, and say nothing yet of a provider's sell orders.
+    sellOffers: new SellOffersService({ ...fanout, catalogues: sellCatalogues }),
     orders: new OrderService({
       client,
       taskQueue: config.temporal.taskQueue,

@@ -265,10 +265,15 @@ describe('the OpenAPI document', () => {
       .flatMap((operation) => operation.parameters ?? [])
       .filter((p: any) => /currency/.test(p.name));
     expect(currencyParams.map((p: any) => p.name).sort()).toEqual([
+      'currency',
       'currency_from',
+      'currency_from',
+      'currency_to',
       'currency_to',
       'fiat_currency',
       'from_currency',
+      'from_currency',
+      'to_currency',
       'to_currency',
     ]);
     const typeOf = (schema: any): unknown => (schema.$ref ? typeOf(resolvePointer(schema.$ref)) : schema.type);
@@ -377,6 +382,17 @@ describe('answers conform to the document', () => {
     ['/api/on_ramp/providers', `country_code=GB&from_currency=${GBP}&to_currency=${BTC}`, 200],
     ['/api/on_ramp/providers', `country_code=GB&from_currency=${GBP}`, 400],
     ['/api/on_ramp/providers', `country_code=GB&from_currency=${BTC}&to_currency=${BTC}`, 422],
+    // The off-ramp routes (no simulated provider sells yet: their answers with offers are checked in off-ramp.test.ts).
+    ['/api/off_ramp/countries', '', 200],
+    ['/api/off_ramp/countries', 'provider_codes=nobody', 400],
+    ['/api/off_ramp/currency_pairs', 'country_code=US&state=NY', 200],
+    ['/api/off_ramp/currency_pairs', '', 400],
+    ['/api/off_ramp/payout_methods', `currency=${GBP}&country_code=GB`, 200],
+    ['/api/off_ramp/payout_methods', `currency=${BTC}`, 400],
+    ['/api/off_ramp/providers', `country_code=GB&from_currency=${BTC}&to_currency=${GBP}`, 200],
+    ['/api/off_ramp/providers', `country_code=GB&from_currency=${GBP}&to_currency=${BTC}`, 400],
+    ['/api/off_ramp/offers', `external_user_id=u1&currency_from=${BTC}&currency_to=${GBP}&amount_from=0.01&country=GB`, 200],
+    ['/api/off_ramp/offers', `external_user_id=u1&currency_from=${GBP}&currency_to=${BTC}&amount_from=10&country=GB`, 400],
   ])('GET %s?%s is %d', async (path, query, status) => {
     await check('GET', path, `${path}?${query}`, status);
   });

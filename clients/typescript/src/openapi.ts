@@ -230,6 +230,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/off_ramp/countries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Countries where at least one provider buys crypto
+         * @description Only providers with a sell (off-ramp) flow take part.
+         */
+        get: operations["listOffRampCountries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/off_ramp/currency_pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per provider buying crypto in the country (and state), the crypto it buys and the fiat it pays out */
+        get: operations["listOffRampCurrencyPairs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/off_ramp/payout_methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How the providers pay the customer out, per provider, with payout limits per fiat currency
+         * @description Each provider with a sell flow serving the region (all of them without country_code) lists its payout methods for the fiat currency (every currency it pays out without `currency`), each with its payout limits in that currency. A rail that works only in its own region (ACH, SEPA) is listed only there when country_code is given.
+         */
+        get: operations["listPayoutMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/off_ramp/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Providers buying a crypto currency for a fiat currency in a country */
+        get: operations["listOffRampProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/off_ramp/offers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sell offers of every eligible provider
+         * @description Asks every eligible provider with a sell flow for a quote, in parallel, each under its own deadline (as the on-ramp offers); a slow or failing provider is left out (listed with the reason when include_errors=true). The broker remembers every sell offer until its expires_at, apart from buy offers: a sell order is accepted only while a matching sell offer is live.
+         */
+        get: operations["getSellOffers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/on_ramp/webhooks/test": {
         parameters: {
             query?: never;
@@ -904,6 +998,43 @@ export interface components {
         PaymentMethodList: {
             payment_methods: components["schemas"]["PaymentMethod"][];
         };
+        PayoutMethod: {
+            /**
+             * @description A provider code (GET /api/on_ramp/providers).
+             * @example sandbox
+             */
+            provider_code: string;
+            /**
+             * @description The code sent as payout_method in sell offers and orders.
+             * @example sepa
+             */
+            code: string;
+            name: string;
+            /** Format: uri */
+            icon_url: string | null;
+            /**
+             * @description The method's percentage fee as the provider publishes it; absent where it publishes none.
+             * @example 1%
+             */
+            fee?: string;
+            /** @description The fiat currencies the method pays out, each with its payout limits; by currency ID. */
+            limits: {
+                currency: components["schemas"]["FiatCurrencyId"];
+                /**
+                 * @description The smallest payout, in that fiat currency.
+                 * @example 10.00
+                 */
+                min: string;
+                /**
+                 * @description The largest payout, in that fiat currency.
+                 * @example 10000.00
+                 */
+                max: string;
+            }[];
+        };
+        PayoutMethodList: {
+            payout_methods: components["schemas"]["PayoutMethod"][];
+        };
         /**
          * @description An error, as application/problem+json (RFC 9457). `code` is stable: program against it, not against `detail`. `errors` lists every offending field of a validation problem; `request_id` matches the X-Request-Id response header.
          * @example {
@@ -1128,6 +1259,49 @@ export interface components {
             integrator_id?: string;
             /** @description The provider transaction the broker never had (kind provider_transaction). */
             provider_order_id?: string;
+        };
+        /** @description A provider's sell offer: the customer sends amount_from of the crypto currency and receives amount_expected_to of the fiat currency, every fee (in the fiat currency) already taken off. expires_at is when the sell order must be created by. */
+        SellOffer: {
+            rate: string;
+            inverted_rate: string;
+            amount_from: string;
+            amount_expected_to: string;
+            fee: string;
+            total_fee_amount: string;
+            fees: {
+                processing: string;
+                network: string;
+            };
+            payout_methods: {
+                payout_method_code: string;
+                fee: string;
+            }[];
+            limits?: {
+                amount_from?: {
+                    min: string;
+                    max: string;
+                };
+                amount_expected_to?: {
+                    min: string;
+                    max: string;
+                };
+            };
+            /** Format: date-time */
+            expires_at: string;
+        };
+        /** @description A provider left out of the sell offers (only with include_errors=true), with the reason: the codes of OfferError, `payout_method` for a payout method the provider does not offer. With `limits`, min_amount and max_amount are crypto amounts. */
+        SellOfferError: {
+            error: {
+                /** @enum {string} */
+                code: "timeout" | "unavailable" | "limits" | "country" | "state" | "currency" | "payout_method" | "ip_required" | "provider_unavailable";
+                message: string;
+                min_amount?: string;
+                max_amount?: string;
+            };
+        };
+        /** @description Sell offers keyed by provider code, the highest payout first. Providers left out appear only with include_errors=true. */
+        SellOffers: {
+            [key: string]: components["schemas"]["SellOffer"] | components["schemas"]["SellOfferError"];
         };
         ServedCountry: {
             code: components["schemas"]["CountryCode"];
@@ -2406,6 +2580,403 @@ export interface operations {
                 };
             };
             /** @description `service_unavailable`: Temporal cannot be reached, or the order's stored records cannot be decoded by the broker (an encryption setting; Retry-After 60). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    listOffRampCountries: {
+        parameters: {
+            query?: {
+                /** @description Comma-separated codes of enabled providers: only these providers. An unknown or disabled code is a `validation_error`. */
+                provider_codes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The countries served, with the states served where the country has states. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServedCountryList"];
+                };
+            };
+            /** @description `validation_error`: `provider_codes` names a provider that is not enabled, or is given more than once. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+        };
+    };
+    listOffRampCurrencyPairs: {
+        parameters: {
+            query: {
+                /** @description ISO 3166-1 alpha-2 country code, in capitals (GET /api/dict/countries). */
+                country_code: components["schemas"]["CountryCode"];
+                /** @description A state: the subdivision part of its ISO 3166-2 code ("NY" for US-NY). Required where the country has states (the US, GET /api/dict/countries); refused where it has none. */
+                state?: components["schemas"]["StateCode"];
+                /** @description Comma-separated codes of enabled providers: only these providers. An unknown or disabled code is a `validation_error`. */
+                provider_codes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One entry per provider with a sell flow serving the region. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CurrencyPairsList"];
+                };
+            };
+            /** @description `validation_error`, `ticker_not_allowed`, `unknown_currency` or `state_required`: country_code is missing or unknown, or the state is not one of the country. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+        };
+    };
+    listPayoutMethods: {
+        parameters: {
+            query?: {
+                /** @description ISO 3166-1 alpha-2 country code, in capitals (GET /api/dict/countries). */
+                country_code?: components["schemas"]["CountryCode"];
+                /** @description A state: the subdivision part of its ISO 3166-2 code ("NY" for US-NY). Required where the country has states (the US, GET /api/dict/countries); refused where it has none. */
+                state?: components["schemas"]["StateCode"];
+                /** @description A fiat currency: its ID in GET /api/dict/currencies, never a ticker. */
+                currency?: components["schemas"]["FiatCurrencyId"];
+                /** @description Comma-separated codes of enabled providers: only these providers. An unknown or disabled code is a `validation_error`. */
+                provider_codes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The payout methods, by provider and code. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayoutMethodList"];
+                };
+            };
+            /** @description `validation_error`, `ticker_not_allowed`, `unknown_currency` or `state_required`: a parameter is malformed, currency is a ticker, unknown or a crypto currency, the country or state does not exist, or state is given without country_code. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+        };
+    };
+    listOffRampProviders: {
+        parameters: {
+            query: {
+                /** @description ISO 3166-1 alpha-2 country code, in capitals (GET /api/dict/countries). */
+                country_code: components["schemas"]["CountryCode"];
+                /** @description A state: the subdivision part of its ISO 3166-2 code ("NY" for US-NY). Required where the country has states (the US, GET /api/dict/countries); refused where it has none. */
+                state?: components["schemas"]["StateCode"];
+                /** @description A crypto currency (a coin or token on one network): its ID in GET /api/dict/currencies, never a ticker. */
+                from_currency: components["schemas"]["CryptoCurrencyId"];
+                /** @description A fiat currency: its ID in GET /api/dict/currencies, never a ticker. */
+                to_currency: components["schemas"]["FiatCurrencyId"];
+                /** @description Comma-separated codes of enabled providers: only these providers. An unknown or disabled code is a `validation_error`. */
+                provider_codes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The providers with a sell flow serving the region and the pair. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderList"];
+                };
+            };
+            /** @description `validation_error`, `ticker_not_allowed`, `unknown_currency` or `state_required`: a parameter is missing or malformed, the country or state does not exist, or from_currency is not crypto or to_currency not fiat (`validation_error` naming the field). */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+        };
+    };
+    getSellOffers: {
+        parameters: {
+            query: {
+                /** @description Your user's id. */
+                external_user_id: string;
+                /** @description Crypto amount sold, as a decimal string, at most the crypto currency's precision in decimals. */
+                amount_from: string;
+                /** @description ISO 3166-1 alpha-2 country code, in capitals (GET /api/dict/countries). */
+                country: components["schemas"]["CountryCode"];
+                /** @description A state: the subdivision part of its ISO 3166-2 code ("NY" for US-NY). Required where the country has states (the US, GET /api/dict/countries); refused where it has none. */
+                state?: components["schemas"]["StateCode"];
+                /** @description The end user's IP address. A provider that signs its checkout for it (Mercuryo) is offered only with it, and left out with reason `ip_required` otherwise; an order without `ip` uses the one given here. */
+                ip?: string;
+                /** @description `true`: also list the providers left out, each with the reason. */
+                include_errors?: "true" | "false";
+                /** @description Quote this payout method only. */
+                payout_method?: string;
+                /** @description A crypto currency (a coin or token on one network): its ID in GET /api/dict/currencies, never a ticker. */
+                currency_from: components["schemas"]["CryptoCurrencyId"];
+                /** @description A fiat currency: its ID in GET /api/dict/currencies, never a ticker. */
+                currency_to: components["schemas"]["FiatCurrencyId"];
+                /** @description Comma-separated codes of enabled providers: only these providers. An unknown or disabled code is a `validation_error`. */
+                provider_codes?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Sell offers keyed by provider code, the highest payout first; `{}` when no provider can quote. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SellOffers"];
+                };
+            };
+            /** @description `validation_error`, `ticker_not_allowed`, `unknown_currency` or `state_required`: a parameter is missing or malformed (`errors` names each), a ticker is given for a currency, the currency is unknown, currency_from is not crypto or currency_to not fiat (`validation_error` naming the field), or the country needs a state. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: the offer store cannot be reached. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

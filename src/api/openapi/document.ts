@@ -10,6 +10,8 @@ import { registerCustomerPaths } from '../routes/customers.paths';
 import { registerDictionaryPaths } from '../routes/dictionaries.paths';
 import { registerHealthPaths } from '../routes/health.paths';
 import { registerOfferPaths } from '../routes/offers.paths';
+import { registerOffRampCataloguePaths } from '../routes/off-ramp-catalogue.paths';
+import { registerOffRampOfferPaths } from '../routes/off-ramp-offers.paths';
 import { registerOpenApiDocumentPaths } from '../routes/openapi-document.paths';
 import { registerOperatorSummaryPaths } from '../routes/operator-summaries.paths';
 import { registerOrderWebhookPaths } from '../routes/order-webhooks.paths';
@@ -45,6 +47,8 @@ const PATH_REGISTRATIONS: ((registry: OpenAPIRegistry) => void)[] = [
   registerValidateAddressPaths,
   registerOfferPaths,
   registerOrderPaths,
+  registerOffRampCataloguePaths,
+  registerOffRampOfferPaths,
   registerWebhookTestPaths,
   registerOrderWebhookPaths,
   registerCustomerPaths,
@@ -95,6 +99,7 @@ export function openApiDocument(): OpenApiDocument {
       { name: 'Addresses', description: 'Wallet address validation.' },
       { name: 'Offers', description: 'Quotes from every eligible provider.' },
       { name: 'Orders', description: 'Order creation and status.' },
+      { name: 'Off-ramp', description: 'Selling crypto for fiat: what the providers buy where, their payout methods, and sell offers.' },
       { name: 'Integrator webhooks', description: 'Tools for your webhook endpoint.' },
       { name: 'Customers', description: "Your users' data the broker keeps for ranking offers." },
       { name: 'Provider webhooks', description: 'Events from the providers.' },

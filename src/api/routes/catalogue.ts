@@ -12,16 +12,18 @@ import type { ProviderRegistry } from '../../providers/registry';
 import { countryParam, currencyParam, FieldProblems, providerCodesParam, providerParam, stateParam } from '../params';
 import { staticJson } from './dictionaries';
 import { methodNotAllowed, ProblemError } from '../problem';
+import type { ServedCountryList } from '../schemas';
 
 /** A catalogue that has never loaded is asked for again on the next request, so a short wait is enough. */
 const CATALOGUE_RETRY_AFTER_SECONDS = 5;
 
-function providerCodes(req: Request, providers: ProviderRegistry, problems: FieldProblems): string[] | undefined {
+/** The request's provider_codes, each an enabled provider (a problem kept otherwise). */
+export function providerCodes(req: Request, providers: ProviderRegistry, problems: FieldProblems): string[] | undefined {
   return problems.take(() => providerCodesParam('provider_codes', req.query.provider_codes, providers), 'provider_codes');
 }
 
 /** Country and optional state from the query; an absent country is allowed only where optional. */
-function region(req: Request, required: boolean, problems: FieldProblems): Place {
+export function region(req: Request, required: boolean, problems: FieldProblems): Place {
   if (req.query.country_code === undefined && !required) {
     if (req.query.state !== undefined) {
       problems.add(
@@ -33,6 +35,26 @@ function region(req: Request, required: boolean, problems: FieldProblems): Place
   const country = problems.take(() => countryParam('country_code', req.query.country_code));
   if (country === undefined) return {};
   return { country, state: problems.take(() => stateParam('state', req.query.state, country, false)) };
+}
+
+/**
+ * The countries some catalogue serves (buy or sell catalogues: both list countries alike), each with
+ * the states served where the country has states, by code.
+ */
+export function servedCountries(catalogues: { countries: { code: string; states?: string[] }[] }[]): ServedCountryList['countries'] {
+  const served = new Map<string, Set<string> | undefined>();
+  for (const catalogue of catalogues) {
+    for (const c of catalogue.countries) {
+      const states = countryOf(c.code)?.states.map((s) => s.code) ?? [];
+      const known = served.get(c.code);
+      const add = states.length === 0 ? [] : (c.states ?? states).filter((s) => states.includes(s));
+      served.set(c.code, states.length === 0 ? undefined : new Set([...(known ?? []), ...add]));
+    }
+  }
+  return [...served.entries()]
+    .filter(([code]) => countryOf(code) !== undefined)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([code, states]) => (states ? { code, states: [...states].sort() } : { code }));
 }
 
 function inRegion(p: ProviderWithCatalogue, where: Place): boolean {
@@ -105,20 +127,7 @@ export function catalogueRoutes(
       const problems = new FieldProblems();
       const codes = providerCodes(req, providers, problems);
       problems.settle({});
-      const served = new Map<string, Set<string> | undefined>();
-      for (const p of await catalogues.available(codes)) {
-        for (const c of p.catalogue.countries) {
-          const states = countryOf(c.code)?.states.map((s) => s.code) ?? [];
-          const known = served.get(c.code);
-          const add = states.length === 0 ? [] : (c.states ?? states).filter((s) => states.includes(s));
-          served.set(c.code, states.length === 0 ? undefined : new Set([...(known ?? []), ...add]));
-        }
-      }
-      const countries = [...served.entries()]
-        .filter(([code]) => countryOf(code) !== undefined)
-        .sort(([a], [b]) => a.localeCompare(b))
-        .map(([code, states]) => (states ? { code, states: [...states].sort() } : { code }));
-      res.json({ countries });
+      res.json({ countries: servedCountries((await catalogues.available(codes)).map((p) => p.catalogue)) });
     })
     .all(methodNotAllowed(['GET']));
 
