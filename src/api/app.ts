@@ -41,6 +41,8 @@ import { validateAddressRoutes } from './routes/validate-address';
 import { orderWebhookRoutes } from './routes/order-webhooks';
 import { operatorRoutes, type OperatorApiDependencies } from './routes/operator';
 import { orderRoutes } from './routes/orders';
+import { sellOrderRoutes } from './routes/sell-orders';
+import { sellOfferMatcher } from '../orders/sell-placement';
 import { webhookRoutes } from './routes/webhooks';
 import { webhookTestRoutes } from './routes/webhook-test';
 
@@ -129,6 +131,14 @@ function apiRouter(deps: AppDependencies, direct: DirectRoutes): Router {
     timings: deps.timings,
     customerUrls: { loopbackHttp: deps.loopbackHttpUrls ?? false },
     ranking: deps.ranking,
+  });
+  sellOrderRoutes(api, {
+    currencies: deps.currencies,
+    providers: deps.providers,
+    orders: deps.orders,
+    timings: deps.timings,
+    matchOffer: sellOfferMatcher(deps.offerStore),
+    customerUrls: { loopbackHttp: deps.loopbackHttpUrls ?? false },
   });
   orderWebhookRoutes(api, deps.orders, deps.webhookDelivery);
   webhookTestRoutes(api, deps.webhookDelivery);

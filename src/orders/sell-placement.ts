@@ -4,10 +4,12 @@
  */
 import { validateForProvider, type ProviderAddressRule } from '../addresses/validate';
 import type { SellOrder } from '../domain/sell-order';
+import type { OfferStore } from '../offers/store';
 import type { OrderTimings } from '../temporal/order-contract';
 import type { SellOrderWorkflowInput } from '../temporal/sell-order-contract';
 import { OrderRejectedError } from './errors';
 import { repeatedOrder } from './idempotency';
+import { matchingSellOffer } from './offer-match';
 import type { OrderService } from './service';
 import { acceptedSellRequestHash, type AcceptedSellOrderRequest } from './sell-request';
 
@@ -74,5 +76,23 @@ export function sellOrderWorkflowInput(
       extras: body.extras ?? {},
     },
     ...(offer.totalFeeAmount === undefined ? {} : { quote: { total_fee_amount: offer.totalFeeAmount } }),
+  };
+}
+
+/** The live sell offer (GET /api/off_ramp/offers, kept in `offers`) a request matches, as the order takes it. */
+export function sellOfferMatcher(offers: OfferStore): SellPlacementDeps['matchOffer'] {
+  return async ({ integratorId, body, crypto, fiat, fromAmount, state }) => {
+    const offer = await matchingSellOffer(offers, {
+      integratorId,
+      externalUserId: body.external_user_id,
+      providerCode: body.provider_code,
+      crypto: crypto.id,
+      fiat: fiat.id,
+      cryptoAmount: fromAmount,
+      country: body.country_code,
+      state,
+      payoutMethod: body.payout_method,
+    });
+    return { amountExpectedTo: offer.payoutAmount, totalFeeAmount: offer.totalFeeAmount, ...(offer.ip === undefined ? {} : { ip: offer.ip }) };
   };
 }

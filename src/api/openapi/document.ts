@@ -12,6 +12,7 @@ import { registerHealthPaths } from '../routes/health.paths';
 import { registerOfferPaths } from '../routes/offers.paths';
 import { registerOffRampCataloguePaths } from '../routes/off-ramp-catalogue.paths';
 import { registerOffRampOfferPaths } from '../routes/off-ramp-offers.paths';
+import { registerSellOrderPaths } from '../routes/sell-orders.paths';
 import { registerOpenApiDocumentPaths } from '../routes/openapi-document.paths';
 import { registerOperatorSummaryPaths } from '../routes/operator-summaries.paths';
 import { registerOrderWebhookPaths } from '../routes/order-webhooks.paths';
@@ -49,6 +50,7 @@ const PATH_REGISTRATIONS: ((registry: OpenAPIRegistry) => void)[] = [
   registerOrderPaths,
   registerOffRampCataloguePaths,
   registerOffRampOfferPaths,
+  registerSellOrderPaths,
   registerWebhookTestPaths,
   registerOrderWebhookPaths,
   registerCustomerPaths,

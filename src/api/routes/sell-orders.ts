@@ -1,5 +1,4 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
-import type { CatalogueService } from '../../catalogue/service';
 import type { CurrencyDictionary } from '../../domain/currency';
 import type { OrderService } from '../../orders/service';
 import { placeSellOrder, type SellPlacementDeps } from '../../orders/sell-placement';
@@ -19,8 +18,6 @@ export interface SellOrderRouteDeps extends Omit<SellPlacementDeps, 'addressRule
   providers: ProviderRegistry;
   orders: OrderService;
   customerUrls: CustomerUrlRule;
-  /** The providers' catalogues; unused for now beyond the adapter's own checks. */
-  catalogue?: CatalogueService;
 }
 
 /** The caller's sell order named by `?code=` at `:provider_code`; another integrator's, a buy, or one at another provider is 404. */
