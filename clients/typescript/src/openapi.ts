@@ -324,6 +324,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/off_ramp/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Creates the sell order with the chosen provider
+         * @description Accepted only while a matching sell offer is live (same API key, external_user_id, provider, currencies, amount, country, state and payout method). Idempotent on external_order_id, apart from buy orders: repeating the request returns the same order; the same external_order_id with another body is `409`. Send the customer to `redirect_url`; `deposit` appears once the provider gives it.
+         */
+        post: operations["createSellOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/off_ramp/orders/{provider_code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sell order's current state, its deposit instruction included
+         * @description Answered from the order's workflow, also after the order has finished. A buy order's code is 404 here.
+         */
+        get: operations["getSellOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/on_ramp/webhooks/test": {
         parameters: {
             query?: never;
@@ -695,6 +735,52 @@ export interface components {
             };
         };
         /**
+         * @example {
+         *       "provider_code": "sandbox",
+         *       "from_currency": 14,
+         *       "to_currency": 2,
+         *       "from_amount": "0.5",
+         *       "refund_wallet_address": "0x52908400098527886E0F7030069857D2E4169EE7",
+         *       "payout_method": "sepa",
+         *       "country_code": "DE",
+         *       "external_user_id": "user-42",
+         *       "external_order_id": "sell-2026-0001",
+         *       "return_url": "https://wallet.example/sold"
+         *     }
+         */
+        CreateSellOrderRequest: {
+            provider_code: string;
+            /**
+             * @description The crypto currency the customer sells (a currency ID).
+             * @example 13
+             * @enum {integer}
+             */
+            from_currency: 13 | 14 | 15 | 16 | 17 | 18 | 19 | 20 | 21 | 22 | 23 | 24 | 57 | 58 | 59 | 60 | 61 | 62 | 63 | 64 | 65 | 66 | 67 | 68 | 69 | 70 | 71 | 72 | 73 | 74 | 75 | 76 | 77 | 78 | 79 | 80 | 81 | 82 | 83 | 84 | 85 | 86 | 87 | 88 | 89 | 90;
+            /**
+             * @description The fiat currency paid out (a currency ID).
+             * @example 1
+             * @enum {integer}
+             */
+            to_currency: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 | 25 | 26 | 27 | 28 | 29 | 30 | 31 | 32 | 33 | 34 | 35 | 36 | 37 | 38 | 39 | 40 | 41 | 42 | 43 | 44 | 45 | 46 | 47 | 48 | 49 | 50 | 51 | 52 | 53 | 54 | 55 | 56;
+            /** @description The crypto amount the customer sends, at most the currency’s precision. */
+            from_amount: string;
+            /** @description Where the provider returns the crypto when it cannot pay out; validated for the crypto currency's network. */
+            refund_wallet_address: string;
+            payout_method: string;
+            country_code: components["schemas"]["CountryCode"];
+            external_user_id: string;
+            external_order_id: string;
+            state_code?: components["schemas"]["StateCode"];
+            /** @description Where the provider sends the customer back: https: (http: to loopback outside production). */
+            return_url?: string;
+            ip?: string;
+            user_agent?: string;
+            /** @description Passed through to the order. provider_order_id, provider_status, transaction_hash, deposit, deposit_address, deposit_memo are refused (validation_error): the deposit and the provider's figures are the provider's word alone; as are more than 5 levels of nesting, 50 keys or 8192 bytes of JSON. */
+            extras?: {
+                [key: string]: unknown;
+            };
+        };
+        /**
          * @description A crypto currency (a coin or token on one network): its ID in GET /api/dict/currencies, never a ticker.
          * @example 13
          * @enum {integer}
@@ -831,6 +917,15 @@ export interface components {
             completed_without_quoted_fee: number;
             /** @description The completed orders' `to_amount` (the provider's crypto amount) per crypto currency. */
             crypto_delivered: components["schemas"]["CryptoDelivered"][];
+        };
+        /** @description Where the customer sends the crypto, once the provider has given it through its authenticated channel: validated for the network and never changed afterwards (a report naming another is refused). Absent where the provider shows it only in its own checkout (docs/providers.md, 'Off-ramp'). */
+        Deposit: {
+            address: string;
+            memo?: string;
+            network: string;
+            amount: string;
+            /** Format: date-time */
+            expires_at?: string;
         };
         /**
          * @description A fiat currency: its ID in GET /api/dict/currencies, never a ticker.
@@ -1303,6 +1398,43 @@ export interface components {
         SellOffers: {
             [key: string]: components["schemas"]["SellOffer"] | components["schemas"]["SellOfferError"];
         };
+        SellOrder: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {string} */
+            kind: "off_ramp";
+            status: components["schemas"]["SellOrderStatus"];
+            /** Format: uri */
+            redirect_url: string;
+            from_currency: number;
+            from_amount: string;
+            to_currency: number;
+            to_amount: string;
+            refund_wallet_address: string;
+            payout_method: string;
+            country_code: string;
+            external_user_id: string;
+            external_order_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            extras: {
+                [key: string]: unknown;
+            };
+            deposit?: components["schemas"]["Deposit"];
+            transaction_hash?: string;
+            failure_reason?: string;
+            /** @description Present when the provider reports another crypto amount received, payout amount or payout currency than the order's: from_amount, to_amount and to_currency are then the provider's, each entry giving what was ordered. */
+            discrepancies?: {
+                /** @enum {string} */
+                field: "from_amount" | "to_amount" | "to_currency";
+                ordered: string;
+                reported: string;
+            }[];
+        };
+        /** @enum {string} */
+        SellOrderStatus: "created" | "waiting_for_deposit" | "deposit_received" | "processing" | "complete" | "failed" | "expired" | "refunded";
         ServedCountry: {
             code: components["schemas"]["CountryCode"];
             /** @description The states served, where the country has states. */
@@ -2977,6 +3109,222 @@ export interface operations {
                 };
             };
             /** @description `service_unavailable`: the offer store cannot be reached. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    createSellOrder: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateSellOrderRequest"];
+            };
+        };
+        responses: {
+            /** @description The sell order (new, or the one this external_order_id created before). */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SellOrder"];
+                };
+            };
+            /** @description `validation_error`, `ticker_not_allowed`, `unknown_currency` or `state_required`: a field is missing or malformed (`errors` names each), the body is not JSON, a currency is a ticker or unknown, the provider buys no crypto, or the country needs a state. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `idempotency_conflict`: this external_order_id was used before with another body; `external_order_id_retired`. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem409"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
+                };
+            };
+            /** @description `unsupported_pair` (a fiat currency where the crypto one belongs, or the reverse), `offer_expired` (no live sell offer matches), `invalid_wallet_address` (the refund address) or `provider_rejected`. */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem422"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable` or `provider_unavailable`: nothing was created; repeat the request after Retry-After. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    getSellOrder: {
+        parameters: {
+            query: {
+                /** @description The order id returned at creation. */
+                code: string;
+            };
+            header?: never;
+            path: {
+                /** @description A provider code (GET /api/on_ramp/providers). */
+                provider_code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sell order. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SellOrder"];
+                };
+            };
+            /** @description `validation_error`: code is missing or not an order id. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `not_found`: no such sell order at this provider for this API key's integrator. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: Temporal cannot be reached, or the order's stored records cannot be decoded by the broker (an encryption setting; Retry-After 60). */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
