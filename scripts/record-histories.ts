@@ -9,18 +9,31 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { orderWorkflowId } from '../src/temporal/order-contract';
 import { DEFAULT_DEV_WEBHOOK_SECRET } from '../src/config/env';
 import { IntegratorReceiver } from '../test/helpers/integrator-receiver';
-import { REJECTED_SCENARIO, SCENARIOS, startRejectedOrder, startScenarioOrder, workflowRuns } from '../test/helpers/scenarios';
+import {
+  REJECTED_SCENARIO,
+  SCENARIOS,
+  SELL_SCENARIOS,
+  startRejectedOrder,
+  startScenarioOrder,
+  startSellScenarioOrder,
+  workflowRuns,
+} from '../test/helpers/scenarios';
 import { CURRENT_GENERATION, HISTORIES_DIR } from '../test/replay/generations';
 import { startTestStack } from '../test/helpers/stack';
 import { startTemporal } from '../test/helpers/temporal';
 import { ensureTemporalCli } from './lib/temporal-cli';
 
 const OUT = resolve(HISTORIES_DIR, CURRENT_GENERATION);
+/**
+ * `--sell-only`: records the sell order paths alone, beside the histories already there: a sell
+ * path added after a release is recorded without re-recording the release's buy histories.
+ */
+const SELL_ONLY = process.argv.includes('--sell-only');
 
 async function main(): Promise<void> {
   process.env.TEMPORAL_CLI_PATH ??= ensureTemporalCli();
   // A fresh folder: no run file of an earlier recording stays beside the new ones.
-  rmSync(OUT, { recursive: true, force: true });
+  if (!SELL_ONLY) rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   const env = await startTemporal();
   // Orders notify an integrator endpoint, so the histories hold webhook deliveries too.
@@ -36,6 +49,19 @@ async function main(): Promise<void> {
         process.stdout.write(`recorded ${file} (${history.events?.length ?? 0} events)\n`);
       }
     };
+    for (const scenario of SELL_SCENARIOS) {
+      const stack = await startTestStack(env, { ...scenario.stack, env: { ONRAMP_WEBHOOK_URL: webhookUrl } });
+      try {
+        const res = await startSellScenarioOrder(stack);
+        if (res.status !== 200) throw new Error(`${scenario.name}: sell order not created (${res.status})`);
+        const order = res.body as { id: string; redirect_url: string; extras: Record<string, unknown> };
+        await scenario.run(stack, order, env.client);
+        await save(scenario.name, order.id);
+      } finally {
+        await stack.stop();
+      }
+    }
+    if (SELL_ONLY) return;
     for (const scenario of SCENARIOS) {
       const stack = await startTestStack(env, { ...scenario.stack, env: { ONRAMP_WEBHOOK_URL: webhookUrl } });
       try {

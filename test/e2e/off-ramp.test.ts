@@ -14,12 +14,10 @@ import { signSandboxPayload } from '../../src/simulators/sandbox/signing';
 import { callApi, eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
 import { checkout } from '../helpers/orders';
+import { offerThenSellOrder, SELL_ETH as ETH, SELL_EUR as EUR } from '../helpers/sell-orders';
 import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
 
-const ETH = 14;
-const EUR = 2;
-const REFUND = '0x52908400098527886E0F7030069857D2E4169EE7';
 const ATTACKER = '0xde709f2102306220921060314715629080e2fb77';
 
 let env: TestWorkflowEnvironment;
@@ -42,40 +40,8 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-let serial = 0;
-
 /** A live sell offer of the sandbox, then the sell order placed against it. */
-async function sellOrder(overrides: Record<string, unknown> = {}) {
-  const user = `seller-${++serial}`;
-  const offers = await callApi(
-    stack.apiUrl,
-    `/api/off_ramp/offers?${new URLSearchParams({
-      external_user_id: user,
-      currency_from: String(ETH),
-      currency_to: String(EUR),
-      amount_from: '0.5',
-      country: 'DE',
-      provider_codes: 'sandbox',
-    }).toString()}`,
-  );
-  expect(offers.status).toBe(200);
-  const offer = offers.body.sandbox;
-  expect(offer).toBeDefined();
-  const request = {
-    provider_code: 'sandbox',
-    from_currency: ETH,
-    to_currency: EUR,
-    from_amount: '0.5',
-    refund_wallet_address: REFUND,
-    payout_method: 'sepa',
-    country_code: 'DE',
-    external_user_id: user,
-    external_order_id: `sell-${serial}-${Date.now()}`,
-    ...overrides,
-  };
-  const created = await callApi(stack.apiUrl, '/api/off_ramp/orders', { body: request });
-  return { offer, request, created };
-}
+const sellOrder = (overrides: Record<string, unknown> = {}) => offerThenSellOrder(stack.apiUrl, overrides);
 
 const getSell = (id: string) => callApi(stack.apiUrl, `/api/off_ramp/orders/sandbox?code=${id}`);
 

@@ -9,6 +9,9 @@ import { FAST_TIMINGS } from './config';
 import type { IntegratorReceiver } from './integrator-receiver';
 import { checkout, draftOrder, offerThenOrder, waitForStatus, workflowInput } from './orders';
 import type { TestStackOptions } from './stack';
+import { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/providers/sandbox/config';
+import { signSandboxPayload } from '../../src/simulators/sandbox/signing';
+import { offerThenSellOrder } from './sell-orders';
 
 /** A recorded order path: how to set the stack up, and what to do once the order exists. */
 export interface Scenario {
@@ -194,4 +197,83 @@ export async function startScenarioOrder(stack: LocalStack, walletAddress?: stri
   const draft = draftOrder(walletAddress ? { wallet_address: walletAddress } : {});
   const res = await offerThenOrder(stack.apiUrl, draft);
   return { draft, res };
+}
+
+/** A sell order's path: how to set the stack up, and what to do once the order exists. */
+export interface SellScenario {
+  name: string;
+  stack?: TestStackOptions;
+  run(stack: LocalStack, order: { id: string; redirect_url: string; extras: Record<string, unknown> }, client: Client): Promise<void>;
+}
+
+/** A sandbox sell webhook about the provider's record of `providerOrderId` with `change`, signed with the sandbox's development secret. */
+async function signedSellWebhook(stack: LocalStack, providerOrderId: string, change: (order: Record<string, any>) => Record<string, any>) {
+  const record = (await (
+    await fetch(`${stack.simulatorUrl}/sandbox/v1/sell/orders/${providerOrderId}`, {
+      headers: { authorization: `Bearer ${DEV_SANDBOX_API_KEY}` },
+    })
+  ).json()) as Record<string, any>;
+  const body = JSON.stringify({
+    event_id: `scenario-${randomUUID()}`,
+    event_type: 'sell_order.status_changed',
+    side: 'sell',
+    order: change(record),
+  });
+  const response = await fetch(`${stack.apiUrl}/api/webhooks/sandbox`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'sandbox-signature': signSandboxPayload(DEV_SANDBOX_WEBHOOK_SECRET, body, Math.floor(Date.now() / 1000)),
+    },
+    body,
+  });
+  if (response.status !== 200) throw new Error(`sell webhook answered ${response.status}`);
+}
+
+/** Every path the sell order workflow can take, recorded beside the buy ones by scripts/record-histories.ts. */
+export const SELL_SCENARIOS: SellScenario[] = [
+  {
+    name: 'sell-complete',
+    stack: { config: noPolling },
+    async run(_stack, order, client) {
+      await checkout(order.redirect_url, 'pay');
+      await closed(client, order.id);
+    },
+  },
+  {
+    name: 'sell-failed-then-refunded',
+    stack: { config: { orderTimings: { ...noPolling.orderTimings, settledGraceMs: 30_000 } } },
+    async run(_stack, order, client) {
+      await checkout(order.redirect_url, 'fail');
+      await checkout(order.redirect_url, 'refund');
+      await closed(client, order.id);
+    },
+  },
+  {
+    // No deposit within the provider's window (shortened): the provider expires the order, and it closes after its grace.
+    name: 'sell-expired',
+    stack: { depositWindowMs: 1_000, config: { orderTimings: { ...FAST_TIMINGS, settledGraceMs: 1_000 } } },
+    async run(_stack, order, client) {
+      await closed(client, order.id);
+    },
+  },
+  {
+    // A message signed with the provider's key naming another deposit address: refused, flagged; the genuine walk then completes.
+    name: 'sell-deposit-refused',
+    stack: { config: noPolling },
+    async run(stack, order, client) {
+      await signedSellWebhook(stack, String(order.extras.provider_order_id), (record) => ({
+        ...record,
+        status: 'DEPOSIT_CONFIRMING',
+        deposit: { ...record.deposit, address: '0xde709f2102306220921060314715629080e2fb77' },
+      }));
+      await checkout(order.redirect_url, 'pay');
+      await closed(client, order.id);
+    },
+  },
+];
+
+export async function startSellScenarioOrder(stack: LocalStack) {
+  const { created } = await offerThenSellOrder(stack.apiUrl);
+  return created;
 }

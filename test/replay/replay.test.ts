@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Worker } from '@temporalio/worker';
-import { SCENARIOS, REJECTED_SCENARIO } from '../helpers/scenarios';
+import { SCENARIOS, REJECTED_SCENARIO, SELL_SCENARIOS } from '../helpers/scenarios';
 import { workflowBundle } from '../helpers/temporal';
 import { orderSinks } from '../../src/worker/sinks';
 import { CURRENT_GENERATION, HISTORIES_DIR as DIR } from './generations';
@@ -26,7 +26,9 @@ const files = generations.flatMap((g) =>
 test(`the ${CURRENT_GENERATION} generation has every recorded path, and continue-as-new spans two runs`, () => {
   const prefix = `${CURRENT_GENERATION}/`;
   const current = files.filter((f) => f.startsWith(prefix)).map((f) => f.slice(prefix.length).replace(/(\.run\d+)?\.json$/, ''));
-  expect([...new Set(current)].sort()).toEqual([...SCENARIOS.map((s) => s.name), REJECTED_SCENARIO.name].sort());
+  expect([...new Set(current)].sort()).toEqual(
+    [...SCENARIOS.map((s) => s.name), ...SELL_SCENARIOS.map((s) => s.name), REJECTED_SCENARIO.name].sort(),
+  );
   expect(files).toEqual(expect.arrayContaining([`${prefix}continue-as-new.run1.json`, `${prefix}continue-as-new.run2.json`]));
   // One folder per release (major.minor), the current one among them.
   expect(generations).toContain(CURRENT_GENERATION);
