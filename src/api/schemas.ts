@@ -79,7 +79,7 @@ export const StateCode = StateSchema.shape.code.meta({
  * An IP address field (z.ipv4() or z.ipv6()): zod-to-openapi writes both as format "ip", which JSON
  * Schema does not define, so the two branches are spelled out.
  */
-const ipAddress = (description: string) => ({
+export const ipAddress = (description: string) => ({
   description,
   anyOf: [
     { type: 'string', format: 'ipv4' },

@@ -5,7 +5,7 @@
 import { DepositSchema, SellDiscrepancySchema, SellOrderSchema, SellOrderStatusSchema } from '../domain/sell-order';
 import { EXTRAS_LIMITS } from '../orders/extras-limits';
 import { CreateSellOrderBodySchema, SELL_BROKER_EXTRAS_KEYS, sellOrderIdFor } from '../orders/sell-request';
-import { CountryCode, CryptoCurrencyId, FiatCurrencyId, StateCode } from './schemas';
+import { CountryCode, CryptoCurrencyId, FiatCurrencyId, ipAddress, StateCode } from './schemas';
 
 const EXAMPLE_SELL_ORDER = {
   provider_code: 'sandbox',
@@ -32,6 +32,7 @@ export const CreateSellOrderRequest = CreateSellOrderBodySchema.extend({
   refund_wallet_address: CreateSellOrderBodySchema.shape.refund_wallet_address.meta({
     description: "Where the provider returns the crypto when it cannot pay out; validated for the crypto currency's network.",
   }),
+  ip: CreateSellOrderBodySchema.shape.ip.meta(ipAddress("The end user's IP address; without it, the one sent with the offer.")),
   return_url: CreateSellOrderBodySchema.shape.return_url.meta({
     description: 'Where the provider sends the customer back: https: (http: to loopback outside production).',
   }),

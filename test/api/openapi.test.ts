@@ -239,7 +239,11 @@ describe('the OpenAPI document', () => {
         }
       }
     }
-    expect(links).toEqual(['getOffers 200 CreateOrderFromSandboxOffer -> createOrder', 'createOrder 200 GetOrder -> getOrder']);
+    expect(links).toEqual([
+      'getOffers 200 CreateOrderFromSandboxOffer -> createOrder',
+      'createOrder 200 GetOrder -> getOrder',
+      'createSellOrder 200 GetSellOrder -> getSellOrder',
+    ]);
     // The order repeats everything a live offer is matched on.
     expect(
       Object.keys(document.paths['/api/on_ramp/offers'].get.responses['200'].links.CreateOrderFromSandboxOffer.requestBody).sort(),
@@ -507,6 +511,29 @@ describe('answers conform to the document', () => {
         expectResponseConforms(method, template, await request(app)[method === 'GET' ? 'get' : 'post'](`${path}?code=${code}`));
       }
     });
+  });
+
+  test('sell orders: 400 for a bad body or code, 401 without a key, 503 while Temporal is unreachable', async () => {
+    const create = '/api/off_ramp/orders';
+    const bad = await request(app)
+      .post(create)
+      .set('X-Api-Key', TEST_API_KEY)
+      .send({ provider_code: 'sandbox', extras: { deposit_address: 'x' } });
+    expect([bad.status, bad.body.code]).toEqual([400, 'validation_error']);
+    expectResponseConforms('POST', create, bad);
+    const anonymous = await request(app).post(create).send({});
+    expect(anonymous.status).toBe(401);
+    expectResponseConforms('POST', create, anonymous);
+    const template = '/api/off_ramp/orders/{provider_code}';
+    for (const [query, status] of [
+      ['', 400],
+      ['?code=not-a-uuid', 400],
+      ['?code=0b8f4a8e-6a53-4b39-9b7e-3f1f2c1d0e9a', 503],
+    ] as const) {
+      const res = await request(app).get(`/api/off_ramp/orders/sandbox${query}`).set('X-Api-Key', TEST_API_KEY);
+      expect(res.status).toBe(status);
+      expectResponseConforms('GET', template, res);
+    }
   });
 
   test('forget a customer: 204 (twice), 400 for a bad id, 401 without a key', async () => {

@@ -773,6 +773,7 @@ export interface components {
             state_code?: components["schemas"]["StateCode"];
             /** @description Where the provider sends the customer back: https: (http: to loopback outside production). */
             return_url?: string;
+            /** @description The end user's IP address; without it, the one sent with the offer. */
             ip?: string;
             user_agent?: string;
             /** @description Passed through to the order. provider_order_id, provider_status, transaction_hash, deposit, deposit_address, deposit_memo are refused (validation_error): the deposit and the provider's figures are the provider's word alone; as are more than 5 levels of nesting, 50 keys or 8192 bytes of JSON. */
