@@ -16,6 +16,15 @@ const DEFAULT_PAGE_SIZE = 100;
 const MAX_PAGE_SIZE = 100;
 const WHOLE = /^\d{1,9}$/;
 
+/** A sell order as the order list shows it. */
+export interface ListedSellOrder {
+  id: string;
+  createdAt: Date;
+  status: string;
+  externalCustomerId: string;
+  view: object;
+}
+
 /** Banxa's error body: an application code and a message. */
 export function refuse(res: Response, httpStatus: number, code: number, message: string): void {
   res.status(httpStatus).json({ code, message });
@@ -49,6 +58,8 @@ export class BanxaApi {
     private readonly options: Pick<BanxaSimulatorOptions, 'publicUrl' | 'credentials' | 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
     private readonly books: SimulatedBooks,
+    /** Sell orders as the list shows them too (Banxa's one order list holds both sides). */
+    private readonly sellListed: () => ListedSellOrder[] = () => [],
   ) {
     const router = this.router;
     router.get('/v2/crypto/buy', (_req, res) => this.cryptoList(res));
@@ -208,11 +219,20 @@ export class BanxaApi {
           (!customer || o.externalCustomerId === customer),
       )
       .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
+    const rows = [
+      ...matching.map((o) => ({ createdAt: o.createdAt, id: o.id, view: () => this.booked(o) })),
+      ...this.sellListed()
+        .filter(
+          (o) =>
+            window.holds(o.createdAt.toISOString()) && (!status || o.status === status) && (!customer || o.externalCustomerId === customer),
+        )
+        .map((o) => ({ createdAt: o.createdAt, id: o.id, view: () => o.view })),
+    ].sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : -1));
     const first = skip + (page - 1) * limit;
     res.json({
-      orders: matching.slice(first, first + limit).map((o) => this.booked(o)),
-      pageTotal: Math.ceil(Math.max(matching.length - skip, 0) / limit),
-      total: matching.length,
+      orders: rows.slice(first, first + limit).map((o) => o.view()),
+      pageTotal: Math.ceil(Math.max(rows.length - skip, 0) / limit),
+      total: rows.length,
     });
   }
 
