@@ -16,6 +16,8 @@ import {
   BanxaUsStatesSchema,
   type BanxaBuyOrderRequest,
 } from './schemas';
+import { z as zod } from 'zod';
+import { BanxaSellOrderRequestSchema, type BanxaConfirmSellRequest, type BanxaSellOrderRequest } from './sell-schemas';
 import type { ProviderOperation } from '../kit/operation';
 import type { CallSignal } from '../kit/call-signal';
 
@@ -62,6 +64,33 @@ export class BanxaClient {
 
   createBuyOrder(body: BanxaBuyOrderRequest) {
     return this.call('/v2/buy', BanxaCreatedOrderSchema, { method: 'POST', json: body, operation: 'create' });
+  }
+
+  /** `GET /v2/crypto/sell`: the assets Banxa buys, shaped as the buy list. */
+  getSellCrypto(signal?: CallSignal) {
+    return this.call('/v2/crypto/sell', BanxaCryptoListSchema, { signal, operation: 'catalogue' });
+  }
+
+  /** `GET /v2/fiats/sell`: the payout currencies, each payout method's limits in that currency. */
+  getSellFiats(signal?: CallSignal) {
+    return this.call('/v2/fiats/sell', BanxaFiatListSchema, { signal, operation: 'catalogue' });
+  }
+
+  getSellQuote(params: Record<string, string>, signal?: CallSignal) {
+    return this.call(`/v2/quotes/sell?${formQuery(params)}`, BanxaQuoteSchema, { signal, operation: 'quote' });
+  }
+
+  createSellOrder(body: BanxaSellOrderRequest) {
+    return this.call('/v2/sell', BanxaCreatedOrderSchema, {
+      method: 'POST',
+      json: BanxaSellOrderRequestSchema.parse(body),
+      operation: 'create',
+    });
+  }
+
+  /** `POST /v2/orders/{orderId}/confirm`: the deposit's transaction hash, 202 Accepted (its body is not read). */
+  async confirmSellOrder(id: string, body: BanxaConfirmSellRequest): Promise<void> {
+    await this.call(`/v2/orders/${encodeURIComponent(id)}/confirm`, zod.unknown(), { method: 'POST', json: body, operation: 'status' });
   }
 
   getOrder(id: string) {

@@ -1,6 +1,7 @@
 import type { CurrencyDictionary } from '../../domain/currency';
 import { webhookReport } from '../kit/webhook';
 import {
+  IgnoredWebhookError,
   ProviderRejectedError,
   ProviderUnavailableError,
   type CreateProviderOrderRequest,
@@ -26,6 +27,8 @@ import {
   toQuoteParams,
 } from './transformers';
 import { banxaEventId, parseBanxaWebhookBody, verifyBanxaWebhook } from './webhook';
+import { createBanxaSellAdapter } from './sell';
+import { isBanxaSellOrder } from './sell-transformers';
 
 /** How old a Banxa order found under the order id may be to be adopted (half the workflow's clock skew). */
 const ADOPT_WITHIN_MS = 5 * 60_000;
@@ -80,7 +83,14 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
     }
   }
 
-  async function findCreated(request: CreateProviderOrderRequest): Promise<BanxaOrder | undefined> {
+  /**
+   * The Banxa order an earlier attempt created for broker order `orderId` of customer
+   * `externalUserId`, of one side: buys (`sell` false) or sells.
+   */
+  async function findCreated(
+    request: Pick<CreateProviderOrderRequest, 'orderId' | 'externalUserId'>,
+    sell = false,
+  ): Promise<BanxaOrder | undefined> {
     const now = Date.now();
     const window = {
       start: isoDate(now - CREATE_LOOKBACK_DAYS * DAY_MS),
@@ -90,7 +100,7 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
     };
     for (let page = 1; page <= MAX_PAGES; page++) {
       const { orders, pageTotal } = await client.listOrders({ ...window, page });
-      const match = orders.find((o) => externalOrderIdOf(o) === request.orderId);
+      const match = orders.find((o) => externalOrderIdOf(o) === request.orderId && isBanxaSellOrder(o) === sell);
       if (match) return match;
       if (orders.length < PAGE_SIZE || (pageTotal !== undefined && page >= pageTotal)) return undefined;
     }
@@ -101,8 +111,15 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
     );
   }
 
+  /** A buy order's lookup never reports a sell order (the sell adapter reads those). */
+  const bought = (order: BanxaOrder): BanxaOrder => {
+    if (isBanxaSellOrder(order)) throw new ProviderRejectedError('not_found', `Banxa order ${order.id} is a SELL order`);
+    return order;
+  };
+
   return {
     info: BANXA_INFO,
+    sell: createBanxaSellAdapter(client, config, currencies, (request) => findCreated(request, true), refuseStaleOrder),
 
     async getCatalogue(signal) {
       const [crypto, fiats, countries, usStates] = await Promise.all([
@@ -141,7 +158,7 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
     async getOrder(orderId, providerOrderId) {
       // The order workflow keeps the Banxa id from creation on; Banxa looks orders up by it alone.
       if (!providerOrderId) throw new ProviderRejectedError('not_found', `no Banxa order id is known for order ${orderId}`);
-      const snapshot = fromOrder(await client.getOrder(providerOrderId), currencies);
+      const snapshot = fromOrder(bought(await client.getOrder(providerOrderId)), currencies);
       if (!snapshot) throw new ProviderUnavailableError(`/v2/orders/${providerOrderId}: the order names no partner reference`);
       return snapshot;
     },
@@ -149,8 +166,11 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
     async parseWebhook(webhook) {
       verifyBanxaWebhook(webhook, config, config.webhookPath);
       const body = parseBanxaWebhookBody(webhook.rawBody);
+      // A sell order's event is the sell adapter's: nothing of a sell reaches a buy order.
+      if (body.order_type === 'SELL') throw new IgnoredWebhookError(`Banxa order ${body.order_id} is a SELL order`);
       // Always read the order: a v2 body never names the wallet, which every report is checked against.
       const order = await client.getOrder(body.order_id);
+      if (isBanxaSellOrder(order)) throw new IgnoredWebhookError(`Banxa order ${body.order_id} is a SELL order`);
       const event = webhookReport(() => fromWebhook(body, order, currencies));
       if (!event) throw new ProviderRejectedError('not_found', `Banxa order ${body.order_id} carries no external order id`);
       return { ...event, eventId: banxaEventId(webhook.rawBody) };

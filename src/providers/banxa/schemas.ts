@@ -72,7 +72,14 @@ export const BanxaOrderSchema = z.object({
   /** What the customer pays, fees included. */
   fiatAmount: decimalString.nullish(),
   cryptoAmount: decimalString.nullish(),
+  /** Buy: the customer's wallet. Sell: Banxa's deposit address for the order (never the customer's). */
   walletAddress: optionalText,
+  /** Sell: the deposit address's memo or destination tag, where its network needs one. */
+  walletAddressTag: optionalText,
+  /** `BUY` or `SELL`; a buy where absent (the buy adapter's orders predate sells). */
+  orderType: optionalText,
+  /** The partner's `metadata` of the create call, returned as-is. */
+  metadata: z.unknown().optional(),
   transactionHash: optionalText,
   /** When Banxa made the order (ISO 8601); another shape reads as absent rather than refusing the order. */
   createdAt: z.string().nullish().catch(undefined),
@@ -100,6 +107,8 @@ export const BanxaWebhookSchema = z.object({
   status: z.string().optional(),
   status_date: optionalText,
   external_id: optionalText,
+  /** `BUY` or `SELL` (webhooks v2). */
+  order_type: optionalText,
   crypto_coin: optionalText,
   crypto_blockchain: optionalText,
   crypto_amount: decimalString.nullish(),
