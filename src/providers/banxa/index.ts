@@ -187,12 +187,14 @@ export function createBanxaAdapter(config: BanxaConfig, currencies: CurrencyDict
         const page = banxaPageOf(cursor);
         const { start, end } = banxaListDates(window);
         const { orders, pageTotal } = await client.listTransactions(start, end, page, signal);
+        // Banxa's one list holds both sides: a sell order is no buy transaction.
         return banxaListPage(
-          orders.map((order) => fromListedOrder(order, currencies)),
+          orders.filter((order) => !isBanxaSellOrder(order)).map((order) => fromListedOrder(order, currencies)),
           window,
           page,
           BANXA_LIST_LIMIT,
           pageTotal,
+          orders.length,
         );
       },
     },

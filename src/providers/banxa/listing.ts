@@ -38,8 +38,10 @@ export function banxaListPage(
   page: number,
   limit: number,
   pageTotal?: number,
+  /** How many orders Banxa's page held, where some were left out of `rows` (sell orders): it decides whether the page was full. */
+  pageLength: number = rows.length,
 ): ProviderTransactionPage {
   const listed = windowRows(rows, window);
-  const last = rows.length < limit || (pageTotal !== undefined && page >= pageTotal);
+  const last = pageLength < limit || (pageTotal !== undefined && page >= pageTotal);
   return last ? listed : { ...listed, cursor: String(page + 1) };
 }

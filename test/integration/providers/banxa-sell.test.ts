@@ -23,6 +23,7 @@ import { banxaAuthorization } from '../../../src/simulators/banxa/signing';
 import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
+import { listAll } from '../../helpers/transaction-list';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
 
 jest.setTimeout(20_000);
@@ -288,6 +289,10 @@ describe('Banxa sell adapter against the simulator', () => {
     const sellBody = { order_id: sold.providerOrderId, status: 'complete', external_id: selling.orderId, order_type: 'SELL' };
     await expect(harness.adapter.parseWebhook(signed(sellBody))).rejects.toBeInstanceOf(IgnoredWebhookError);
     await expect(harness.adapter.parseWebhook(signed({ ...sellBody, order_type: undefined }))).rejects.toBeInstanceOf(IgnoredWebhookError);
+    // The reconciliation's list of buy transactions leaves the sell order out.
+    const listed = await listAll(harness.adapter, { fromMs: Date.now() - 60_000, toMs: Date.now() + 60_000 });
+    expect(listed.map((t) => t.orderId)).toContain(buying.orderId);
+    expect(listed.map((t) => t.orderId)).not.toContain(selling.orderId);
     expect((await rejectionOf(sell().getOrder(buying.orderId, bought.providerOrderId), ProviderRejectedError)).code).toBe('not_found');
     expect((await rejectionOf(harness.adapter.getOrder(selling.orderId, sold.providerOrderId), ProviderRejectedError)).code).toBe(
       'not_found',

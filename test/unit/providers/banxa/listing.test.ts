@@ -76,6 +76,8 @@ describe('the list pages', () => {
     expect(banxaListPage([inside('a'), inside('b')], window, 3, 2, 3)).not.toHaveProperty('cursor');
     expect(banxaListPage([inside('a')], window, 1, 2)).not.toHaveProperty('cursor');
     expect(banxaListPage([], window, 1, 2)).toEqual({ transactions: [], unreadable: 0 });
+    // A full page of which some orders were left out (sells) still has a next page.
+    expect(banxaListPage([inside('a')], window, 1, 2, undefined, 2)).toMatchObject({ cursor: '2' });
   });
 
   test('keeps the rows inside the window, counts the unreadable ones, lists one without our id by Banxa id alone', () => {
