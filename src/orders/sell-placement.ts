@@ -93,6 +93,10 @@ export function sellOfferMatcher(offers: OfferStore): SellPlacementDeps['matchOf
       state,
       payoutMethod: body.payout_method,
     });
-    return { amountExpectedTo: offer.payoutAmount, totalFeeAmount: offer.totalFeeAmount, ...(offer.ip === undefined ? {} : { ip: offer.ip }) };
+    return {
+      amountExpectedTo: offer.payoutAmount,
+      totalFeeAmount: offer.totalFeeAmount,
+      ...(offer.ip === undefined ? {} : { ip: offer.ip }),
+    };
   };
 }
