@@ -13,8 +13,15 @@ import {
   type MoonpayTransaction,
 } from './schemas';
 import type { CallSignal } from '../kit/call-signal';
+import {
+  MoonpaySellQuoteSchema,
+  MoonpaySellTransactionSchema,
+  MoonpaySellTransactionsSchema,
+  type MoonpaySellTransaction,
+} from './sell-schemas';
 
-type Auth = 'publishable' | 'secret';
+/** `both`: the sell lookups, whose page shows the publishable `apiKey` while the buy lookups take the secret key; both are sent. */
+type Auth = 'publishable' | 'secret' | 'both';
 
 /** The most transactions one page of MoonPay's list holds. */
 export const MOONPAY_LIST_LIMIT = 50;
@@ -48,6 +55,38 @@ export class MoonpayClient {
     );
   }
 
+  getSellQuote(currencyCode: string, params: Record<string, string>, signal?: CallSignal) {
+    return this.get(
+      `/v3/currencies/${encodeURIComponent(currencyCode)}/sell_quote`,
+      params,
+      MoonpaySellQuoteSchema,
+      'publishable',
+      'quote',
+      signal,
+    );
+  }
+
+  /** One sell transaction by MoonPay's id. */
+  getSellTransaction(id: string): Promise<MoonpaySellTransaction> {
+    return this.get(`/v3/sell_transactions/${encodeURIComponent(id)}`, {}, MoonpaySellTransactionSchema, 'both', 'status');
+  }
+
+  /** Every sell transaction carrying our id; none before the customer has confirmed the sale in the widget. */
+  async findSellTransactions(externalTransactionId: string): Promise<MoonpaySellTransaction[]> {
+    try {
+      return await this.get(
+        `/v3/sell_transactions/ext/${encodeURIComponent(externalTransactionId)}`,
+        {},
+        MoonpaySellTransactionsSchema,
+        'both',
+        'status',
+      );
+    } catch (err) {
+      if (err instanceof ProviderRejectedError && err.code === 'not_found') return [];
+      throw err;
+    }
+  }
+
   /** Every buy transaction carrying our id; none before the customer has submitted the widget. */
   async findTransactions(externalTransactionId: string): Promise<MoonpayTransaction[]> {
     try {
@@ -78,12 +117,12 @@ export class MoonpayClient {
     operation: ProviderOperation,
     signal?: CallSignal,
   ): Promise<z.output<T>> {
-    const query = formQuery(auth === 'publishable' ? { ...params, apiKey: this.config.publishableKey } : params);
+    const query = formQuery(auth === 'secret' ? params : { ...params, apiKey: this.config.publishableKey });
     return callJson(`${this.config.apiUrl}${path}${query === '' ? '' : `?${query}`}`, {
       timeoutMs: this.timeoutMs,
       signal,
       call: { provider: 'moonpay', operation },
-      headers: auth === 'secret' ? { authorization: `Api-Key ${this.config.secretKey}` } : {},
+      headers: auth !== 'publishable' ? { authorization: `Api-Key ${this.config.secretKey}` } : {},
       route: path,
       schema,
       refusal: (route, status, body) => {

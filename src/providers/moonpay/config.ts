@@ -55,6 +55,17 @@ export function moonpaySimulatorCredentials(secret: string | undefined): Moonpay
 
 const MOONPAY_API_URL = 'https://api.moonpay.com';
 const WIDGET_URLS = { test: 'https://buy-sandbox.moonpay.com', live: 'https://buy.moonpay.com' } as const;
+/** The sell widget's hosts (dev.moonpay.com, off-ramp "integrate using simple URL"). */
+const SELL_WIDGET_URLS = { test: 'https://sell-sandbox.moonpay.com', live: 'https://sell.moonpay.com' } as const;
+
+/**
+ * The sell widget base: the simulator's `…/moonpay/sell-widget` beside its buy widget, else MoonPay's
+ * sell host for the key's mode (a MOONPAY_WIDGET_URL override moves the buy widget only).
+ */
+export function sellWidgetUrlOf(config: Pick<MoonpayConfig, 'widgetUrl' | 'publishableKey'>): string {
+  if (config.widgetUrl.endsWith('/moonpay/widget')) return `${config.widgetUrl.slice(0, -'/widget'.length)}/sell-widget`;
+  return SELL_WIDGET_URLS[isTestKey(config.publishableKey) ? 'test' : 'live'];
+}
 
 const CREDENTIAL_VARIABLES = ['MOONPAY_PUBLISHABLE_KEY', 'MOONPAY_SECRET_KEY', 'MOONPAY_WEBHOOK_KEY'] as const;
 const URL_VARIABLES = ['MOONPAY_API_URL', 'MOONPAY_WIDGET_URL'] as const;

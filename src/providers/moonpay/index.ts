@@ -27,6 +27,7 @@ import {
 } from './transformers';
 import { signedWidgetUrl } from './widget';
 import { parseMoonpayWebhook } from './webhook';
+import { createMoonpaySellAdapter } from './sell';
 import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
 import type { CallSignal } from '../kit/call-signal';
 
@@ -114,8 +115,12 @@ export function createMoonpayAdapter(config: MoonpayConfig, currencies: Currency
     return undefined;
   };
 
+  /** The currency list fetched now (a catalogue call), remembered for quotes and orders. */
+  const freshIndex = async (signal?: AbortSignal) => remember(indexCurrencies(currencies, await client.getCurrencies(signal), testMode));
+
   return {
     info: MOONPAY_INFO,
+    sell: createMoonpaySellAdapter(client, config, currencies, assetIndex, freshIndex),
 
     async getCatalogue(signal) {
       const [list, countries] = await Promise.all([client.getCurrencies(signal), client.getCountries(signal)]);

@@ -18,6 +18,10 @@ export const MoonpayCurrencySchema = z.object({
   name: z.string(),
   minBuyAmount: amount.nullish(),
   maxBuyAmount: amount.nullish(),
+  /** Whether MoonPay buys it from customers (off-ramp); its sell limits, in the currency's own units. */
+  isSellSupported: z.boolean().nullish(),
+  minSellAmount: amount.nullish(),
+  maxSellAmount: amount.nullish(),
   isSuspended: z.boolean().nullish(),
   supportsTestMode: z.boolean().nullish(),
   supportsLiveMode: z.boolean().nullish(),

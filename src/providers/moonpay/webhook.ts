@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { CurrencyDictionary } from '../../domain/currency';
-import { eventDigest, parseSignedJson, webhookReport } from '../kit/webhook';
-import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
+import { eventDigest, parseJson, parseSigned, webhookReport } from '../kit/webhook';
+import { IgnoredWebhookError, WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
 import { MoonpayWebhookSchema } from './schemas';
 import { fromTransaction } from './transformers';
 
@@ -36,6 +36,12 @@ export function verifyMoonpaySignature(webhook: IncomingWebhook, webhookKey: str
   if (!timingSafeEqual(digest, signature)) throw new WebhookVerificationError('signature does not match the body');
 }
 
+/** Whether the body's `type` is a sell event's (`sell_transaction_…`; docs/providers/moonpay.md, "Sell (off-ramp)"). */
+function isSellType(json: unknown): boolean {
+  const type = typeof json === 'object' && json !== null ? (json as { type?: unknown }).type : undefined;
+  return typeof type === 'string' && type.startsWith('sell_');
+}
+
 /**
  * A verified buy webhook as a broker event. MoonPay's events carry no id of their own; the digest of
  * the body stands in, so a redelivered event is recognised as a duplicate.
@@ -47,6 +53,9 @@ export function parseMoonpayWebhook(
   nowSeconds = Math.floor(Date.now() / 1000),
 ): ProviderWebhookEvent {
   verifyMoonpaySignature(webhook, webhookKey, nowSeconds);
-  const event = parseSignedJson(webhook.rawBody, MoonpayWebhookSchema, 'signed body is not a MoonPay buy transaction event');
+  const json = parseJson(webhook.rawBody);
+  // A sell transaction's event is no buy event, however well signed: the sell adapter's parser reads it.
+  if (isSellType(json)) throw new IgnoredWebhookError('a sell transaction event: not about a buy order');
+  const event = parseSigned(json, MoonpayWebhookSchema, 'signed body is not a MoonPay buy transaction event');
   return { ...webhookReport(() => fromTransaction(event.data, dictionary)), eventId: eventDigest(webhook.rawBody) };
 }
