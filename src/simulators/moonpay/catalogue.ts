@@ -5,6 +5,7 @@ import { v5 as uuidv5 } from 'uuid';
 import { methodLimits } from '../kit/pricing';
 import { US_STATES, type SimulatorProfile } from '../kit/profile';
 import { MOONPAY_ASSETS, MOONPAY_REFUSED_COUNTRIES, type SimulatedAsset } from './profile';
+import { sellTerms } from './sell-terms';
 
 const ID_NAMESPACE = '2b0c4d6e-8f10-5a2b-9c3d-4e5f60718293';
 const LISTED_SINCE = '2019-05-17T18:24:45.206Z';
@@ -57,7 +58,7 @@ export function cryptoCurrency(asset: SimulatedAsset) {
     supportsLiveMode: true,
     isSuspended: false,
     isSupportedInUS: !(asset.notAllowedCountries ?? []).includes('US'),
-    isSellSupported: false,
+    ...sellTerms(asset),
     notAllowedCountries: [...(asset.notAllowedCountries ?? [])],
     notAllowedUSStates: [...(asset.notAllowedUSStates ?? [])],
     metadata: { contractAddress: asset.contractAddress ?? null, chainId: asset.chainId ?? null, networkCode: asset.networkCode },
@@ -76,7 +77,7 @@ function country(alpha2: string, served: boolean, servedStates?: readonly string
     name: entry?.name ?? alpha2,
     isAllowed: served,
     isBuyAllowed: served,
-    isSellAllowed: false,
+    isSellAllowed: served,
     supportedDocuments: served ? ['passport', 'national_identity_card', 'driving_licence'] : [],
     ...(servedStates
       ? {
@@ -85,7 +86,7 @@ function country(alpha2: string, served: boolean, servedStates?: readonly string
             name: iso31662.find((s) => s.code === `${alpha2}-${code}`)?.name ?? code,
             isAllowed: servedStates.includes(code),
             isBuyAllowed: servedStates.includes(code),
-            isSellAllowed: false,
+            isSellAllowed: servedStates.includes(code),
           })),
         }
       : {}),

@@ -12,6 +12,7 @@ import { simulatedTransactionHash } from '../kit/transaction-hash';
 import { DEFAULT_PAYMENT_METHOD, findAsset, MoonpayApi, moonpayError } from './api';
 import { MoonpayCheckout } from './checkout';
 import { MoonpayLifecycle } from './lifecycle';
+import { MoonpaySell } from './sell';
 import type { MoonpaySimulatorOptions } from './options';
 import { isSimStatus, type SimTransaction } from './transactions';
 
@@ -20,10 +21,12 @@ export type { MoonpaySimulatorOptions } from './options';
 export class MoonpaySimulator extends SimulatorBase {
   readonly code = 'moonpay';
   readonly transactions = new Map<string, SimTransaction>();
+  readonly sell: MoonpaySell;
 
   constructor(options: MoonpaySimulatorOptions) {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
     const lifecycle = new MoonpayLifecycle(this.parts, options.credentials.webhookKey);
+    this.sell = new MoonpaySell(this.parts, options.credentials);
     // The customer's widget: signed URL, no API faults.
     this.app.use(new MoonpayCheckout(this.transactions, lifecycle, options, this.faults, this.playedAction).router);
     const outage = (res: Response) => moonpayError(res, 503, 'MoonPayApiError', '1_SYS_UNKNOWN', 'Service Unavailable');
@@ -34,6 +37,8 @@ export class MoonpaySimulator extends SimulatorBase {
       moonpayError(res, 400, 'BadRequestError', '1_SYS_UNKNOWN', 'This customer cannot be served'),
     );
     this.app.use(new MoonpayApi(this.transactions, options.credentials, this.books).router);
+    // The off-ramp: sell quote, sell widget and sell transaction lookups (src/simulators/moonpay/sell.ts).
+    this.app.use(this.sell.router);
     this.books.makePhantomsWith((request) => this.phantom(request));
     this.app.use((_req: Request, res: Response) => moonpayError(res, 404, 'NotFoundError', '4_SYS_NOT_FOUND', 'Not Found'));
   }
