@@ -287,8 +287,7 @@ export class OrderState {
 
   /** Keeps one webhook attempt's record, dropping the oldest beyond WEBHOOK_DELIVERIES_KEPT. */
   recordDelivery(record: WebhookDeliveryRecord): void {
-    this.deliveries.push(record);
-    if (this.deliveries.length > WEBHOOK_DELIVERIES_KEPT) this.deliveries.splice(0, this.deliveries.length - WEBHOOK_DELIVERIES_KEPT);
+    keepDelivery(this.deliveries, record);
   }
 
   /** What the next run starts from. */
@@ -338,10 +337,7 @@ export class OrderState {
 
   /** Records an event id; false when it was seen already. */
   private firstSight(id: string): boolean {
-    if (this.seenEventIds.includes(id)) return false;
-    this.seenEventIds.push(id);
-    if (this.seenEventIds.length > SEEN_EVENT_IDS_KEPT) this.seenEventIds.shift();
-    return true;
+    return firstSight(this.seenEventIds, id);
   }
 
   /** Why a report is not about this order, or undefined when it is. */
@@ -461,4 +457,18 @@ function withPayment(order: Order, request: OrderRequest, discrepancies: Payment
   if (discrepancies.length > 0) next.discrepancies = discrepancies;
   else delete next.discrepancies;
   return next;
+}
+
+/** Records an event id in `seen` (the newest SEEN_EVENT_IDS_KEPT); false when it was seen already. Shared with the sell order's state. */
+export function firstSight(seen: string[], id: string): boolean {
+  if (seen.includes(id)) return false;
+  seen.push(id);
+  if (seen.length > SEEN_EVENT_IDS_KEPT) seen.shift();
+  return true;
+}
+
+/** Keeps one webhook attempt's record in `deliveries`, dropping the oldest beyond WEBHOOK_DELIVERIES_KEPT. Shared with the sell order's state. */
+export function keepDelivery(deliveries: WebhookDeliveryRecord[], record: WebhookDeliveryRecord): void {
+  deliveries.push(record);
+  if (deliveries.length > WEBHOOK_DELIVERIES_KEPT) deliveries.splice(0, deliveries.length - WEBHOOK_DELIVERIES_KEPT);
 }

@@ -27,7 +27,6 @@ import {
   REVIEW_REASON_KEY,
   type IntegratorNotification,
   type WebhookDeliveryRecord,
-  WEBHOOK_DELIVERIES_KEPT,
 } from '../src/temporal/order-contract';
 import type {
   SellIntegrityAlert,
@@ -37,7 +36,7 @@ import type {
   SellProviderEvent,
 } from '../src/temporal/sell-order-contract';
 import type { QueueReason, ReviewMessage } from '../src/temporal/review-contract';
-import { SEEN_EVENT_IDS_KEPT, type OrderMetricsSink } from './order-state';
+import { firstSight, keepDelivery, type OrderMetricsSink } from './order-state';
 
 /** State carried across continue-as-new. */
 export interface SellOrderResumeState {
@@ -87,15 +86,14 @@ export class SellOrderState {
   constructor(
     private readonly options: {
       input: SellOrderWorkflowInput;
-      /** The order's crypto currency's network (the dictionary's name): a deposit on any other is refused. */
-      network: string;
       resume?: SellOrderResumeState;
       effects: SellOrderEffects;
     },
   ) {
     this.input = options.input;
-    this.network = options.network;
-    this.ordered = orderedSellTerms(options.input.request, options.network);
+    // The order's crypto currency's network (the dictionary's name): a deposit on any other is refused.
+    this.network = options.input.network;
+    this.ordered = orderedSellTerms(options.input.request, this.network);
     this.memo = options.resume?.memo ?? null;
     this.seenEventIds = options.resume?.seenEventIds ?? [];
     this.settledAtMs = options.resume?.settledAtMs;
@@ -168,7 +166,7 @@ export class SellOrderState {
       this.refuse(memo, refusal);
       return false;
     }
-    if (event.eventId !== undefined && !this.firstSight(`${event.providerCode}:${event.eventId}`)) return false;
+    if (event.eventId !== undefined && !firstSight(this.seenEventIds, `${event.providerCode}:${event.eventId}`)) return false;
     return this.applyChecked(memo, event, afterWait);
   }
 
@@ -242,8 +240,7 @@ export class SellOrderState {
   }
 
   recordDelivery(record: WebhookDeliveryRecord): void {
-    this.deliveries.push(record);
-    if (this.deliveries.length > WEBHOOK_DELIVERIES_KEPT) this.deliveries.splice(0, this.deliveries.length - WEBHOOK_DELIVERIES_KEPT);
+    keepDelivery(this.deliveries, record);
   }
 
   resumeState(pollDelayMs: number): SellOrderResumeState {
@@ -270,13 +267,6 @@ export class SellOrderState {
       sequence: current.sequence,
       ...(timedByReport ? { firstAttemptLocal: true as const } : {}),
     });
-  }
-
-  private firstSight(id: string): boolean {
-    if (this.seenEventIds.includes(id)) return false;
-    this.seenEventIds.push(id);
-    if (this.seenEventIds.length > SEEN_EVENT_IDS_KEPT) this.seenEventIds.shift();
-    return true;
   }
 
   /** Why a report is not taken, or undefined when it is about this order and everything it names may be taken. */

@@ -79,7 +79,6 @@ export async function sellOrderWorkflow(input: SellOrderWorkflowInput, resume?: 
     reviews.add({ subject, notice: { reason, key, detail, raisedAt: nowIso(), source: 'order' } });
   const state = new SellOrderState({
     input,
-    network: input.network,
     resume,
     effects: {
       now: () => Date.now(),

@@ -67,7 +67,7 @@ function recorder() {
 
 function sellState(createdOverrides: Partial<CreatedSellOrder> = {}, check = { valid: true }) {
   const effects = recorder();
-  const state = new SellOrderState({ input, network: 'ethereum', effects: effects.effects });
+  const state = new SellOrderState({ input, effects: effects.effects });
   state.created({ ...created, ...createdOverrides }, check);
   return { state, effects };
 }
@@ -115,7 +115,7 @@ describe('SellOrderState: creation', () => {
 
   it('refuses a deposit that was not checked at all', () => {
     const effects = recorder();
-    const state = new SellOrderState({ input, network: 'ethereum', effects: effects.effects });
+    const state = new SellOrderState({ input, effects: effects.effects });
     state.created(created);
     expect(state.memo!.order.deposit).toBeUndefined();
     expect(state.memo!.integrityAlert).toBe('deposit_refused');
