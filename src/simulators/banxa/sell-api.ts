@@ -10,6 +10,7 @@ import { providerOrderMadeAt, type SimulatorFaults } from '../kit/faults';
 import { payoutLimits, sellQuote, type SellQuoteResult } from '../kit/sell-pricing';
 import { refuse } from './api';
 import type { BanxaSimulatorOptions } from './options';
+import type { BanxaSellLifecycle } from './sell-lifecycle';
 import { sellOrderView, type BanxaSimSellOrder } from './sell-orders';
 import { BANXA_SELL_NETWORKS, BANXA_SELL_PROFILE } from './sell-profile';
 
@@ -32,6 +33,7 @@ export class BanxaSellApi {
     private readonly orders: Map<string, BanxaSimSellOrder>,
     private readonly options: Pick<BanxaSimulatorOptions, 'publicUrl' | 'log'>,
     private readonly faults: Pick<SimulatorFaults, 'providerOrderAgeMs'>,
+    private readonly lifecycle: Pick<BanxaSellLifecycle, 'confirmed'>,
   ) {
     const router = this.router;
     router.get('/v2/crypto/sell', (_req, res) => this.cryptoList(res));
@@ -162,7 +164,8 @@ export class BanxaSellApi {
 
   /**
    * `POST /v2/orders/{orderId}/confirm`: the partner names the deposit transaction; the source must
-   * be the wallet given at creation, the target the order's deposit address. 202, the hash queued.
+   * be the wallet given at creation, the target the order's deposit address. 202; an order waiting
+   * for its deposit then receives it under that hash and pays out.
    */
   private confirm(req: Request, res: Response): void {
     const order = this.find(String(req.params.id));
@@ -180,6 +183,7 @@ export class BanxaSellApi {
     }
     order.transactionHash ??= body.transactionHash as string;
     this.options.log?.(`banxa sell order ${order.id} confirmed with ${String(body.transactionHash)}`);
+    this.lifecycle.confirmed(order);
     res.status(202).json({});
   }
 

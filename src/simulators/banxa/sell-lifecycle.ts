@@ -34,6 +34,15 @@ export class BanxaSellLifecycle {
     });
   }
 
+  /**
+   * The partner confirmed the customer's transaction of an order waiting for it: Banxa sees it
+   * arrive and pays out. Any other time the confirmation changes nothing here.
+   */
+  confirmed(order: BanxaSimSellOrder): void {
+    if (order.status !== 'waitingPayment' || this.parts.walks.isWalking(order)) return;
+    this.act(order, 'pay');
+  }
+
   private receive(order: BanxaSimSellOrder, short: boolean): void {
     order.transactionHash ??= simulatedDepositTransaction(BANXA_SELL_NETWORKS[order.blockchain] ?? '');
     if (!short) return;

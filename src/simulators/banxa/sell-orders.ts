@@ -37,8 +37,8 @@ export interface BanxaSimSellOrder {
   updatedAt: Date;
 }
 
-export type BanxaSellAction = 'pay' | 'fail' | 'expire' | 'refund' | 'wrong_amount';
-export const BANXA_SELL_ACTIONS: readonly BanxaSellAction[] = ['pay', 'fail', 'expire', 'refund', 'wrong_amount'];
+export type BanxaSellAction = 'pay' | 'fail' | 'expire' | 'refund' | 'wrong_amount' | 'ready';
+export const BANXA_SELL_ACTIONS: readonly BanxaSellAction[] = ['pay', 'fail', 'expire', 'refund', 'wrong_amount', 'ready'];
 export const isBanxaSellAction = (value: unknown): value is BanxaSellAction =>
   typeof value === 'string' && (BANXA_SELL_ACTIONS as readonly string[]).includes(value);
 
@@ -46,6 +46,7 @@ export const isBanxaSellAction = (value: unknown): value is BanxaSellAction =>
 export function sellActionsOf(status: BanxaSimStatus): BanxaSellAction[] {
   switch (status) {
     case 'pendingPayment':
+      return ['pay', 'wrong_amount', 'fail', 'expire', 'refund', 'ready'];
     case 'waitingPayment':
       return ['pay', 'wrong_amount', 'fail', 'expire', 'refund'];
     case 'paymentReceived':
@@ -63,11 +64,15 @@ export function sellActionsOf(status: BanxaSimStatus): BanxaSellAction[] {
 /**
  * The statuses an action walks, the first at once: the order becomes `waitingPayment` (ready to
  * receive the crypto) before any deposit; `pay` has the crypto received and the fiat paid out;
- * `refund` has it received and returned; `fail` declines it before a deposit, cancels it after.
+ * `refund` has it received and returned; `fail` declines it before a deposit, cancels it after;
+ * `ready` stops at `waitingPayment`: the customer is shown the deposit and sends nothing yet (the
+ * partner's confirmation of a transaction then has it received: BanxaSellLifecycle.confirmed).
  */
 export function sellStepsOf(action: BanxaSellAction, from: BanxaSimStatus): BanxaSimStatus[] {
   const ready: BanxaSimStatus[] = from === 'pendingPayment' ? ['waitingPayment'] : [];
   switch (action) {
+    case 'ready':
+      return ready;
     case 'pay':
     case 'wrong_amount':
       return [...ready, 'paymentReceived', 'complete'];

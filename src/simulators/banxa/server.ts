@@ -29,7 +29,7 @@ export class BanxaSimulator extends SimulatorBase {
     const webhookPath = new URL(options.brokerWebhookUrl).pathname;
     const lifecycle = new BanxaLifecycle(this.parts, options.credentials, webhookPath);
     const sellLifecycle = new BanxaSellLifecycle(this.parts, options.credentials, webhookPath);
-    const sellApi = new BanxaSellApi(this.sellOrders, options, this.faults);
+    const sellApi = new BanxaSellApi(this.sellOrders, options, this.faults, sellLifecycle);
     const api = new BanxaApi(this.orders, options, this.faults, this.books, () =>
       [...this.sellOrders.values()].map((o) => ({ ...o, view: listedSellOrderView(o, options.publicUrl) })),
     );

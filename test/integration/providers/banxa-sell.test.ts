@@ -180,6 +180,9 @@ describe('Banxa sell adapter against the simulator', () => {
       country: 'AU',
     });
     const created = await placed(request);
+    // Shown the deposit first: a walk straight to expired may outrun the waitingPayment webhook's lookup.
+    await checkout(created.redirectUrl, 'ready');
+    await harness.waitForSellEvents(request.orderId, 1);
     await checkout(created.redirectUrl, 'expire');
     const events = await harness.waitForSellEvents(request.orderId, 2);
     expect(events.map((e) => e.status)).toEqual(['waiting_for_deposit', 'expired']);
@@ -220,6 +223,9 @@ describe('Banxa sell adapter against the simulator', () => {
         refundWalletAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
       });
       const created = await placed(request);
+      // Each webhook is followed by a lookup: waiting for the first keeps the walk from outrunning it.
+      expect((await checkout(created.redirectUrl, 'ready')).status).toBe(200);
+      await harness.waitForSellEvents(request.orderId, 1);
       expect((await checkout(created.redirectUrl, action)).status).toBe(200);
       const events = await harness.waitForSellEvents(request.orderId, statuses.length);
       expect(events.map((e) => e.status)).toEqual(statuses);
@@ -249,6 +255,20 @@ describe('Banxa sell adapter against the simulator', () => {
     await expect(sell().confirmDeposit!(request.orderId, undefined, hash)).resolves.toBeUndefined();
     const order = harness.simulator.sellOrders.get(created.providerOrderId!)!;
     expect(order.transactionHash).toBe(hash);
+  });
+
+  it("an order shown its deposit (`ready`) receives it once the partner confirms the customer's transaction", async () => {
+    const request = sellRequest();
+    const created = await placed(request);
+    await checkout(created.redirectUrl, 'ready');
+    const [ready] = await harness.waitForSellEvents(request.orderId, 1);
+    expect(ready).toMatchObject({ status: 'waiting_for_deposit' });
+    expect(ready!.deposit).toBeDefined();
+    const hash = `0x${'cd'.repeat(32)}`;
+    await expect(sell().confirmDeposit!(request.orderId, created.providerOrderId, hash)).resolves.toBeUndefined();
+    const events = await harness.waitForSellEvents(request.orderId, 3);
+    expect(events.map((e) => e.status)).toEqual(['waiting_for_deposit', 'deposit_received', 'complete']);
+    expect(await sell().getOrder(request.orderId, created.providerOrderId)).toMatchObject({ status: 'complete', transactionHash: hash });
   });
 
   it('refuses forged and tampered sell webhooks, and a sell body of a buy order', async () => {
