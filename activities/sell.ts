@@ -113,6 +113,31 @@ export function createSellActivities({ providers, currencies }: SellActivityDepe
     },
 
     /**
+     * Passes the customer's deposit transaction to the provider (Banxa's sell confirmation). A
+     * provider without such a call, or its refusal, is final (`provider_rejected`); anything else is
+     * retried, the provider's call taking the same transaction again.
+     */
+    async confirmSellDeposit(input: {
+      orderId: string;
+      providerCode: string;
+      providerOrderId?: string;
+      transactionHash: string;
+    }): Promise<void> {
+      const adapter = sellAdapter(input.providerCode);
+      if (!adapter.confirmDeposit) {
+        throw ApplicationFailure.nonRetryable(`provider ${input.providerCode} takes no deposit confirmation`, 'provider_rejected');
+      }
+      try {
+        await adapter.confirmDeposit(input.orderId, input.providerOrderId, input.transactionHash);
+      } catch (err) {
+        if (err instanceof ProviderRejectedError) {
+          throw ApplicationFailure.nonRetryable(err.message, 'provider_rejected', { code: err.code, ...err.details });
+        }
+        throw err;
+      }
+    },
+
+    /**
      * Whether a deposit instruction can receive the order's crypto: on the crypto currency's network,
      * an address the network's rules accept, with a memo of the format the network takes.
      */

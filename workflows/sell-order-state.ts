@@ -29,6 +29,7 @@ import {
   type WebhookDeliveryRecord,
 } from '../src/temporal/order-contract';
 import type {
+  DepositConfirmationRefusal,
   SellIntegrityAlert,
   SellOrderMemo,
   SellOrderRequest,
@@ -237,6 +238,44 @@ export class SellOrderState {
 
   createdAtMs(): number {
     return this.memo ? Date.parse(this.memo.order.created_at) : NaN;
+  }
+
+  /**
+   * Why the integrator's deposit confirmation cannot be taken now, or undefined when it can. The
+   * transaction confirmed (or being confirmed: `inFlight`) is the only one ever taken; repeating it
+   * is taken and changes nothing. Otherwise the order must show a deposit and wait for it.
+   */
+  depositConfirmationRefusal(
+    transactionHash: string,
+    inFlight: string | undefined,
+  ): { type: DepositConfirmationRefusal; message: string } | undefined {
+    const order = this.memo?.order;
+    const taken = order?.deposit_confirmation?.transaction_hash ?? inFlight;
+    if (taken !== undefined) {
+      return taken === transactionHash
+        ? undefined
+        : { type: 'deposit_already_confirmed', message: 'another deposit transaction was confirmed for this order' };
+    }
+    if (!order?.deposit || order.status !== 'waiting_for_deposit') {
+      return {
+        type: 'deposit_not_awaited',
+        message: order?.deposit ? `the order is ${order.status}, not waiting for its deposit` : 'the order shows no deposit address yet',
+      };
+    }
+    return undefined;
+  }
+
+  /** The provider took the integrator's deposit transaction: the order shows it (no webhook: its status is unchanged). */
+  depositConfirmed(transactionHash: string): void {
+    const current = this.memo!;
+    if (current.order.deposit_confirmation) return;
+    const confirmedAt = new Date(this.options.effects.now()).toISOString();
+    this.memo = {
+      ...current,
+      order: { ...current.order, deposit_confirmation: { transaction_hash: transactionHash, confirmed_at: confirmedAt } },
+    };
+    this.options.effects.upsertMemo({ ...this.memo });
+    this.options.effects.log.info('deposit transaction confirmed to the provider');
   }
 
   recordDelivery(record: WebhookDeliveryRecord): void {

@@ -26,6 +26,7 @@ import { AWAITING_DEPOSIT, isSellTerminal } from '../src/domain/sell-order-statu
 import { webhookDeliveriesQuery, type OrderRejectionType } from '../src/temporal/order-contract';
 import type { QueueReason, ReviewSubject } from '../src/temporal/review-contract';
 import {
+  confirmSellDepositUpdate,
   createSellOrderUpdate,
   getSellOrderQuery,
   sellProviderEventSignal,
@@ -58,6 +59,12 @@ const { createSellProviderOrder } = proxyLocalActivities<OrderActivities>({
 const { getSellProviderOrderStatus } = proxyActivities<OrderActivities>({
   startToCloseTimeout: '30 seconds',
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 3 },
+});
+
+/** The customer's transaction passed on: a provider refusal is final, an unreachable provider tried for about a minute. */
+const { confirmSellDeposit } = proxyActivities<OrderActivities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '2 seconds', maximumInterval: '20 seconds', maximumAttempts: 4, nonRetryableErrorTypes: ['provider_rejected'] },
 });
 
 const HISTORY_EVENTS_BEFORE_CONTINUE = 5_000;
@@ -111,6 +118,58 @@ export async function sellOrderWorkflow(input: SellOrderWorkflowInput, resume?: 
     if (isSellProviderEvent(event)) inbox.push(event);
     else log.warn('sell provider event malformed: dropped', { event: JSON.stringify(event)?.slice(0, 200) });
   });
+  // The transaction being passed on to the provider: one at a time, and only ever one per order.
+  let confirming: string | undefined;
+  let pollNow = false;
+  setHandler(
+    confirmSellDepositUpdate,
+    async ({ transactionHash }) => {
+      if (state.memo!.order.deposit_confirmation || confirming !== undefined) {
+        await condition(() => confirming === undefined);
+        if (state.memo!.order.deposit_confirmation?.transaction_hash === transactionHash) return state.memo!.order;
+      }
+      const refusal = state.depositConfirmationRefusal(transactionHash, undefined);
+      if (refusal) throw ApplicationFailure.nonRetryable(refusal.message, refusal.type);
+      confirming = transactionHash;
+      try {
+        await confirmSellDeposit({
+          orderId: input.orderId,
+          providerCode: input.providerCode,
+          providerOrderId: state.pollTarget(),
+          transactionHash,
+        });
+      } catch (err) {
+        const cause = err instanceof ActivityFailure ? err.cause : err;
+        if (cause instanceof ApplicationFailure && cause.type === 'provider_rejected') {
+          throw ApplicationFailure.nonRetryable(cause.message, 'provider_rejected');
+        }
+        throw ApplicationFailure.nonRetryable(
+          `provider ${input.providerCode} could not be reached; send the confirmation again`,
+          'provider_unavailable',
+        );
+      } finally {
+        confirming = undefined;
+      }
+      state.depositConfirmed(transactionHash);
+      // The provider now knows of the transaction: ask it soon rather than at the poll's backed-off pace.
+      pollNow = true;
+      return state.memo!.order;
+    },
+    {
+      // Refused here, a confirmation that cannot be taken leaves nothing in the order's history.
+      validator: ({ transactionHash }) => {
+        if (typeof transactionHash !== 'string' || transactionHash === '' || transactionHash.length > 128) {
+          throw ApplicationFailure.nonRetryable(
+            'a transaction hash is a non-empty string of at most 128 characters',
+            'deposit_not_awaited',
+          );
+        }
+        if (!state.memo) throw ApplicationFailure.nonRetryable('the order is not created yet', 'deposit_not_awaited');
+        const refusal = state.depositConfirmationRefusal(transactionHash, confirming);
+        if (refusal) throw ApplicationFailure.nonRetryable(refusal.message, refusal.type);
+      },
+    },
+  );
   setHandler(getSellOrderQuery, () => state.memo);
   setHandler(webhookDeliveriesQuery, () => state.deliveries.map((record) => ({ ...record })));
   void webhooks.deliver();
@@ -198,8 +257,12 @@ export async function sellOrderWorkflow(input: SellOrderWorkflowInput, resume?: 
 
     const wakeAt = Math.min(now + pollDelayMs, depositDeadline, graceEnd, now >= reviewAt ? Infinity : reviewAt);
     const waitedFrom = workflowInfo().historyLength;
-    const signalled = await condition(() => inbox.length > 0, Math.max(wakeAt - now, 1));
-    if (signalled || inbox.length > 0) {
+    const signalled = await condition(() => inbox.length > 0 || pollNow, Math.max(wakeAt - now, 1));
+    const polledNow = pollNow && inbox.length === 0;
+    pollNow = false;
+    if (polledNow) {
+      if (await poll()) pollDelayMs = timings.pollInitialMs;
+    } else if (signalled || inbox.length > 0) {
       const afterWait = workflowInfo().historyLength > waitedFrom;
       let changed = false;
       for (const event of inbox.splice(0)) changed = (await applyReport(event, afterWait)) || changed;

@@ -8,6 +8,7 @@ import { UndecodableRecordError } from '../orders/search';
 import { ReturningCustomersUnavailableError } from '../ranking/returning-customers';
 import {
   NoLiveOfferError,
+  DepositConfirmationRefusedError,
   OrderRejectedError,
   OrderUnavailableError,
   OrderUnreadableError,
@@ -32,12 +33,15 @@ export const PROBLEM_CODES = {
   external_order_id_retired: { status: 409, title: 'External order id retired' },
   order_closed: { status: 409, title: "The order's workflow has ended" },
   action_refused: { status: 409, title: 'Action refused' },
+  deposit_not_awaited: { status: 409, title: 'The order waits for no deposit' },
+  deposit_already_confirmed: { status: 409, title: 'Another deposit transaction was confirmed' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   unsupported_pair: { status: 422, title: 'Unsupported currency pair' },
   offer_expired: { status: 422, title: 'Offer expired' },
   invalid_wallet_address: { status: 422, title: 'Invalid wallet address' },
   provider_rejected: { status: 422, title: 'Provider rejected the order' },
+  deposit_confirmation_unsupported: { status: 422, title: 'The provider takes no deposit confirmation' },
   event_out_of_bounds: { status: 422, title: 'Provider event out of bounds' },
   export_too_large: { status: 422, title: 'Export window too large' },
   summary_too_large: { status: 422, title: 'Summary too large' },
@@ -185,6 +189,7 @@ export function problemOf(err: unknown): ProblemError | undefined {
   if (err instanceof ProblemError) return err;
   if (err instanceof OrderRejectedError) return new ProblemError(err.reason, err.message);
   if (err instanceof ActionRefusedError) return new ProblemError(err.reason, err.message);
+  if (err instanceof DepositConfirmationRefusedError) return new ProblemError(err.reason, err.message);
   if (err instanceof NoLiveOfferError) return new ProblemError('offer_expired', err.message);
   if (err instanceof ProviderOutOfServiceError) {
     return new ProblemError('provider_unavailable', err.message, undefined, { 'Retry-After': String(err.retryAfterSeconds) });

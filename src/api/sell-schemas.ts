@@ -2,9 +2,15 @@
  * The zod schemas of the off-ramp order routes (src/api/routes/sell-orders.ts) as the OpenAPI
  * document shows them.
  */
-import { DepositSchema, SellDiscrepancySchema, SellOrderSchema, SellOrderStatusSchema } from '../domain/sell-order';
+import {
+  DepositConfirmationSchema,
+  DepositSchema,
+  SellDiscrepancySchema,
+  SellOrderSchema,
+  SellOrderStatusSchema,
+} from '../domain/sell-order';
 import { EXTRAS_LIMITS } from '../orders/extras-limits';
-import { CreateSellOrderBodySchema, SELL_BROKER_EXTRAS_KEYS, sellOrderIdFor } from '../orders/sell-request';
+import { CreateSellOrderBodySchema, DepositConfirmationBodySchema, SELL_BROKER_EXTRAS_KEYS, sellOrderIdFor } from '../orders/sell-request';
 import { CountryCode, CryptoCurrencyId, FiatCurrencyId, ipAddress, StateCode } from './schemas';
 
 const EXAMPLE_SELL_ORDER = {
@@ -50,10 +56,25 @@ export const SellOrder = SellOrderSchema.extend({
     description:
       "Where the customer sends the crypto, once the provider has given it through its authenticated channel: validated for the network and never changed afterwards (a report naming another is refused). Absent where the provider shows it only in its own checkout (docs/providers.md, 'Off-ramp').",
   }).optional(),
+  deposit_confirmation: DepositConfirmationSchema.meta({
+    id: 'DepositConfirmation',
+    description:
+      "The customer's deposit transaction as the integrator reported it (POST .../deposit_confirmation) and the provider took it: the integrator's word, passed on. The provider's own is transaction_hash.",
+  }).optional(),
   discrepancies: SellOrderSchema.shape.discrepancies.meta({
     description:
       "Present when the provider reports another crypto amount received, payout amount or payout currency than the order's: from_amount, to_amount and to_currency are then the provider's, each entry giving what was ordered.",
   }),
 }).meta({ id: 'SellOrder' });
+
+export const ConfirmSellDepositRequest = DepositConfirmationBodySchema.extend({
+  transaction_hash: DepositConfirmationBodySchema.shape.transaction_hash.meta({
+    description:
+      "The customer's deposit transaction as its network names it (0x and 64 hex digits on EVM networks, 64 hex digits on Bitcoin, a base58 signature on Solana, ...); checked for the order's network.",
+  }),
+}).meta({
+  id: 'ConfirmSellDepositRequest',
+  example: { transaction_hash: '0x2d0b2e3b8f6e1a3c6e7f9d8a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c' },
+});
 
 export { SellDiscrepancySchema };

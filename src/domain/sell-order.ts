@@ -21,6 +21,17 @@ export const DepositSchema = z.object({
 });
 export type Deposit = z.infer<typeof DepositSchema>;
 
+/**
+ * The customer's deposit transaction as the integrator reported it and the provider took it (where the
+ * provider has such a call, as Banxa's sell confirmation): the integrator's word, passed on. The
+ * provider's own word is the order's `transaction_hash`.
+ */
+export const DepositConfirmationSchema = z.object({
+  transaction_hash: z.string(),
+  confirmed_at: z.iso.datetime(),
+});
+export type DepositConfirmation = z.infer<typeof DepositConfirmationSchema>;
+
 /** A term of a sell order the provider reports differently, the order showing the provider's figure. */
 export const SellDiscrepancySchema = z.object({
   field: z.enum(['from_amount', 'to_amount', 'to_currency']),
@@ -53,6 +64,7 @@ export const SellOrderSchema = z.object({
   deposit: DepositSchema.optional(),
   /** The customer's deposit transaction, once the provider names it. */
   transaction_hash: z.string().optional(),
+  deposit_confirmation: DepositConfirmationSchema.optional(),
   failure_reason: z.string().optional(),
   discrepancies: z.array(SellDiscrepancySchema).optional(),
 });

@@ -1,6 +1,7 @@
 import { isGrpcServiceError, ServiceError } from '@temporalio/client';
 import { ValueError } from '@temporalio/common';
 import type { OrderRejectionType } from '../temporal/order-contract';
+import type { DepositConfirmationRefusal } from '../temporal/sell-order-contract';
 
 /**
  * The order was not created, for the reason its workflow gave, or because its id belonged to an
@@ -94,6 +95,20 @@ export class NoLiveOfferError extends Error {
   constructor() {
     super('No live offer matches this order (provider, currencies, amount, user, country and payment method). Request new offers.');
     this.name = 'NoLiveOfferError';
+  }
+}
+
+/**
+ * The integrator's deposit transaction was not taken: why (the order's workflow's answer, or
+ * `deposit_confirmation_unsupported`: the order's provider has no such call).
+ */
+export class DepositConfirmationRefusedError extends Error {
+  constructor(
+    readonly reason: DepositConfirmationRefusal | 'deposit_confirmation_unsupported',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DepositConfirmationRefusedError';
   }
 }
 

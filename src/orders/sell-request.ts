@@ -82,3 +82,8 @@ export function acceptedSellOrderRequest(
 export function acceptedSellRequestHash({ body, crypto, fiat, fromAmount }: AcceptedSellOrderRequest): string {
   return requestHash({ kind: 'off_ramp', ...body, from_amount: fromAmount, from_currency: crypto.id, to_currency: fiat.id });
 }
+
+/** The integrator's report of the customer's deposit transaction (POST /api/off_ramp/orders/{provider_code}/deposit_confirmation). */
+export const DepositConfirmationBodySchema = z.strictObject({
+  transaction_hash: z.string().min(1).max(128),
+});

@@ -40,10 +40,12 @@ import { searchableHash, type EncryptionKey } from '../temporal/codec';
 import { temporalOrderRecords } from '../temporal/order-records';
 import type { providerOrderClaim } from '../../workflows';
 import {
+  confirmSellDepositUpdate,
   createSellOrderUpdate,
   isSellOrderMemo,
   SELL_ORDER_WORKFLOW_TYPE,
   sellProviderEventSignal,
+  type DepositConfirmationRefusal,
   type SellOrderMemo,
   type SellOrderWorkflowInput,
 } from '../temporal/sell-order-contract';
@@ -52,6 +54,7 @@ import type { UpdateDefinition } from '@temporalio/common';
 import { CLAIM_MIN_RETENTION_MS, CLAIM_WORKFLOW_TYPE, providerOrderClaimId } from './claims';
 import { startOrderIdReservation } from './order-id-reservation';
 import {
+  DepositConfirmationRefusedError,
   isTemporalUnreachable,
   isUndecodablePayload,
   OrderRejectedError,
@@ -358,6 +361,43 @@ export class OrderService {
     return isSellOrderMemo(memo) ? memo : undefined;
   }
 
+  /**
+   * Passes the integrator's report of the customer's deposit transaction to the order's provider,
+   * through the order's workflow (one transaction per order, taken while it waits for its deposit).
+   * Answers the order as it then is; an unreachable provider or engine may be tried again.
+   */
+  async confirmSellDeposit(orderId: string, transactionHash: string): Promise<SellOrder> {
+    const { client } = this.options;
+    const workflowId = orderWorkflowId(orderId);
+    try {
+      return await client.withDeadline(Date.now() + this.options.createTimeoutMs, () =>
+        client.workflow.getHandle(workflowId).executeUpdate(confirmSellDepositUpdate, {
+          args: [{ transactionHash }],
+          // Never the hash alone: Temporal answers a repeated update id with its first outcome, and
+          // a provider unreachable once would then answer for ever.
+          updateId: `confirm-deposit-${randomUUID()}`,
+        }),
+      );
+    } catch (err) {
+      if (
+        err instanceof WorkflowUpdateFailedError &&
+        err.cause instanceof ApplicationFailure &&
+        isDepositConfirmationRefusal(err.cause.type)
+      ) {
+        throw new DepositConfirmationRefusedError(err.cause.type, err.cause.message);
+      }
+      if (err instanceof WorkflowNotFoundError) {
+        throw new DepositConfirmationRefusedError('deposit_not_awaited', 'The order has ended: it waits for no deposit.');
+      }
+      if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
+        temporalClientErrors.inc({ operation: 'update' });
+        // The confirmation goes on in the order's workflow; the same request later answers its outcome.
+        throw new OrderUnavailableError('The provider has not answered the confirmation yet; repeat the same request shortly.', 5);
+      }
+      throw unavailable(err, 'update', workflowId);
+    }
+  }
+
   /** An order workflow's memo, once it holds an order. */
   private async memoOf(orderId: string): Promise<(Partial<OrderMemo> & { kind?: unknown }) | undefined> {
     const workflowId = orderWorkflowId(orderId);
@@ -595,7 +635,7 @@ function isOrderRejection(type: string | undefined | null): type is OrderRejecti
 }
 
 /** The `operation` label of onramp_temporal_client_errors_total: the API's Temporal calls. */
-const TEMPORAL_OPERATIONS = ['create', 'reserve', 'describe', 'signal', 'claim', 'query'] as const;
+const TEMPORAL_OPERATIONS = ['create', 'reserve', 'describe', 'signal', 'claim', 'query', 'update'] as const;
 
 /**
  * Exports onramp_temporal_client_errors_total at 0 for every operation, as the API starts:
@@ -640,6 +680,17 @@ function rejectionOf(err: unknown): { type: OrderRejectionType; message: string 
   if (!(err instanceof WorkflowUpdateFailedError) || !(err.cause instanceof ApplicationFailure)) return undefined;
   const type = err.cause.type;
   return type && isOrderRejection(type) ? { type, message: err.cause.message } : undefined;
+}
+
+const DEPOSIT_CONFIRMATION_REFUSALS: readonly string[] = [
+  'deposit_not_awaited',
+  'deposit_already_confirmed',
+  'provider_rejected',
+  'provider_unavailable',
+] satisfies DepositConfirmationRefusal[];
+
+function isDepositConfirmationRefusal(type: string | undefined | null): type is DepositConfirmationRefusal {
+  return typeof type === 'string' && DEPOSIT_CONFIRMATION_REFUSALS.includes(type);
 }
 
 type AnyOrderInput = OrderWorkflowInput | SellOrderWorkflowInput;

@@ -52,6 +52,19 @@ export interface SellOrderWorkflowInput {
   quote?: OrderQuote;
 }
 
+/** The integrator's report of the customer's deposit transaction, its hash checked for the network's format by the API. */
+export interface ConfirmSellDepositArgs {
+  transactionHash: string;
+}
+
+/**
+ * Why a deposit confirmation was not taken (the update's ApplicationFailure type):
+ * `deposit_not_awaited` (the order shows no deposit, or no longer waits for one),
+ * `deposit_already_confirmed` (another transaction was confirmed), `provider_rejected`,
+ * `provider_unavailable` (the provider could not be reached; the confirmation may be sent again).
+ */
+export type DepositConfirmationRefusal = 'deposit_not_awaited' | 'deposit_already_confirmed' | 'provider_rejected' | 'provider_unavailable';
+
 /** A provider's report about a sell order, by webhook (signal) or by poll. */
 export interface SellProviderEvent {
   eventId?: string;
@@ -98,4 +111,6 @@ export function isSellOrderMemo(memo: { kind?: unknown } | null | undefined): me
 
 export const createSellOrderUpdate = defineUpdate<SellOrder, [CreateOrderUpdateArgs]>('createSellOrder');
 export const sellProviderEventSignal = defineSignal<[SellProviderEvent]>('sellProviderEvent');
+/** The customer's deposit transaction, passed on to the provider; answers the order as it then is. */
+export const confirmSellDepositUpdate = defineUpdate<SellOrder, [ConfirmSellDepositArgs]>('confirmSellDeposit');
 export const getSellOrderQuery = defineQuery<SellOrderMemo | null>('getSellOrder');

@@ -513,7 +513,7 @@ describe('answers conform to the document', () => {
     });
   });
 
-  test('sell orders: 400 for a bad body or code, 401 without a key, 503 while Temporal is unreachable', async () => {
+  test('sell orders and deposit confirmations: 400 for a bad body or code, 401 without a key, 503 while Temporal is unreachable', async () => {
     const create = '/api/off_ramp/orders';
     const bad = await request(app)
       .post(create)
@@ -534,6 +534,21 @@ describe('answers conform to the document', () => {
       expect(res.status).toBe(status);
       expectResponseConforms('GET', template, res);
     }
+    const confirmation = '/api/off_ramp/orders/{provider_code}/deposit_confirmation';
+    for (const [query, body, status] of [
+      ['', { transaction_hash: `0x${'ab'.repeat(32)}` }, 400],
+      ['?code=0b8f4a8e-6a53-4b39-9b7e-3f1f2c1d0e9a', { transaction_hash: `0x${'ab'.repeat(32)}` }, 503],
+    ] as const) {
+      const res = await request(app)
+        .post(`/api/off_ramp/orders/banxa/deposit_confirmation${query}`)
+        .set('X-Api-Key', TEST_API_KEY)
+        .send(body);
+      expect(res.status).toBe(status);
+      expectResponseConforms('POST', confirmation, res);
+    }
+    const anonymousConfirmation = await request(app).post('/api/off_ramp/orders/banxa/deposit_confirmation?code=x').send({});
+    expect(anonymousConfirmation.status).toBe(401);
+    expectResponseConforms('POST', confirmation, anonymousConfirmation);
   });
 
   test('forget a customer: 204 (twice), 400 for a bad id, 401 without a key', async () => {

@@ -190,3 +190,64 @@ describe('the deposit address cannot be changed from outside', () => {
     expect((await getSell(orderA.id)).body.deposit).toEqual(orderA.deposit);
   });
 });
+
+describe("the integrator's deposit confirmation (Banxa's sell confirmation)", () => {
+  const confirm = (provider: string, id: string, body: unknown, headers: Record<string, string> = {}) =>
+    callApi(stack.apiUrl, `/api/off_ramp/orders/${provider}/deposit_confirmation?code=${id}`, { body, headers });
+
+  test('passed on while the order waits for its deposit: Banxa receives it, the order completes with it', async () => {
+    const { created } = await offerThenSellOrder(stack.apiUrl, {}, 'banxa');
+    expect(created.status).toBe(200);
+    const order = created.body;
+    const hash = `0x${'5e'.repeat(32)}`;
+    // Before Banxa names the deposit, nothing is confirmed.
+    expect(await confirm('banxa', order.id, { transaction_hash: hash })).toMatchObject({
+      status: 409,
+      body: { code: 'deposit_not_awaited' },
+    });
+    await checkout(order.redirect_url, 'ready');
+    const waiting = await eventually(async () => {
+      const read = await callApi(stack.apiUrl, `/api/off_ramp/orders/banxa?code=${order.id}`);
+      return read.body.status === 'waiting_for_deposit' && read.body.deposit ? read.body : undefined;
+    }, 'the deposit shown');
+    expect(validateWalletAddress('ethereum', waiting.deposit.address).valid).toBe(true);
+
+    // Malformed for the order's network, or not a transaction hash at all: refused before any call.
+    for (const bad of [{ transaction_hash: 'f'.repeat(64) }, { transaction_hash: '' }, { transaction_hash: hash, extra: 1 }, {}]) {
+      expect(await confirm('banxa', order.id, bad)).toMatchObject({ status: 400, body: { code: 'validation_error' } });
+    }
+    const confirmed = await confirm('banxa', order.id, { transaction_hash: hash.toUpperCase().replace('0X', '0x') });
+    expect(confirmed.status).toBe(200);
+    expect(confirmed.body).toMatchObject({ id: order.id, kind: 'off_ramp', deposit_confirmation: { transaction_hash: hash } });
+    // One transaction per order: the same again answers the order; another is a conflict.
+    expect((await confirm('banxa', order.id, { transaction_hash: hash })).status).toBe(200);
+    expect(await confirm('banxa', order.id, { transaction_hash: `0x${'6f'.repeat(32)}` })).toMatchObject({
+      status: 409,
+      body: { code: 'deposit_already_confirmed' },
+    });
+
+    const delivered = await deliveriesUntil(order.id, 'complete');
+    expect(delivered.map((w) => w.body.data.sequence)).toEqual(delivered.map((_, i) => i + 1));
+    expect(delivered.at(-1)!.body.data).toMatchObject({
+      status: 'complete',
+      transaction_hash: hash,
+      deposit_confirmation: { transaction_hash: hash },
+    });
+    // Once the deposit is in, there is nothing to confirm.
+    expect(await confirm('banxa', order.id, { transaction_hash: `0x${'6f'.repeat(32)}` })).toMatchObject({ status: 409 });
+  });
+
+  test("a provider that sees the deposit itself takes none; another provider's route or order is 404", async () => {
+    const { created } = await sellOrder();
+    const hash = `0x${'7a'.repeat(32)}`;
+    expect(await confirm('sandbox', created.body.id, { transaction_hash: hash })).toMatchObject({
+      status: 422,
+      body: { code: 'deposit_confirmation_unsupported' },
+    });
+    expect((await confirm('banxa', created.body.id, { transaction_hash: hash })).status).toBe(404);
+    expect((await confirm('sandbox', '00000000-0000-5000-8000-000000000000', { transaction_hash: hash })).status).toBe(404);
+    expect((await callApi(stack.apiUrl, `/api/off_ramp/orders/sandbox/deposit_confirmation?code=${created.body.id}`)).status).toBe(405);
+    await checkout(created.body.redirect_url, 'pay');
+    await deliveriesUntil(created.body.id, 'complete');
+  });
+});

@@ -1,4 +1,4 @@
-/** Sell (off-ramp) orders through the real API: a live sandbox sell offer, then the order placed against it. */
+/** Sell (off-ramp) orders through the real API: a live sell offer (the sandbox's unless told), then the order placed against it. */
 import { callApi, type JsonResponse } from './http';
 
 export const SELL_ETH = 14;
@@ -7,10 +7,11 @@ export const SELL_REFUND_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 let serial = 0;
 
-/** Asks the sandbox's sell offers for 0.5 ETH in EUR in DE, then places the order against the offer with `overrides`. */
+/** Asks `provider`'s sell offers for 0.5 ETH in EUR in DE (SEPA), then places the order against the offer with `overrides`. */
 export async function offerThenSellOrder(
   apiUrl: string,
   overrides: Record<string, unknown> = {},
+  provider = 'sandbox',
 ): Promise<{ offer: Record<string, any>; request: Record<string, unknown>; created: JsonResponse }> {
   const user = `seller-${++serial}-${process.pid}`;
   const offers = await callApi(
@@ -21,13 +22,13 @@ export async function offerThenSellOrder(
       currency_to: String(SELL_EUR),
       amount_from: '0.5',
       country: 'DE',
-      provider_codes: 'sandbox',
+      provider_codes: provider,
     }).toString()}`,
   );
-  if (offers.status !== 200 || !offers.body.sandbox)
-    throw new Error(`no sandbox sell offer: ${offers.status} ${JSON.stringify(offers.body)}`);
+  if (offers.status !== 200 || !offers.body[provider])
+    throw new Error(`no ${provider} sell offer: ${offers.status} ${JSON.stringify(offers.body)}`);
   const request = {
-    provider_code: 'sandbox',
+    provider_code: provider,
     from_currency: SELL_ETH,
     to_currency: SELL_EUR,
     from_amount: '0.5',
@@ -39,5 +40,5 @@ export async function offerThenSellOrder(
     ...overrides,
   };
   const created = await callApi(apiUrl, '/api/off_ramp/orders', { body: request });
-  return { offer: offers.body.sandbox, request, created };
+  return { offer: offers.body[provider], request, created };
 }

@@ -364,6 +364,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/off_ramp/orders/{provider_code}/deposit_confirmation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Passes the customer's deposit transaction to the provider
+         * @description For providers that take the customer's transaction (Banxa's sell confirmation; the others see the deposit on chain: `422 deposit_confirmation_unsupported`). Taken while the order shows its deposit and waits for it; one transaction per order: the same one again answers the order, another is `409`. The order then shows it as `deposit_confirmation`; its status still moves only on the provider's word.
+         */
+        post: operations["confirmSellDeposit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/on_ramp/webhooks/test": {
         parameters: {
             query?: never;
@@ -686,6 +706,15 @@ export interface components {
                 at: string;
             };
         };
+        /**
+         * @example {
+         *       "transaction_hash": "0x2d0b2e3b8f6e1a3c6e7f9d8a4b5c6d7e8f9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c"
+         *     }
+         */
+        ConfirmSellDepositRequest: {
+            /** @description The customer's deposit transaction as its network names it (0x and 64 hex digits on EVM networks, 64 hex digits on Bitcoin, a base58 signature on Solana, ...); checked for the order's network. */
+            transaction_hash: string;
+        };
         Country: {
             code: string;
             name: string;
@@ -928,6 +957,12 @@ export interface components {
             /** Format: date-time */
             expires_at?: string;
         };
+        /** @description The customer's deposit transaction as the integrator reported it (POST .../deposit_confirmation) and the provider took it: the integrator's word, passed on. The provider's own is transaction_hash. */
+        DepositConfirmation: {
+            transaction_hash: string;
+            /** Format: date-time */
+            confirmed_at: string;
+        };
         /**
          * @description A fiat currency: its ID in GET /api/dict/currencies, never a ticker.
          * @example 1
@@ -1154,7 +1189,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "validation_error" | "ticker_not_allowed" | "unknown_currency" | "state_required" | "unauthorized" | "invalid_signature" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "external_order_id_retired" | "order_closed" | "action_refused" | "payload_too_large" | "unsupported_media_type" | "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds" | "export_too_large" | "summary_too_large" | "rate_limited" | "internal_error" | "provider_unavailable" | "service_unavailable";
+            code: "validation_error" | "ticker_not_allowed" | "unknown_currency" | "state_required" | "unauthorized" | "invalid_signature" | "not_found" | "method_not_allowed" | "idempotency_conflict" | "external_order_id_retired" | "order_closed" | "action_refused" | "deposit_not_awaited" | "deposit_already_confirmed" | "payload_too_large" | "unsupported_media_type" | "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "deposit_confirmation_unsupported" | "event_out_of_bounds" | "export_too_large" | "summary_too_large" | "rate_limited" | "internal_error" | "provider_unavailable" | "service_unavailable";
             errors?: components["schemas"]["FieldError"][];
             alternatives?: {
                 provider_code: string;
@@ -1198,7 +1233,7 @@ export interface components {
             /** @enum {number} */
             status: 409;
             /** @enum {string} */
-            code: "idempotency_conflict" | "external_order_id_retired" | "order_closed" | "action_refused";
+            code: "idempotency_conflict" | "external_order_id_retired" | "order_closed" | "action_refused" | "deposit_not_awaited" | "deposit_already_confirmed";
         };
         Problem413: components["schemas"]["Problem"] & {
             /** @enum {number} */
@@ -1216,7 +1251,7 @@ export interface components {
             /** @enum {number} */
             status: 422;
             /** @enum {string} */
-            code: "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "event_out_of_bounds" | "export_too_large" | "summary_too_large";
+            code: "unsupported_pair" | "offer_expired" | "invalid_wallet_address" | "provider_rejected" | "deposit_confirmation_unsupported" | "event_out_of_bounds" | "export_too_large" | "summary_too_large";
         };
         Problem429: components["schemas"]["Problem"] & {
             /** @enum {number} */
@@ -1425,6 +1460,7 @@ export interface components {
             };
             deposit?: components["schemas"]["Deposit"];
             transaction_hash?: string;
+            deposit_confirmation?: components["schemas"]["DepositConfirmation"];
             failure_reason?: string;
             /** @description Present when the provider reports another crypto amount received, payout amount or payout currency than the order's: from_amount, to_amount and to_currency are then the provider's, each entry giving what was ordered. */
             discrepancies?: {
@@ -3326,6 +3362,144 @@ export interface operations {
                 };
             };
             /** @description `service_unavailable`: Temporal cannot be reached, or the order's stored records cannot be decoded by the broker (an encryption setting; Retry-After 60). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    confirmSellDeposit: {
+        parameters: {
+            query: {
+                /** @description The order id returned at creation. */
+                code: string;
+            };
+            header?: never;
+            path: {
+                /** @description A provider code (GET /api/on_ramp/providers). */
+                provider_code: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConfirmSellDepositRequest"];
+            };
+        };
+        responses: {
+            /** @description The sell order, `deposit_confirmation` set. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SellOrder"];
+                };
+            };
+            /** @description `validation_error`, `ticker_not_allowed`, `unknown_currency` or `state_required`: `validation_error`: code is missing or not an order id, or transaction_hash is missing or not a transaction of the order's network. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `not_found`: no such sell order at this provider for this API key's integrator. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description `deposit_not_awaited` (the order shows no deposit yet, or no longer waits for one) or `deposit_already_confirmed` (another transaction was confirmed). */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem409"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 64 KiB. */
+            413: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem413"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not application/json. */
+            415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem415"];
+                };
+            };
+            /** @description `deposit_confirmation_unsupported` (the provider takes none) or `provider_rejected` (the provider refused the transaction). */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem422"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable` or `provider_unavailable`: repeat the same request after Retry-After. */
             503: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

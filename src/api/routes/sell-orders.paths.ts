@@ -1,7 +1,7 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { AUTHENTICATED, BAD_QUERY, BODY_ERRORS, ok, problem, UNREADABLE_503 } from '../openapi/responses';
 import { OrderPathSchema, OrderStatusQuerySchema } from '../schemas';
-import { CreateSellOrderRequest, SellOrder } from '../sell-schemas';
+import { ConfirmSellDepositRequest, CreateSellOrderRequest, SellOrder } from '../sell-schemas';
 
 /** The OpenAPI paths of the off-ramp order routes (./sell-orders.ts). */
 export function registerSellOrderPaths(registry: OpenAPIRegistry): void {
@@ -56,6 +56,40 @@ export function registerSellOrderPaths(registry: OpenAPIRegistry): void {
       400: problem(400, '`validation_error`: code is missing or not an order id.'),
       404: problem(404, "`not_found`: no such sell order at this provider for this API key's integrator."),
       503: problem(503, UNREADABLE_503, ['Retry-After']),
+      ...AUTHENTICATED,
+    },
+  });
+  registry.registerPath({
+    method: 'post',
+    path: '/api/off_ramp/orders/{provider_code}/deposit_confirmation',
+    operationId: 'confirmSellDeposit',
+    tags: ['Off-ramp'],
+    summary: "Passes the customer's deposit transaction to the provider",
+    description:
+      "For providers that take the customer's transaction (Banxa's sell confirmation; the others see the deposit on chain: `422 deposit_confirmation_unsupported`). " +
+      'Taken while the order shows its deposit and waits for it; one transaction per order: the same one again answers the order, another is `409`. ' +
+      "The order then shows it as `deposit_confirmation`; its status still moves only on the provider's word.",
+    request: {
+      params: OrderPathSchema,
+      query: OrderStatusQuerySchema,
+      body: { required: true, content: { 'application/json': { schema: ConfirmSellDepositRequest } } },
+    },
+    responses: {
+      200: ok('The sell order, `deposit_confirmation` set.', SellOrder),
+      400: BAD_QUERY(
+        "`validation_error`: code is missing or not an order id, or transaction_hash is missing or not a transaction of the order's network.",
+      ),
+      404: problem(404, "`not_found`: no such sell order at this provider for this API key's integrator."),
+      409: problem(
+        409,
+        '`deposit_not_awaited` (the order shows no deposit yet, or no longer waits for one) or `deposit_already_confirmed` (another transaction was confirmed).',
+      ),
+      ...BODY_ERRORS,
+      422: problem(
+        422,
+        '`deposit_confirmation_unsupported` (the provider takes none) or `provider_rejected` (the provider refused the transaction).',
+      ),
+      503: problem(503, '`service_unavailable` or `provider_unavailable`: repeat the same request after Retry-After.', ['Retry-After']),
       ...AUTHENTICATED,
     },
   });

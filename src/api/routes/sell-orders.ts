@@ -1,8 +1,15 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
+import { checkTransactionHash } from '../../addresses/transaction-hash';
 import type { CurrencyDictionary } from '../../domain/currency';
+import { DepositConfirmationRefusedError } from '../../orders/errors';
 import type { OrderService } from '../../orders/service';
 import { placeSellOrder, type SellPlacementDeps } from '../../orders/sell-placement';
-import { acceptedSellOrderRequest, CreateSellOrderBodySchema, type AcceptedSellOrderRequest } from '../../orders/sell-request';
+import {
+  acceptedSellOrderRequest,
+  CreateSellOrderBodySchema,
+  DepositConfirmationBodySchema,
+  type AcceptedSellOrderRequest,
+} from '../../orders/sell-request';
 import { isCustomerUrl, type CustomerUrlRule } from '../../providers/kit/url';
 import type { ProviderRegistry } from '../../providers/registry';
 import type { SellOrderMemo } from '../../temporal/sell-order-contract';
@@ -81,6 +88,31 @@ function createSellOrderHandler(deps: SellOrderRouteDeps): RequestHandler {
   };
 }
 
+/**
+ * `POST .../deposit_confirmation`: the customer's deposit transaction passed on to the order's
+ * provider, where the provider takes one (Banxa); its hash checked for the order's network first.
+ */
+function confirmDepositHandler({ currencies, providers, orders }: SellOrderRouteDeps): RequestHandler {
+  return async function confirmDeposit(req, res) {
+    const memo = await ownSellOrder(req, res, orders);
+    if (!req.is('application/json')) throw new ProblemError('unsupported_media_type', 'Send the confirmation as application/json.');
+    const parsed = DepositConfirmationBodySchema.safeParse(req.body ?? {}, REQUEST_PARSE);
+    if (!parsed.success) throw validationProblem(parsed.error, 'confirmation');
+    if (!providers.get(memo.providerCode)?.sell?.confirmDeposit) {
+      throw new DepositConfirmationRefusedError(
+        'deposit_confirmation_unsupported',
+        `Provider ${memo.providerCode} sees the deposit itself and takes no confirmation of it.`,
+      );
+    }
+    const network = currencies.crypto(memo.order.from_currency)?.network;
+    const hash = checkTransactionHash(network ?? '', parsed.data.transaction_hash);
+    if (!hash.valid) {
+      throw new ProblemError('validation_error', `transaction_hash: ${hash.reason}.`, [{ path: 'transaction_hash', message: hash.reason }]);
+    }
+    res.json(await orders.confirmSellDeposit(memo.order.id, hash.normalized));
+  };
+}
+
 export function sellOrderRoutes(router: Router, deps: SellOrderRouteDeps): void {
   router
     .route('/off_ramp/orders')
@@ -93,4 +125,8 @@ export function sellOrderRoutes(router: Router, deps: SellOrderRouteDeps): void 
       res.json(memo.order);
     })
     .all(methodNotAllowed(['GET']));
+  router
+    .route('/off_ramp/orders/:provider_code/deposit_confirmation')
+    .post(jsonBody, confirmDepositHandler(deps))
+    .all(methodNotAllowed(['POST']));
 }

@@ -248,3 +248,64 @@ describe('SellOrderState: figures and statuses', () => {
     expect(state.memo!.order.failure_reason).toBeUndefined();
   });
 });
+
+describe("the integrator's deposit confirmation", () => {
+  const HASH = `0x${'ab'.repeat(32)}`;
+  const OTHER = `0x${'cd'.repeat(32)}`;
+
+  test('taken while the order shows its deposit and waits for it; shown once confirmed, without a webhook', () => {
+    const { state, effects } = sellState();
+    expect(state.depositConfirmationRefusal(HASH, undefined)).toBeUndefined();
+    const sequence = state.memo!.sequence;
+    const outbox = state.outbox.length;
+    effects.setNow(START + 60_000);
+    state.depositConfirmed(HASH);
+    expect(state.memo!.order.deposit_confirmation).toEqual({
+      transaction_hash: HASH,
+      confirmed_at: new Date(START + 60_000).toISOString(),
+    });
+    expect(effects.memos.at(-1)!.order.deposit_confirmation?.transaction_hash).toBe(HASH);
+    expect(state.memo!.order.status).toBe('waiting_for_deposit');
+    expect([state.memo!.sequence, state.outbox.length]).toEqual([sequence, outbox]);
+    // The provider's own hash is its word alone: the confirmation does not set it.
+    expect(state.memo!.order.transaction_hash).toBeUndefined();
+  });
+
+  test('one transaction per order: the same again is taken, another refused, also while the first is being passed on', () => {
+    const { state } = sellState();
+    expect(state.depositConfirmationRefusal(OTHER, HASH)).toMatchObject({ type: 'deposit_already_confirmed' });
+    expect(state.depositConfirmationRefusal(HASH, HASH)).toBeUndefined();
+    state.depositConfirmed(HASH);
+    expect(state.depositConfirmationRefusal(HASH, undefined)).toBeUndefined();
+    expect(state.depositConfirmationRefusal(OTHER, undefined)).toMatchObject({ type: 'deposit_already_confirmed' });
+    state.depositConfirmed(OTHER);
+    expect(state.memo!.order.deposit_confirmation?.transaction_hash).toBe(HASH);
+  });
+
+  test('refused before the order shows a deposit, and once it no longer waits for one', () => {
+    const { state } = sellState({ deposit: undefined, status: 'created' });
+    expect(state.depositConfirmationRefusal(HASH, undefined)).toEqual({
+      type: 'deposit_not_awaited',
+      message: 'the order shows no deposit address yet',
+    });
+    const shown = sellState().state;
+    shown.apply(report());
+    expect(shown.memo!.order.status).toBe('deposit_received');
+    expect(shown.depositConfirmationRefusal(HASH, undefined)).toEqual({
+      type: 'deposit_not_awaited',
+      message: 'the order is deposit_received, not waiting for its deposit',
+    });
+  });
+
+  test('a later report keeps the confirmation; the confirmation survives the walk to complete', () => {
+    const { state } = sellState();
+    state.depositConfirmed(HASH);
+    state.apply(report({ transactionHash: OTHER }));
+    state.apply(report({ status: 'complete', providerStatus: 'COMPLETED', eventId: 'e2' }));
+    expect(state.memo!.order).toMatchObject({
+      status: 'complete',
+      transaction_hash: OTHER,
+      deposit_confirmation: { transaction_hash: HASH },
+    });
+  });
+});
