@@ -5,23 +5,47 @@ export const SELL_ETH = 14;
 export const SELL_EUR = 2;
 export const SELL_REFUND_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
+/** Where and what a customer sells to a provider: the offer's query and the order's fields. */
+export interface SellMarket {
+  /** The crypto currency sold (a currency ID). */
+  crypto: number;
+  /** The fiat currency paid out (a currency ID). */
+  fiat: number;
+  amount: string;
+  country: string;
+  payoutMethod: string;
+  /** A refund address valid on the crypto currency's network. */
+  refundAddress: string;
+}
+
+/** 0.5 ETH for EUR in Germany, paid out by SEPA. */
+export const EUR_SELL_MARKET: SellMarket = {
+  crypto: SELL_ETH,
+  fiat: SELL_EUR,
+  amount: '0.5',
+  country: 'DE',
+  payoutMethod: 'sepa',
+  refundAddress: SELL_REFUND_ADDRESS,
+};
+
 let serial = 0;
 
-/** Asks `provider`'s sell offers for 0.5 ETH in EUR in DE (SEPA), then places the order against the offer with `overrides`. */
+/** Asks `provider`'s sell offers in `market`, then places the order against the offer with `overrides`. */
 export async function offerThenSellOrder(
   apiUrl: string,
   overrides: Record<string, unknown> = {},
   provider = 'sandbox',
+  market: SellMarket = EUR_SELL_MARKET,
 ): Promise<{ offer: Record<string, any>; request: Record<string, unknown>; created: JsonResponse }> {
   const user = `seller-${++serial}-${process.pid}`;
   const offers = await callApi(
     apiUrl,
     `/api/off_ramp/offers?${new URLSearchParams({
       external_user_id: user,
-      currency_from: String(SELL_ETH),
-      currency_to: String(SELL_EUR),
-      amount_from: '0.5',
-      country: 'DE',
+      currency_from: String(market.crypto),
+      currency_to: String(market.fiat),
+      amount_from: market.amount,
+      country: market.country,
       provider_codes: provider,
     }).toString()}`,
   );
@@ -29,12 +53,12 @@ export async function offerThenSellOrder(
     throw new Error(`no ${provider} sell offer: ${offers.status} ${JSON.stringify(offers.body)}`);
   const request = {
     provider_code: provider,
-    from_currency: SELL_ETH,
-    to_currency: SELL_EUR,
-    from_amount: '0.5',
-    refund_wallet_address: SELL_REFUND_ADDRESS,
-    payout_method: 'sepa',
-    country_code: 'DE',
+    from_currency: market.crypto,
+    to_currency: market.fiat,
+    from_amount: market.amount,
+    refund_wallet_address: market.refundAddress,
+    payout_method: market.payoutMethod,
+    country_code: market.country,
     external_user_id: user,
     external_order_id: `sell-${serial}-${Date.now()}`,
     ...overrides,

@@ -1,3 +1,4 @@
+import { EUR_SELL_MARKET } from '../sell-orders';
 import { BANXA_SIMULATOR_CREDENTIALS } from '../../../src/providers/banxa/config';
 import { banxaAuthorization } from '../../../src/simulators/banxa/signing';
 import type { RealProviderTestKit } from './kit';
@@ -12,6 +13,7 @@ export const banxaTestKit: RealProviderTestKit<'banxa'> = {
     query: '',
   }),
   pollableAfterFirstWebhook: false,
+  sale: EUR_SELL_MARKET,
   readsOrderForWebhook: true,
   purchase: { market: 'DE', paymentMethod: 'sepa' },
   forgeWebhook: (orderId) => {

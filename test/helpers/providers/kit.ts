@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../../src/config';
 import type { ProviderCode } from '../../../src/providers/manifest';
 import type { MarketName } from '../markets';
+import type { SellMarket } from '../sell-orders';
 
 /** The providers with a real counterpart: every one in the manifest but the generic sandbox. */
 export type RealProviderCode = Exclude<ProviderCode, 'sandbox'>;
@@ -30,6 +31,8 @@ export interface Purchase {
   paymentMethod: string;
 }
 
+export type SellEnding = 'complete' | 'failed' | 'expired' | 'refunded';
+
 /** What the tests shared by every provider need to know of one (test/helpers/providers/<code>.ts). */
 export interface ProviderTestKit<C extends ProviderCode = ProviderCode> {
   /** Its simulated configuration's secret credentials: each is derived from SIMULATOR_SECRET when that is set. */
@@ -50,6 +53,13 @@ export interface ProviderTestKit<C extends ProviderCode = ProviderCode> {
    * 422 provider_rejected.
    */
   readsOrderForWebhook?: true;
+  /** Where a customer sells it crypto, for a provider whose adapter has a sell flow (the sell journeys). */
+  sale?: SellMarket;
+  /**
+   * The final statuses its sell checkout walks to (all four when absent): a provider that documents
+   * no sell refund or failure has no action for it (its page says so).
+   */
+  saleEndings?: readonly SellEnding[];
 }
 
 /** A provider with a real counterpart also takes a purchase through its simulator, and can be forged. */

@@ -1,3 +1,4 @@
+import { EUR_SELL_MARKET } from '../sell-orders';
 import { MOONPAY_SIMULATOR_CREDENTIALS } from '../../../src/providers/moonpay/config';
 import { moonpayWebhookSignature } from '../../../src/simulators/moonpay/signing';
 import { nowSeconds, type RealProviderTestKit } from './kit';
@@ -10,6 +11,9 @@ export const moonpayTestKit: RealProviderTestKit<'moonpay'> = {
     query: '',
   }),
   pollableAfterFirstWebhook: false,
+  sale: EUR_SELL_MARKET,
+  // MoonPay documents no sell refund status or reason (docs/providers/moonpay.md).
+  saleEndings: ['complete', 'failed', 'expired'],
   purchase: { market: 'US-CA', paymentMethod: 'card' },
   forgeWebhook: (orderId) => {
     const body = JSON.stringify({

@@ -1,3 +1,4 @@
+import { EUR_SELL_MARKET } from '../sell-orders';
 import { DEV_SANDBOX_WEBHOOK_SECRET } from '../../../src/config';
 import { signSandboxPayload } from '../../../src/simulators/sandbox/signing';
 import { nowSeconds, type ProviderTestKit } from './kit';
@@ -10,4 +11,5 @@ export const sandboxTestKit: ProviderTestKit<'sandbox'> = {
     query: '',
   }),
   pollableAfterFirstWebhook: false,
+  sale: EUR_SELL_MARKET,
 };
