@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { OnrampClient, ProblemError, webhookMiddleware, type Currency, type Order, type WebhookEvent } from './onramp';
+import { isSellOrderEvent, OnrampClient, ProblemError, webhookMiddleware, type Currency, type Order, type WebhookEvent } from './onramp';
 
 export interface CheckoutDemoOptions {
   /** The broker's base URL, e.g. http://127.0.0.1:3000. */
@@ -136,6 +136,7 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
       log(`test webhook received (${event.data.webhook_id})`);
       return;
     }
+    if (isSellOrderEvent(event)) return; // the demo has no sell checkout yet
     const { data } = event;
     if ((lastChange.get(data.id)?.sequence ?? 0) >= data.sequence) return; // a repeat, or older than what was pushed
     const listening = watchers.get(data.id);

@@ -7,6 +7,7 @@ import type {
   Currency,
   CurrencyPairs,
   CurrencyPairsQuery,
+  CreateSellOrderRequest,
   ExportedOrder,
   LeftOutProvider,
   Offer,
@@ -19,10 +20,23 @@ import type {
   OrderStatus,
   PaymentMethod,
   PaymentMethodsQuery,
+  PayoutMethod,
+  PayoutMethodsQuery,
   Provider,
   ProvidersQuery,
   RankedOffer,
   RankedOffers,
+  RankedSellOffer,
+  RankedSellOffers,
+  LeftOutSellProvider,
+  SellCountriesQuery,
+  SellCurrencyPairsQuery,
+  SellOffer,
+  SellOfferError,
+  SellOffersQuery,
+  SellOrder,
+  SellOrderStatus,
+  SellProvidersQuery,
   ServedCountriesQuery,
   ServedCountry,
   ValidateAddressRequest,
@@ -56,7 +70,8 @@ const RETRIED_CODES = new Set(['service_unavailable', 'provider_unavailable', 'r
 /**
  * The broker's API in the spec's recommended sequence: dictionaries (cached), supported countries,
  * currency pairs, payment methods, offers (ranked), address validation, an idempotent order, and its
- * status by polling as the fallback to webhooks. Every failure is a ProblemError.
+ * status by polling as the fallback to webhooks; and the off-ramp's (`sell…`, `payoutMethods`,
+ * `createSellOrder`), where the customer sells crypto for fiat. Every failure is a ProblemError.
  */
 export class OnrampClient {
   private readonly transport: Transport;
@@ -138,17 +153,8 @@ export class OnrampClient {
    * 7. Creates the order. Idempotent on `external_order_id`: a 503, a 429 or a lost answer is retried
    * with the same body after `Retry-After` (capped), and returns the one order the broker made.
    */
-  async createOrder(body: CreateOrderRequest): Promise<Order> {
-    const attempts = this.options.createAttempts ?? 4;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return (await this.transport.send<Order>({ method: 'POST', path: '/api/on_ramp/orders', body })).body;
-      } catch (err) {
-        if (!(err instanceof ProblemError) || !RETRIED_CODES.has(err.code) || attempt >= attempts) throw err;
-        const seconds = err.retryAfterSeconds ?? Math.min(2 ** attempt, 30);
-        await this.sleep(Math.min(seconds * 1000, this.options.maxRetryDelayMs ?? 30_000));
-      }
-    }
+  createOrder(body: CreateOrderRequest): Promise<Order> {
+    return this.createIdempotently('/api/on_ramp/orders', body);
   }
 
   /** The order's current state. */
@@ -222,19 +228,8 @@ export class OnrampClient {
    * 8. Polls the order until its status is one of `statuses` (the fallback to webhooks), pausing
    * `initialDelayMs` and doubling up to `maxDelayMs`; a `timeout` problem when it never gets there.
    */
-  async waitForStatus(providerCode: string, id: string, statuses: OrderStatus | OrderStatus[], options: WaitOptions = {}): Promise<Order> {
-    const wanted = new Set([statuses].flat());
-    const deadline = this.now() + (options.timeoutMs ?? 10 * 60_000);
-    let delay = options.initialDelayMs ?? 1000;
-    for (;;) {
-      const order = await this.order(providerCode, id);
-      if (wanted.has(order.status)) return order;
-      if (this.now() + delay > deadline) {
-        throw ProblemError.client('timeout', `order ${id} is ${order.status}, not ${[...wanted].join(' or ')}, after the wait`);
-      }
-      await this.sleep(delay);
-      delay = Math.min(delay * 2, options.maxDelayMs ?? 30_000);
-    }
+  waitForStatus(providerCode: string, id: string, statuses: OrderStatus | OrderStatus[], options: WaitOptions = {}): Promise<Order> {
+    return this.pollUntil(() => this.order(providerCode, id), id, statuses, options);
   }
 
   /**
@@ -251,12 +246,96 @@ export class OnrampClient {
     return (await this.transport.send<WebhookTestResult>({ method: 'POST', path: '/api/on_ramp/webhooks/test' })).body;
   }
 
+  // ---- the off-ramp: the customer sells crypto and is paid out in fiat ------------------------------
+
+  /** The countries where at least one provider buys crypto. */
+  async sellCountries(query: SellCountriesQuery = {}): Promise<ServedCountry[]> {
+    return (await this.get<{ countries: ServedCountry[] }>('/api/off_ramp/countries', query)).countries;
+  }
+
+  /** Per provider buying crypto in the country: the crypto currency IDs it buys and the fiat IDs it pays out. */
+  sellCurrencyPairs(query: SellCurrencyPairsQuery): Promise<CurrencyPairs[]> {
+    return this.get('/api/off_ramp/currency_pairs', query);
+  }
+
+  /** How the providers pay the customer out, one entry per provider and method, with payout limits per fiat currency. */
+  async payoutMethods(query: PayoutMethodsQuery = {}): Promise<PayoutMethod[]> {
+    return (await this.get<{ payout_methods: PayoutMethod[] }>('/api/off_ramp/payout_methods', query)).payout_methods;
+  }
+
+  /** The providers buying `from_currency` (crypto) for `to_currency` (fiat) in the country. */
+  async sellProviders(query: SellProvidersQuery): Promise<Provider[]> {
+    return (await this.get<{ providers: Provider[] }>('/api/off_ramp/providers', query)).providers;
+  }
+
+  /** Sell offers, the highest payout (`amount_expected_to`, fiat) first, and the providers left out with the reason. */
+  async sellOffers(query: SellOffersQuery): Promise<RankedSellOffers> {
+    const answer = await this.get<Record<string, SellOffer | SellOfferError>>('/api/off_ramp/offers', { ...query, include_errors: true });
+    return sortSellOffers(answer);
+  }
+
+  /**
+   * Creates the sell order against a live sell offer, with the retries of `createOrder`: idempotent
+   * on `external_order_id` (in an id space apart from buy orders). Send the customer to
+   * `redirect_url`; `deposit` is where the crypto goes, once the provider has given it.
+   */
+  createSellOrder(body: CreateSellOrderRequest): Promise<SellOrder> {
+    return this.createIdempotently('/api/off_ramp/orders', body);
+  }
+
+  /** The sell order's current state, its deposit instruction included; a buy order's id is `not_found`. */
+  sellOrder(providerCode: string, id: string): Promise<SellOrder> {
+    return this.get(`/api/off_ramp/orders/${encodeURIComponent(providerCode)}`, { code: id });
+  }
+
+  /** Polls the sell order until its status is one of `statuses`, as `waitForStatus`. */
+  waitForSellStatus(
+    providerCode: string,
+    id: string,
+    statuses: SellOrderStatus | SellOrderStatus[],
+    options: WaitOptions = {},
+  ): Promise<SellOrder> {
+    return this.pollUntil(() => this.sellOrder(providerCode, id), id, statuses, options);
+  }
+
+  private async createIdempotently<T>(path: string, body: object): Promise<T> {
+    const attempts = this.options.createAttempts ?? 4;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return (await this.transport.send<T>({ method: 'POST', path, body })).body;
+      } catch (err) {
+        if (!(err instanceof ProblemError) || !RETRIED_CODES.has(err.code) || attempt >= attempts) throw err;
+        const seconds = err.retryAfterSeconds ?? Math.min(2 ** attempt, 30);
+        await this.sleep(Math.min(seconds * 1000, this.options.maxRetryDelayMs ?? 30_000));
+      }
+    }
+  }
+
+  private async pollUntil<S extends string, T extends { status: S }>(
+    read: () => Promise<T>,
+    id: string,
+    statuses: S | S[],
+    options: WaitOptions,
+  ): Promise<T> {
+    const wanted = new Set<S>([statuses].flat() as S[]);
+    const deadline = this.now() + (options.timeoutMs ?? 10 * 60_000);
+    let delay = options.initialDelayMs ?? 1000;
+    for (;;) {
+      const order = await read();
+      if (wanted.has(order.status)) return order;
+      if (this.now() + delay > deadline) {
+        throw ProblemError.client('timeout', `order ${id} is ${order.status}, not ${[...wanted].join(' or ')}, after the wait`);
+      }
+      await this.sleep(delay);
+      delay = Math.min(delay * 2, options.maxDelayMs ?? 30_000);
+    }
+  }
+
   private async get<T>(path: string, query: object): Promise<T> {
     return (await this.transport.send<T>({ path, query: query as Record<string, string | number | boolean | undefined> })).body;
   }
 }
 
-/** Compares two non-negative decimal strings exactly (no floating point). */
 /** How offers are ordered: by expected crypto delivered (`score`, the default) or by amount alone. */
 export type OfferOrder = 'score' | 'amount';
 
@@ -278,6 +357,19 @@ export function sortOffers(answer: Record<string, Offer | OfferError>, sortBy: O
   return { offers, leftOut };
 }
 
+/** A sell offers answer as a list, the highest payout first (ties by provider code), and the providers left out. */
+export function sortSellOffers(answer: Record<string, SellOffer | SellOfferError>): RankedSellOffers {
+  const offers: RankedSellOffer[] = [];
+  const leftOut: LeftOutSellProvider[] = [];
+  for (const [provider_code, entry] of Object.entries(answer)) {
+    if ('error' in entry) leftOut.push({ provider_code, ...entry.error });
+    else offers.push({ provider_code, ...entry });
+  }
+  offers.sort((a, b) => compareDecimals(b.amount_expected_to, a.amount_expected_to) || a.provider_code.localeCompare(b.provider_code));
+  return { offers, leftOut };
+}
+
+/** Compares two non-negative decimal strings exactly (no floating point). */
 export function compareDecimals(a: string, b: string): number {
   const [ai = '0', af = ''] = a.split('.');
   const [bi = '0', bf = ''] = b.split('.');

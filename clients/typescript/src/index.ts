@@ -2,6 +2,7 @@ export {
   OnrampClient,
   compareDecimals,
   sortOffers,
+  sortSellOffers,
   DAY_MS,
   type OfferOrder,
   type OnrampClientOptions,
@@ -12,9 +13,11 @@ export { ProblemError, isProblemError, type ClientProblemCode, type ProblemCode 
 export { retryAfterSeconds, type ConnectionOptions } from './http.js';
 export {
   MAX_WEBHOOK_BODY_BYTES,
+  isSellOrderEvent,
   verifyWebhook,
   webhookMiddleware,
   type OrderStatusChangedEvent,
+  type SellOrderStatusChangedEvent,
   type WebhookEvent,
   type WebhookHeaders,
   type WebhookTestEvent,

@@ -59,6 +59,35 @@ export interface RankedOffers {
   leftOut: LeftOutProvider[];
 }
 
+// ---- the off-ramp (/api/off_ramp: the customer sells crypto for fiat) ----------------------------
+
+export type PayoutMethod = Schemas['PayoutMethod'];
+export type SellOffer = Schemas['SellOffer'];
+export type SellOfferError = Schemas['SellOfferError'];
+export type SellOrder = Schemas['SellOrder'];
+export type SellOrderStatus = Schemas['SellOrderStatus'];
+/** Where the customer sends the crypto: the provider's word alone, and never changed once given (docs/api.md). */
+export type Deposit = Schemas['Deposit'];
+
+export type CreateSellOrderRequest = Loose<Schemas['CreateSellOrderRequest']>;
+export type SellOffersQuery = Loose<Omit<QueryOf<'getSellOffers'>, 'include_errors'>>;
+export type SellCountriesQuery = NonNullable<QueryOf<'listOffRampCountries'>>;
+export type SellCurrencyPairsQuery = Loose<QueryOf<'listOffRampCurrencyPairs'>>;
+export type PayoutMethodsQuery = Loose<NonNullable<QueryOf<'listPayoutMethods'>>>;
+export type SellProvidersQuery = Loose<QueryOf<'listOffRampProviders'>>;
+
+/** A sell offer with the provider it is from. */
+export type RankedSellOffer = SellOffer & { provider_code: string };
+
+/** A provider left out of the sell offers, and why (`limits` amounts in the crypto currency). */
+export type LeftOutSellProvider = SellOfferError['error'] & { provider_code: string };
+
+/** The sell offers, the highest payout first (OnrampClient.sellOffers), and the providers left out with their reasons. */
+export interface RankedSellOffers {
+  offers: RankedSellOffer[];
+  leftOut: LeftOutSellProvider[];
+}
+
 // ---- the operator API (/api/operator, behind an operator key: OperatorClient) ---------------------
 
 /** Why a review is in the queue: `payment_differs`, `report_refused`, `open_too_long`, `reconciliation_mismatch`, `webhook_not_delivered`. */

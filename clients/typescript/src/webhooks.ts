@@ -1,13 +1,26 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { ProblemError } from './problem.js';
-import type { Order } from './types.js';
+import type { Order, SellOrder } from './types.js';
 
-/** `order.status_changed`: the order as GET /api/on_ramp/orders/{provider_code} returns it, and its `sequence`. */
+/**
+ * `order.status_changed` about a buy order: the order as GET /api/on_ramp/orders/{provider_code}
+ * returns it, and its `sequence`. A buy order's data carries no `kind`.
+ */
 export interface OrderStatusChangedEvent {
   type: 'order.status_changed';
   timestamp: string;
-  data: Order & { sequence: number };
+  data: Order & { sequence: number; kind?: never };
+}
+
+/**
+ * `order.status_changed` about a sell order (`data.kind` is `"off_ramp"`): the order as
+ * GET /api/off_ramp/orders/{provider_code} returns it, and its `sequence`.
+ */
+export interface SellOrderStatusChangedEvent {
+  type: 'order.status_changed';
+  timestamp: string;
+  data: SellOrder & { sequence: number };
 }
 
 /** `webhook.test`: sent on request by POST /api/on_ramp/webhooks/test; no order changed. */
@@ -17,7 +30,12 @@ export interface WebhookTestEvent {
   data: { integrator_id: string; webhook_id: string; message: string };
 }
 
-export type WebhookEvent = OrderStatusChangedEvent | WebhookTestEvent;
+export type WebhookEvent = OrderStatusChangedEvent | SellOrderStatusChangedEvent | WebhookTestEvent;
+
+/** Whether the event is a sell order's status change (`data.kind === "off_ramp"`). */
+export function isSellOrderEvent(event: WebhookEvent): event is SellOrderStatusChangedEvent {
+  return event.type === 'order.status_changed' && event.data.kind === 'off_ramp';
+}
 
 export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
 
@@ -34,7 +52,9 @@ function headerRecord(headers: WebhookHeaders): Record<string, string> {
 
 /**
  * Verifies a broker webhook (Standard Webhooks: signature and a timestamp within 5 minutes) on its
- * raw body, before anything parses it, and returns the typed event. An `invalid_signature` problem otherwise.
+ * raw body, before anything parses it, and returns the typed event: a buy order's or a sell order's
+ * (`isSellOrderEvent`) status change, or a test. An `invalid_signature` problem otherwise; an
+ * `invalid_response` one for an event type or order kind this client does not know.
  */
 export function verifyWebhook(headers: WebhookHeaders, rawBody: string | Uint8Array, secret: string): WebhookEvent {
   const body = typeof rawBody === 'string' ? rawBody : new TextDecoder().decode(rawBody);
@@ -47,6 +67,11 @@ export function verifyWebhook(headers: WebhookHeaders, rawBody: string | Uint8Ar
   const type = (event as { type?: unknown } | null)?.type;
   if (type !== 'order.status_changed' && type !== 'webhook.test') {
     throw ProblemError.client('invalid_response', `unknown webhook event type ${JSON.stringify(type)}`);
+  }
+  // A kind this client does not know would otherwise be read as a buy order (which carries no kind).
+  const kind = type === 'order.status_changed' ? (event as { data?: { kind?: unknown } }).data?.kind : undefined;
+  if (kind !== undefined && kind !== 'off_ramp') {
+    throw ProblemError.client('invalid_response', `unknown order kind ${JSON.stringify(kind)}`);
   }
   return event as WebhookEvent;
 }
