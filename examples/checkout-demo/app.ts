@@ -2,14 +2,26 @@
  * The checkout demo: an integrator's web app in front of the broker. The browser never sees the API
  * key; it talks to this server, which asks the broker through the client package, receives the
  * broker's signed webhooks and pushes each order's status changes to the pages watching that order
- * (server-sent events). Every input from the browser is checked before it goes anywhere.
+ * (server-sent events): buy orders, and sell orders (the Sell tab: the off-ramp) with the deposit the
+ * provider gave. Every input from the browser is checked before it goes anywhere.
  */
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { isSellOrderEvent, OnrampClient, ProblemError, webhookMiddleware, type Currency, type Order, type WebhookEvent } from './onramp';
+import {
+  OnrampClient,
+  ProblemError,
+  webhookMiddleware,
+  type Country,
+  type Currency,
+  type Deposit,
+  type Order,
+  type SellOrder,
+  type ServedCountry,
+  type WebhookEvent,
+} from './onramp';
 
 export interface CheckoutDemoOptions {
   /** The broker's base URL, e.g. http://127.0.0.1:3000. */
@@ -37,11 +49,14 @@ export interface CheckoutDemo {
 export const WEBHOOK_PATH = '/webhooks/onramp';
 
 const FINAL = new Set(['complete', 'failed', 'expired', 'refunded']);
+/** A failed sell order may still be refunded, and an expired one revive on a late deposit (docs/decisions.md). */
+const SELL_FINAL = new Set(['complete', 'refunded']);
 const COUNTRY = /^[A-Z]{2}$/;
 const STATE = /^[A-Z0-9]{1,3}$/;
 const PROVIDER = /^[a-z0-9_]{1,32}$/;
 const AMOUNT = /^\d{1,12}(\.\d{1,18})?$/;
 const PAYMENT_METHOD = /^[a-z0-9_]{1,40}$/;
+const SIDE = /^(buy|sell)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const PRINTABLE = /^[\x21-\x7e]{1,128}$/;
 const USER_COOKIE = 'demo_user';
@@ -55,17 +70,26 @@ class BadInput extends Error {
   }
 }
 
+type Side = 'buy' | 'sell';
+type AnyOrder = Order | SellOrder;
+
 /** The status the pages show: the order's public fields, never the whole order. */
 interface StatusView {
   id: string;
   provider_code: string;
+  side: Side;
   status: string;
   updated_at: string;
   from_amount: string;
   from_currency: string;
   to_amount: string;
   to_currency: string;
-  wallet_address: string;
+  /** A buy order's: where the crypto goes. */
+  wallet_address?: string;
+  /** A sell order's: where the crypto goes back, how the fiat is paid out, and where the customer sends the crypto. */
+  refund_wallet_address?: string;
+  payout_method?: string;
+  deposit?: Deposit;
   failure_reason?: string;
   transaction_hash?: string;
   sequence?: number;
@@ -81,6 +105,7 @@ interface Watcher {
 interface KnownOrder {
   providerCode: string;
   orderId: string;
+  side: Side;
 }
 
 export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<CheckoutDemo> {
@@ -95,8 +120,11 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
    * connects gets it after the snapshot when it is newer: the broker sends a webhook while it is
    * still saving the order, so a status read at once can show the change before (docs/api.md).
    */
-  const lastChange = new Map<string, Order & { sequence: number }>();
-  /** Checkout reference → the order it created (a restart forgets; the order search finds it again). */
+  const lastChange = new Map<string, AnyOrder & { sequence: number }>();
+  /**
+   * Side and checkout reference → the order it created. A restart forgets: the order search finds a
+   * buy order again; the broker has no sell order search, so a sell order's status link stops working.
+   */
   const known = new Map<string, KnownOrder>();
   let publicUrl = options.publicUrl ?? '';
 
@@ -109,24 +137,32 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
   const currencyById = async (): Promise<Map<number, Currency>> => new Map((await client.currencies()).map((c) => [c.id, c]));
   const ticker = (currencies: Map<number, Currency>, id: number) => currencies.get(id)?.ticker ?? String(id);
 
-  const view = async (order: Order, providerCode: string, source: StatusView['source'], sequence?: number): Promise<StatusView> => {
+  const view = async (order: AnyOrder, providerCode: string, source: StatusView['source'], sequence?: number): Promise<StatusView> => {
     const currencies = await currencyById();
-    const hash = order.extras.transaction_hash;
+    const sell = 'kind' in order && order.kind === 'off_ramp';
+    const hash = 'kind' in order ? order.transaction_hash : order.extras.transaction_hash;
     return {
       id: order.id,
       provider_code: providerCode,
+      side: sell ? 'sell' : 'buy',
       status: order.status,
       updated_at: order.updated_at,
       from_amount: order.from_amount,
       from_currency: ticker(currencies, order.from_currency),
       to_amount: order.to_amount,
       to_currency: ticker(currencies, order.to_currency),
-      wallet_address: order.wallet_address,
+      ...('kind' in order
+        ? {
+            refund_wallet_address: order.refund_wallet_address,
+            payout_method: order.payout_method,
+            ...(order.deposit ? { deposit: depositView(order.deposit) } : {}),
+          }
+        : { wallet_address: order.wallet_address }),
       ...(order.failure_reason ? { failure_reason: order.failure_reason } : {}),
       ...(typeof hash === 'string' ? { transaction_hash: hash } : {}),
       ...(sequence !== undefined ? { sequence } : {}),
       source,
-      final: FINAL.has(order.status),
+      final: (sell ? SELL_FINAL : FINAL).has(order.status),
     };
   };
 
@@ -136,7 +172,6 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
       log(`test webhook received (${event.data.webhook_id})`);
       return;
     }
-    if (isSellOrderEvent(event)) return; // the demo has no sell checkout yet
     const { data } = event;
     if ((lastChange.get(data.id)?.sequence ?? 0) >= data.sequence) return; // a repeat, or older than what was pushed
     const listening = watchers.get(data.id);
@@ -156,14 +191,15 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
    * The order a checkout reference made. The reference is a random UUID only the customer's browser
    * and the return URL carry: knowing it is what lets a page watch the order (as with any status link).
    */
-  const findOrder = async (ref: string, providerCode: string): Promise<KnownOrder | undefined> => {
-    const hit = known.get(ref);
+  const findOrder = async (ref: string, providerCode: string, side: Side): Promise<KnownOrder | undefined> => {
+    const hit = known.get(`${side}:${ref}`);
     if (hit) return hit.providerCode === providerCode ? hit : undefined;
+    if (side === 'sell') return undefined;
     const page = await client.orders({ external_order_id: externalOrderId(ref), provider_code: providerCode, limit: 1 });
     const order = page.orders[0];
     if (!order) return undefined;
-    const found = { providerCode, orderId: order.id };
-    remember(known, ref, found);
+    const found: KnownOrder = { providerCode, orderId: order.id, side };
+    remember(known, `${side}:${ref}`, found);
     return found;
   };
 
@@ -206,13 +242,7 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
   /** Served countries, with their names and states from the dictionary. */
   api.get('/countries', async (_req, res) => {
     const [served, all] = await Promise.all([client.countries(), client.allCountries()]);
-    const byCode = new Map(all.map((c) => [c.code, c]));
-    const countries = served.map((s) => {
-      const country = byCode.get(s.code);
-      const states = (country?.states ?? []).filter((st) => !s.states || s.states.includes(st.code));
-      return { code: s.code, name: country?.name ?? s.code, states };
-    });
-    res.json({ countries: countries.sort((a, b) => a.name.localeCompare(b.name)) });
+    res.json({ countries: namedCountries(served, all) });
   });
 
   /** The fiat and crypto currencies some provider sells in the country (and state). */
@@ -222,15 +252,15 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
       client.currencyPairs({ country_code: country, ...(state ? { state } : {}) }),
       currencyById(),
     ]);
-    const pick = (ids: Set<number>) =>
-      [...ids]
-        .map((id) => currencies.get(id))
-        .filter((c): c is Currency => c !== undefined)
-        .map((c) => ({ id: c.id, ticker: c.ticker, name: c.name, network: c.network ?? null }))
-        .sort((a, b) => a.ticker.localeCompare(b.ticker) || (a.network ?? '').localeCompare(b.network ?? ''));
     res.json({
-      fiat: pick(new Set(pairs.flatMap((p) => p.fiat_currencies))),
-      crypto: pick(new Set(pairs.flatMap((p) => p.crypto_currencies))),
+      fiat: currencyList(
+        currencies,
+        pairs.flatMap((p) => p.fiat_currencies),
+      ),
+      crypto: currencyList(
+        currencies,
+        pairs.flatMap((p) => p.crypto_currencies),
+      ),
     });
   });
 
@@ -293,7 +323,7 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
     const country = match(body.country, COUNTRY, 'country');
     const state = body.state ? match(body.state, STATE, 'state') : undefined;
     const ip = customerIp(req);
-    const returnUrl = `${publicUrl}/status?${new URLSearchParams({ provider: providerCode, ref }).toString()}`;
+    const returnUrl = statusUrl(publicUrl, providerCode, ref, 'buy');
     const order = await client.createOrder({
       provider_code: providerCode,
       from_currency: currencyParam(body.fiat, 'fiat'),
@@ -310,15 +340,120 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
       // Where the provider sends the customer back (providers read one key or the other).
       extras: { return_url: returnUrl, redirect_url: returnUrl },
     });
-    remember(known, ref, { providerCode, orderId: order.id });
+    remember(known, `buy:${ref}`, { providerCode, orderId: order.id, side: 'buy' });
     res.json({ id: order.id, status: order.status, redirect_url: safeUrl(order.redirect_url), status_url: returnUrl });
+  });
+
+  // ---- the Sell tab: the off-ramp, the customer sends crypto and is paid out in fiat ---------------
+
+  /** Countries where some provider buys crypto, with their names and states from the dictionary. */
+  api.get('/sell/countries', async (_req, res) => {
+    const [served, all] = await Promise.all([client.sellCountries(), client.allCountries()]);
+    res.json({ countries: namedCountries(served, all) });
+  });
+
+  /** The crypto currencies some provider buys in the country (and state), and the fiat it pays out. */
+  api.get('/sell/currencies', async (req, res) => {
+    const { country, state } = place(req);
+    const [pairs, currencies] = await Promise.all([
+      client.sellCurrencyPairs({ country_code: country, ...(state ? { state } : {}) }),
+      currencyById(),
+    ]);
+    res.json({
+      crypto: currencyList(
+        currencies,
+        pairs.flatMap((p) => p.crypto_currencies),
+      ),
+      fiat: currencyList(
+        currencies,
+        pairs.flatMap((p) => p.fiat_currencies),
+      ),
+    });
+  });
+
+  /** The payout methods for the fiat currency there, one per code (several providers may offer one). */
+  api.get('/sell/payout-methods', async (req, res) => {
+    const { country, state } = place(req);
+    const methods = await client.payoutMethods({
+      country_code: country,
+      ...(state ? { state } : {}),
+      currency: currencyParam(req.query.fiat, 'fiat'),
+    });
+    const byCode = new Map(methods.map((m) => [m.code, { code: m.code, name: m.name }]));
+    res.json({ payout_methods: [...byCode.values()].sort((a, b) => a.name.localeCompare(b.name)) });
+  });
+
+  /** Sell offers, the highest payout first, and the providers left out with the reason. */
+  api.get('/sell/offers', async (req, res) => {
+    const { country, state } = place(req);
+    const ip = customerIp(req);
+    const { offers, leftOut } = await client.sellOffers({
+      external_user_id: String(res.locals.userId),
+      currency_from: currencyParam(req.query.crypto, 'crypto'),
+      currency_to: currencyParam(req.query.fiat, 'fiat'),
+      amount_from: match(req.query.amount, AMOUNT, 'amount'),
+      payout_method: match(req.query.payout_method, PAYMENT_METHOD, 'payout_method'),
+      country,
+      ...(state ? { state } : {}),
+      ...(ip ? { ip } : {}),
+    });
+    res.json({
+      offers: offers.map((o) => ({
+        provider_code: o.provider_code,
+        amount_from: o.amount_from,
+        amount_expected_to: o.amount_expected_to,
+        rate: o.rate,
+        total_fee_amount: o.total_fee_amount,
+        fees: o.fees,
+        payout_methods: o.payout_methods,
+        expires_at: o.expires_at,
+      })),
+      left_out: leftOut.map((p) => ({ provider_code: p.provider_code, code: p.code, message: p.message })),
+    });
+  });
+
+  /**
+   * Creates the sell order against the chosen offer; idempotent on the checkout reference as a buy
+   * order is. The broker checks the refund address for the crypto's network (`invalid_wallet_address`).
+   */
+  api.post('/sell/orders', async (req, res) => {
+    const body = bodyOf(req);
+    const ref = match(body.checkout_ref, UUID, 'checkout_ref');
+    const providerCode = match(body.provider_code, PROVIDER, 'provider_code');
+    const country = match(body.country, COUNTRY, 'country');
+    const state = body.state ? match(body.state, STATE, 'state') : undefined;
+    const ip = customerIp(req);
+    const returnUrl = statusUrl(publicUrl, providerCode, ref, 'sell');
+    const order = await client.createSellOrder({
+      provider_code: providerCode,
+      from_currency: currencyParam(body.crypto, 'crypto'),
+      to_currency: currencyParam(body.fiat, 'fiat'),
+      from_amount: match(body.amount, AMOUNT, 'amount'),
+      payout_method: match(body.payout_method, PAYMENT_METHOD, 'payout_method'),
+      refund_wallet_address: match(body.refund_wallet_address, PRINTABLE, 'refund_wallet_address'),
+      country_code: country,
+      ...(state ? { state_code: state } : {}),
+      ...(ip ? { ip } : {}),
+      external_user_id: String(res.locals.userId),
+      external_order_id: externalOrderId(ref),
+      return_url: returnUrl,
+    });
+    remember(known, `sell:${ref}`, { providerCode, orderId: order.id, side: 'sell' });
+    res.json({
+      id: order.id,
+      status: order.status,
+      redirect_url: safeUrl(order.redirect_url),
+      status_url: returnUrl,
+      ...(order.deposit ? { deposit: depositView(order.deposit) } : {}),
+    });
   });
 
   /** The order's status now, then each change the broker's webhooks report, as server-sent events. */
   api.get('/orders/:provider/events', async (req, res) => {
     const providerCode = match(req.params.provider, PROVIDER, 'provider');
     const ref = match(req.query.ref, UUID, 'ref');
-    const found = await findOrder(ref, providerCode);
+    const side = (req.query.side === undefined ? 'buy' : match(req.query.side, SIDE, 'side')) as Side;
+    const found = await findOrder(ref, providerCode, side);
     // A page that left while the order was looked up would never fire `close` again: not counted.
     if (res.closed || req.socket.destroyed) return;
     if (!found) {
@@ -345,7 +480,8 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
     });
     res.write('retry: 3000\n\n');
     try {
-      const snapshot = await client.order(providerCode, found.orderId);
+      const snapshot: AnyOrder =
+        found.side === 'sell' ? await client.sellOrder(providerCode, found.orderId) : await client.order(providerCode, found.orderId);
       watcher.send(await view(snapshot, providerCode, 'snapshot'));
       const pushed = lastChange.get(found.orderId);
       if (pushed && pushed.updated_at > snapshot.updated_at) watcher.send(await view(pushed, providerCode, 'webhook', pushed.sequence));
@@ -400,6 +536,44 @@ export async function startCheckoutDemo(options: CheckoutDemoOptions): Promise<C
 function clientError(err: unknown): number | undefined {
   const status = (err as { status?: unknown } | null)?.status;
   return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+}
+
+/** The demo's status page for one checkout: the return URL given to the provider, and the page's link. */
+function statusUrl(publicUrl: string, providerCode: string, ref: string, side: Side): string {
+  const query = new URLSearchParams({ provider: providerCode, ref, ...(side === 'sell' ? { side } : {}) });
+  return `${publicUrl}/status?${query.toString()}`;
+}
+
+/** The served countries with their names, and the served states, from the dictionary; by name. */
+function namedCountries(served: ServedCountry[], all: Country[]): { code: string; name: string; states: Country['states'] }[] {
+  const byCode = new Map(all.map((c) => [c.code, c]));
+  return served
+    .map((s) => {
+      const country = byCode.get(s.code);
+      const states = (country?.states ?? []).filter((st) => !s.states || s.states.includes(st.code));
+      return { code: s.code, name: country?.name ?? s.code, states };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** The currencies of these IDs (once each) the page shows, by ticker and network. */
+function currencyList(currencies: Map<number, Currency>, ids: number[]) {
+  return [...new Set(ids)]
+    .map((id) => currencies.get(id))
+    .filter((c): c is Currency => c !== undefined)
+    .map((c) => ({ id: c.id, ticker: c.ticker, name: c.name, network: c.network ?? null }))
+    .sort((a, b) => a.ticker.localeCompare(b.ticker) || (a.network ?? '').localeCompare(b.network ?? ''));
+}
+
+/** The deposit as the page shows it: exactly the provider's fields, nothing else of the order's. */
+function depositView(deposit: Deposit): Deposit {
+  return {
+    address: deposit.address,
+    ...(deposit.memo !== undefined ? { memo: deposit.memo } : {}),
+    network: deposit.network,
+    amount: deposit.amount,
+    ...(deposit.expires_at !== undefined ? { expires_at: deposit.expires_at } : {}),
+  };
 }
 
 function externalOrderId(ref: string): string {

@@ -1,48 +1,9 @@
-// The checkout page: dictionaries, ranked offers, the wallet address check and the order, all
+// The Buy tab: dictionaries, ranked offers, the wallet address check and the order, all
 // through the demo server (which holds the API key). Text from the server goes in with textContent.
 
-const $ = (id) => document.getElementById(id);
+import { $, call, currencyLabel, fill, guard, option, setLink, tickerOf, uuid } from './common.js';
+
 const state = { countries: [], currencies: { fiat: [], crypto: [] }, offer: null, query: null, checkoutRef: null, validated: null };
-
-/** A random UUID, also where crypto.randomUUID is missing (a page served over plain http to another host). */
-function uuid() {
-  if (crypto.randomUUID) return crypto.randomUUID();
-  const b = crypto.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
-async function call(path, init) {
-  const response = await fetch(path, {
-    ...init,
-    headers: { accept: 'application/json', ...(init?.body ? { 'content-type': 'application/json' } : {}) },
-  });
-  const body = await response.json().catch(() => ({}));
-  if (!response.ok) {
-    const fields = Array.isArray(body.errors) ? body.errors.map((e) => `${e.path}: ${e.message}`).join('; ') : '';
-    throw new Error(`${body.detail || `HTTP ${response.status}`}${fields ? ` (${fields})` : ''}`);
-  }
-  return body;
-}
-
-function option(value, label) {
-  const o = document.createElement('option');
-  o.value = String(value);
-  o.textContent = label;
-  return o;
-}
-
-function fill(select, options, preferred) {
-  const previous = select.value;
-  select.replaceChildren(...options);
-  const values = options.map((o) => o.value);
-  select.value = values.includes(previous) ? previous : values.includes(preferred) ? preferred : (values[0] ?? '');
-}
-
-const currencyLabel = (c) => (c.network ? `${c.ticker} (${c.network})` : `${c.ticker}: ${c.name}`);
-const tickerOf = (list, id) => list.find((c) => String(c.id) === String(id))?.ticker ?? '';
 
 function placeQuery() {
   const q = new URLSearchParams({ country: $('country').value });
@@ -86,18 +47,6 @@ async function onFiat() {
     payment_methods.map((m) => option(m.code, m.name)),
     'card',
   );
-}
-
-function guard(fn, errorId) {
-  return async (event) => {
-    event?.preventDefault();
-    $(errorId).textContent = '';
-    try {
-      await fn();
-    } catch (err) {
-      $(errorId).textContent = err.message;
-    }
-  };
 }
 
 async function getOffers() {
@@ -225,9 +174,7 @@ async function createOrder() {
     });
     $('order-id').textContent = order.id;
     $('order-status').textContent = order.status;
-    const link = $('checkout-link');
-    if (order.redirect_url) link.href = order.redirect_url;
-    else link.removeAttribute('href');
+    setLink($('checkout-link'), order.redirect_url);
     $('status-link').href = order.status_url;
     $('order-section').hidden = false;
   } finally {
