@@ -73,8 +73,9 @@ export class MoonpaySimulator extends SimulatorBase {
     return { id: tx.id };
   }
 
+  /** Buy and sell transactions alike (the per-order webhook switches reach both). */
   simulatedOrders(): SimulatedOrder[] {
-    return [...this.transactions.values()].map((tx) => ({
+    return [...this.transactions.values(), ...this.sell.transactions.values()].map((tx) => ({
       id: tx.id,
       reference: tx.externalTransactionId,
       status: tx.status,
