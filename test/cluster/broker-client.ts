@@ -1,5 +1,5 @@
 /** What a call was for: the table counts answers per kind. */
-export type CallKind = 'offers' | 'create' | 'status';
+export type CallKind = 'offers' | 'create' | 'status' | 'sell_offers' | 'sell_create' | 'sell_status';
 
 /** One answer of the broker (through the load balancer), or a request that got none (status 0). */
 export interface BrokerAnswer {

@@ -4,6 +4,8 @@
  * then down; then the invariants, printed as tables; the exit code says whether they all held. Last,
  * the providers' books are made to differ and every provider's window of the run is reconciled:
  * each seeded mismatch must be reported, and nothing else (test/cluster/reconciliation-check.ts).
+ * Beside the buys, a few sell orders per provider with a sell flow (test/cluster/sell-plan.ts), spread
+ * over the load, each driven through its provider's sell checkout to a planned final status.
  *
  *   npm run test:cluster                # builds dist/ first, as npm run cluster does
  *   npm run test:cluster -- --local     # against the in-process local stack (no process faults)
@@ -28,6 +30,10 @@ import { runLoad } from './load-generator';
 import { PROVIDERS } from './order-plan';
 import { checkReconciliation } from './reconciliation-check';
 import { table } from './report';
+import { drainSells } from './sell-final-state';
+import { sellChecks, type SellEvidence } from './sell-invariants';
+import { runSellLoad } from './sell-load';
+import { discoverSellMarket, planSells, SELL_PROVIDERS, type SellMarket } from './sell-plan';
 import { SimulatorControl } from './simulator-control';
 import { Stopper } from './stopper';
 
@@ -41,6 +47,8 @@ const TIME_SCALE = Number(process.env.FAULT_RUN_TIME_SCALE ?? 1);
 /** The load goes on this long after the last fault ended, so that its healing shows. */
 const AFTER_LAST_FAULT_S = 30;
 const DRAIN_S = 150;
+/** The last sell order starts this long before the load ends: its walk is over well before the drain's end. */
+const SELL_LAST_START_BEFORE_END_S = 60;
 
 /** Fast order timings and room for the run's traffic from one address. */
 const BROKER_ENV: Record<string, string> = {
@@ -101,10 +109,12 @@ async function main(): Promise<number> {
     const client = new BrokerClient(addresses.api, integrator.apiKey);
     const simulators = new SimulatorControl(addresses.simulators);
     const runId = Date.now().toString(36);
+    const sellPlans = planSells(runId, await sellMarkets(addresses.api, integrator.apiKey));
     const startedAt = Date.now();
     const loadSeconds = LAST_FAULT_ENDS_S * TIME_SCALE + AFTER_LAST_FAULT_S;
     log(`load: ${RATE}/s for ${loadSeconds} s (at most ${MAX_ORDERS} orders); ${SLOW_PROVIDER} will be slow then down`);
-    const [records, faults] = await Promise.all([
+    log(`sell load: ${sellPlans.length} sell orders over ${SELL_PROVIDERS.length} providers with a sell flow, spread over the load`);
+    const [records, faults, sells] = await Promise.all([
       runLoad({
         runId,
         ratePerSecond: RATE,
@@ -124,13 +134,29 @@ async function main(): Promise<number> {
         timeScale: TIME_SCALE,
         log,
       }),
+      runSellLoad(sellPlans, {
+        spreadMs: Math.max(0, loadSeconds - SELL_LAST_START_BEFORE_END_S) * 1000,
+        client,
+        simulators,
+        placeDeadlineMs: 180_000,
+        stopper,
+        log,
+      }),
     ]);
-    log(`drain: following ${records.filter((r) => r.orderId).length} orders for at most ${DRAIN_S} s`);
-    const finals = await drain(records, client, receiver, Date.now() + DRAIN_S * 1000, stopper);
+    log(
+      `drain: following ${records.filter((r) => r.orderId).length} orders and ${sells.filter((r) => r.orderId).length} sell orders for at most ${DRAIN_S} s`,
+    );
+    const drainDeadline = Date.now() + DRAIN_S * 1000;
+    const [finals, sellFinals] = await Promise.all([
+      drain(records, client, receiver, drainDeadline, stopper),
+      drainSells(sells, client, receiver, drainDeadline, stopper),
+    ]);
+    log('drain: done');
     const providerOrders = new Map(await Promise.all(PROVIDERS.map(async (code) => [code, await simulators.orders(code)] as const)));
 
     const evidence: RunEvidence = { records, finals, providerOrders, webhooks: receiver.received, answers: client.answers, faults };
-    const checks = allChecks(evidence);
+    const sellEvidence: SellEvidence = { sells, sellFinals, providerOrders, webhooks: receiver.received };
+    const checks = [...allChecks(evidence), ...sellChecks(sellEvidence)];
     if (!LOCAL) checks.push(await checkWebUi(addresses.ui, integrator.id, evidence));
     // Last: it changes the providers' books, which the checks above read as they are.
     if (!LOCAL) {
@@ -155,6 +181,7 @@ async function main(): Promise<number> {
       `\nHTTP answers of the broker (through the load balancer)\n${answersTable(evidence, (a) => acceptable(a, records, faults))}`,
     );
     console.log(`\nOrders by provider\n${ordersTable(evidence)}`);
+    console.log(`\nSell orders by provider\n${sellOrdersTable(sellEvidence)}`);
     const processes = cluster.processes();
     if (processes.length > 0) {
       console.log(
@@ -205,6 +232,25 @@ async function checkWebUi(uiUrl: string, integratorId: string, { records, finals
   }
 }
 
+/**
+ * The market each provider with a sell flow buys in (through the API, before the load and its
+ * faults, by a client whose answers are not the run's); a provider offering none is left out, and said so.
+ */
+async function sellMarkets(apiUrl: string, apiKey: string): Promise<Map<string, SellMarket>> {
+  const probe = new BrokerClient(apiUrl, apiKey);
+  const markets = new Map<string, SellMarket>();
+  for (const code of SELL_PROVIDERS) {
+    const market = await discoverSellMarket(probe, code);
+    if (market) markets.set(code, market);
+    log(
+      market
+        ? `sell: ${code} buys ${market.from_amount} of currency ${market.from_currency} for ${market.to_currency} by ${market.payout_method} in ${market.country_code}`
+        : `sell: ${code} offered no sell in the places tried; no sell orders for it`,
+    );
+  }
+  return markets;
+}
+
 /** What the schedule kills and restarts: the cluster, unless it cannot (the local stack). */
 function faultTarget(cluster: RunCluster): FaultTarget | undefined {
   const { kill, restart, stopProcess, startProcess } = cluster;
@@ -240,6 +286,49 @@ function ordersTable({ records, finals }: RunEvidence): string {
   });
   return table(
     ['provider', 'planned', 'acknowledged', 'complete', 'failed', 'refused', 'no offer', 'dropped', 'duplicated', 'reordered', 'after 503'],
+    rows,
+  );
+}
+
+function sellOrdersTable({ sells, sellFinals }: SellEvidence): string {
+  const providers = [...new Set(sells.map((r) => r.plan.provider))];
+  const rows = providers.map((code) => {
+    const mine = sells.filter((r) => r.plan.provider === code);
+    const acked = mine.filter((r) => r.orderId);
+    const final = (status: string) => acked.filter((r) => sellFinals.get(r.orderId!)?.status === status).length;
+    const mode = (m: string) => acked.filter((r) => r.plan.webhooks === m).length;
+    return [
+      code,
+      mine.length,
+      acked.length,
+      final('complete'),
+      final('failed'),
+      final('expired'),
+      final('refunded'),
+      mine.filter((r) => r.notPlayable).length,
+      mine.filter((r) => r.noOffer).length,
+      acked.filter((r) => r.deposits.length > 0).length,
+      mode('drop'),
+      mode('duplicate'),
+      mine.filter((r) => r.saw503).length,
+    ];
+  });
+  return table(
+    [
+      'provider',
+      'planned',
+      'acknowledged',
+      'complete',
+      'failed',
+      'expired',
+      'refunded',
+      'not playable',
+      'no offer',
+      'deposit read',
+      'dropped',
+      'duplicated',
+      'after 503',
+    ],
     rows,
   );
 }

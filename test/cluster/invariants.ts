@@ -73,6 +73,32 @@ export function checkOrders({ records, finals, providerOrders }: RunEvidence): C
   );
 }
 
+/** One order's verified, acknowledged webhooks in arrival order: sequences 1..n (duplicates aside, each identical to its first). */
+export function sequenceOf(id: string, arrived: readonly ReceivedWebhook[], label: string) {
+  const failures: string[] = [];
+  const seen = new Map<number, ReceivedWebhook>();
+  let duplicates = 0;
+  let expected = 1;
+  for (const w of arrived) {
+    const sequence = w.body.data.sequence;
+    const first = seen.get(sequence);
+    if (first) {
+      duplicates++;
+      if (JSON.stringify(first.body.data) !== JSON.stringify(w.body.data))
+        failures.push(`${id}: sequence ${sequence} arrived twice with different data`);
+      continue;
+    }
+    if (sequence !== expected) failures.push(`${id}: sequence ${sequence} arrived where ${expected} was due (${label})`);
+    seen.set(sequence, w);
+    expected = Math.max(expected, sequence) + 1;
+  }
+  return { failures, duplicates, seen, last: seen.get(Math.max(0, ...seen.keys())) };
+}
+
+/** The webhooks of `id` that verified and that the integrator acknowledged, in arrival order. */
+export const deliveredTo = (webhooks: readonly ReceivedWebhook[], id: string) =>
+  webhooks.filter((w) => w.body?.data?.id === id && w.verified && w.answered >= 200 && w.answered < 300);
+
 /** Every integrator webhook verified; per order, sequences 1..n in arrival order (duplicates aside), the last one the final status. */
 export function checkWebhooks({ records, finals, webhooks }: RunEvidence): Check {
   const failures: string[] = [];
@@ -83,35 +109,21 @@ export function checkWebhooks({ records, finals, webhooks }: RunEvidence): Check
   const followed = followedOrders(records);
   for (const record of followed) {
     const id = record.orderId!;
-    const arrived = webhooks.filter((w) => w.body?.data?.id === id && w.verified && w.answered >= 200 && w.answered < 300);
-    const seen = new Map<number, ReceivedWebhook>();
-    let expected = 1;
-    for (const w of arrived) {
-      const sequence = w.body.data.sequence;
-      const first = seen.get(sequence);
-      if (first) {
-        duplicates++;
-        if (JSON.stringify(first.body.data) !== JSON.stringify(w.body.data))
-          failures.push(`${id}: sequence ${sequence} arrived twice with different data`);
-        continue;
-      }
-      if (sequence !== expected)
-        failures.push(
-          `${id}: sequence ${sequence} arrived where ${expected} was due (${record.plan.provider}, webhooks ${record.plan.webhooks})`,
-        );
-      seen.set(sequence, w);
-      expected = Math.max(expected, sequence) + 1;
-    }
-    const last = seen.get(Math.max(0, ...seen.keys()));
+    const sequence = sequenceOf(id, deliveredTo(webhooks, id), `${record.plan.provider}, webhooks ${record.plan.webhooks}`);
+    failures.push(...sequence.failures);
+    duplicates += sequence.duplicates;
+    const { last } = sequence;
     const final = finals.get(id)?.status;
     if (!last) failures.push(`${id}: no webhook at all`);
     else if (last.body.data.status !== plannedStatus(record) || last.body.data.status !== final) {
       failures.push(`${id}: last webhook says ${last.body.data.status}, the API ${final}, planned ${plannedStatus(record)}`);
     }
+    if (last && last.body.data.kind !== undefined)
+      failures.push(`${id}: a buy order's webhook carries kind ${String(last.body.data.kind)}`);
   }
   return check(
     'integrator webhooks verified, in sequence, ending at the final status',
-    `${webhooks.length} deliveries for ${followed.length} orders, ${unverified.length} unverified, ${duplicates} duplicates`,
+    `${webhooks.filter((w) => w.body?.data?.kind === undefined).length} deliveries for ${followed.length} orders, ${unverified.length} unverified, ${duplicates} duplicates`,
     failures,
   );
 }
@@ -126,7 +138,11 @@ export function acceptable(answer: BrokerAnswer, records: OrderRecord[], faults:
   }
   if (answer.status === 503 && answer.retryAfter !== undefined && faults.some((f) => during(f) && answer.code === outageCode(f)))
     return '503 with Retry-After in an outage';
-  if (answer.kind === 'create' && answer.code === 'offer_expired' && faults.some((f) => f.name.includes('redis') && during(f))) {
+  if (
+    (answer.kind === 'create' || answer.kind === 'sell_create') &&
+    answer.code === 'offer_expired' &&
+    faults.some((f) => f.name.includes('redis') && during(f))
+  ) {
     return 'offer lost with Redis (offered again)';
   }
   return undefined;
