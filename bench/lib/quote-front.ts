@@ -3,12 +3,13 @@ import type { SimulatorHost } from '../../src/simulators/kit/host';
 import { SandboxSimulator } from '../../src/simulators/sandbox/server';
 import { writeJson } from './json-answer';
 
-const QUOTES_PATH = /^\/([^/]+)\/v1\/quotes$/;
+const QUOTES_PATH = /^\/([^/]+)\/v1\/(sell\/)?quotes$/;
 
 /**
- * The request listener of the offers runs' simulator host: `GET /<code>/v1/quotes`, the one call
- * every offers request makes of each provider, is answered here, with the simulator's own API-key
- * check, latency switch and quote (`SandboxSimulator.quoteAnswer`), but without Express's routing and
+ * The request listener of the offers runs' simulator host: `GET /<code>/v1/quotes` and
+ * `GET /<code>/v1/sell/quotes`, the one call every buy or sell offers request makes of each provider,
+ * are answered here, with the simulator's own API-key check, latency switch and quote
+ * (`SandboxSimulator.quoteAnswer`, `sellQuoteAnswer`), but without Express's routing and
  * response helpers; every other request (catalogues, fault switches, a refused key, and quotes
  * while an outage or unanswered-request switch is on) goes to the host's Express app.
  *
@@ -19,7 +20,8 @@ const QUOTES_PATH = /^\/([^/]+)\/v1\/quotes$/;
 export function quoteFront(host: SimulatorHost): RequestListener {
   return (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://simulator');
-    const code = req.method === 'GET' ? QUOTES_PATH.exec(url.pathname)?.[1] : undefined;
+    const match = req.method === 'GET' ? QUOTES_PATH.exec(url.pathname) : null;
+    const code = match?.[1];
     const simulator = code === undefined ? undefined : host.simulators.get(code);
     if (
       !(simulator instanceof SandboxSimulator) ||
@@ -31,7 +33,8 @@ export function quoteFront(host: SimulatorHost): RequestListener {
       return;
     }
     const answer = () => {
-      const { status, body } = simulator.quoteAnswer(Object.fromEntries(url.searchParams));
+      const query = Object.fromEntries(url.searchParams);
+      const { status, body } = match?.[2] ? simulator.sellQuoteAnswer(query) : simulator.quoteAnswer(query);
       writeJson(res, status, body);
     };
     const latencyMs = simulator.faults.latencyMs;

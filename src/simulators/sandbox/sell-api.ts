@@ -85,19 +85,19 @@ export class SandboxSellApi {
   }
 
   private getQuote(req: Request, res: Response): void {
-    const q = req.query as Record<string, unknown>;
+    const answer = this.quoteAnswer(req.query);
+    res.status(answer.status).json(answer.body);
+  }
+
+  /** The answer of `GET /v1/sell/quotes` to a query, apart from authentication and faults. */
+  quoteAnswer(q: Record<string, unknown>): { status: number; body: unknown } {
     const missing = ['crypto_currency', 'network', 'crypto_amount', 'fiat_currency', 'payout_method'].filter(
       (k) => typeof q[k] !== 'string' || q[k] === '',
     );
-    if (missing.length > 0) {
-      res.status(400).json(error('invalid_request', `missing ${missing.join(', ')}`));
-      return;
-    }
+    if (missing.length > 0) return { status: 400, body: error('invalid_request', `missing ${missing.join(', ')}`) };
     const str = (k: string) => q[k] as string;
-    if (!DECIMAL.test(str('crypto_amount'))) {
-      res.status(400).json(error('invalid_request', 'crypto_amount must be a decimal string'));
-      return;
-    }
+    if (!DECIMAL.test(str('crypto_amount')))
+      return { status: 400, body: error('invalid_request', 'crypto_amount must be a decimal string') };
     const result = sellQuote(this.profile, {
       crypto: str('crypto_currency'),
       network: str('network'),
@@ -107,23 +107,24 @@ export class SandboxSellApi {
       country: typeof q.country === 'string' ? q.country : undefined,
       state: typeof q.state === 'string' ? q.state : undefined,
     });
-    if (!result.ok) {
-      res.status(result.status).json(error(result.code, result.message, { min_amount: result.min, max_amount: result.max }));
-      return;
-    }
-    res.json({
-      quote_id: randomUUID(),
-      crypto_currency: str('crypto_currency'),
-      network: str('network'),
-      crypto_amount: str('crypto_amount'),
-      fiat_currency: str('fiat_currency'),
-      fiat_amount: result.fiatAmount,
-      price: result.price,
-      processing_fee: result.processingFee,
-      network_fee: result.networkFee,
-      payout_method: result.method.code,
-      expires_at: new Date(Date.now() + this.profile.quoteTtlSeconds * 1000).toISOString(),
-    });
+    if (!result.ok)
+      return { status: result.status, body: error(result.code, result.message, { min_amount: result.min, max_amount: result.max }) };
+    return {
+      status: 200,
+      body: {
+        quote_id: randomUUID(),
+        crypto_currency: str('crypto_currency'),
+        network: str('network'),
+        crypto_amount: str('crypto_amount'),
+        fiat_currency: str('fiat_currency'),
+        fiat_amount: result.fiatAmount,
+        price: result.price,
+        processing_fee: result.processingFee,
+        network_fee: result.networkFee,
+        payout_method: result.method.code,
+        expires_at: new Date(Date.now() + this.profile.quoteTtlSeconds * 1000).toISOString(),
+      },
+    };
   }
 
   /**

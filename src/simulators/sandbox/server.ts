@@ -30,6 +30,7 @@ export class SandboxSimulator extends SimulatorBase {
   /** The sell (off-ramp) orders, by the provider's id. */
   readonly sellOrders: ReadonlyMap<string, SimSellOrder>;
   private readonly api: SandboxApi;
+  private readonly sellApi: SandboxSellApi;
 
   constructor(options: SandboxSimulatorOptions) {
     super({ ...options, stepDelayMs: options.settleDelayMs ?? SETTLE_DELAY_MS });
@@ -39,12 +40,13 @@ export class SandboxSimulator extends SimulatorBase {
     this.api = new SandboxApi(this.orders, profile, options, this.faults, lifecycle);
     const sellProfile = options.sellProfile ?? SANDBOX_SELL_PROFILE;
     const sellLifecycle = new SandboxSellLifecycle(this.parts, this.timers, sellProfile, options.webhookSecret);
-    const sellApi = new SandboxSellApi(
+    this.sellApi = new SandboxSellApi(
       sellProfile,
       { publicUrl: options.publicUrl, depositWindowMs: options.depositWindowMs ?? DEFAULT_DEPOSIT_WINDOW_MS, log: options.log },
       this.faults,
       sellLifecycle,
     );
+    const sellApi = this.sellApi;
     this.sellOrders = sellApi.orders;
     // Customer-facing pages need no API key.
     this.app.use(new SandboxCheckout(this.orders, lifecycle, profile.name, this.playedAction).router);
@@ -82,5 +84,10 @@ export class SandboxSimulator extends SimulatorBase {
   /** The answer of `GET /v1/quotes` to a query, apart from authentication and faults. */
   quoteAnswer(q: Record<string, unknown>): { status: number; body: unknown } {
     return this.api.quoteAnswer(q);
+  }
+
+  /** The answer of `GET /v1/sell/quotes` to a query, apart from authentication and faults (bench/lib/quote-front.ts). */
+  sellQuoteAnswer(q: Record<string, unknown>): { status: number; body: unknown } {
+    return this.sellApi.quoteAnswer(q);
   }
 }

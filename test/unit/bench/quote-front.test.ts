@@ -52,6 +52,16 @@ const GOOD = {
   country: 'GB',
 };
 
+const sellQuote = (params: Record<string, string>) => `/sandbox/v1/sell/quotes?${new URLSearchParams(params).toString()}`;
+const SELL = {
+  crypto_currency: 'BTC',
+  network: 'bitcoin',
+  crypto_amount: '0.01',
+  fiat_currency: 'GBP',
+  payout_method: 'card_payout',
+  country: 'GB',
+};
+
 const CASES: [string, string, string | null][] = [
   ['a quote', quote(GOOD), KEY],
   ['a US state', quote({ ...GOOD, fiat_currency: 'USD', country: 'US', state: 'CA' }), KEY],
@@ -66,6 +76,14 @@ const CASES: [string, string, string | null][] = [
   ['no API key', quote(GOOD), null],
   ['another route', '/sandbox/v1/currencies', KEY],
   ['an unknown provider', '/nobody/v1/quotes?fiat_currency=GBP', KEY],
+  ['a sell quote', sellQuote(SELL), KEY],
+  ['a sell quote by another payout method', sellQuote({ ...SELL, fiat_currency: 'EUR', country: 'DE', payout_method: 'sepa' }), KEY],
+  ['a sell amount under the minimum', sellQuote({ ...SELL, crypto_amount: '0.0000001' }), KEY],
+  ['a sell payout method the fiat has not', sellQuote({ ...SELL, payout_method: 'ach' }), KEY],
+  ['a sell in an unsupported country', sellQuote({ ...SELL, country: 'JP' }), KEY],
+  ['a malformed sell amount', sellQuote({ ...SELL, crypto_amount: '1e3' }), KEY],
+  ['a sell quote missing a parameter', sellQuote({ crypto_currency: 'BTC', network: 'bitcoin' }), KEY],
+  ['a sell quote with a wrong API key', sellQuote(SELL), 'sk_wrong'],
 ];
 
 test.each(CASES)('answers %s as the Express route does', async (_name, path, key) => {
@@ -82,6 +100,21 @@ test('the quotes compared are real ones', async () => {
   expect(answer.status).toBe(200);
   expect(answer.rest).toMatchObject({ fiat_currency: 'GBP', crypto_currency: 'BTC', payment_method: 'card' });
   expect(Number(answer.rest.crypto_amount)).toBeGreaterThan(0);
+});
+
+test('the sell quotes compared are real ones, and come from the front', async () => {
+  const answer = await ask(frontUrl, sellQuote(SELL));
+  expect(answer.status).toBe(200);
+  expect(answer.rest).toMatchObject({ fiat_currency: 'GBP', crypto_currency: 'BTC', payout_method: 'card_payout' });
+  expect(Number(answer.rest.fiat_amount)).toBeGreaterThan(0);
+  // Answered by the front itself, not handed to the host's Express app.
+  const answered = jest.spyOn(simulator, 'sellQuoteAnswer');
+  try {
+    await ask(frontUrl, sellQuote(SELL));
+    expect(answered).toHaveBeenCalledTimes(1);
+  } finally {
+    answered.mockRestore();
+  }
 });
 
 test('keeps the latency switch', async () => {
