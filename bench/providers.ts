@@ -2,14 +2,17 @@
  * The simulated providers of the offers benchmark: for a fan-out `width` of N, bench_1..bench_N that
  * answer in 100 ms and bench_<N+1> that turns slow, each the sandbox profile cut down to one
  * country, one fiat, one asset and one payment method (GB, GBP, BTC, card), so that every offers
- * request costs exactly one quote per provider. The default width, 5, is the benchmark's historical
+ * request costs exactly one quote per provider; their sell side likewise (GB, GBP, BTC, card payout),
+ * for the sell offers runs. The default width, 5, is the benchmark's historical
  * set (bench_1..5 and bench_6); bench:api also runs 10, the broker's ten providers.
  */
 import { currencyDictionary } from '../src/domain/currencies';
 import { ProviderRegistry } from '../src/providers/registry';
 import { createSandboxAdapter } from '../src/providers/sandbox';
 import type { SimulatorProfile } from '../src/simulators/kit/profile';
+import type { SellProfile } from '../src/simulators/kit/sell-pricing';
 import { SANDBOX_PROFILE } from '../src/simulators/sandbox/profile';
+import { SANDBOX_SELL_PROFILE } from '../src/simulators/sandbox/sell-profile';
 
 export const DEFAULT_WIDTH = 5;
 export const SIM_API_KEY = 'sk_bench_sim_key';
@@ -38,6 +41,13 @@ export function benchProfiles(width = DEFAULT_WIDTH): SimulatorProfile[] {
     assets: ['BTC/bitcoin'],
     paymentMethods: [card],
   }));
+}
+
+/** What every benchmark provider buys: the sandbox's sell profile cut to GB, GBP, BTC and the card payout. */
+export function benchSellProfile(): SellProfile {
+  const card = SANDBOX_SELL_PROFILE.payoutMethods.find((m) => m.code === 'card_payout');
+  if (!card) throw new Error('SANDBOX_SELL_PROFILE has no card_payout method');
+  return { ...SANDBOX_SELL_PROFILE, countries: ['GB'], states: undefined, fiat: ['GBP'], assets: ['BTC/bitcoin'], payoutMethods: [card] };
 }
 
 /** One sandbox adapter per provider of a fan-out of `width`, each pointing at its path of the simulator host at `simUrl`. */

@@ -9,7 +9,7 @@
  *                it answers the bytes its heap has allocated so far (bench/lib/memory.ts), and on
  *                {type:'heap-sampling'} it runs V8's sampling heap profiler (bench/offers-memory.ts)
  *   role "bare"  a bare Express app whose one GET handler answers `body` with `contentType`
- *   role "sim"   a SimulatorHost with the benchmark profiles of `width` (bench/providers.ts), its quote route
+ *   role "sim"   a SimulatorHost with the benchmark profiles of `width` (bench/providers.ts), its buy and sell quote routes
  *                answered by a plain node:http front (bench/lib/quote-front.ts)
  *   role "fanout" the offers runs' floor: a bare fan-out to the simulator host (bench/lib/bare-fanout.ts)
  *
@@ -78,13 +78,17 @@ async function buildHandler(spec: ServerSpec): Promise<Handler> {
       return { handler: variants.handler, api: variants.base, layers: variants, meter: new AllocationMeter() };
     }
     case 'sim': {
-      const [{ SimulatorHost }, { SandboxSimulator }, { benchProfiles, SIM_API_KEY, SIM_WEBHOOK_SECRET }, { quoteFront }] =
-        await Promise.all([
-          import('../src/simulators/kit/host'),
-          import('../src/simulators/sandbox/server'),
-          import('./providers'),
-          import('./lib/quote-front'),
-        ]);
+      const [
+        { SimulatorHost },
+        { SandboxSimulator },
+        { benchProfiles, benchSellProfile, SIM_API_KEY, SIM_WEBHOOK_SECRET },
+        { quoteFront },
+      ] = await Promise.all([
+        import('../src/simulators/kit/host'),
+        import('../src/simulators/sandbox/server'),
+        import('./providers'),
+        import('./lib/quote-front'),
+      ]);
       const host = new SimulatorHost(
         benchProfiles(spec.width).map(
           (profile) =>
@@ -92,6 +96,7 @@ async function buildHandler(spec: ServerSpec): Promise<Handler> {
               apiKey: SIM_API_KEY,
               webhookSecret: SIM_WEBHOOK_SECRET,
               profile,
+              sellProfile: benchSellProfile(),
               // No orders are created in the benchmark, so no webhook is ever sent.
               webhookUrl: 'http://127.0.0.1:1',
               publicUrl: 'http://127.0.0.1:1',

@@ -1,6 +1,7 @@
 /**
  * The offers benchmark: GET /api/on_ramp/offers with N providers at 100 ms and one more at 10 s,
- * against a bare fan-out, and against the same broker with METRICS_ENABLED=false (what metrics cost).
+ * against a bare fan-out, and against the same broker with METRICS_ENABLED=false (what metrics cost);
+ * and beside it GET /api/off_ramp/offers over the same providers' sell side, in the same pairs.
  */
 import { toQuoteParams } from '../../src/providers/sandbox/transformers';
 import { startServer, type RunningServer } from '../lib/children';
@@ -29,7 +30,10 @@ import {
   OFFERS_WARMUP_SECONDS,
   offersPath,
   PROVIDER_LATENCY_MS,
+  SELL_OFFERS_PATH,
   SLOW_LATENCY_MS,
+  distinctSellAmount,
+  sellOffersPath,
 } from './settings';
 
 export interface OffersSample {
@@ -42,13 +46,16 @@ export interface OffersSample {
 /**
  * One broker run, one floor run and one run of the broker without metrics (METRICS_ENABLED=false),
  * back to back under the same load: the broker in the middle, next to each of the others, with the
- * order reversed from one pair to the next (odd: no metrics, broker, floor; even: floor, broker, no metrics).
+ * order reversed from one pair to the next (odd: no metrics, broker, floor; even: floor, broker, no metrics);
+ * and a run of the broker's sell offers at the end of the odd pairs and the start of the even ones.
  */
 export interface OffersPair {
   api: LoadResult;
   floor: LoadResult;
   /** The second broker API child, started with METRICS_ENABLED=false. */
   noMetrics: LoadResult;
+  /** The same broker API child, GET /api/off_ramp/offers under the same load. */
+  sell: LoadResult;
   apiFirst: boolean;
 }
 
@@ -89,6 +96,13 @@ export interface OffersFigures {
   memory: OffersMemory;
   samples: OffersSample[];
   correct: boolean;
+  /** The sell offers warm-up: the first 10 s of sell offers with bench_<width+1> already at 10 s. */
+  sellWarmup: LoadResult;
+  /** The sell offers runs of `pairs`, against the buy offers runs beside them (sellMedians). */
+  sellMedians: SellMedians;
+  sellSamples: OffersSample[];
+  /** Sell offers from every healthy provider, and none from the slow one while it is slow. */
+  sellCorrect: boolean;
 }
 
 async function setLatency(sim: RunningServer, code: string, latencyMs: number): Promise<void> {
@@ -102,8 +116,8 @@ async function setLatency(sim: RunningServer, code: string, latencyMs: number): 
   if (faults.latencyMs !== latencyMs) throw new Error(`could not set ${code}'s latency`);
 }
 
-async function sample(api: RunningServer, when: string, slowCode: string): Promise<OffersSample> {
-  const answer = await get(`${api.url}${OFFERS_PATH}&include_errors=true`);
+async function sample(api: RunningServer, when: string, slowCode: string, path = OFFERS_PATH): Promise<OffersSample> {
+  const answer = await get(`${api.url}${path}&include_errors=true`);
   if (answer.status !== 200) throw new Error(`offers sample (${when}): HTTP ${answer.status}: ${answer.body.toString()}`);
   const json = JSON.parse(answer.body.toString()) as Record<string, { error?: { code: string } }>;
   const offers = Object.keys(json)
@@ -173,7 +187,9 @@ async function benchOffers(
 
   const samples = [await sample(api, `catalogues loading, all ${all} at 100 ms`, SLOW_PROVIDER)];
   const noMetricsLoading = await sample(noMetrics, `metrics off: catalogues loading, all ${all} at 100 ms`, SLOW_PROVIDER);
-  for (const loading of [samples[0]!, noMetricsLoading]) {
+  // The sell catalogues load now too, while every provider answers in 100 ms.
+  const sellSamples = [await sample(api, `sell: catalogues loading, all ${all} at 100 ms`, SLOW_PROVIDER, SELL_OFFERS_PATH)];
+  for (const loading of [samples[0]!, noMetricsLoading, sellSamples[0]!]) {
     if (loading.offers.length !== all) {
       throw new Error(`expected offers from all ${all} providers while warming (${loading.when}), got ${loading.offers.join(', ')}`);
     }
@@ -205,6 +221,17 @@ async function benchOffers(
     extra,
   );
   const floorWarmup = await load('floor warm-up (bare fan-out)', floor.url + '/', OFFERS_WARMUP_SECONDS, floorWatch);
+  // The sell side keeps its own deadlines and slow providers: its first 10 s with the slow provider at 10 s.
+  let sold = 0;
+  const sellExtra: Partial<LoadOptions> = {
+    timeoutSec: 30,
+    pathFor: (connection: Record<string, unknown>) => {
+      if (OFFERS_USERS === 'per-connection' && typeof connection.user !== 'string') connection.user = `bench_${++users}`;
+      return sellOffersPath(typeof connection.user === 'string' ? connection.user : 'bench', distinctSellAmount(sold++));
+    },
+  };
+  const sellUrl = api.url + SELL_OFFERS_PATH;
+  const sellWarmup = await load(`sell offers warm-up, ${SLOW_PROVIDER} at 10 s`, sellUrl, OFFERS_SLOW_WARMUP_SECONDS, watch, sellExtra);
 
   // Each measured broker run with the bytes the broker API allocated over it.
   const allocation = new AllocationRecorder(api);
@@ -229,6 +256,11 @@ async function benchOffers(
         settleSec: OFFERS_SETTLE_SECONDS,
       },
     );
+  const runSell = (pair: number) =>
+    load(`sell offers ${pair}/${OFFERS_PAIRS}, ${SLOW_PROVIDER} at 10 s`, sellUrl, OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, watch, {
+      ...sellExtra,
+      settleSec: OFFERS_SETTLE_SECONDS,
+    });
   const runFloor = (pair: number) =>
     load(`floor ${pair}/${OFFERS_PAIRS} (bare fan-out)`, floor.url + '/', OFFERS_SETTLE_SECONDS + OFFERS_SECONDS, floorWatch, {
       settleSec: OFFERS_SETTLE_SECONDS,
@@ -239,11 +271,13 @@ async function benchOffers(
     if (apiFirst) {
       const noMetricsRun = await runNoMetrics(pair);
       const apiRun = await runApi(pair);
-      pairs.push({ api: apiRun, floor: await runFloor(pair), noMetrics: noMetricsRun, apiFirst });
+      const floorRun = await runFloor(pair);
+      pairs.push({ api: apiRun, floor: floorRun, noMetrics: noMetricsRun, sell: await runSell(pair), apiFirst });
     } else {
+      const sellRun = await runSell(pair);
       const floorRun = await runFloor(pair);
       const apiRun = await runApi(pair);
-      pairs.push({ api: apiRun, floor: floorRun, noMetrics: await runNoMetrics(pair), apiFirst });
+      pairs.push({ api: apiRun, floor: floorRun, noMetrics: await runNoMetrics(pair), sell: sellRun, apiFirst });
     }
   }
 
@@ -254,9 +288,11 @@ async function benchOffers(
   const mix = await runMix(api, watch);
   samples.push(await sample(api, `${SLOW_PROVIDER} at 10 s, unloaded`, SLOW_PROVIDER));
   samples.push(await sample(noMetrics, `metrics off: ${SLOW_PROVIDER} at 10 s, unloaded`, SLOW_PROVIDER));
+  sellSamples.push(await sample(api, `sell: ${SLOW_PROVIDER} at 10 s, unloaded`, SLOW_PROVIDER, SELL_OFFERS_PATH));
 
   const expected = fastProviderCodes(width).sort().join(',');
   const correct = samples.slice(1).every((s) => s.offers.join(',') === expected);
+  const sellCorrect = sellSamples.slice(1).every((s) => s.offers.join(',') === expected);
   return {
     width,
     allFast,
@@ -271,6 +307,10 @@ async function benchOffers(
     memory: allocation.figures(noMetrics),
     samples: [samples[0]!, noMetricsLoading, ...samples.slice(1)],
     correct,
+    sellWarmup,
+    sellMedians: sellMedians(pairs),
+    sellSamples,
+    sellCorrect,
   };
 }
 
@@ -371,6 +411,32 @@ export function offersMedians(pairs: OffersPair[]) {
     noMetricsP99: median(noMetricsRuns.map((r) => r.latency.p99)),
     noMetricsRps: median(noMetricsRuns.map((r) => r.rps)),
     noMetricsStealPct: median(noMetricsRuns.map((r) => r.stealPct)),
+  };
+}
+
+/** The sell offers figures: medians of the sell runs, and of each pair's sell over buy (the broker's runs). */
+export type SellMedians = ReturnType<typeof sellMedians>;
+
+export function sellMedians(pairs: OffersPair[]) {
+  const runs = pairs.map((p) => p.sell);
+  const cpuUs = (r: LoadResult) => r.cpuPerRequestUs.api ?? NaN;
+  const overBuy = (figure: (r: LoadResult) => number) => median(pairs.map((p) => figure(p.sell) / figure(p.api)));
+  return {
+    p50: median(runs.map((r) => r.latency.p50)),
+    p99: median(runs.map((r) => r.latency.p99)),
+    pooledP99: percentile(
+      runs.flatMap((r) => r.latenciesMs).sort((a, b) => a - b),
+      99,
+    ),
+    rps: median(runs.map((r) => r.rps)),
+    meanMs: median(runs.map((r) => r.latency.mean)),
+    apiCpuUs: median(runs.map(cpuUs)),
+    stealPct: median(runs.map((r) => r.stealPct)),
+    /** Each pair's sell run over its buy run (the broker with metrics), median of the pairs. */
+    p50OverBuy: overBuy((r) => r.latency.p50),
+    p99OverBuy: overBuy((r) => r.latency.p99),
+    rpsOverBuy: overBuy((r) => r.rps),
+    cpuOverBuy: overBuy(cpuUs),
   };
 }
 

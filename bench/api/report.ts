@@ -35,6 +35,7 @@ import {
   PROFILE_WARMUP_SECONDS,
   PROVIDER_DEADLINE_MS,
   PROVIDER_LATENCY_MS,
+  SELL_OFFERS_AMOUNT,
 } from './settings';
 
 function loadRow(label: string, r: LoadResult): (string | number)[] {
@@ -156,7 +157,8 @@ function reportOffers(out: string[], offers: OffersFigures): void {
     const api = loadRow(`pair ${i + 1}: broker`, p.api);
     const floor = loadRow(`pair ${i + 1}: floor`, p.floor);
     const noMetrics = loadRow(`pair ${i + 1}: broker, metrics off`, p.noMetrics);
-    return p.apiFirst ? [noMetrics, api, floor] : [floor, api, noMetrics];
+    const sell = loadRow(`pair ${i + 1}: broker, sell offers`, p.sell);
+    return p.apiFirst ? [noMetrics, api, floor, sell] : [sell, floor, api, noMetrics];
   });
   out.push(
     renderTable(
@@ -182,6 +184,7 @@ function reportOffers(out: string[], offers: OffersFigures): void {
         loadRow(`the 10 s after ${SLOW_PROVIDER} turned 10 s`, offers.slowWarmup),
         loadRow(`warm-up, metrics off, ${SLOW_PROVIDER} at 10 s`, offers.noMetricsSlowWarmup),
         loadRow('warm-up, floor', offers.floorWarmup),
+        loadRow(`warm-up, sell offers, ${SLOW_PROVIDER} at 10 s`, offers.sellWarmup),
         ...measured,
         loadRow(`${SLOW_PROVIDER} at 10 s, few connections`, offers.few),
         loadRow(`realistic mix: ${MIX_USERS} users, amounts ${MIX_AMOUNTS.map(([a]) => a).join('/')}`, offers.mix.load),
@@ -195,6 +198,7 @@ function reportOffers(out: string[], offers: OffersFigures): void {
       ['broker', p.api],
       ['floor', p.floor],
       ['no metrics', p.noMetrics],
+      ['sell', p.sell],
     ] as const) {
       const over = run.perSecond.some((b) => b.over1s > 0) ? ` [over 1 s: ${run.perSecond.map((b) => b.over1s).join(' ')}]` : '';
       out.push(`  pair ${i + 1} ${who.padEnd(10)} ${run.perSecond.map((b) => `${b.p99}/${b.stealPct}`).join(' ')}${over}`);
@@ -211,6 +215,15 @@ function reportOffers(out: string[], offers: OffersFigures): void {
       `${round(m.metricsOffCpuUs, 0)} us with METRICS_ENABLED=false (medians of the runs); with / without - 1 in each pair: ` +
       `${m.metricsOverheadPcts.map((pct) => `${round(pct, 1)} %`).join(', ')}; median ${round(m.metricsOverheadPct, 1)} % ` +
       `(offers_metrics_cpu_overhead_pct). Without metrics: p50 ${m.noMetricsP50} ms, p99 ${m.noMetricsP99} ms, ${round(m.noMetricsRps, 1)} req/s.`,
+  );
+  const sell = offers.sellMedians;
+  out.push(
+    `Sell offers (GET /api/off_ramp/offers, BTC ${BTC.id} -> GBP ${GBP.id}, ${SELL_OFFERS_AMOUNT} BTC in distinct amounts, GB, card payout; ` +
+      `the same providers, latencies, connections and run length, each run at the end of an odd pair and the start of an even one): ` +
+      `p50 ${sell.p50} ms, p99 ${sell.p99} ms, ${round(sell.rps, 1)} req/s, ${round(sell.apiCpuUs, 0)} us of the broker's event loop per request ` +
+      `(medians of the ${OFFERS_PAIRS} runs; pooled p99 ${round(sell.pooledP99, 0)} ms); over the buy offers run of the same pair ` +
+      `(median of the pairs' ratios): p50 ${round(sell.p50OverBuy, 3)}, p99 ${round(sell.p99OverBuy, 3)}, req/s ${round(sell.rpsOverBuy, 3)}, ` +
+      `CPU per request ${round(sell.cpuOverBuy, 3)}.`,
   );
   out.push(
     `The 10 s after ${SLOW_PROVIDER} turned slow, per second (p99 ms / steal %): ${offers.slowWarmup.perSecond.map((b) => `${b.p99}/${b.stealPct}`).join(' ')}; ` +
@@ -236,7 +249,15 @@ function reportOffers(out: string[], offers: OffersFigures): void {
       offers.samples.map((s) => [s.when, round(s.ms, 0), s.offers.join(',') || '-', s.slow]),
     ),
   );
+  out.push('Sample sell offers answers (include_errors=true):');
+  out.push(
+    renderTable(
+      ['when', 'ms', 'sell offers from', SLOW_PROVIDER],
+      offers.sellSamples.map((s) => [s.when, round(s.ms, 0), s.offers.join(',') || '-', s.slow]),
+    ),
+  );
   out.push(`Correct (offers from ${fast} and none from ${SLOW_PROVIDER} while it is slow): ${offers.correct ? 'yes' : 'NO'}`);
+  out.push(`Correct sell offers (likewise): ${offers.sellCorrect ? 'yes' : 'NO'}`);
   out.push(
     `At ${CONNECTIONS} connections a closed loop holds mean latency = ${CONNECTIONS} / req/s: ` +
       `${round((CONNECTIONS / (OFFERS_P50_TARGET * PROVIDER_LATENCY_MS)) * 1000, 0)} req/s are needed for a mean of ${round(OFFERS_P50_TARGET * PROVIDER_LATENCY_MS, 0)} ms; ` +
@@ -302,6 +323,18 @@ function offersRows(offers: OffersFigures, headline: boolean): (string | number)
   }
   if (callsPerRequest !== undefined)
     rows.push([`provider_calls_per_offers_request (realistic mix)${at}`, round(callsPerRequest, 3), '', '']);
+  const sell = offers.sellMedians;
+  rows.push(
+    [`sell offers p50 / p99 ms (median of ${OFFERS_PAIRS} runs)${at}`, `${sell.p50} / ${sell.p99}`, '', ''],
+    [`sell_offers_p50_ratio${at}`, round(sell.p50 / PROVIDER_LATENCY_MS, 3), '', ''],
+    [`sell_offers_p99_ratio${at}`, round(sell.p99 / PROVIDER_LATENCY_MS, 3), '', ''],
+    [`sell offers req/s (median)${at}`, round(sell.rps, 1), '', ''],
+    [`sell_offers_cpu_us_per_request${at}`, round(sell.apiCpuUs, 0), '', ''],
+    [`sell_over_buy_offers_p50${at}`, round(sell.p50OverBuy, 3), '', ''],
+    [`sell_over_buy_offers_p99${at}`, round(sell.p99OverBuy, 3), '', ''],
+    [`sell_over_buy_offers_rps${at}`, round(sell.rpsOverBuy, 3), '', ''],
+    [`sell_over_buy_offers_cpu${at}`, round(sell.cpuOverBuy, 3), '', ''],
+  );
   return rows;
 }
 

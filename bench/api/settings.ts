@@ -107,3 +107,14 @@ export const OFFERS_PATH = offersPath('bench');
  * of distinct requests does (the realistic mix measures coalescing on its own).
  */
 export const distinctAmount = (n: number) => (100 + (n % 10_000) / 100).toFixed(2);
+
+/**
+ * The sell offers runs: GET /api/off_ramp/offers selling BTC for GBP in GB, over the same benchmark
+ * providers (each buys BTC there, paying out by card: one sell quote per provider per request).
+ */
+export const SELL_OFFERS_AMOUNT = '0.01';
+export const sellOffersPath = (user: string, amount = SELL_OFFERS_AMOUNT) =>
+  `/api/off_ramp/offers?external_user_id=${user}&currency_from=${BTC.id}&currency_to=${GBP.id}&amount_from=${amount}&country=GB`;
+export const SELL_OFFERS_PATH = sellOffersPath('bench');
+/** As distinctAmount: 0.010000, 0.010001, ... 0.019999 BTC in turn, none coalesced. */
+export const distinctSellAmount = (n: number) => (0.01 + (n % 10_000) / 1_000_000).toFixed(6);

@@ -120,9 +120,35 @@ function offersSummary(offers: OffersFigures) {
     offers_gc_runs: offers.memory.gcRuns.join(','),
     api_rss_peak_mb: round(offers.memory.rssPeakMb, 1),
     api_rss_peak_mb_metrics_off: round(offers.memory.noMetricsRssPeakMb, 1),
+    ...sellSummary(offers),
     offers_widths: OFFERS_WIDTHS.join(','),
     offers_pairs: OFFERS_PAIRS,
     offers_run_seconds: OFFERS_SECONDS,
+  };
+}
+
+/** The sell offers runs of the same pairs, and each figure over the buy offers run beside it (median of the pairs). */
+function sellSummary(offers: OffersFigures) {
+  const sell = offers.sellMedians;
+  const runs = offers.pairs.map((p) => p.sell);
+  return {
+    sell_offers_p50_ms: sell.p50,
+    sell_offers_p99_ms: sell.p99,
+    sell_offers_p50_ratio: round(sell.p50 / PROVIDER_LATENCY_MS, 3),
+    sell_offers_p99_ratio: round(sell.p99 / PROVIDER_LATENCY_MS, 3),
+    sell_offers_runs_p99_ms: runs.map((r) => r.latency.p99).join(','),
+    sell_offers_pooled_p99_ms: round(sell.pooledP99, 0),
+    sell_offers_rps: round(sell.rps, 1),
+    sell_offers_requests: runs.reduce((total, r) => total + r.requests, 0),
+    sell_offers_non2xx: runs.reduce((total, r) => total + r.non2xx + r.errors, 0),
+    sell_offers_cpu_us_per_request: round(sell.apiCpuUs, 0),
+    sell_offers_steal_pct: round(sell.stealPct, 1),
+    sell_offers_warmup_p99_ms: offers.sellWarmup.latency.p99,
+    sell_offers_correct: offers.sellCorrect,
+    sell_over_buy_offers_p50: round(sell.p50OverBuy, 3),
+    sell_over_buy_offers_p99: round(sell.p99OverBuy, 3),
+    sell_over_buy_offers_rps: round(sell.rpsOverBuy, 3),
+    sell_over_buy_offers_cpu: round(sell.cpuOverBuy, 3),
   };
 }
 
@@ -143,6 +169,12 @@ function narrowerSummary(offers: OffersFigures) {
     offers_alloc_kb_per_request: round(offers.memory.allocKb, 1),
     api_rss_peak_mb: round(offers.memory.rssPeakMb, 1),
     offers_correct: offers.correct,
+    sell_offers_p50_ms: offers.sellMedians.p50,
+    sell_offers_p99_ms: offers.sellMedians.p99,
+    sell_over_buy_offers_p50: round(offers.sellMedians.p50OverBuy, 3),
+    sell_over_buy_offers_p99: round(offers.sellMedians.p99OverBuy, 3),
+    sell_over_buy_offers_rps: round(offers.sellMedians.rpsOverBuy, 3),
+    sell_offers_correct: offers.sellCorrect,
   };
 }
 
