@@ -150,6 +150,27 @@ describe('MoonPay sell adapter against the simulator', () => {
     expect((await act(redirectUrl, 'pay')).status).toBe(409);
   });
 
+  it("lists the sell transaction among the simulator's orders, so that the order's webhook switches reach it", async () => {
+    const request = sellRequest();
+    const { redirectUrl } = await placed(request);
+    const listed = (await (await fetch(`${harness.urls.publicUrl}/_simulator/orders?reference=${request.orderId}`)).json()) as {
+      orders: unknown[];
+    };
+    expect(listed.orders).toEqual([expect.objectContaining({ reference: request.orderId, status: 'waitingForDeposit' })]);
+    const switched = await fetch(`${harness.urls.publicUrl}/_simulator/orders/${request.orderId}/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ dropWebhooks: true }),
+    });
+    expect(switched.status).toBe(200);
+    const before = (await harness.sellEventsFor(request.orderId)).length;
+    expect((await act(redirectUrl, 'pay')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    // The walk went on (the lookup says so), its webhooks dropped.
+    expect((await sell().getOrder(request.orderId)).status).toBe('complete');
+    expect(await harness.sellEventsFor(request.orderId)).toHaveLength(before);
+  });
+
   it('buy and sell never cross: sell webhooks are routed to the sell parser, a sell order is no buy order', async () => {
     const request = sellRequest();
     await placed(request);
