@@ -13,6 +13,13 @@ import {
   RampQuoteSchema,
   type RampQuoteRequest,
 } from './schemas';
+import {
+  RampOfframpAssetsSchema,
+  RampPayoutMethodsSchema,
+  RampSaleSchema,
+  RampSellQuoteSchema,
+  type RampSellQuoteRequest,
+} from './sell-schemas';
 import type { ProviderOperation } from '../kit/operation';
 import type { CallSignal } from '../kit/call-signal';
 
@@ -64,6 +71,23 @@ export class RampClient {
     return this.call(`/host-api/purchase/${encodeURIComponent(id)}`, { secret }, RampPurchaseSchema, { operation: 'status' }, false);
   }
 
+  getOfframpAssets(currencyCode: string, signal?: CallSignal) {
+    return this.call('/host-api/v3/offramp/assets', { currencyCode }, RampOfframpAssetsSchema, { signal, operation: 'catalogue' });
+  }
+
+  getPayoutMethods(signal?: CallSignal) {
+    return this.call('/host-api/v3/payout-methods', {}, RampPayoutMethodsSchema, { signal, operation: 'catalogue' });
+  }
+
+  getSellQuote(body: RampSellQuoteRequest, signal?: CallSignal) {
+    return this.call('/host-api/v3/offramp/quote/all', {}, RampSellQuoteSchema, { method: 'POST', json: body, signal, operation: 'quote' });
+  }
+
+  /** The sale, read with its saleViewToken as `secret` (the path production integrations use; docs/providers/ramp.md). */
+  getSale(id: string, secret: string) {
+    return this.call(`/host-api/v3/offramp/sale/${encodeURIComponent(id)}`, { secret }, RampSaleSchema, { operation: 'status' }, false);
+  }
+
   private call<T extends z.ZodType>(
     path: string,
     query: Record<string, string>,
@@ -86,8 +110,8 @@ export class RampClient {
 function refusal(withHostKey: boolean): Refusal {
   return (route, status, body) => {
     if (status === 401 || status === 403) {
-      // Without the host key this is a purchase read: its secret does not open that purchase.
-      if (!withHostKey) return new ProviderRejectedError('not_found', `${route}: the purchase secret was refused (HTTP ${status})`);
+      // Without the host key this is a purchase or sale read: its secret does not open it.
+      if (!withHostKey) return new ProviderRejectedError('not_found', `${route}: the view token was refused (HTTP ${status})`);
       return new ProviderUnavailableError(`${route}: hostApiKey refused (HTTP ${status})`);
     }
     if (status === 429) return new ProviderUnavailableError(`${route}: rate limited (HTTP 429)`);

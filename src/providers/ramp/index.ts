@@ -19,6 +19,7 @@ import {
   toWidgetUrl,
 } from './transformers';
 import { parseRampWebhook } from './webhook';
+import { createRampSellAdapter } from './sell';
 import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
 import type { CallSignal } from '../kit/call-signal';
 
@@ -93,6 +94,7 @@ export function createRampAdapter(config: RampConfig, currencies: CurrencyDictio
     parseWebhook(webhook) {
       return Promise.resolve().then(() => parseRampWebhook(webhook, publicKey, config.webhookUrlSecret, currencies));
     },
+    sell: createRampSellAdapter(client, config, publicKey, currencies),
   };
 }
 

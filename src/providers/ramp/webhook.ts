@@ -2,7 +2,8 @@ import { verify, type KeyObject } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
 import type { CurrencyDictionary } from '../../domain/currency';
 import { eventDigest, parseJson, parseSigned, webhookReport } from '../kit/webhook';
-import { WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
+import { IgnoredWebhookError, WebhookVerificationError, type IncomingWebhook, type ProviderWebhookEvent } from '../types';
+import { marksRampSale } from './sell-schemas';
 import { RampWebhookSchema } from './schemas';
 import { fromPurchase } from './transformers';
 import { checkOrderMac, RAMP_ORDER_ID_PARAM, RAMP_ORDER_MAC_PARAM } from './webhook-url';
@@ -37,6 +38,8 @@ export function parseRampWebhook(
 ): ProviderWebhookEvent {
   const header = webhook.headers[RAMP_SIGNATURE_HEADER];
   const json = verifyRampBody(webhook.rawBody, Array.isArray(header) ? header[0] : header, publicKey);
+  // A genuine sale event is the sell parser's (the route sends it there); here it moves no buy order.
+  if (marksRampSale(json)) throw new IgnoredWebhookError('a Ramp sale event is no purchase event');
   const event = parseSigned(json, RampWebhookSchema, 'signed body is not a Ramp purchase event');
   const orderId = webhook.query[RAMP_ORDER_ID_PARAM];
   if (!orderId) throw new WebhookVerificationError(`webhook URL has no ${RAMP_ORDER_ID_PARAM} parameter`);
