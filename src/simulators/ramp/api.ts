@@ -6,6 +6,7 @@ import { quote } from '../kit/pricing';
 import type { RampSimulatorCredentials } from './options';
 import { assetMinimum, globalLimits, MAIN_CURRENCY, RAMP_FEE_PERCENT, RAMP_PROFILE, RAMP_SIM_ASSETS, type RampSimAsset } from './profile';
 import type { PurchaseRecord } from './purchase';
+import { RAMP_SELL_PROFILE } from './sell-sale';
 
 /** The body of `POST /host-api/v3/onramp/quote/all`, as Ramp documents it: the asset as `CHAIN_SYMBOL`, a fiat currency and amount. */
 const QuoteRequestSchema = z.object({
@@ -121,7 +122,12 @@ export class RampApi {
 
   private getCurrencies(res: Response): void {
     res.json(
-      RAMP_PROFILE.fiat.map((fiatCurrency) => ({ fiatCurrency, name: fiatCurrency, onrampAvailable: true, offrampAvailable: false })),
+      RAMP_PROFILE.fiat.map((fiatCurrency) => ({
+        fiatCurrency,
+        name: fiatCurrency,
+        onrampAvailable: true,
+        offrampAvailable: RAMP_SELL_PROFILE.fiat.includes(fiatCurrency),
+      })),
     );
   }
 
