@@ -76,7 +76,10 @@ async function rampSellOrder() {
     },
   });
   expect(created.status).toBe(200);
-  return { offer: offers.body.ramp as Record<string, any>, order: created.body as Record<string, any> };
+  return {
+    offer: offers.body.ramp as Record<string, any>,
+    order: created.body as { id: string; redirect_url: string; [field: string]: any },
+  };
 }
 
 const getSell = (id: string) => callApi(stack.apiUrl, `/api/off_ramp/orders/ramp?code=${id}`);
