@@ -11,6 +11,7 @@ import {
   MercuryoLimitsSchema,
   MercuryoTransactionsSchema,
 } from './schemas';
+import { MercuryoSellConvertSchema, MercuryoSellCurrenciesSchema, MercuryoSellLimitsSchema } from './sell-schemas';
 import type { ProviderOperation } from '../kit/operation';
 import type { CallSignal } from '../kit/call-signal';
 
@@ -48,6 +49,29 @@ export class MercuryoClient {
 
   getBuyRate(query: Record<string, string>, signal?: CallSignal) {
     return this.call('/widget/buy/rate', query, MercuryoBuyRateSchema, { signal, operation: 'quote' });
+  }
+
+  /** `lib/currencies` read for its off-ramp flags. */
+  getSellCurrencies(signal?: CallSignal) {
+    return this.call('/lib/currencies', {}, MercuryoSellCurrenciesSchema, { signal, operation: 'catalogue' });
+  }
+
+  /** Limits of every enabled sell pair. */
+  getSellLimitsList(signal?: CallSignal) {
+    return this.call('/lib/limits/sell', {}, MercuryoSellLimitsSchema, { signal, operation: 'catalogue' });
+  }
+
+  /** One sell pair's limits, keyed by currency code (the documented request names the fiat `from`, as for buys). */
+  getSellLimits(fiat: string, crypto: string, signal?: CallSignal) {
+    return this.call('/public/currency-limits', { from: fiat, to: crypto, type: 'sell' }, MercuryoLimitsSchema, {
+      signal,
+      operation: 'quote',
+    });
+  }
+
+  /** The sell quote for a crypto amount: `query` is `from` (crypto), `to` (fiat), `type=sell`, `amount`, `network`. */
+  getSellConvert(query: Record<string, string>, signal?: CallSignal) {
+    return this.call('/public/convert', query, MercuryoSellConvertSchema, { signal, operation: 'quote' });
   }
 
   /** Every operation Mercuryo linked to our order id (its `merchant_transaction_id`). */

@@ -8,6 +8,7 @@ import { mercuryoCurrencyIds } from './reported';
 import { fromCatalogue, fromRate, fromTransactions, MERCURYO_WIDGET_NOT_OPENED, toRateQuery, toWidgetParams } from './transformers';
 import { listCursorOf, listedPage } from './listing';
 import { parseMercuryoWebhook } from './webhook';
+import { createMercuryoSellAdapter } from './sell';
 import { buildWidgetUrl } from './widget';
 import { windowDates } from '../kit/listed';
 import { quoteKeyOf, type QuoteField } from '../kit/quote-key';
@@ -54,6 +55,7 @@ export function createMercuryoAdapter(config: MercuryoConfig, currencies: Curren
 
   return {
     info: MERCURYO_INFO,
+    sell: createMercuryoSellAdapter(client, config, currencies, ids),
     // The widget URL is signed for the customer's IP address (see toWidgetParams).
     requiresCustomerIp: true,
     async getCatalogue(signal) {
