@@ -10,6 +10,9 @@ import type { MercuryoSimulatorCredentials } from './options';
 import { MERCURYO_PROFILE } from './profile';
 import { STATUSES_WITH_WITHDRAW, type SimPurchase } from './purchase';
 import { transactionItem } from './views';
+import type { SimSale } from './sell-sale';
+import { MERCURYO_SELL_PROFILE } from './sell-terms';
+import { saleItem } from './sell-views';
 
 /** Mercuryo's error body. */
 export const apiError = (res: Response, status: number, message: string, code = status * 100) =>
@@ -39,6 +42,7 @@ export class MercuryoApi {
     private readonly purchases: ReadonlyMap<string, SimPurchase>,
     private readonly credentials: MercuryoSimulatorCredentials,
     private readonly books: SimulatedBooks,
+    private readonly sales: ReadonlyMap<string, SimSale> = new Map(),
   ) {
     const router = this.router;
     router.get('/v1.6/lib/currencies', this.widget(false), (_req, res) => this.currencies(res));
@@ -78,7 +82,16 @@ export class MercuryoApi {
         fiat: this.profile.fiat,
         crypto: [...new Set(assets.map(([ticker]) => ticker))],
         config: {
-          crypto_currencies: assets.map(([currency, network]) => ({ currency, network, network_label: network, contract: '' })),
+          crypto_currencies: assets.map(([currency, network]) => ({
+            currency,
+            network,
+            network_label: network,
+            contract: '',
+            widget_onramp_enabled: true,
+            widget_offramp_enabled: MERCURYO_SELL_PROFILE.assets.includes(`${currency}/${network}`),
+            restricted_countries_onramp: [],
+            restricted_countries_offramp: [],
+          })),
         },
         fiat_payment_methods: Object.fromEntries(
           this.profile.fiat.map((fiat) => {
@@ -156,16 +169,15 @@ export class MercuryoApi {
     if (req.query.merchant_transaction_id === undefined) return this.list(req, res);
     const id = req.query.merchant_transaction_id;
     const purchase = typeof id === 'string' ? this.purchases.get(id) : undefined;
-    const found = purchase?.merchantTransactionId === id ? [purchase] : [];
+    const sale = typeof id === 'string' ? this.sales.get(id) : undefined;
+    // A sell's legs are one item, as a purchase's are.
+    const found = [
+      ...(purchase?.merchantTransactionId === id ? [transactionItem(purchase, credentials.widgetId)] : []),
+      ...(sale ? [saleItem(sale, credentials.widgetId)] : []),
+    ];
     const limit = Math.min(Number(req.query.limit ?? 50) || 50, 50);
     const offset = Number(req.query.offset ?? 0) || 0;
-    res.json({
-      status: 200,
-      total: found.length,
-      next: null,
-      prev: null,
-      data: found.slice(offset, offset + limit).map((p) => transactionItem(p, credentials.widgetId)),
-    });
+    res.json({ status: 200, total: found.length, next: null, prev: null, data: found.slice(offset, offset + limit) });
   }
 
   /**

@@ -2,7 +2,8 @@
  * A local simulator of Mercuryo's Widget Partner API v1.6 and of its redirect widget: public
  * catalogue, limit and rate endpoints (`widget_id`), the transaction lookup and the transaction list
  * by dates (`Sdk-Partner-Token`; the books switches show in the list only), the signed widget URL (v2
- * signature), and `X-Signature` callbacks for every operation status.
+ * signature), and `X-Signature` callbacks for every operation status; the off-ramp's sell widget,
+ * quote and limits (sell-checkout.ts, sell-api.ts), its sales found by the same lookup.
  */
 import type { Request, Response } from 'express';
 import { SimulatorBase } from '../kit/base';
@@ -14,6 +15,8 @@ import { MercuryoCheckout } from './checkout';
 import { MercuryoLifecycle } from './lifecycle';
 import type { MercuryoSimulatorOptions } from './options';
 import { mercuryoId, newPurchase, PAYMENT_STATUSES, type SimPurchase } from './purchase';
+import { MercuryoSellApi } from './sell-api';
+import { MercuryoSellCheckout } from './sell-checkout';
 
 export type { MercuryoSimulatorOptions } from './options';
 
@@ -21,14 +24,19 @@ export class MercuryoSimulator extends SimulatorBase {
   readonly code = 'mercuryo';
   /** Purchases by merchant_transaction_id (the broker's order id); a phantom made without one by `phantom:<transaction id>`. */
   readonly purchases = new Map<string, SimPurchase>();
+  /** The off-ramp: the sell widget (`type=sell`) and its sales (sell-checkout.ts). */
+  readonly sell: MercuryoSellCheckout;
 
   constructor(options: MercuryoSimulatorOptions) {
     super({ ...options, webhookUrl: options.brokerWebhookUrl });
     const lifecycle = new MercuryoLifecycle(this.parts, options.credentials.signKey);
-    // The widget is the customer's page: no fault injection there.
+    this.sell = new MercuryoSellCheckout(this.parts, options);
+    // The widget is the customer's page: no fault injection there. `type=sell` is the sell widget's.
+    this.app.use(this.sell.router);
     this.app.use(new MercuryoCheckout(this.purchases, lifecycle, options, this.faults, this.playedAction).router);
     this.injectFaultsUnder('/v1.6', (res) => apiError(res, 503, 'Service temporarily unavailable'));
-    this.app.use(new MercuryoApi(this.purchases, options.credentials, this.books).router);
+    this.app.use(new MercuryoSellApi(options.credentials.widgetId).router);
+    this.app.use(new MercuryoApi(this.purchases, options.credentials, this.books, this.sell.sales).router);
     this.books.makePhantomsWith((request) => this.phantom(request));
     this.app.use((_req: Request, res: Response) => apiError(res, 404, 'Not found'));
   }
