@@ -1,3 +1,4 @@
+import { webhookReport } from '../kit/webhook';
 import type { SellWebhookEvent } from '../sell-types';
 import type { IncomingWebhook } from '../types';
 import type { MercuryoCallbackData } from './schemas';
@@ -27,8 +28,8 @@ export function isMercuryoSellWebhook(webhook: IncomingWebhook): boolean {
 /**
  * Verifies `X-Signature` exactly as for buy callbacks, then reads a `sell` or `deposit` callback; a
  * verified callback of another type (a buy's, however well signed) or an undocumented status is
- * refused (WebhookVerificationError). `read` turns the verified data into the snapshot (the adapter
- * refines a `sell:failed` from the lookup there).
+ * refused (WebhookVerificationError), wherever `read` finds it. `read` turns the verified data
+ * into the snapshot (the adapter refines a `sell:failed` from the lookup there).
  */
 export async function parseMercuryoSellWebhook(
   webhook: IncomingWebhook,
@@ -36,7 +37,14 @@ export async function parseMercuryoSellWebhook(
   read: (data: MercuryoCallbackData) => Promise<Omit<SellWebhookEvent, 'eventId'>>,
 ): Promise<SellWebhookEvent> {
   const data = verifiedMercuryoCallback(webhook, signKey, isMercuryoSellType, 'signed body is not a Mercuryo sell or deposit callback');
-  const snapshot = await read(data);
+  // A status Mercuryo does not document refuses the callback as the buy parser does (webhookReport).
+  const snapshot = await Promise.resolve()
+    .then(() => read(data))
+    .catch((err: unknown) =>
+      webhookReport(() => {
+        throw err;
+      }),
+    );
   // One operation has one id through its statuses; the update time tells two reports of one status apart.
   return { ...snapshot, eventId: [data.type, data.id, data.status, data.updated_at_ts ?? data.updated_at ?? ''].join(':') };
 }

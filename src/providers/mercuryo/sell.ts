@@ -1,7 +1,6 @@
 import type { CurrencyDictionary } from '../../domain/currency';
 import { decimal } from '../../domain/money';
 import type { CallSignal } from '../kit/call-signal';
-import { webhookReport } from '../kit/webhook';
 import type { SellAdapter, SellQuoteRequest } from '../sell-types';
 import { ProviderRejectedError } from '../types';
 import type { MercuryoClient } from './client';
@@ -81,11 +80,11 @@ export function createMercuryoSellAdapter(
     parseWebhook(webhook) {
       return parseMercuryoSellWebhook(webhook, config.signKey, async (data) => {
         const orderId = data.merchant_transaction_id;
-        if (data.type !== 'sell' || data.status !== 'failed' || !orderId) return webhookReport(() => fromSellCallback(data, ids));
+        if (data.type !== 'sell' || data.status !== 'failed' || !orderId) return fromSellCallback(data, ids);
         // A failed sell leg is a refund after a received deposit and the lapsed deposit window without
         // one: the callback names one leg, the (authenticated) lookup shows the deposit leg beside it.
         const { deposit } = sellLegsOf(orderId, await client.getTransactions(orderId));
-        return webhookReport(() => fromSellCallback(data, ids, deposit));
+        return fromSellCallback(data, ids, deposit);
       });
     },
   };
