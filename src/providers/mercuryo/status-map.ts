@@ -49,7 +49,8 @@ export const MERCURYO_STATUS_MAP = {
     failed: 'failed',
     completed: 'complete',
   },
-  // Off-ramp legs: the broker opens the widget with type=buy only; mapped so a stray callback is harmless.
+  // Off-ramp legs, as one buy-side operation would read them; the buy parser ignores their callbacks and the
+  // buy lookup skips them: sell orders are the sell adapter's (sell-status-map.ts maps them for sell orders).
   deposit: {
     new: 'pending',
     pending: 'pending',
