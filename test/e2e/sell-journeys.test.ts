@@ -55,6 +55,8 @@ describe.each(SELLERS)('$code', ({ code, sale, walks }) => {
     expect(created.status).toBe(200);
     const order = created.body;
     expect(order).toMatchObject({ kind: 'off_ramp', from_amount: expect.any(String), to_amount: offer.amount_expected_to });
+    // The customer opens the provider's page first (Ramp's widget makes its sale when opened).
+    expect((await fetch(order.redirect_url)).status).toBe(200);
     expect((await checkout(order.redirect_url, action)).status).toBe(200);
 
     const delivered = await eventually(() => {

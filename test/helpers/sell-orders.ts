@@ -16,6 +16,8 @@ export interface SellMarket {
   payoutMethod: string;
   /** A refund address valid on the crypto currency's network. */
   refundAddress: string;
+  /** The customer's address, for a provider that signs its widget for it (Mercuryo). */
+  ip?: string;
 }
 
 /** 0.5 ETH for EUR in Germany, paid out by SEPA. */
@@ -47,9 +49,11 @@ export async function offerThenSellOrder(
       amount_from: market.amount,
       country: market.country,
       provider_codes: provider,
+      include_errors: 'true',
+      ...(market.ip === undefined ? {} : { ip: market.ip }),
     }).toString()}`,
   );
-  if (offers.status !== 200 || !offers.body[provider])
+  if (offers.status !== 200 || !offers.body[provider] || offers.body[provider].error)
     throw new Error(`no ${provider} sell offer: ${offers.status} ${JSON.stringify(offers.body)}`);
   const request = {
     provider_code: provider,
@@ -61,6 +65,7 @@ export async function offerThenSellOrder(
     country_code: market.country,
     external_user_id: user,
     external_order_id: `sell-${serial}-${Date.now()}`,
+    ...(market.ip === undefined ? {} : { ip: market.ip }),
     ...overrides,
   };
   const created = await callApi(apiUrl, '/api/off_ramp/orders', { body: request });

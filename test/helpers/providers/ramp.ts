@@ -1,3 +1,4 @@
+import { EUR_SELL_MARKET } from '../sell-orders';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import stableStringify from 'fast-json-stable-stringify';
 import { RAMP_SIMULATOR_CREDENTIALS, RAMP_SIMULATOR_WEBHOOK_URL_SECRET } from '../../../src/providers/ramp/config';
@@ -21,6 +22,9 @@ export const rampTestKit: RealProviderTestKit<'ramp'> = {
   },
   // Ramp creates the purchase in its widget and echoes no reference: its first webhook names it.
   pollableAfterFirstWebhook: true,
+  sale: EUR_SELL_MARKET,
+  // Ramp documents no failed or refunded sale (docs/providers/ramp.md): its checkout plays neither.
+  saleEndings: ['complete', 'expired'],
   purchase: { market: 'US-TX', paymentMethod: 'card' },
   forgeWebhook: (orderId) => {
     const body = { type: 'RELEASED', purchase: { id: 'forged', status: 'RELEASED' } };
