@@ -29,6 +29,8 @@ const OUT = resolve(HISTORIES_DIR, CURRENT_GENERATION);
  * path added after a release is recorded without re-recording the release's buy histories.
  */
 const SELL_ONLY = process.argv.includes('--sell-only');
+/** `--scenario=<name>` (with --sell-only): records that sell path alone. */
+const ONLY_SCENARIO = process.argv.find((arg) => arg.startsWith('--scenario='))?.slice('--scenario='.length);
 
 async function main(): Promise<void> {
   process.env.TEMPORAL_CLI_PATH ??= ensureTemporalCli();
@@ -49,10 +51,10 @@ async function main(): Promise<void> {
         process.stdout.write(`recorded ${file} (${history.events?.length ?? 0} events)\n`);
       }
     };
-    for (const scenario of SELL_SCENARIOS) {
+    for (const scenario of SELL_SCENARIOS.filter((s) => ONLY_SCENARIO === undefined || s.name === ONLY_SCENARIO)) {
       const stack = await startTestStack(env, { ...scenario.stack, env: { ONRAMP_WEBHOOK_URL: webhookUrl } });
       try {
-        const res = await startSellScenarioOrder(stack);
+        const res = await startSellScenarioOrder(stack, scenario.provider);
         if (res.status !== 200) throw new Error(`${scenario.name}: sell order not created (${res.status})`);
         const order = res.body as { id: string; redirect_url: string; extras: Record<string, unknown> };
         await scenario.run(stack, order, env.client);

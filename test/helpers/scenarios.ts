@@ -5,7 +5,7 @@ import { OrderRejectedError } from '../../src/orders/errors';
 import { orderIdFor } from '../../src/orders/request';
 import { OrderService } from '../../src/orders/service';
 import { orderWorkflowId } from '../../src/temporal/order-contract';
-import { FAST_TIMINGS } from './config';
+import { FAST_TIMINGS, TEST_API_KEY } from './config';
 import type { IntegratorReceiver } from './integrator-receiver';
 import { checkout, draftOrder, offerThenOrder, waitForStatus, workflowInput } from './orders';
 import type { TestStackOptions } from './stack';
@@ -202,6 +202,8 @@ export async function startScenarioOrder(stack: LocalStack, walletAddress?: stri
 /** A sell order's path: how to set the stack up, and what to do once the order exists. */
 export interface SellScenario {
   name: string;
+  /** The provider the order is placed with (the sandbox when absent), in the EUR sell market. */
+  provider?: string;
   stack?: TestStackOptions;
   run(stack: LocalStack, order: { id: string; redirect_url: string; extras: Record<string, unknown> }, client: Client): Promise<void>;
 }
@@ -271,9 +273,37 @@ export const SELL_SCENARIOS: SellScenario[] = [
       await closed(client, order.id);
     },
   },
+  {
+    // The integrator confirms the customer's transaction (Banxa's sell confirmation): the update, its activity, the poll at once.
+    name: 'sell-deposit-confirmed',
+    provider: 'banxa',
+    stack: { config: noPolling },
+    async run(stack, order, client) {
+      await checkout(order.redirect_url, 'ready');
+      await waitForSellStatus(stack.apiUrl, 'banxa', order.id, (o) => o.status === 'waiting_for_deposit' && o.deposit !== undefined);
+      const confirmed = await fetch(`${stack.apiUrl}/api/off_ramp/orders/banxa/deposit_confirmation?code=${order.id}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': TEST_API_KEY },
+        body: JSON.stringify({ transaction_hash: `0x${'5e'.repeat(32)}` }),
+      });
+      if (confirmed.status !== 200) throw new Error(`deposit confirmation answered ${confirmed.status}`);
+      await closed(client, order.id);
+    },
+  },
 ];
 
-export async function startSellScenarioOrder(stack: LocalStack) {
-  const { created } = await offerThenSellOrder(stack.apiUrl);
+/** Polls the sell order until `done` says so. */
+async function waitForSellStatus(apiUrl: string, provider: string, orderId: string, done: (order: Record<string, any>) => boolean) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${apiUrl}/api/off_ramp/orders/${provider}?code=${orderId}`, { headers: { 'x-api-key': TEST_API_KEY } });
+    if (response.status === 200 && done((await response.json()) as Record<string, any>)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`sell order ${orderId} did not get there in 30 s`);
+}
+
+export async function startSellScenarioOrder(stack: LocalStack, provider = 'sandbox') {
+  const { created } = await offerThenSellOrder(stack.apiUrl, {}, provider);
   return created;
 }
