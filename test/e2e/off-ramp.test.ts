@@ -89,14 +89,16 @@ test('offer, order, pay: the deposit from the provider, each status in sequence,
 
   await checkout(order.redirect_url, 'pay');
   const delivered = await deliveriesUntil(order.id, 'complete');
-  expect(delivered.map((w) => w.body.data.status)).toEqual([
-    'created',
-    'waiting_for_deposit',
-    'deposit_received',
-    'processing',
-    'complete',
-  ]);
-  expect(delivered.map((w) => w.body.data.sequence)).toEqual([1, 2, 3, 4, 5]);
+  // Each status the order took, in the walk's order; a poll that finds the provider further on may
+  // skip one (its webhook, arriving later, would move the order back and is ignored).
+  const walk = ['created', 'waiting_for_deposit', 'deposit_received', 'processing', 'complete'];
+  const statuses = delivered.map((w) => w.body.data.status as string);
+  expect(statuses[0]).toBe('created');
+  expect(statuses.at(-1)).toBe('complete');
+  const steps = statuses.map((status) => walk.indexOf(status));
+  expect(steps).toEqual([...new Set(steps)].sort((a, b) => a - b));
+  expect(steps).not.toContain(-1);
+  expect(delivered.map((w) => w.body.data.sequence)).toEqual(delivered.map((_, i) => i + 1));
   expect(delivered.every((w) => w.verified && w.body.type === 'order.status_changed' && w.body.data.kind === 'off_ramp')).toBe(true);
   expect(new Set(delivered.map((w) => w.body.data.deposit?.address))).toEqual(new Set([undefined, order.deposit.address]));
 
