@@ -6,14 +6,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { currencyDictionary } from '../../../src/domain/currencies';
-import { canSellTransition, type SellOrderStatus } from '../../../src/domain/sell-order-status';
 import { createMercuryoAdapter, mercuryoConfig, MERCURYO_SIMULATOR_CREDENTIALS } from '../../../src/providers/mercuryo';
-import type { CreateSellOrderRequest, SellAdapter, SellWebhookEvent } from '../../../src/providers/sell-types';
+import type { CreateSellOrderRequest, SellAdapter } from '../../../src/providers/sell-types';
 import { ProviderRejectedError } from '../../../src/providers/types';
 import { createMercuryoSimulator } from '../../../src/simulators/mercuryo/server';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
+import { expectLegalSellWalk } from '../../helpers/sell-walk';
 
 const sellRequest = (overrides: Partial<CreateSellOrderRequest> = {}): CreateSellOrderRequest => ({
   orderId: randomUUID(),
@@ -28,14 +28,6 @@ const sellRequest = (overrides: Partial<CreateSellOrderRequest> = {}): CreateSel
   extras: { depositWalletAddress: 'bc1qbadbadbadbadbadbadbadbadbadbadbadbad0', deposit: { address: 'x' } },
   ...overrides,
 });
-
-function expectLegalWalk(events: SellWebhookEvent[]) {
-  let from: SellOrderStatus = 'created';
-  for (const { status } of events) {
-    if (status !== from) expect([from, status, canSellTransition(from, status)]).toEqual([from, status, true]);
-    from = status;
-  }
-}
 
 describe('Mercuryo sell adapter against the simulator', () => {
   const harness = useProviderHarness({
@@ -112,7 +104,7 @@ describe('Mercuryo sell adapter against the simulator', () => {
     expect(first).toMatchObject({ status: 'waiting_for_deposit', providerStatus: 'sell:new', providerOrderId: expect.any(String) });
     expect((await act(redirectUrl, 'pay')).status).toBe(200);
     const events = await harness.waitForSellEvents(request.orderId, (e) => e.some((x) => x.status === 'complete'));
-    expectLegalWalk(events);
+    expectLegalSellWalk(events);
     expect(events.map((e) => e.providerStatus)).toEqual([
       'sell:new',
       'deposit:new',
@@ -152,7 +144,7 @@ describe('Mercuryo sell adapter against the simulator', () => {
     const { redirectUrl } = await placed(request);
     expect((await act(redirectUrl, action)).status).toBe(200);
     const events = await harness.waitForSellEvents(request.orderId, (e) => e.some((x) => x.providerStatus === providerStatus));
-    expectLegalWalk(events);
+    expectLegalSellWalk(events);
     expect(events.at(-1)).toMatchObject({ status, providerStatus });
     expect(await sell().getOrder(request.orderId)).toMatchObject({ status, providerStatus });
   });

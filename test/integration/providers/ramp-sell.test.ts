@@ -5,14 +5,14 @@
  * reported, and buy and sell never crossing. No Temporal: a small receiver plays the webhook route.
  */
 import { currencyDictionary } from '../../../src/domain/currencies';
-import { canSellTransition, type SellOrderStatus } from '../../../src/domain/sell-order-status';
 import { createRampAdapter, rampConfig, RAMP_SIMULATOR_CREDENTIALS } from '../../../src/providers/ramp';
-import type { CreateSellOrderRequest, SellAdapter, SellWebhookEvent } from '../../../src/providers/sell-types';
+import type { CreateSellOrderRequest, SellAdapter } from '../../../src/providers/sell-types';
 import { ProviderRejectedError } from '../../../src/providers/types';
 import { createRampSimulator } from '../../../src/simulators/ramp/server';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
+import { expectLegalSellWalk } from '../../helpers/sell-walk';
 
 let seq = 0;
 const sellRequest = (overrides: Partial<CreateSellOrderRequest> = {}): CreateSellOrderRequest => ({
@@ -27,14 +27,6 @@ const sellRequest = (overrides: Partial<CreateSellOrderRequest> = {}): CreateSel
   extras: { depositWalletAddress: '0x0000000000000000000000000000000000000bad', deposit: { address: 'x' } },
   ...overrides,
 });
-
-function expectLegalWalk(events: SellWebhookEvent[]) {
-  let from: SellOrderStatus = 'created';
-  for (const { status } of events) {
-    if (status !== from) expect([from, status, canSellTransition(from, status)]).toEqual([from, status, true]);
-    from = status;
-  }
-}
 
 describe('Ramp sell adapter against the simulator', () => {
   const harness = useProviderHarness({
@@ -115,7 +107,7 @@ describe('Ramp sell adapter against the simulator', () => {
     });
     expect((await act(redirectUrl, 'pay')).status).toBe(200);
     const events = await harness.waitForSellEvents(request.orderId, (e) => e.some((x) => x.status === 'complete'));
-    expectLegalWalk(events);
+    expectLegalSellWalk(events);
     expect(events.map((e) => e.status)).toEqual(['waiting_for_deposit', 'deposit_received', 'complete']);
     expect(events[1]!.transactionHash).toMatch(/^0x[0-9a-f]{64}$/);
     for (const event of events) {
@@ -155,7 +147,7 @@ describe('Ramp sell adapter against the simulator', () => {
     const { redirectUrl, first } = await placed(request);
     expect((await act(redirectUrl, 'expire')).status).toBe(200);
     const events = await harness.waitForSellEvents(request.orderId, 2);
-    expectLegalWalk(events);
+    expectLegalSellWalk(events);
     expect(events[1]).toMatchObject({ status: 'expired', providerStatus: 'EXPIRED' });
     expect((await sell().getOrder(request.orderId, first.providerOrderId)).status).toBe('expired');
     expect((await act(redirectUrl, 'pay')).status).toBe(409);

@@ -5,10 +5,10 @@
  * buy and sell never crossing. No Temporal: a small receiver plays the broker's webhook route.
  */
 import { currencyDictionary } from '../../../src/domain/currencies';
-import { canSellTransition, type SellOrderStatus } from '../../../src/domain/sell-order-status';
+import type { SellOrderStatus } from '../../../src/domain/sell-order-status';
 import { validateWalletAddress } from '../../../src/addresses/validate';
 import { createTransakAdapter, TRANSAK_SIMULATOR_CREDENTIALS, transakConfig } from '../../../src/providers/transak';
-import type { CreateSellOrderRequest, SellAdapter, SellWebhookEvent } from '../../../src/providers/sell-types';
+import type { CreateSellOrderRequest, SellAdapter } from '../../../src/providers/sell-types';
 import { ProviderRejectedError } from '../../../src/providers/types';
 import { createTransakSimulator } from '../../../src/simulators/transak/server';
 import { checkout } from '../../helpers/orders';
@@ -16,6 +16,7 @@ import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
 import { transakOrderRequest } from '../../helpers/transak-orders';
+import { expectLegalSellWalk } from '../../helpers/sell-walk';
 
 let seq = 0;
 const sellRequest = (overrides: Partial<CreateSellOrderRequest> = {}): CreateSellOrderRequest => ({
@@ -30,15 +31,6 @@ const sellRequest = (overrides: Partial<CreateSellOrderRequest> = {}): CreateSel
   extras: {},
   ...overrides,
 });
-
-/** Each status of the walk moves the order as the sell transition table allows. */
-function expectLegalWalk(events: SellWebhookEvent[]) {
-  let from: SellOrderStatus = 'created';
-  for (const { status } of events) {
-    if (status !== from) expect([from, status, canSellTransition(from, status)]).toEqual([from, status, true]);
-    from = status;
-  }
-}
 
 describe('Transak sell adapter against the simulator', () => {
   const harness = useProviderHarness({
@@ -146,7 +138,7 @@ describe('Transak sell adapter against the simulator', () => {
       ['PENDING_DELIVERY_FROM_TRANSAK', 'processing'],
       ['COMPLETED', 'complete'],
     ]);
-    expectLegalWalk(events);
+    expectLegalSellWalk(events);
     for (const event of events) {
       expect(event).toMatchObject({
         orderId: request.orderId,
@@ -196,7 +188,7 @@ describe('Transak sell adapter against the simulator', () => {
       expect((await checkout(redirectUrl, action)).status).toBe(200);
       const events = await harness.waitForSellEvents(request.orderId, statuses.length);
       expect(events.map((e) => e.status)).toEqual(statuses);
-      expectLegalWalk(events);
+      expectLegalSellWalk(events);
       expect(events.every((e) => e.deposit?.address === first.deposit!.address && e.deposit.network === 'bitcoin')).toBe(true);
       expect(await sell().getOrder(request.orderId)).toMatchObject({ status: statuses.at(-1) });
       if (action === 'fail') expect(events[1]).toMatchObject({ failureReason: 'payout_failed' });
