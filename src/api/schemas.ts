@@ -16,6 +16,7 @@ import { CurrencySchema } from '../domain/currency';
 import { ExternalIdSchema } from '../domain/external-id';
 import { DECIMAL_AMOUNT_PATTERN } from '../domain/money';
 import { BROKER_EXTRAS_KEYS, OrderSchema, OrderStatusSchema } from '../domain/order';
+import { ANY_ORDER_STATUSES, ORDER_KINDS } from '../domain/order-kind';
 import { OfferErrorSchema, OfferSchema } from '../offers/calculate';
 import { SellOfferErrorSchema, SellOfferSchema } from '../offers/sell-calculate';
 import { CreateOrderBodySchema, orderIdFor } from '../orders/request';
@@ -447,6 +448,18 @@ export const OrderStatusQuerySchema = StatusQuerySchema.extend({
 
 export const SEARCH_LIMIT = { min: 1, max: 100, default: 20 } as const;
 
+/** A status filter of the search and the export: any buy or sell status (a kind answers only its own). */
+export const AnyOrderStatusSchema = z.enum(ANY_ORDER_STATUSES);
+export const AnyOrderStatus = AnyOrderStatusSchema.meta({
+  id: 'AnyOrderStatus',
+  description: 'A status of a buy order (OrderStatus) or of a sell order (SellOrderStatus).',
+});
+export const OrderKindSchema = z.enum(ORDER_KINDS);
+export const OrderKind = OrderKindSchema.meta({
+  id: 'OrderKind',
+  description: '`on_ramp`: a buy order (the customer pays fiat for crypto); `off_ramp`: a sell order (crypto sent for a fiat payout).',
+});
+
 /** Quotes and backslashes could end a visibility string literal: refused rather than escaped (docs/decisions.md). */
 const searchable = (schema: z.ZodString) =>
   schema.refine((v) => !UNSAFE_QUERY_CHARACTERS.test(v), 'quotes and backslashes cannot be searched');
@@ -467,7 +480,8 @@ const Rfc3339 = z.iso
 export const OrderSearchQuerySchema = z.strictObject({
   external_user_id: searchable(ExternalIdSchema).optional(),
   external_order_id: searchable(ExternalIdSchema).optional(),
-  status: OrderStatusSchema.optional(),
+  status: AnyOrderStatusSchema.optional(),
+  kind: OrderKindSchema.optional(),
   provider_code: z
     .string()
     .regex(/^[a-z0-9_]{2,32}$/)
@@ -499,7 +513,8 @@ export const OrderSearchQuery = OrderSearchQuerySchema.extend({
   external_order_id: OrderSearchQuerySchema.shape.external_order_id.meta({
     description: 'Only the order with this external_order_id. Quotes and backslashes are refused.',
   }),
-  status: OrderStatus.optional(),
+  status: AnyOrderStatus.optional(),
+  kind: OrderKind.optional(),
   provider_code: OrderSearchQuerySchema.shape.provider_code.meta({
     description: 'Only the orders with this provider.',
     example: 'sandbox',
@@ -527,7 +542,8 @@ export const OrderExportQuerySchema = z.strictObject({
   requested_from: Rfc3339,
   requested_to: Rfc3339,
   format: z.enum(EXPORT_FORMATS).optional(),
-  status: OrderStatusSchema.optional(),
+  status: AnyOrderStatusSchema.optional(),
+  kind: OrderKindSchema.optional(),
   provider_code: OrderSearchQuerySchema.shape.provider_code,
   external_user_id: OrderSearchQuerySchema.shape.external_user_id,
 });
@@ -546,18 +562,11 @@ export const OrderExportQuery = OrderExportQuerySchema.extend({
   format: OrderExportQuerySchema.shape.format.meta({
     description: '`csv` (default; RFC 4180 with a header record, CRLF line ends) or `jsonl` (one JSON object per line).',
   }),
-  status: OrderStatus.optional(),
+  status: AnyOrderStatus.optional(),
+  kind: OrderKind.optional(),
   provider_code: OrderSearchQuery.shape.provider_code,
   external_user_id: OrderSearchQuery.shape.external_user_id,
 });
-
-export const OrderSearchPageSchema = z
-  .object({
-    orders: z.array(Order).meta({ description: 'Newest first (by when each was requested, which created_at follows).' }),
-    next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
-  })
-  .meta({ id: 'OrderSearchPage' });
-export type OrderSearchPage = z.infer<typeof OrderSearchPageSchema>;
 
 // ---- integrator webhooks -------------------------------------------------------------------------
 

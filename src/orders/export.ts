@@ -1,14 +1,14 @@
 /**
- * Exports of an integrator's orders (GET /api/on_ramp/orders/export): every order requested in a
+ * Exports of an integrator's orders (GET /api/on_ramp/orders/export): every order, buy and sell, requested in a
  * window, read from visibility a page at a time through OrderSearch's keyset (newest first, no
  * order skipped or repeated while others are created), bounded in rows, time and number at once.
  * The window is of request times (OrderRequestedAt, set once by the API), half-open: consecutive
  * windows hold every order exactly once, which created_at (set when the provider answers, possibly
  * long after the request) could not promise.
  */
-import type { OrderStatus } from '../domain/order-status';
+import type { AnyOrderStatus, OrderKind } from '../domain/order-kind';
 import { ExportsBusyError, ExportTooLargeError } from './errors';
-import type { OrderRecord, OrderSearch, OrderSearchFilters, OrderSearchPosition } from './search';
+import type { AnyOrderRecord, OrderSearch, OrderSearchFilters, OrderSearchPosition } from './search';
 
 export interface OrderExportLimits {
   /** Orders one export may hold; a window counted above it is refused before anything is sent. */
@@ -36,9 +36,11 @@ export interface OrderExportRequest {
   requestedFromMs: number;
   /** ...and before this one. */
   requestedBeforeMs: number;
-  status?: OrderStatus;
+  status?: AnyOrderStatus;
   providerCode?: string;
   externalUserId?: string;
+  /** Buys or sells only; both without it. */
+  kind?: OrderKind;
 }
 
 /** Why an export ended before its last order. */
@@ -54,7 +56,7 @@ export class ExportCutError extends Error {
 /** One export admitted: its pages, then `release()` (always, however it ends). */
 export interface OrderExport {
   /** The window's orders, newest first, a page at a time. */
-  pages(): AsyncGenerator<OrderRecord[]>;
+  pages(): AsyncGenerator<AnyOrderRecord[]>;
   release(): void;
 }
 
@@ -100,7 +102,7 @@ export class OrderExports {
     }
   }
 
-  private async *pages(integratorId: string, filters: OrderSearchFilters, signal: AbortSignal): AsyncGenerator<OrderRecord[]> {
+  private async *pages(integratorId: string, filters: OrderSearchFilters, signal: AbortSignal): AsyncGenerator<AnyOrderRecord[]> {
     const deadline = this.now() + this.limits.maxDurationMs;
     const timedOut = AbortSignal.timeout(this.limits.maxDurationMs);
     const either = AbortSignal.any([signal, timedOut]);
@@ -133,5 +135,6 @@ function filtersOf(request: OrderExportRequest): OrderSearchFilters {
     ...(request.status === undefined ? {} : { status: request.status }),
     ...(request.providerCode === undefined ? {} : { providerCode: request.providerCode }),
     ...(request.externalUserId === undefined ? {} : { externalUserId: request.externalUserId }),
+    ...(request.kind === undefined ? {} : { kind: request.kind }),
   };
 }

@@ -7,20 +7,24 @@ import { requiredTsToMs } from '@temporalio/common/lib/time';
 import type { temporal } from '@temporalio/proto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Order } from '../domain/order';
-import type { OrderStatus } from '../domain/order-status';
+import type { AnyOrderStatus, OrderKind } from '../domain/order-kind';
+import type { SellOrder } from '../domain/sell-order';
 import type { Logger } from '../logging';
 import { orderSearchRecords, rateLimitRefusals } from '../metrics/metrics';
 import { searchableHashes, type EncryptionKey } from '../temporal/codec';
 import { ORDER_REQUESTED_AT_KEY, orderWorkflowId, type OrderMemo, type OrderQuote } from '../temporal/order-contract';
+import { isSellOrderMemo, type SellOrderMemo } from '../temporal/sell-order-contract';
 import { isTemporalUnreachable, OrderUnavailableError, SearchBudgetSpentError, SearchesBusyError } from './errors';
 import { SearchBudget, type SearchBudgetOptions } from './search-budget';
-import { orderSearchQuery, providerOrdersQuery, requestedBetween, type KeysetPosition } from './visibility-query';
+import { kindOfWorkflowType, orderSearchQuery, providerOrdersQuery, requestedBetween, type KeysetPosition } from './visibility-query';
 
 export interface OrderSearchFilters {
   externalUserId?: string;
   externalOrderId?: string;
-  status?: OrderStatus;
+  status?: AnyOrderStatus;
   providerCode?: string;
+  /** Buys or sells only; both without it. */
+  kind?: OrderKind;
   /** Orders created at or after this instant (epoch ms). */
   createdFromMs?: number;
   /** Orders created at or before this instant (epoch ms). */
@@ -38,7 +42,8 @@ export interface OrderSearchPosition {
 }
 
 export interface OrderSearchPage {
-  orders: Order[];
+  /** Buys and sells (a sell order carries `kind: 'off_ramp'`, a buy order no kind). */
+  orders: (Order | SellOrder)[];
   /** Where the next page starts; absent on the last page. */
   next?: OrderSearchPosition;
 }
@@ -50,6 +55,17 @@ export interface OrderRecord extends OrderMemo {
   requestedAt: string;
 }
 
+/** A sell order as its visibility record holds it, like OrderRecord. */
+export interface SellOrderRecord extends SellOrderMemo {
+  quote?: OrderQuote;
+  requestedAt: string;
+}
+
+/** A record of either kind (an integrator's search and export); a sell's memo says `kind: 'off_ramp'`. */
+export type AnyOrderRecord = OrderRecord | SellOrderRecord;
+
+export const isSellOrderRecord = (record: AnyOrderRecord): record is SellOrderRecord => isSellOrderMemo(record as { kind?: unknown });
+
 /** A record an export cannot leave out silently: its memo could not be decoded. */
 export class UndecodableRecordError extends Error {
   constructor(readonly workflowId: string) {
@@ -58,9 +74,9 @@ export class UndecodableRecordError extends Error {
   }
 }
 
-/** A page of records (OrderSearch.exportPage). */
-export interface OrderRecordPage {
-  records: OrderRecord[];
+/** A page of records (OrderSearch.providerRecordsPage: buy orders; exportPage: both kinds). */
+export interface OrderRecordPage<R extends AnyOrderRecord = OrderRecord> {
+  records: R[];
   next?: OrderSearchPosition;
   /** How many milliseconds of request time the page's window spanned: the next page's first guess. */
   spanMs?: number;
@@ -139,10 +155,18 @@ interface Window {
   spanMs?: number;
 }
 
-/** Whose orders a page reads: the visibility query that names them, and the memo check that each record is one. */
-interface RecordScope {
+/** What a record's memo is read as before it is known to be an order of the scope. */
+type AnyMemo = (Partial<OrderMemo> | Partial<SellOrderMemo>) & { kind?: unknown };
+
+/**
+ * Whose orders a page reads: the visibility query that names them, and the memo check that each
+ * record is one (R: the kinds of record the query names).
+ */
+interface RecordScope<R extends AnyOrderRecord> {
   query: string;
-  owns(memo: Partial<OrderMemo>): boolean;
+  owns(memo: AnyMemo): boolean;
+  /** Only for the type: what a record of the scope is. */
+  readonly record?: R;
 }
 
 /** One visibility record: where it sorts, before its memo is decoded (only the returned ones are). */
@@ -161,8 +185,8 @@ function newestFirst(a: { atMs: number; workflowId: string }, b: { atMs: number;
 /**
  * An integrator's orders, from Temporal visibility, a page at a time, newest first by when each was
  * requested (the OrderRequestedAt search attribute, which continued runs keep). The query always
- * names the integrator and the order workflow type (src/orders/visibility-query.ts); the other
- * filters narrow it.
+ * names the integrator and the order workflow types, buy and sell (src/orders/visibility-query.ts);
+ * the other filters narrow it.
  *
  * SQL visibility (the dev server, PostgreSQL) cannot sort, so a page cannot just read the first
  * `limit` records. It seeks instead: it counts (no record is transferred or decoded) the matches in
@@ -232,7 +256,7 @@ export class OrderSearch {
     signal: AbortSignal,
     /** The span of the page before (its `spanMs`): where the window's counts start, instead of a minute. */
     spanHintMs?: number,
-  ): Promise<OrderRecordPage> {
+  ): Promise<OrderRecordPage<AnyOrderRecord>> {
     await this.budgetFor(integratorId, signal);
     const scope = this.integratorScope(integratorId, filters);
     return this.page(scope, filters, limit, after, (calls) => this.budget?.spend(integratorId, calls), true, spanHintMs);
@@ -251,12 +275,15 @@ export class OrderSearch {
     after: OrderSearchPosition | undefined,
     spanHintMs?: number,
   ): Promise<OrderRecordPage> {
-    const scope: RecordScope = { query: providerOrdersQuery(providerCode), owns: (memo) => memo.providerCode === providerCode };
+    const scope: RecordScope<OrderRecord> = {
+      query: providerOrdersQuery(providerCode),
+      owns: (memo) => memo.providerCode === providerCode && !isSellOrderMemo(memo),
+    };
     return this.page(scope, window, limit, after, () => undefined, true, spanHintMs);
   }
 
-  private async page(
-    scope: RecordScope,
+  private async page<R extends AnyOrderRecord>(
+    scope: RecordScope<R>,
     filters: OrderSearchFilters,
     limit: number,
     after: OrderSearchPosition | undefined,
@@ -264,7 +291,7 @@ export class OrderSearch {
     /** An undecodable record fails the page (UndecodableRecordError) rather than being left out. */
     strict = false,
     spanHintMs?: number,
-  ): Promise<OrderRecordPage> {
+  ): Promise<OrderRecordPage<R>> {
     const base = scope.query;
     const cursor = after === undefined ? undefined : { atMs: Date.parse(after.requestedAt), workflowId: orderWorkflowId(after.id) };
     const to = upperBoundOf(cursor, filters);
@@ -279,7 +306,7 @@ export class OrderSearch {
         // A run continued as new and its successor can both be open for a moment: one order, once.
         .filter((c, i, sorted) => i === 0 || sorted[i - 1]!.workflowId !== c.workflowId || sorted[i - 1]!.atMs !== c.atMs);
       const page = candidates.slice(0, limit);
-      const records: OrderRecord[] = [];
+      const records: R[] = [];
       for (const candidate of page) {
         const record = await this.recordOf(candidate, scope, strict);
         if (record && matches(record.order, filters)) records.push(record);
@@ -313,7 +340,7 @@ export class OrderSearch {
   }
 
   /** The integrator's orders: its query, and the memo check that a record is its own. */
-  private integratorScope(integratorId: string, filters: OrderSearchFilters): RecordScope {
+  private integratorScope(integratorId: string, filters: OrderSearchFilters): RecordScope<AnyOrderRecord> {
     return { query: this.baseQuery(integratorId, filters), owns: (memo) => memo.integratorId === integratorId };
   }
 
@@ -329,6 +356,7 @@ export class OrderSearch {
       externalOrderId: filters.externalOrderId,
       status: filters.status,
       providerCode: filters.providerCode,
+      kind: filters.kind,
     });
   }
 
@@ -450,10 +478,13 @@ export class OrderSearch {
     return candidates;
   }
 
-  /** The record's memo decoded (and decrypted); undefined unless it is an order of the scope. */
-  private async recordOf(candidate: Candidate, scope: RecordScope, strict: boolean): Promise<OrderRecord | undefined> {
+  /**
+   * The record's memo decoded (and decrypted); undefined unless it is an order of the scope, of the
+   * kind its workflow type runs.
+   */
+  private async recordOf<R extends AnyOrderRecord>(candidate: Candidate, scope: RecordScope<R>, strict: boolean): Promise<R | undefined> {
     orderSearchRecords.inc({ stage: 'decoded' });
-    let memo: (Partial<OrderMemo> & { quote?: OrderQuote }) | undefined;
+    let memo: (AnyMemo & { quote?: OrderQuote }) | undefined;
     try {
       memo = await decodeMapFromPayloads(this.converter, candidate.raw.memo?.fields, {
         type: 'workflow',
@@ -471,8 +502,11 @@ export class OrderSearch {
       );
       return undefined;
     }
-    // The query already holds the scope; the memo is checked too, so a record can never leak.
-    return memo?.order && scope.owns(memo) ? ({ ...memo, requestedAt: new Date(candidate.atMs).toISOString() } as OrderRecord) : undefined;
+    // The query already holds the scope; the memo is checked too, so a record can never leak. A
+    // memo of the other kind than its workflow type runs is no order of either.
+    const kind = kindOfWorkflowType(candidate.raw.type?.name);
+    if (!memo?.order || !scope.owns(memo) || kind === undefined || (kind === 'off_ramp') !== isSellOrderMemo(memo)) return undefined;
+    return { ...memo, requestedAt: new Date(candidate.atMs).toISOString() } as R;
   }
 }
 
@@ -545,7 +579,7 @@ const positionOf = (candidate: Candidate): OrderSearchPosition => ({
 const LAST_ID = 'ffffffff-ffff-ffff-ffff-ffffffffffff';
 
 /** The filters the memo can answer exactly (visibility already applied the others). */
-function matches(order: Order, filters: OrderSearchFilters): boolean {
+function matches(order: Order | SellOrder, filters: OrderSearchFilters): boolean {
   const createdMs = Date.parse(order.created_at);
   if (filters.createdFromMs !== undefined && createdMs < filters.createdFromMs) return false;
   if (filters.createdToMs !== undefined && createdMs > filters.createdToMs) return false;

@@ -3,9 +3,26 @@
  * anything that could end the string it stands in (quotes, backslashes, control characters), so that
  * no filter can change the query's shape: the integrator and workflow-type conditions always hold.
  */
-import type { OrderStatus } from '../domain/order-status';
+import { kindsWith, type AnyOrderStatus, type OrderKind } from '../domain/order-kind';
+import { SELL_ORDER_WORKFLOW_TYPE } from '../temporal/sell-order-contract';
 
 export const ORDER_WORKFLOW_TYPE = 'orderWorkflow';
+
+/** The workflow type of each kind of order. */
+export const WORKFLOW_TYPE_OF: Record<OrderKind, string> = { on_ramp: ORDER_WORKFLOW_TYPE, off_ramp: SELL_ORDER_WORKFLOW_TYPE };
+
+/** The kind of order a workflow type runs; undefined for any other workflow. */
+export function kindOfWorkflowType(type: string | null | undefined): OrderKind | undefined {
+  return type === ORDER_WORKFLOW_TYPE ? 'on_ramp' : type === SELL_ORDER_WORKFLOW_TYPE ? 'off_ramp' : undefined;
+}
+
+/** A kind and status no order can have together (a sell status with kind on_ramp, or the reverse). */
+export class NoSuchKindOfStatusError extends Error {
+  constructor(readonly status: string) {
+    super(`no order of the kind asked for has status ${status}`);
+    this.name = 'NoSuchKindOfStatusError';
+  }
+}
 
 /** Characters a visibility string literal may not carry: quotes of every kind, backslash, control characters. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what this refuses
@@ -28,17 +45,27 @@ export interface VisibilityFilters {
   /** The ExternalUserId values to match (the hash under every encryption key, or the id in clear). */
   externalUserIds?: readonly string[];
   externalOrderId?: string;
-  status?: OrderStatus;
+  status?: AnyOrderStatus;
   providerCode?: string;
+  /** Buys or sells only; both without it. */
+  kind?: OrderKind;
+}
+
+/** `WorkflowType = …` for one kind, `WorkflowType IN (…)` for both: the kinds whose orders can have the status. */
+function workflowTypeClause(filters: VisibilityFilters): string {
+  const kinds = kindsWith(filters.status, filters.kind);
+  if (kinds.length === 0) throw new NoSuchKindOfStatusError(String(filters.status));
+  const types = kinds.map((kind) => literal('workflow_type', WORKFLOW_TYPE_OF[kind]));
+  return types.length === 1 ? `WorkflowType = ${types[0]}` : `WorkflowType IN (${types.join(', ')})`;
 }
 
 /**
- * The integrator's order workflows matching the filters. Runs closed by continue-as-new are left
- * out: the order's latest run stands for it.
+ * The integrator's order workflows, buys and sells (or the one kind asked for), matching the
+ * filters. Runs closed by continue-as-new are left out: the order's latest run stands for it.
  */
 export function orderSearchQuery(integratorId: string, filters: VisibilityFilters): string {
   const clauses = [
-    `WorkflowType = ${literal('workflow_type', ORDER_WORKFLOW_TYPE)}`,
+    workflowTypeClause(filters),
     `IntegratorId = ${literal('integrator_id', integratorId)}`,
     `ExecutionStatus != 'ContinuedAsNew'`,
   ];
@@ -51,7 +78,7 @@ export function orderSearchQuery(integratorId: string, filters: VisibilityFilter
   return clauses.join(' AND ');
 }
 
-/** One provider's orders of every integrator (the reconciliation's walk); runs closed by continue-as-new left out. */
+/** One provider's buy orders of every integrator (the reconciliation's walk); runs closed by continue-as-new left out. */
 export function providerOrdersQuery(providerCode: string): string {
   return [
     `WorkflowType = ${literal('workflow_type', ORDER_WORKFLOW_TYPE)}`,

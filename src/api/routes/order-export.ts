@@ -9,11 +9,12 @@ import { integratorOf } from '../auth';
 import { csvHeader, csvRow, EXPORT_CONTENT_TYPES, jsonLine, type ExportFormat } from '../order-export-format';
 import { ProblemError, REQUEST_PARSE, validationProblem } from '../problem';
 import { OrderExportQuerySchema } from '../schemas';
+import { checkKindOfStatus } from './order-search';
 
 const DAY_MS = 86_400_000;
 
 /**
- * GET /api/on_ramp/orders/export: the caller's orders of a window, streamed as CSV or JSON lines.
+ * GET /api/on_ramp/orders/export: the caller's orders of a window, buys and sells, streamed as CSV or JSON lines.
  * Everything that can be refused is refused before the status line (a bad query, a window too wide,
  * too recent or holding too many orders, an export of the integrator's already running, Temporal
  * out of reach for the count or the first page); after it, an export that cannot finish (past its
@@ -26,6 +27,7 @@ export function exportOrdersHandler(exports: OrderExports, currencies: CurrencyD
     const parsed = OrderExportQuerySchema.safeParse(req.query, REQUEST_PARSE);
     if (!parsed.success) throw validationProblem(parsed.error, 'query');
     const query = parsed.data;
+    checkKindOfStatus(query.status, query.kind);
     const fromMs = Date.parse(query.requested_from);
     const toMs = Date.parse(query.requested_to);
     checkWindow(fromMs, toMs, exports.limits);
@@ -49,6 +51,7 @@ export function exportOrdersHandler(exports: OrderExports, currencies: CurrencyD
           status: query.status,
           providerCode: query.provider_code,
           externalUserId: query.external_user_id,
+          kind: query.kind,
         },
         stop,
       );

@@ -1,7 +1,9 @@
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
+import { kindsWith, type AnyOrderStatus, type OrderKind } from '../../domain/order-kind';
 import type { OrderSearch, OrderSearchPosition } from '../../orders/search';
 import { integratorOf } from '../auth';
+import { listedOrder } from '../order-list-schemas';
 import { ProblemError, REQUEST_PARSE, validationProblem } from '../problem';
 import { OrderSearchCursorSchema, OrderSearchQuerySchema, SEARCH_LIMIT } from '../schemas';
 
@@ -28,13 +30,22 @@ export function decodeCursor(cursor: string): OrderSearchPosition {
   return { requestedAt: parsed.data.c, id: parsed.data.i };
 }
 
-/** GET /api/on_ramp/orders: the caller's own orders, newest first, a page at a time. */
+/** A status filter no order of the `kind` filter can have (a sell status with `on_ramp`, or the reverse) is refused, not answered empty. */
+export function checkKindOfStatus(status: AnyOrderStatus | undefined, kind: OrderKind | undefined): void {
+  if (status === undefined || kind === undefined || kindsWith(status, kind).length > 0) return;
+  throw new ProblemError('validation_error', `No ${kind} order has status ${status}.`, [
+    { path: 'status', message: `a status of ${kind === 'on_ramp' ? 'a buy order (OrderStatus)' : 'a sell order (SellOrderStatus)'}` },
+  ]);
+}
+
+/** GET /api/on_ramp/orders: the caller's own orders, buys and sells, newest first, a page at a time. */
 export function searchOrdersHandler(search: OrderSearch): RequestHandler {
   return async (req, res) => {
     const integrator = integratorOf(req);
     const parsed = OrderSearchQuerySchema.safeParse(req.query, REQUEST_PARSE);
     if (!parsed.success) throw validationProblem(parsed.error, 'query');
     const query = parsed.data;
+    checkKindOfStatus(query.status, query.kind);
     const after = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
     const page = await search.search(
       integrator.id,
@@ -43,12 +54,13 @@ export function searchOrdersHandler(search: OrderSearch): RequestHandler {
         externalOrderId: query.external_order_id,
         status: query.status,
         providerCode: query.provider_code,
+        kind: query.kind,
         createdFromMs: query.created_from === undefined ? undefined : Date.parse(query.created_from),
         createdToMs: query.created_to === undefined ? undefined : Date.parse(query.created_to),
       },
       query.limit ?? SEARCH_LIMIT.default,
       after,
     );
-    res.json({ orders: page.orders, next_cursor: page.next ? encodeCursor(page.next) : null });
+    res.json({ orders: page.orders.map(listedOrder), next_cursor: page.next ? encodeCursor(page.next) : null });
   };
 }

@@ -1,5 +1,6 @@
 import type { OpenAPIRegistry } from '@asteasolutions/zod-to-openapi';
 import { CSV_COLUMNS } from '../order-export-format';
+import { OrderSearchPageSchema } from '../order-list-schemas';
 import { headers, RATE_LIMIT_HEADERS } from '../openapi/headers';
 import { AUTHENTICATED, BAD_QUERY, BODY_ERRORS, ok, problem, UNREADABLE_503 } from '../openapi/responses';
 import * as S from '../schemas';
@@ -60,9 +61,11 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
     path: '/api/on_ramp/orders',
     operationId: 'searchOrders',
     tags: ['Orders'],
-    summary: "The API key's integrator's own orders, newest first",
+    summary: "The API key's integrator's own orders, buys and sells, newest first",
     description:
-      'Answered from Temporal visibility through the order search attributes, always limited to your own orders. ' +
+      'Answered from Temporal visibility through the order search attributes, always limited to your own orders: buy orders ' +
+      '(`kind: "on_ramp"`) and sell orders (`kind: "off_ramp"`, POST /api/off_ramp/orders) alike, unless `kind` names one. ' +
+      '`status` takes a status of either kind; with `kind`, only a status of that kind. ' +
       'Filters combine with AND; an unknown parameter is `400`. Page with `limit` and the `next_cursor` of the answer: a keyset on ' +
       "when each order was requested (its created_at follows within the provider's answer), so pages neither repeat nor skip " +
       'orders while new ones are created; a page reads about its own size from visibility, however many orders you have. ' +
@@ -71,11 +74,15 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
       'in each API process; another is `429`.',
     request: { query: S.OrderSearchQuery },
     responses: {
-      200: ok('A page of orders, each as GET /api/on_ramp/orders/{provider_code} returns it.', S.OrderSearchPageSchema),
+      200: ok(
+        'A page of orders, each as GET /api/on_ramp/orders/{provider_code} (a buy) or GET /api/off_ramp/orders/{provider_code} (a sell) returns it, with its `kind`.',
+        OrderSearchPageSchema,
+      ),
       400: problem(
         400,
         '`validation_error`: an unknown parameter, a malformed filter (a quote or backslash in an id, a date that is not RFC 3339, ' +
-          'a limit outside 1–100) or a cursor this API did not give; `errors` names each.',
+          'a limit outside 1–100, a status of neither kind, or a status of the other kind than `kind`) or a cursor this API did not ' +
+          'give; `errors` names each.',
       ),
       503: problem(503, '`service_unavailable`: Temporal cannot be reached.', ['Retry-After']),
       ...AUTHENTICATED,
@@ -93,17 +100,19 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
     path: '/api/on_ramp/orders/export',
     operationId: 'exportOrders',
     tags: ['Orders'],
-    summary: "The API key's integrator's orders of a window, streamed as CSV or JSON lines",
+    summary: "The API key's integrator's orders of a window, buys and sells, streamed as CSV or JSON lines",
     description:
-      'Every order of yours requested in the window (requested_from included, requested_to excluded, so consecutive windows ' +
+      'Every order of yours, buy and sell (unless `kind` names one), requested in the window (requested_from included, requested_to excluded, so consecutive windows ' +
       'hold each order once; at most ORDER_EXPORT_MAX_DAYS, 93 days; ending at least ORDER_CREATE_TIMEOUT_SECONDS + 60 s ago, ' +
       'so that every order of the window is visible), newest first, filtered like the search; read from visibility a page at a ' +
       "time on the search's keyset, so no order is skipped or repeated while others are created. CSV (RFC 4180, a header " +
       'record, CRLF) has one record per order: ' +
       CSV_COLUMNS.map((c) => `\`${c}\``).join(', ') +
-      '; a cell that a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) ' +
+      ' (a sell order: `from_*` the crypto sent, `to_*` the fiat payout, `transaction_hash` the deposit transaction; ' +
+      "`payment_method` and `wallet_address` are a buy's, `payout_method`, `refund_wallet_address` and `deposit_*` a sell's, " +
+      'empty for the other kind); a cell that a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) ' +
       'is written with a leading apostrophe. JSON lines have one order per line, as GET /api/on_ramp/orders/{provider_code} ' +
-      'returns it, with `provider_code`, `requested_at` and `quoted_fee_amount` (the total fee of the offer the order was placed against; ' +
+      '(a buy) or GET /api/off_ramp/orders/{provider_code} (a sell) returns it, with `kind`, `provider_code`, `requested_at` and `quoted_fee_amount` (the total fee of the offer the order was placed against; ' +
       "absent for orders placed before it was kept). gzip when Accept-Encoding takes it. Paced by your order searches' " +
       'visibility budget (ORDER_SEARCH_CALLS_PER_SECOND), which an export waits for rather than refusing; one export of yours ' +
       'at a time. An export past ORDER_EXPORT_MAX_SECONDS (1800 s), however it spends them (a slow reader too), or failing ' +
@@ -122,8 +131,8 @@ export function registerOrderPaths(registry: OpenAPIRegistry): void {
       400: problem(
         400,
         '`validation_error`: an unknown parameter, a missing or malformed requested_from or requested_to, a window that does ' +
-          'not end after it starts, is wider than ORDER_EXPORT_MAX_DAYS or ends too recently, or a malformed filter; `errors` ' +
-          'names each.',
+          'not end after it starts, is wider than ORDER_EXPORT_MAX_DAYS or ends too recently, or a malformed filter (a status of ' +
+          'neither kind, or of the other kind than `kind`); `errors` names each.',
       ),
       422: problem(422, '`export_too_large`: the window holds more than ORDER_EXPORT_MAX_ROWS (100,000) orders; export narrower windows.'),
       503: problem(

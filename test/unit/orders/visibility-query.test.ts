@@ -1,15 +1,59 @@
 import fc from 'fast-check';
-import { literal, orderSearchQuery, requestedBetween, UnsafeQueryValueError } from '../../../src/orders/visibility-query';
+import { ANY_ORDER_STATUSES, kindsWith } from '../../../src/domain/order-kind';
+import {
+  kindOfWorkflowType,
+  literal,
+  NoSuchKindOfStatusError,
+  orderSearchQuery,
+  providerOrdersQuery,
+  requestedBetween,
+  UnsafeQueryValueError,
+} from '../../../src/orders/visibility-query';
 
-const TENANT = "WorkflowType = 'orderWorkflow' AND IntegratorId = 'dev' AND ExecutionStatus != 'ContinuedAsNew'";
+const TENANT = "WorkflowType IN ('orderWorkflow', 'sellOrderWorkflow') AND IntegratorId = 'dev' AND ExecutionStatus != 'ContinuedAsNew'";
+const OWNER = "IntegratorId = 'dev' AND ExecutionStatus != 'ContinuedAsNew'";
 
-test('the tenant and workflow type lead every query; filters follow as equalities', () => {
+test('the tenant and workflow types lead every query; filters follow as equalities', () => {
   expect(orderSearchQuery('dev', {})).toBe(TENANT);
   expect(
     orderSearchQuery('dev', { externalUserIds: ['h1', 'h2'], externalOrderId: 'o-1', status: 'complete', providerCode: 'sandbox' }),
   ).toBe(
     `${TENANT} AND ExternalUserId IN ('h1', 'h2') AND ExternalOrderId = 'o-1' AND OrderStatus = 'complete' AND ProviderCode = 'sandbox'`,
   );
+});
+
+test('a kind names its own workflow type; without one, both', () => {
+  expect(orderSearchQuery('dev', { kind: 'on_ramp' })).toBe(`WorkflowType = 'orderWorkflow' AND ${OWNER}`);
+  expect(orderSearchQuery('dev', { kind: 'off_ramp' })).toBe(`WorkflowType = 'sellOrderWorkflow' AND ${OWNER}`);
+  expect(orderSearchQuery('dev', { kind: 'off_ramp', status: 'complete' })).toBe(
+    `WorkflowType = 'sellOrderWorkflow' AND ${OWNER} AND OrderStatus = 'complete'`,
+  );
+});
+
+test("a status of one kind only reads that kind's workflows; one of both kinds reads both", () => {
+  expect(orderSearchQuery('dev', { status: 'waiting_for_deposit' })).toBe(
+    `WorkflowType = 'sellOrderWorkflow' AND ${OWNER} AND OrderStatus = 'waiting_for_deposit'`,
+  );
+  expect(orderSearchQuery('dev', { status: 'hold' })).toBe(`WorkflowType = 'orderWorkflow' AND ${OWNER} AND OrderStatus = 'hold'`);
+  expect(orderSearchQuery('dev', { status: 'refunded' })).toBe(`${TENANT} AND OrderStatus = 'refunded'`);
+});
+
+test('a status no order of the kind can have is refused, never a query without a workflow type', () => {
+  expect(() => orderSearchQuery('dev', { kind: 'on_ramp', status: 'deposit_received' })).toThrow(NoSuchKindOfStatusError);
+  expect(() => orderSearchQuery('dev', { kind: 'off_ramp', status: 'pending' })).toThrow(NoSuchKindOfStatusError);
+  for (const status of ANY_ORDER_STATUSES) expect(kindsWith(status).length).toBeGreaterThan(0);
+});
+
+test("the reconciliation's walk stays on buy orders", () => {
+  expect(providerOrdersQuery('sandbox')).toBe(
+    "WorkflowType = 'orderWorkflow' AND ProviderCode = 'sandbox' AND ExecutionStatus != 'ContinuedAsNew'",
+  );
+});
+
+test('a workflow type tells its kind; any other workflow is neither', () => {
+  expect(kindOfWorkflowType('orderWorkflow')).toBe('on_ramp');
+  expect(kindOfWorkflowType('sellOrderWorkflow')).toBe('off_ramp');
+  for (const other of ['orderIdReservation', 'providerOrderClaim', '', undefined, null]) expect(kindOfWorkflowType(other)).toBeUndefined();
 });
 
 test.each(["o' OR IntegratorId = 'other", 'a"b', 'back\\slash', 'tick`', 'new\nline', 'nul\u0000'])('refuses %j', (value) => {
