@@ -28,7 +28,7 @@ export interface SellOrderRouteDeps extends Omit<SellPlacementDeps, 'addressRule
 }
 
 /** The caller's sell order named by `?code=` at `:provider_code`; another integrator's, a buy, or one at another provider is 404. */
-async function ownSellOrder(req: Request, res: Response, orders: OrderService): Promise<SellOrderMemo> {
+export async function ownSellOrder(req: Request, res: Response, orders: OrderService): Promise<SellOrderMemo> {
   const integrator = integratorOf(req);
   const parsed = StatusQuerySchema.safeParse(req.query, REQUEST_PARSE);
   if (!parsed.success) throw validationProblem(parsed.error, 'query');
