@@ -470,10 +470,14 @@ describe('answers conform to the document', () => {
         'created_from=yesterday',
         'colour=red',
         'cursor=e30',
+        'kind=sell',
+        'kind=on_ramp&status=waiting_for_deposit',
+        'kind=off_ramp&status=hold',
       ]) {
         await check('GET', orders, `${orders}?${query}`, 400);
       }
       await check('GET', orders, `${orders}?status=complete&limit=5`, 503);
+      await check('GET', orders, `${orders}?kind=off_ramp&status=deposit_received`, 503);
       expectResponseConforms('GET', orders, await request(app).get(orders));
     });
 
@@ -486,6 +490,8 @@ describe('answers conform to the document', () => {
         `${window}&format=xml`,
         `${window}&colour=red`,
         `${window}&status=lost`,
+        `${window}&kind=buy`,
+        `${window}&kind=off_ramp&status=pending`,
       ]) {
         await check('GET', template, `${template}?${query}`, 400);
       }
@@ -504,6 +510,8 @@ describe('answers conform to the document', () => {
       for (const [method, template, path] of [
         ['POST', '/api/on_ramp/orders/{provider_code}/webhooks/resend', `${orders}/sandbox/webhooks/resend`],
         ['GET', '/api/on_ramp/orders/{provider_code}/webhooks', `${orders}/sandbox/webhooks`],
+        ['POST', '/api/off_ramp/orders/{provider_code}/webhooks/resend', '/api/off_ramp/orders/sandbox/webhooks/resend'],
+        ['GET', '/api/off_ramp/orders/{provider_code}/webhooks', '/api/off_ramp/orders/sandbox/webhooks'],
       ] as const) {
         await check(method, template, path, 400);
         await check(method, template, `${path}?code=not-a-uuid`, 400);

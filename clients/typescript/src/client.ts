@@ -10,6 +10,7 @@ import type {
   CreateSellOrderRequest,
   ExportedOrder,
   LeftOutProvider,
+  ListedOrder,
   Offer,
   OfferError,
   OffersQuery,
@@ -162,13 +163,13 @@ export class OnrampClient {
     return this.get(`/api/on_ramp/orders/${encodeURIComponent(providerCode)}`, { code: id });
   }
 
-  /** One page of your orders, newest first; pass `next_cursor` as `cursor` for the next. */
+  /** One page of your orders, buys and sells (each with its `kind`), newest first; pass `next_cursor` as `cursor` for the next. */
   orders(query: OrderSearchQuery = {}): Promise<OrderSearchPage> {
     return this.get('/api/on_ramp/orders', query);
   }
 
   /** Every order matching the query, newest first, page after page. */
-  async *allOrders(query: Omit<OrderSearchQuery, 'cursor'> = {}): AsyncGenerator<Order> {
+  async *allOrders(query: Omit<OrderSearchQuery, 'cursor'> = {}): AsyncGenerator<ListedOrder> {
     let cursor: string | undefined;
     do {
       const page = await this.orders({ ...query, ...(cursor ? { cursor } : {}) });

@@ -174,8 +174,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The API key's integrator's own orders, newest first
-         * @description Answered from Temporal visibility through the order search attributes, always limited to your own orders. Filters combine with AND; an unknown parameter is `400`. Page with `limit` and the `next_cursor` of the answer: a keyset on when each order was requested (its created_at follows within the provider's answer), so pages neither repeat nor skip orders while new ones are created; a page reads about its own size from visibility, however many orders you have. Visibility is eventually consistent: an order can take a moment to appear, or to show its latest status, here (GET /api/on_ramp/orders/{provider_code} is exact). At most ORDER_SEARCH_CONCURRENCY (2) searches of yours run at once in each API process; another is `429`.
+         * The API key's integrator's own orders, buys and sells, newest first
+         * @description Answered from Temporal visibility through the order search attributes, always limited to your own orders: buy orders (`kind: "on_ramp"`) and sell orders (`kind: "off_ramp"`, POST /api/off_ramp/orders) alike, unless `kind` names one. `status` takes a status of either kind; with `kind`, only a status of that kind. Filters combine with AND; an unknown parameter is `400`. Page with `limit` and the `next_cursor` of the answer: a keyset on when each order was requested (its created_at follows within the provider's answer), so pages neither repeat nor skip orders while new ones are created; a page reads about its own size from visibility, however many orders you have. Visibility is eventually consistent: an order can take a moment to appear, or to show its latest status, here (GET /api/on_ramp/orders/{provider_code} is exact). At most ORDER_SEARCH_CONCURRENCY (2) searches of yours run at once in each API process; another is `429`.
          */
         get: operations["searchOrders"];
         put?: never;
@@ -198,8 +198,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The API key's integrator's orders of a window, streamed as CSV or JSON lines
-         * @description Every order of yours requested in the window (requested_from included, requested_to excluded, so consecutive windows hold each order once; at most ORDER_EXPORT_MAX_DAYS, 93 days; ending at least ORDER_CREATE_TIMEOUT_SECONDS + 60 s ago, so that every order of the window is visible), newest first, filtered like the search; read from visibility a page at a time on the search's keyset, so no order is skipped or repeated while others are created. CSV (RFC 4180, a header record, CRLF) has one record per order: `id`, `external_order_id`, `external_user_id`, `provider_code`, `provider_order_id`, `status`, `provider_status`, `failure_reason`, `requested_at`, `created_at`, `updated_at`, `from_currency`, `from_currency_code`, `from_amount`, `quoted_fee_amount`, `to_currency`, `to_currency_code`, `to_network`, `to_amount`, `payment_method`, `country_code`, `wallet_address`, `transaction_hash`, `discrepancies`, `extras`; a cell that a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a leading apostrophe. JSON lines have one order per line, as GET /api/on_ramp/orders/{provider_code} returns it, with `provider_code`, `requested_at` and `quoted_fee_amount` (the total fee of the offer the order was placed against; absent for orders placed before it was kept). gzip when Accept-Encoding takes it. Paced by your order searches' visibility budget (ORDER_SEARCH_CALLS_PER_SECOND), which an export waits for rather than refusing; one export of yours at a time. An export past ORDER_EXPORT_MAX_SECONDS (1800 s), however it spends them (a slow reader too), or failing mid-way is cut: the body ends without its last chunk (the connection is reset), never as a complete answer (over HTTP/1.1 or later: HTTP/1.0 has no chunks to tell the two apart).
+         * The API key's integrator's orders of a window, buys and sells, streamed as CSV or JSON lines
+         * @description Every order of yours, buy and sell (unless `kind` names one), requested in the window (requested_from included, requested_to excluded, so consecutive windows hold each order once; at most ORDER_EXPORT_MAX_DAYS, 93 days; ending at least ORDER_CREATE_TIMEOUT_SECONDS + 60 s ago, so that every order of the window is visible), newest first, filtered like the search; read from visibility a page at a time on the search's keyset, so no order is skipped or repeated while others are created. CSV (RFC 4180, a header record, CRLF) has one record per order: `id`, `external_order_id`, `external_user_id`, `provider_code`, `provider_order_id`, `status`, `provider_status`, `failure_reason`, `requested_at`, `created_at`, `updated_at`, `from_currency`, `from_currency_code`, `from_amount`, `quoted_fee_amount`, `to_currency`, `to_currency_code`, `to_network`, `to_amount`, `payment_method`, `country_code`, `wallet_address`, `transaction_hash`, `discrepancies`, `extras`, `kind`, `payout_method`, `refund_wallet_address`, `deposit_address`, `deposit_memo`, `deposit_network`, `deposit_amount` (a sell order: `from_*` the crypto sent, `to_*` the fiat payout, `transaction_hash` the deposit transaction; `payment_method` and `wallet_address` are a buy's, `payout_method`, `refund_wallet_address` and `deposit_*` a sell's, empty for the other kind); a cell that a spreadsheet would take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return) is written with a leading apostrophe. JSON lines have one order per line, as GET /api/on_ramp/orders/{provider_code} (a buy) or GET /api/off_ramp/orders/{provider_code} (a sell) returns it, with `kind`, `provider_code`, `requested_at` and `quoted_fee_amount` (the total fee of the offer the order was placed against; absent for orders placed before it was kept). gzip when Accept-Encoding takes it. Paced by your order searches' visibility budget (ORDER_SEARCH_CALLS_PER_SECOND), which an export waits for rather than refusing; one export of yours at a time. An export past ORDER_EXPORT_MAX_SECONDS (1800 s), however it spends them (a slow reader too), or failing mid-way is cut: the body ends without its last chunk (the connection is reset), never as a complete answer (over HTTP/1.1 or later: HTTP/1.0 has no chunks to tell the two apart).
          */
         get: operations["exportOrders"];
         put?: never;
@@ -415,7 +415,7 @@ export interface paths {
         put?: never;
         /**
          * Sends the order's latest webhook to your webhook endpoint again and says what happened
-         * @description The `order.status_changed` webhook of the order's latest status change, rebuilt from the order: the same `webhook-id` and the same body bytes as the original (freshly signed), so your de-duplication recognises it. Sent once, through the same SSRF guard and timeout as every order webhook, and not retried. The answer is 200 whether or not your endpoint accepted it: `delivered`, `status_code` or `error`, and `latency_ms` tell.
+         * @description The `order.status_changed` webhook of the order's latest status change, rebuilt from the order: the same `webhook-id` and the same body bytes as the original (freshly signed), so your de-duplication recognises it. Sent once, through the same SSRF guard and timeout as every order webhook, and not retried. The answer is 200 whether or not your endpoint accepted it: `delivered`, `status_code` or `error`, and `latency_ms` tell. A sell order's code is 404 here (its routes are under /api/off_ramp).
          */
         post: operations["resendOrderWebhook"];
         delete?: never;
@@ -433,9 +433,49 @@ export interface paths {
         };
         /**
          * The order's webhook delivery attempts
-         * @description Every attempt the order's workflow made to deliver its webhooks to your endpoint (the newest 100), oldest first, with each attempt's outcome and your endpoint's HTTP status. Answered from the order's workflow, also after the order has finished. Re-sends (POST …/webhooks/resend) are not listed.
+         * @description Every attempt the order's workflow made to deliver its webhooks to your endpoint (the newest 100), oldest first, with each attempt's outcome and your endpoint's HTTP status. Answered from the order's workflow, also after the order has finished. Re-sends (POST …/webhooks/resend) are not listed. A sell order's code is 404 here (its routes are under /api/off_ramp).
          */
         get: operations["listOrderWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/off_ramp/orders/{provider_code}/webhooks/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sends the sell order's latest webhook to your webhook endpoint again and says what happened
+         * @description The `order.status_changed` webhook of the sell order's latest status change, rebuilt from the order: the same `webhook-id` and the same body bytes as the original (freshly signed), so your de-duplication recognises it. Sent once, through the same SSRF guard and timeout as every order webhook, and not retried. The answer is 200 whether or not your endpoint accepted it: `delivered`, `status_code` or `error`, and `latency_ms` tell. A buy order's code is 404 here (its routes are under /api/on_ramp).
+         */
+        post: operations["resendSellOrderWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/off_ramp/orders/{provider_code}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sell order's webhook delivery attempts
+         * @description Every attempt the sell order's workflow made to deliver its webhooks to your endpoint (the newest 100), oldest first, with each attempt's outcome and your endpoint's HTTP status. Answered from the order's workflow, also after the order has finished. Re-sends (POST …/webhooks/resend) are not listed. A buy order's code is 404 here (its routes are under /api/on_ramp).
+         */
+        get: operations["listSellOrderWebhookDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -682,6 +722,11 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @description A status of a buy order (OrderStatus) or of a sell order (SellOrderStatus).
+         * @enum {string}
+         */
+        AnyOrderStatus: "created" | "pending" | "hold" | "processing" | "complete" | "failed" | "expired" | "refunded" | "waiting_for_deposit" | "deposit_received";
         AuditEntry: {
             request_id: string;
             action: components["schemas"]["OperatorActionName"];
@@ -977,6 +1022,45 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        /** @description A buy order as GET /api/on_ramp/orders/{provider_code} returns it, with `kind: "on_ramp"`. */
+        ListedBuyOrder: {
+            /** Format: uuid */
+            id: string;
+            status: components["schemas"]["OrderStatus"];
+            /** Format: uri */
+            redirect_url: string;
+            from_currency: number;
+            from_amount: string;
+            to_currency: number;
+            to_amount: string;
+            wallet_address: string;
+            payment_method: string;
+            country_code: string;
+            external_user_id: string;
+            external_order_id: string;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            extras: {
+                [key: string]: unknown;
+            };
+            failure_reason?: string;
+            /** @description Present when the provider reports a different fiat amount or currency than was ordered: from_amount and from_currency are then the provider's figures, and each entry gives what was ordered and what the provider reports (a currency it names that the broker does not know reads `unknown`). */
+            discrepancies?: {
+                /** @enum {string} */
+                field: "from_amount" | "from_currency";
+                ordered: string;
+                reported: string;
+            }[];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "on_ramp";
+        };
+        /** @description A buy order (`kind: "on_ramp"`, as GET /api/on_ramp/orders/{provider_code} returns it) or a sell order (`kind: "off_ramp"`, as GET /api/off_ramp/orders/{provider_code} returns it). */
+        ListedOrder: components["schemas"]["ListedBuyOrder"] | components["schemas"]["SellOrder"];
         /** @description A provider's offer. Amounts are decimal strings; expires_at is when the order must be created by. */
         Offer: {
             rate: string;
@@ -1101,9 +1185,14 @@ export interface components {
                 reported: string;
             }[];
         };
+        /**
+         * @description `on_ramp`: a buy order (the customer pays fiat for crypto); `off_ramp`: a sell order (crypto sent for a fiat payout).
+         * @enum {string}
+         */
+        OrderKind: "on_ramp" | "off_ramp";
         OrderSearchPage: {
-            /** @description Newest first (by when each was requested, which created_at follows). */
-            orders: components["schemas"]["Order"][];
+            /** @description Newest first (by when each was requested, which created_at follows), buys and sells. */
+            orders: components["schemas"]["ListedOrder"][];
             /** @description Pass as `cursor` for the next page; null on the last page. */
             next_cursor: string | null;
         };
@@ -1437,7 +1526,10 @@ export interface components {
         SellOrder: {
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             kind: "off_ramp";
             status: components["schemas"]["SellOrderStatus"];
             /** Format: uri */
@@ -2356,7 +2448,10 @@ export interface operations {
                 external_user_id?: string;
                 /** @description Only the order with this external_order_id. Quotes and backslashes are refused. */
                 external_order_id?: string;
-                status?: components["schemas"]["OrderStatus"];
+                /** @description A status of a buy order (OrderStatus) or of a sell order (SellOrderStatus). */
+                status?: components["schemas"]["AnyOrderStatus"];
+                /** @description `on_ramp`: a buy order (the customer pays fiat for crypto); `off_ramp`: a sell order (crypto sent for a fiat payout). */
+                kind?: components["schemas"]["OrderKind"];
                 /** @description Only the orders with this provider. */
                 provider_code?: string;
                 /** @description Only the orders created at or after this instant (RFC 3339). */
@@ -2374,7 +2469,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A page of orders, each as GET /api/on_ramp/orders/{provider_code} returns it. */
+            /** @description A page of orders, each as GET /api/on_ramp/orders/{provider_code} (a buy) or GET /api/off_ramp/orders/{provider_code} (a sell) returns it, with its `kind`. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2386,7 +2481,7 @@ export interface operations {
                     "application/json": components["schemas"]["OrderSearchPage"];
                 };
             };
-            /** @description `validation_error`: an unknown parameter, a malformed filter (a quote or backslash in an id, a date that is not RFC 3339, a limit outside 1–100) or a cursor this API did not give; `errors` names each. */
+            /** @description `validation_error`: an unknown parameter, a malformed filter (a quote or backslash in an id, a date that is not RFC 3339, a limit outside 1–100, a status of neither kind, or a status of the other kind than `kind`) or a cursor this API did not give; `errors` names each. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2574,7 +2669,10 @@ export interface operations {
                 requested_to: string;
                 /** @description `csv` (default; RFC 4180 with a header record, CRLF line ends) or `jsonl` (one JSON object per line). */
                 format?: "csv" | "jsonl";
-                status?: components["schemas"]["OrderStatus"];
+                /** @description A status of a buy order (OrderStatus) or of a sell order (SellOrderStatus). */
+                status?: components["schemas"]["AnyOrderStatus"];
+                /** @description `on_ramp`: a buy order (the customer pays fiat for crypto); `off_ramp`: a sell order (crypto sent for a fiat payout). */
+                kind?: components["schemas"]["OrderKind"];
                 /** @description Only the orders with this provider. */
                 provider_code?: string;
                 /** @description Only the orders of this user (your external_user_id). Quotes and backslashes are refused. */
@@ -2600,7 +2698,7 @@ export interface operations {
                     "application/jsonl": string;
                 };
             };
-            /** @description `validation_error`: an unknown parameter, a missing or malformed requested_from or requested_to, a window that does not end after it starts, is wider than ORDER_EXPORT_MAX_DAYS or ends too recently, or a malformed filter; `errors` names each. */
+            /** @description `validation_error`: an unknown parameter, a missing or malformed requested_from or requested_to, a window that does not end after it starts, is wider than ORDER_EXPORT_MAX_DAYS or ends too recently, or a malformed filter (a status of neither kind, or of the other kind than `kind`); `errors` names each. */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3722,6 +3820,194 @@ export interface operations {
                 };
             };
             /** @description `not_found`: no such order at this provider for this API key's integrator. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: Temporal cannot be reached, no worker answered in time, or the order's stored records cannot be decoded by the broker (an encryption setting; Retry-After 60). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    resendSellOrderWebhook: {
+        parameters: {
+            query: {
+                /** @description The order id returned at creation. */
+                code: string;
+            };
+            header?: never;
+            path: {
+                /** @description A provider code (GET /api/on_ramp/providers). */
+                provider_code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What became of the re-sent webhook. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResendResult"];
+                };
+            };
+            /** @description `validation_error`: code is missing or not an order id. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `not_found`: no such sell order at this provider for this API key's integrator, or no webhook endpoint is configured for this API key. */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem404"];
+                };
+            };
+            /** @description `rate_limited`: more requests than the API key, or the client address, may make in the window. */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem429"];
+                };
+            };
+            /** @description `internal_error`: an unexpected error; `request_id` identifies it in the logs. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem500"];
+                };
+            };
+            /** @description `service_unavailable`: Temporal cannot be reached, or the order's stored records cannot be decoded by the broker (an encryption setting; Retry-After 60). */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem503"];
+                };
+            };
+        };
+    };
+    listSellOrderWebhookDeliveries: {
+        parameters: {
+            query: {
+                /** @description The order id returned at creation. */
+                code: string;
+            };
+            header?: never;
+            path: {
+                /** @description A provider code (GET /api/on_ramp/providers). */
+                provider_code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The delivery attempts. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveries"];
+                };
+            };
+            /** @description `validation_error`: code is missing or not an order id. */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem400"];
+                };
+            };
+            /** @description `unauthorized`: missing or invalid API key. */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem401"];
+                };
+            };
+            /** @description `not_found`: no such sell order at this provider for this API key's integrator. */
             404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

@@ -28,6 +28,12 @@ export type Offer = Schemas['Offer'];
 export type OfferError = Schemas['OfferError'];
 export type Order = Schemas['Order'];
 export type OrderStatus = Schemas['OrderStatus'];
+export type SellOrder = Schemas['SellOrder'];
+export type SellOrderStatus = Schemas['SellOrderStatus'];
+export type OrderKind = Schemas['OrderKind'];
+export type AnyOrderStatus = Schemas['AnyOrderStatus'];
+/** An order of a list (the search, the export): a buy (`kind: "on_ramp"`) or a sell (`kind: "off_ramp"`). */
+export type ListedOrder = Schemas['ListedOrder'];
 export type OrderSearchPage = Schemas['OrderSearchPage'];
 export type ValidateAddressResult = Schemas['ValidateAddressResult'];
 export type WebhookTestResult = Schemas['WebhookTestResult'];
@@ -44,8 +50,8 @@ export type ServedCountriesQuery = NonNullable<QueryOf<'listServedCountries'>>;
 export type OrderSearchQuery = NonNullable<QueryOf<'searchOrders'>>;
 export type OrderExportQuery = Omit<QueryOf<'exportOrders'>, 'format'>;
 
-/** One order of an export in JSON lines: the order, its provider, and the total fee its offer quoted (when kept). */
-export type ExportedOrder = Order & { provider_code: string; quoted_fee_amount?: string };
+/** One order of an export in JSON lines: the order with its kind, its provider, when it was requested, and the total fee its offer quoted (when kept). */
+export type ExportedOrder = ListedOrder & { provider_code: string; requested_at: string; quoted_fee_amount?: string };
 
 /** An offer with the provider it is from. */
 export type RankedOffer = Offer & { provider_code: string };
