@@ -132,6 +132,7 @@ test('JSON lines: the orders as the status endpoint returns them, with provider 
   for (const exported of orders) {
     const { body: exact } = await callApi(stack.apiUrl, `/api/on_ramp/orders/sandbox?code=${exported.id}`);
     expect(exported).toEqual({
+      kind: 'on_ramp',
       ...exact,
       provider_code: 'sandbox',
       requested_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),

@@ -79,7 +79,7 @@ test('newest first, each order as the status endpoint returns it, only the calle
   expect(ids(res.body.orders)).toEqual(ids([...mine].reverse()));
   expect(res.body.next_cursor).toBeNull();
   const { body: exact } = await callApi(stack.apiUrl, `/api/on_ramp/orders/sandbox?code=${mine[0].id}`);
-  expect(res.body.orders.at(-1)).toEqual(exact);
+  expect(res.body.orders.at(-1)).toEqual({ kind: 'on_ramp', ...exact });
 
   const other = await search('', OTHER_KEY);
   expect(ids(other.body.orders)).toEqual(ids([...theirs].reverse()));
