@@ -28,8 +28,6 @@ export type Offer = Schemas['Offer'];
 export type OfferError = Schemas['OfferError'];
 export type Order = Schemas['Order'];
 export type OrderStatus = Schemas['OrderStatus'];
-export type SellOrder = Schemas['SellOrder'];
-export type SellOrderStatus = Schemas['SellOrderStatus'];
 export type OrderKind = Schemas['OrderKind'];
 export type AnyOrderStatus = Schemas['AnyOrderStatus'];
 /** An order of a list (the search, the export): a buy (`kind: "on_ramp"`) or a sell (`kind: "off_ramp"`). */
