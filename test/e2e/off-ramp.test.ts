@@ -92,7 +92,7 @@ test('offer, order, pay: the deposit from the provider, each status in sequence,
   // Each status the order took, in the walk's order; a poll that finds the provider further on may
   // skip one (its webhook, arriving later, would move the order back and is ignored).
   const walk = ['created', 'waiting_for_deposit', 'deposit_received', 'processing', 'complete'];
-  const statuses = delivered.map((w) => w.body.data.status as string);
+  const statuses = delivered.map((w) => w.body.data.status);
   expect(statuses[0]).toBe('created');
   expect(statuses.at(-1)).toBe('complete');
   const steps = statuses.map((status) => walk.indexOf(status));

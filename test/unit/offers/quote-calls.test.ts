@@ -110,9 +110,9 @@ describe('QuoteCalls', () => {
     const now = jest.spyOn(performance, 'now').mockImplementation(() => clock);
     try {
       const quotes = calls();
-      const fast = adapter(async () => {
+      const fast = adapter(() => {
         clock += 30;
-        return quote;
+        return Promise.resolve(quote);
       });
       expect(quotes.deadlineMs('p')).toBe(3000);
       const signal = new AbortController().signal;
