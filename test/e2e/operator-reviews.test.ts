@@ -15,6 +15,7 @@ import { callApi, callOperatorApi, eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
 import { expectConforms } from '../helpers/openapi';
 import { checkout, draftOrder, offerThenOrder, waitForStatus } from '../helpers/orders';
+import { offerThenSellOrder } from '../helpers/sell-orders';
 import { startTestStack } from '../helpers/stack';
 import { startTemporal } from '../helpers/temporal';
 
@@ -218,4 +219,44 @@ test('cancel: an unpaid order is cancelled at its provider and fails by its repo
 
   const unknown = await operator('/orders/00000000-0000-4000-8000-000000000000/cancel', { body: { note: 'x' } });
   expect([unknown.status, unknown.body.code]).toEqual([404, 'not_found']);
+});
+
+test('a sell order: its webhook is resent and its review audited, but it takes no poll or cancel, nor any request in its history', async () => {
+  // Its first webhook given up on, as a buy's: the review opens by itself.
+  receiver.answerNext(...Array.from({ length: 5 }, () => ({ status: 500 })));
+  const { created } = await offerThenSellOrder(stack.apiUrl);
+  expect(created.status).toBe(200);
+  const order = created.body as { id: string; redirect_url: string };
+  await reviewWhen(order.id, (r) => r.open.includes('webhook_not_delivered'), 'the sell webhook to be given up on');
+
+  for (const action of ['poll', 'cancel']) {
+    const refused = await operator(`/orders/${order.id}/${action}`, { body: { note: 'try' } });
+    expect([refused.status, refused.body.code]).toEqual([409, 'action_refused']);
+    expect(refused.body.detail).toContain('sell (off-ramp) order');
+  }
+  const resent = await operator(`/orders/${order.id}/resend_webhook`, { body: { note: 'endpoint back' } });
+  expect(resent.status).toBe(200);
+  // Its latest webhook again (the sell order may be waiting for its deposit by now: its second).
+  expect(resent.body).toMatchObject({
+    webhook_id: `evt_${order.id}_${resent.body.sequence}`,
+    delivered: true,
+    outcome: { outcome: 'done' },
+  });
+  const delivered = receiver.attempts(resent.body.webhook_id).at(-1)!;
+  expect([delivered.answered, delivered.verified, delivered.body.data.kind]).toEqual([204, true, 'off_ramp']);
+  const ack = await operator(`/reviews/${order.id}/acknowledge`, { body: { note: 'resent', reasons: ['webhook_not_delivered'] } });
+  expect(ack.status).toBe(200);
+  const audited = await reviewWhen(order.id, (r) => r.actions.length === 2 && r.actions.every((a: any) => a.outcome), 'the audit');
+  expect(audited.actions.map((a: any) => [a.action, a.outcome.outcome])).toEqual([
+    ['resend_webhook', 'done'],
+    ['acknowledge', 'done'],
+  ]);
+  // The sell workflow has no handler for operator requests: none was sent to wait there unanswered.
+  expect(await operatorSignals(order.id)).toEqual([]);
+  await checkout(order.redirect_url, 'pay');
+  await eventually(
+    async () =>
+      (await callApi(stack.apiUrl, `/api/off_ramp/orders/sandbox?code=${order.id}`)).body.status === 'complete' ? true : undefined,
+    'complete',
+  );
 });

@@ -100,7 +100,7 @@ export function operatorReviewRoutes(router: Router, deps: OperatorReviewDepende
       audit(req, record.subject, entry);
       if (record.subject.kind === 'order') {
         const order = await reviews.order(record.subject.orderId);
-        if (order?.running) await reviews.tellOrder(order.subject.orderId, entry);
+        if (order?.running && !isSellOrder(order)) await reviews.tellOrder(order.subject.orderId, entry);
       }
       const outcome = await reviews.settle(record.subject, entry, 'done', `acknowledged: ${acknowledged.join(', ')}`);
       audit(req, record.subject, entry, outcome);
@@ -114,6 +114,12 @@ export function operatorReviewRoutes(router: Router, deps: OperatorReviewDepende
       .post(jsonBody, async (req, res) => {
         const order = await operatedOrder(reviews, req);
         const body = parse(action === 'cancel' ? CancelBodySchema : ActionBodySchema, req.body ?? {}, 'body');
+        if (isSellOrder(order)) {
+          throw new ProblemError(
+            'action_refused',
+            `A sell (off-ramp) order takes no operator ${action}: it follows its provider by itself; its review is acknowledged, its webhook resent.`,
+          );
+        }
         if (!order.running || isTerminal(order.memo.order.status)) {
           throw new ProblemError(
             'order_closed',
@@ -151,7 +157,7 @@ export function operatorReviewRoutes(router: Router, deps: OperatorReviewDepende
         known: await reviews.review(order.subject.orderId),
       });
       audit(req, order.subject, entry);
-      if (order.running) await reviews.tellOrder(order.subject.orderId, entry);
+      if (order.running && !isSellOrder(order)) await reviews.tellOrder(order.subject.orderId, entry);
       // The order's latest webhook again, rebuilt from its memo: the same webhook-id and bytes as the original.
       const { memo } = order;
       const webhookId = integratorWebhookId(memo.order.id, memo.sequence);
@@ -181,6 +187,14 @@ function parse<S extends z.ZodType>(schema: S, value: unknown, where: 'query' | 
 
 async function orderOrNone(reviews: ReviewDesk, id: string): Promise<OperatedOrder | undefined> {
   return /^[0-9a-f]{8}-/.test(id) ? reviews.order(id) : undefined;
+}
+
+/**
+ * A sell order: its workflow takes no operator requests (it has no handler for them, so a signal
+ * would wait in its history unanswered), and its audit entries live in its review alone.
+ */
+function isSellOrder(order: OperatedOrder): boolean {
+  return (order.memo.order as { kind?: unknown }).kind === 'off_ramp';
 }
 
 async function operatedOrder(reviews: ReviewDesk, req: Request): Promise<OperatedOrder> {
