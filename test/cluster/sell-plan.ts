@@ -6,6 +6,7 @@ import { BTC_ADDRESS, EUR, GBP, USD } from '../helpers/orders';
 import { SELL_REFUND_ADDRESS } from '../helpers/sell-orders';
 import type { BrokerClient } from './broker-client';
 import { POLLABLE_AFTER_FIRST_WEBHOOK, type WebhookMode } from './order-plan';
+import { PROVIDER_TEST_KITS } from '../helpers/providers';
 
 /** Every provider of the manifest whose adapter has a sell flow (`ProviderAdapter.sell`), in code order. */
 export const SELL_PROVIDERS: readonly string[] = createProviderRegistry(testConfig())
@@ -25,10 +26,17 @@ export const SELL_CHECKOUT: Record<PlannedSellOutcome, string> = {
 };
 
 /**
- * Outcomes a provider's simulator may not be able to play (MoonPay's sell widget has no refund):
- * a refusal of their action is recorded as not playable, not as a failure.
+ * Outcomes a provider's simulator may not be able to play although its test kit does not say so:
+ * a refusal of their action is recorded as not playable, not as a failure. The endings a provider
+ * documents none of (MoonPay's sell refund, Ramp's failed and refunded sale) are not planned at all.
  */
-export const OPTIONAL_SELL_OUTCOMES: ReadonlySet<PlannedSellOutcome> = new Set(['expired', 'refunded']);
+export const OPTIONAL_SELL_OUTCOMES: ReadonlySet<PlannedSellOutcome> = new Set(['expired']);
+
+/** The final statuses a provider's sell checkout plays, as its test kit names them (all four when it names none). */
+function documentedEndings(provider: string): readonly PlannedSellOutcome[] {
+  const kit = (PROVIDER_TEST_KITS as Record<string, { saleEndings?: readonly PlannedSellOutcome[] } | undefined>)[provider];
+  return kit?.saleEndings ?? ['complete', 'failed', 'expired', 'refunded'];
+}
 
 /** Each sell provider's orders, in this order: a few, every final status once and a second payment. */
 const SELL_OUTCOMES: readonly PlannedSellOutcome[] = ['complete', 'failed', 'expired', 'refunded', 'complete'];
@@ -46,6 +54,8 @@ export interface SellMarket {
   /** Fiat currency ID paid out, and how. */
   to_currency: number;
   payout_method: string;
+  /** The customer's address (Mercuryo signs its sell widget for it: no offer without one). */
+  ip: string;
 }
 
 export interface SellOrderDraft extends SellMarket {
@@ -62,12 +72,13 @@ export interface PlannedSell {
   draft: SellOrderDraft;
 }
 
-/** The sell orders of the run: SELL_OUTCOMES for every provider a market was found for, providers interleaved. */
+/** The sell orders of the run: SELL_OUTCOMES for every provider a market was found for (those its checkout documents), providers interleaved. */
 export function planSells(runId: string, markets: ReadonlyMap<string, SellMarket>): PlannedSell[] {
   const plans: PlannedSell[] = [];
   const providers = [...markets.keys()];
   for (const [round, outcome] of SELL_OUTCOMES.entries()) {
     for (const [p, provider] of providers.entries()) {
+      if (!documentedEndings(provider).includes(outcome)) continue;
       const index = plans.length;
       const mode = SELL_WEBHOOK_MODES[(round + p) % SELL_WEBHOOK_MODES.length]!;
       // Those the broker polls only after a first webhook keep every webhook.
@@ -97,12 +108,15 @@ export function sellOffersPath(draft: SellMarket & { external_user_id: string; p
     amount_from: draft.from_amount,
     country: draft.country_code,
     ...(draft.state_code ? { state: draft.state_code } : {}),
+    ip: draft.ip,
     provider_codes: draft.provider_code,
     ...(includeErrors ? { include_errors: 'true' } : {}),
   });
   return `/api/off_ramp/offers?${query.toString()}`;
 }
 
+/** Where the run's customers' browsers are (the cluster's loopback). */
+const CUSTOMER_IP = '127.0.0.1';
 const ETH = cryptoOf('ETH', 'ethereum').id;
 const BTC = cryptoOf('BTC', 'bitcoin').id;
 /** The crypto the run sells, with a refund address of its network and a starting amount. */
@@ -126,7 +140,7 @@ export async function discoverSellMarket(client: BrokerClient, provider: string)
     for (const crypto of CRYPTOS) {
       let amount: string = crypto.amount;
       for (let attempt = 0; attempt < 2; attempt++) {
-        const market = { ...place, from_currency: crypto.id, from_amount: amount, refund_wallet_address: crypto.refund };
+        const market = { ...place, from_currency: crypto.id, from_amount: amount, refund_wallet_address: crypto.refund, ip: CUSTOMER_IP };
         const path = sellOffersPath({ ...market, external_user_id: 'fault-run-probe', provider_code: provider, payout_method: '' }, true);
         const res = await client.call('sell_offers', 'probe', path);
         const entry = res.status === 200 ? res.body?.[provider] : undefined;
