@@ -71,13 +71,21 @@ export class MercuryoSimulator extends SimulatorBase {
   }
 
   /** Each purchase once, by Mercuryo's transaction id; its reference is the merchant_transaction_id the widget URL gave. */
+  /** Purchases and sales alike (the per-order webhook switches reach both; a sale by its `sell` leg). */
   simulatedOrders(): SimulatedOrder[] {
-    return [...this.purchases.values()].map((p) => ({
+    const purchases = [...this.purchases.values()].map((p) => ({
       id: p.transactionId,
       reference: p.merchantTransactionId,
       status: p.withdraw ? `withdraw:${p.withdraw.status}` : `${p.paymentType}:${p.payment.status}`,
       created_at: p.payment.createdAt.toISOString(),
     }));
+    const sales = [...this.sell.sales.values()].map((sale) => ({
+      id: sale.sell.id,
+      reference: sale.merchantTransactionId,
+      status: `sell:${sale.sell.status}`,
+      created_at: sale.sell.createdAt.toISOString(),
+    }));
+    return [...purchases, ...sales];
   }
 }
 
