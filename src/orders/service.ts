@@ -42,6 +42,7 @@ import type { providerOrderClaim } from '../../workflows';
 import {
   confirmSellDepositUpdate,
   createSellOrderUpdate,
+  DEPOSIT_CONFIRMATION_REFUSALS,
   isSellOrderMemo,
   SELL_ORDER_WORKFLOW_TYPE,
   sellProviderEventSignal,
@@ -682,15 +683,8 @@ function rejectionOf(err: unknown): { type: OrderRejectionType; message: string 
   return type && isOrderRejection(type) ? { type, message: err.cause.message } : undefined;
 }
 
-const DEPOSIT_CONFIRMATION_REFUSALS: readonly string[] = [
-  'deposit_not_awaited',
-  'deposit_already_confirmed',
-  'provider_rejected',
-  'provider_unavailable',
-] satisfies DepositConfirmationRefusal[];
-
 function isDepositConfirmationRefusal(type: string | undefined | null): type is DepositConfirmationRefusal {
-  return typeof type === 'string' && DEPOSIT_CONFIRMATION_REFUSALS.includes(type);
+  return typeof type === 'string' && (DEPOSIT_CONFIRMATION_REFUSALS as readonly string[]).includes(type);
 }
 
 type AnyOrderInput = OrderWorkflowInput | SellOrderWorkflowInput;

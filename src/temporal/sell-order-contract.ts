@@ -63,7 +63,13 @@ export interface ConfirmSellDepositArgs {
  * `deposit_already_confirmed` (another transaction was confirmed), `provider_rejected`,
  * `provider_unavailable` (the provider could not be reached; the confirmation may be sent again).
  */
-export type DepositConfirmationRefusal = 'deposit_not_awaited' | 'deposit_already_confirmed' | 'provider_rejected' | 'provider_unavailable';
+export const DEPOSIT_CONFIRMATION_REFUSALS = [
+  'deposit_not_awaited',
+  'deposit_already_confirmed',
+  'provider_rejected',
+  'provider_unavailable',
+] as const;
+export type DepositConfirmationRefusal = (typeof DEPOSIT_CONFIRMATION_REFUSALS)[number];
 
 /** A provider's report about a sell order, by webhook (signal) or by poll. */
 export interface SellProviderEvent {
