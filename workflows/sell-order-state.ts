@@ -7,6 +7,7 @@
  */
 import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { PROVIDER_CLOCK_SKEW_MS } from '../src/domain/integrity';
+import { depositConfirmationRefusal, type DepositConfirmationVerdict } from '../src/domain/deposit-confirmation';
 import { integratorExtras } from '../src/domain/order-extras';
 import { loggableProviderOrderId } from '../src/domain/provider-order-id';
 import type { Deposit, SellOrder } from '../src/domain/sell-order';
@@ -29,7 +30,6 @@ import {
   type WebhookDeliveryRecord,
 } from '../src/temporal/order-contract';
 import type {
-  DepositConfirmationRefusal,
   SellIntegrityAlert,
   SellOrderMemo,
   SellOrderRequest,
@@ -240,29 +240,9 @@ export class SellOrderState {
     return this.memo ? Date.parse(this.memo.order.created_at) : NaN;
   }
 
-  /**
-   * Why the integrator's deposit confirmation cannot be taken now, or undefined when it can. The
-   * transaction confirmed (or being confirmed: `inFlight`) is the only one ever taken; repeating it
-   * is taken and changes nothing. Otherwise the order must show a deposit and wait for it.
-   */
-  depositConfirmationRefusal(
-    transactionHash: string,
-    inFlight: string | undefined,
-  ): { type: DepositConfirmationRefusal; message: string } | undefined {
-    const order = this.memo?.order;
-    const taken = order?.deposit_confirmation?.transaction_hash ?? inFlight;
-    if (taken !== undefined) {
-      return taken === transactionHash
-        ? undefined
-        : { type: 'deposit_already_confirmed', message: 'another deposit transaction was confirmed for this order' };
-    }
-    if (!order?.deposit || order.status !== 'waiting_for_deposit') {
-      return {
-        type: 'deposit_not_awaited',
-        message: order?.deposit ? `the order is ${order.status}, not waiting for its deposit` : 'the order shows no deposit address yet',
-      };
-    }
-    return undefined;
+  /** Why the integrator's deposit confirmation cannot be taken now (the domain's one rule), or undefined when it can. */
+  depositConfirmationRefusal(transactionHash: string, inFlight: string | undefined): DepositConfirmationVerdict | undefined {
+    return depositConfirmationRefusal(this.memo?.order, transactionHash, inFlight);
   }
 
   /** The provider took the integrator's deposit transaction: the order shows it (no webhook: its status is unchanged). */

@@ -12,6 +12,7 @@ import {
 import { ApplicationFailure } from '@temporalio/common';
 import { growingLru } from '../lru';
 import type { Order } from '../domain/order';
+import { depositConfirmationRefusal } from '../domain/deposit-confirmation';
 import type { SellOrder } from '../domain/sell-order';
 import { temporalClientErrors } from '../metrics/metrics';
 import type { ProviderWebhookEvent } from '../providers/types';
@@ -387,9 +388,7 @@ export class OrderService {
       ) {
         throw new DepositConfirmationRefusedError(err.cause.type, err.cause.message);
       }
-      if (err instanceof WorkflowNotFoundError) {
-        throw new DepositConfirmationRefusedError('deposit_not_awaited', 'The order has ended: it waits for no deposit.');
-      }
+      if (err instanceof WorkflowNotFoundError) return this.confirmedOnEndedOrder(orderId, transactionHash);
       if (err instanceof WorkflowUpdateRPCTimeoutOrCancelledError) {
         temporalClientErrors.inc({ operation: 'update' });
         // The confirmation goes on in the order's workflow; the same request later answers its outcome.
@@ -397,6 +396,20 @@ export class OrderService {
       }
       throw unavailable(err, 'update', workflowId);
     }
+  }
+
+  /**
+   * The answer to a confirmation of an order whose workflow has closed (it ended between the
+   * route's read and the update): the same rule the workflow applies, on the order it left, so the
+   * confirmed transaction repeated still answers the order and another one is still a conflict.
+   */
+  private async confirmedOnEndedOrder(orderId: string, transactionHash: string): Promise<SellOrder> {
+    const order = (await this.getSell(orderId))?.order;
+    if (order?.deposit_confirmation?.transaction_hash === transactionHash) return order;
+    const refusal = order && depositConfirmationRefusal(order, transactionHash, undefined);
+    // A closed workflow takes nothing, even one whose order still showed it waiting (terminated).
+    if (refusal?.type === 'deposit_already_confirmed') throw new DepositConfirmationRefusedError(refusal.type, refusal.message);
+    throw new DepositConfirmationRefusedError('deposit_not_awaited', 'The order has ended: it waits for no deposit.');
   }
 
   /** An order workflow's memo, once it holds an order. */

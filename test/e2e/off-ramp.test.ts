@@ -239,6 +239,30 @@ describe("the integrator's deposit confirmation (Banxa's sell confirmation)", ()
     expect(await confirm('banxa', order.id, { transaction_hash: `0x${'6f'.repeat(32)}` })).toMatchObject({ status: 409 });
   });
 
+  test('the same answers once the order has ended and its workflow closed: the confirmed one 200, another 409', async () => {
+    const { created } = await offerThenSellOrder(stack.apiUrl, {}, 'banxa');
+    const order = created.body;
+    const hash = `0x${'8c'.repeat(32)}`;
+    await checkout(order.redirect_url, 'ready');
+    await eventually(async () => {
+      const read = await callApi(stack.apiUrl, `/api/off_ramp/orders/banxa?code=${order.id}`);
+      return read.body.status === 'waiting_for_deposit' && read.body.deposit ? true : undefined;
+    }, 'the deposit shown');
+    expect((await confirm('banxa', order.id, { transaction_hash: hash })).status).toBe(200);
+    await deliveriesUntil(order.id, 'complete');
+    // A busy machine can let the order end between two requests; the answer must not depend on it.
+    const handle = env.client.workflow.getHandle(`onramp-order-${order.id}`);
+    await eventually(async () => ((await handle.describe()).status.name === 'RUNNING' ? undefined : true), 'the workflow closed', 45_000);
+
+    const again = await confirm('banxa', order.id, { transaction_hash: hash });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ id: order.id, status: 'complete', deposit_confirmation: { transaction_hash: hash } });
+    expect(await confirm('banxa', order.id, { transaction_hash: `0x${'9d'.repeat(32)}` })).toMatchObject({
+      status: 409,
+      body: { code: 'deposit_already_confirmed' },
+    });
+  }, 90_000);
+
   test("a provider that sees the deposit itself takes none; another provider's route or order is 404", async () => {
     const { created } = await sellOrder();
     const hash = `0x${'7a'.repeat(32)}`;
