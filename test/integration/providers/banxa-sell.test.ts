@@ -25,24 +25,14 @@ import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
 import { listAll } from '../../helpers/transaction-list';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
+import { sellAdapterRequests } from '../../helpers/sell-adapter-requests';
 import { expectLegalSellWalk } from '../../helpers/sell-walk';
 
 jest.setTimeout(20_000);
 
 const REFUND = '0xD902d7eBF7bc5eCa9EEA22a6Ee9F1A30EBeBEFeE';
 
-const sellRequest = (overrides: Partial<CreateSellOrderRequest> = {}): CreateSellOrderRequest => ({
-  orderId: randomUUID(),
-  crypto: crypto('ETH', 'ethereum'),
-  fiat: fiat('EUR'),
-  cryptoAmount: '0.1',
-  refundWalletAddress: REFUND,
-  payoutMethod: 'sepa',
-  country: 'DE',
-  externalUserId: 'seller-1',
-  extras: {},
-  ...overrides,
-});
+const sellRequest = sellAdapterRequests({ refundWalletAddress: REFUND, externalUserId: 'seller-1' });
 
 const buyRequest = (): CreateProviderOrderRequest => ({
   orderId: randomUUID(),

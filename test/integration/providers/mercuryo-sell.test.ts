@@ -13,20 +13,16 @@ import { createMercuryoSimulator } from '../../../src/simulators/mercuryo/server
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
+import { checkoutAction, sellAdapterRequests } from '../../helpers/sell-adapter-requests';
 import { expectLegalSellWalk } from '../../helpers/sell-walk';
 
-const sellRequest = (overrides: Partial<CreateSellOrderRequest> = {}): CreateSellOrderRequest => ({
-  orderId: randomUUID(),
+const sellRequest = sellAdapterRequests({
   crypto: crypto('BTC', 'bitcoin'),
-  fiat: fiat('EUR'),
   cryptoAmount: '0.01',
   refundWalletAddress: 'bc1qxy2kgdygjrsqtzq2n0yrf2493p83kkfjhx0wlh',
   payoutMethod: 'card',
-  country: 'DE',
-  externalUserId: 'user-1',
   ip: '127.0.0.1',
   extras: { depositWalletAddress: 'bc1qbadbadbadbadbadbadbadbadbadbadbadbad0', deposit: { address: 'x' } },
-  ...overrides,
 });
 
 describe('Mercuryo sell adapter against the simulator', () => {
@@ -44,8 +40,7 @@ describe('Mercuryo sell adapter against the simulator', () => {
   });
   const sell = (): SellAdapter => harness.adapter.sell!;
 
-  const act = (redirectUrl: string, action: string) =>
-    fetch(redirectUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }) });
+  const act = checkoutAction;
 
   /** Creates the order, opens the widget (Mercuryo starts the sale: `sell:new`) and returns the first callback. */
   async function placed(request: CreateSellOrderRequest) {

@@ -11,22 +11,11 @@ import { ProviderRejectedError } from '../../../src/providers/types';
 import { createRampSimulator } from '../../../src/simulators/ramp/server';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
-import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
+import { cryptoOf as crypto, currencyId as idOf } from '../../helpers/currencies';
+import { checkoutAction, HOSTILE_DEPOSIT_EXTRAS, sellAdapterRequests } from '../../helpers/sell-adapter-requests';
 import { expectLegalSellWalk } from '../../helpers/sell-walk';
 
-let seq = 0;
-const sellRequest = (overrides: Partial<CreateSellOrderRequest> = {}): CreateSellOrderRequest => ({
-  orderId: `00000000-0000-4000-9100-${String(++seq).padStart(12, '0')}`,
-  crypto: crypto('ETH', 'ethereum'),
-  fiat: fiat('EUR'),
-  cryptoAmount: '0.1',
-  refundWalletAddress: '0xD902d7eBF7bc5eCa9EEA22a6Ee9F1A30EBeBEFeE',
-  payoutMethod: 'sepa',
-  country: 'DE',
-  externalUserId: 'user-1',
-  extras: { depositWalletAddress: '0x0000000000000000000000000000000000000bad', deposit: { address: 'x' } },
-  ...overrides,
-});
+const sellRequest = sellAdapterRequests({ extras: HOSTILE_DEPOSIT_EXTRAS });
 
 describe('Ramp sell adapter against the simulator', () => {
   const harness = useProviderHarness({
@@ -45,8 +34,7 @@ describe('Ramp sell adapter against the simulator', () => {
   });
   const sell = (): SellAdapter => harness.adapter.sell!;
 
-  const act = (redirectUrl: string, action: string) =>
-    fetch(redirectUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }) });
+  const act = checkoutAction;
 
   /** Creates the order, opens the widget (the customer accepts the sale: Ramp makes it) and returns the first webhook. */
   async function placed(request: CreateSellOrderRequest) {

@@ -16,21 +16,10 @@ import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
 import { transakOrderRequest } from '../../helpers/transak-orders';
+import { sellAdapterRequests } from '../../helpers/sell-adapter-requests';
 import { expectLegalSellWalk } from '../../helpers/sell-walk';
 
-let seq = 0;
-const sellRequest = (overrides: Partial<CreateSellOrderRequest> = {}): CreateSellOrderRequest => ({
-  orderId: `00000000-0000-4000-9000-${String(++seq).padStart(12, '0')}`,
-  crypto: crypto('ETH', 'ethereum'),
-  fiat: fiat('GBP'),
-  cryptoAmount: '0.1',
-  refundWalletAddress: '0xD902d7eBF7bc5eCa9EEA22a6Ee9F1A30EBeBEFeE',
-  payoutMethod: 'bank_transfer',
-  country: 'GB',
-  externalUserId: 'user-1',
-  extras: {},
-  ...overrides,
-});
+const sellRequest = sellAdapterRequests({ fiat: fiat('GBP'), payoutMethod: 'bank_transfer', country: 'GB' });
 
 describe('Transak sell adapter against the simulator', () => {
   const harness = useProviderHarness({
