@@ -1,9 +1,10 @@
 /**
  * The review queue on Temporal's time-skipping test server: the review workflow on its own (kept
- * `keepMs` after its last change once nothing is open, open for as long as a reason is, continued
- * as new with its record), and orders telling their reviews: a flag raised (open too long), an
- * operator's poll and cancel acted on and their outcomes told, a malformed request dropped. The
- * worker runs the real activities against the sandbox simulator and a real ReviewTeller.
+ * `keepMs` after its last change once nothing is open, open for as long as a reason is; its
+ * continue-as-new is in review-continue-as-new.test.ts, on the real server), and orders telling
+ * their reviews: a flag raised (open too long), an operator's poll and cancel acted on and their
+ * outcomes told, a malformed request dropped. The worker runs the real activities against the
+ * sandbox simulator and a real ReviewTeller.
  */
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TestWorkflowEnvironment } from '@temporalio/testing';
@@ -201,42 +202,6 @@ describe('the review workflow on its own', () => {
     // Nothing open: out of the queue.
     expect(typedSearchAttributes.get(NEEDS_REVIEW_KEY)).toBeUndefined();
     expect((memo?.[REVIEW_MEMO_KEY] as ReviewMemo).open).toEqual([]);
-  });
-
-  test('past its history bound it continues as new, carrying its reasons, actions and NeedsReview', async () => {
-    const reviewId = 'sandbox-txn-continued';
-    const handle = await openReview(reviewId, { historyEventsBeforeContinue: 20 }, notice('m-0', { reason: 'payment_differs' }));
-    const firstRunId = (await handle.describe()).runId;
-    // One change per workflow task: each waits for the last to be recorded.
-    for (let i = 1; i <= 6; i++) {
-      await handle.signal(reviewNoticeSignal, notice(`m-${i}`));
-      await handle.signal(operatorActionSignal, action(`poll-${i}`, { action: 'poll' }));
-      await recordWhen(reviewId, `change ${i}`, (r) => r.actions.length === i);
-    }
-    await handle.signal(operatorActionSignal, action('ack-payment', { reasons: ['payment_differs'] }));
-    const record = await recordWhen(reviewId, 'the acknowledgement', (r) => r.actions.length === 7);
-
-    const { runId, typedSearchAttributes, memo } = await handle.describe();
-    expect(runId).not.toBe(firstRunId);
-    const first = await historyEvents(env.client.workflow.getHandle(reviewWorkflowId(reviewId), firstRunId));
-    expect(first.at(-1)?.workflowExecutionContinuedAsNewEventAttributes).toBeTruthy();
-
-    expect(record.reasons.map((r) => r.key)).toEqual(['m-0', 'm-1', 'm-2', 'm-3', 'm-4', 'm-5', 'm-6']);
-    expect(record.reasons[0]!.acknowledged?.requestId).toBe('ack-payment');
-    expect(record.actions.map((a) => a.requestId)).toEqual(['poll-1', 'poll-2', 'poll-3', 'poll-4', 'poll-5', 'poll-6', 'ack-payment']);
-    expect(record.open).toEqual(['reconciliation_mismatch']);
-    expect(typedSearchAttributes.get(NEEDS_REVIEW_KEY)).toEqual(['reconciliation_mismatch']);
-    expect((memo?.[REVIEW_MEMO_KEY] as ReviewMemo).open.map((o) => o.reason)).toHaveLength(6);
-
-    // What was carried still dedupes: a notice and a request told again change nothing.
-    await handle.signal(reviewNoticeSignal, notice('m-1'));
-    await handle.signal(operatorActionSignal, action('poll-1', { action: 'cancel' }));
-    await handle.signal(operatorActionSignal, action('ack-all'));
-    const result = await handle.result();
-    expect(result.reasons).toHaveLength(7);
-    expect(result.actions.map((a) => a.requestId)).toEqual([...record.actions.map((a) => a.requestId), 'ack-all']);
-    expect(result.actions[0]!.action).toBe('poll');
-    expect(result.open).toEqual([]);
   });
 });
 
