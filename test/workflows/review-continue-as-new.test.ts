@@ -15,7 +15,6 @@ import {
   reviewNoticeSignal,
   reviewRecordQuery,
   reviewWorkflowId,
-  type OperatorAction,
   type ReviewMemo,
   type ReviewNotice,
   type ReviewRecord,
@@ -23,6 +22,7 @@ import {
 } from '../../src/temporal/review-contract';
 import type { reviewWorkflow } from '../../workflows/review';
 import { eventually } from '../helpers/http';
+import { operatorAction, reviewNotice } from '../helpers/review-messages';
 import { startTemporal, workflowBundle } from '../helpers/temporal';
 
 const TASK_QUEUE = 'review-continue-as-new';
@@ -44,21 +44,8 @@ afterAll(async () => {
   await env?.teardown();
 });
 
-const notice = (key: string, overrides: Partial<ReviewNotice> = {}): ReviewNotice => ({
-  reason: 'reconciliation_mismatch',
-  key,
-  detail: `mismatch ${key}`,
-  raisedAt: new Date().toISOString(),
-  source: 'reconciliation',
-  ...overrides,
-});
-const action = (requestId: string, overrides: Partial<OperatorAction> = {}): OperatorAction => ({
-  requestId,
-  action: 'acknowledge',
-  operatorId: 'op-1',
-  at: new Date().toISOString(),
-  ...overrides,
-});
+const notice = reviewNotice;
+const action = operatorAction;
 
 function recordWhen(reviewId: string, what: string, ready: (record: ReviewRecord) => boolean): Promise<ReviewRecord> {
   return eventually(

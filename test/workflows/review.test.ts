@@ -26,7 +26,6 @@ import {
   reviewNoticeSignal,
   reviewRecordQuery,
   reviewWorkflowId,
-  type OperatorAction,
   type OperatorActionName,
   type ReviewInput,
   type ReviewMemo,
@@ -40,6 +39,7 @@ import type { orderWorkflow } from '../../workflows';
 import { OPERATOR_REVIEW_PATCH } from '../../workflows/order';
 import type { reviewWorkflow } from '../../workflows/review';
 import { eventually } from '../helpers/http';
+import { operatorAction, reviewNotice } from '../helpers/review-messages';
 import { checkout, workflowInput } from '../helpers/orders';
 import { workflowBundle } from '../helpers/temporal';
 import { startTimeSkipping, type TimeSkippingStack } from '../helpers/time-skipping';
@@ -141,21 +141,8 @@ async function patchMarkers(handle: WorkflowHandle): Promise<string[]> {
 
 describe('the review workflow on its own', () => {
   const providerSubject: ReviewSubject = { kind: 'provider_transaction', providerCode: 'sandbox', providerOrderId: 'sb-nowhere' };
-  const notice = (key: string, overrides: Partial<ReviewNotice> = {}): ReviewNotice => ({
-    reason: 'reconciliation_mismatch',
-    key,
-    detail: `mismatch ${key}`,
-    raisedAt: new Date().toISOString(),
-    source: 'reconciliation',
-    ...overrides,
-  });
-  const action = (requestId: string, overrides: Partial<OperatorAction> = {}): OperatorAction => ({
-    requestId,
-    action: 'acknowledge',
-    operatorId: 'op-1',
-    at: new Date().toISOString(),
-    ...overrides,
-  });
+  const notice = reviewNotice;
+  const action = operatorAction;
 
   /** A review opened by its first notice, as ReviewTeller opens one (signal-with-start). */
   async function openReview(reviewId: string, input: Partial<ReviewInput>, first: ReviewNotice): Promise<ReviewHandle> {
