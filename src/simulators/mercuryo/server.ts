@@ -70,8 +70,11 @@ export class MercuryoSimulator extends SimulatorBase {
     return { id: purchase.transactionId };
   }
 
-  /** Each purchase once, by Mercuryo's transaction id; its reference is the merchant_transaction_id the widget URL gave. */
-  /** Purchases and sales alike (the per-order webhook switches reach both; a sale by its `sell` leg). */
+  /**
+   * Each purchase and each sale once, by Mercuryo's transaction id (a sale by its `sell` leg's);
+   * the reference is the merchant_transaction_id the widget URL gave. The per-order webhook
+   * switches reach both.
+   */
   simulatedOrders(): SimulatedOrder[] {
     const purchases = [...this.purchases.values()].map((p) => ({
       id: p.transactionId,
