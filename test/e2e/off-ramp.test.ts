@@ -11,6 +11,7 @@ import { DEFAULT_DEV_WEBHOOK_SECRET } from '../../src/config/env';
 import type { LocalStack } from '../../src/dev/local-stack';
 import { DEV_SANDBOX_API_KEY, DEV_SANDBOX_WEBHOOK_SECRET } from '../../src/providers/sandbox/config';
 import { signSandboxPayload } from '../../src/simulators/sandbox/signing';
+import { orderWorkflowId } from '../../src/temporal/order-contract';
 import { callApi, eventually } from '../helpers/http';
 import { IntegratorReceiver } from '../helpers/integrator-receiver';
 import { checkout } from '../helpers/orders';
@@ -176,7 +177,7 @@ describe('the deposit address cannot be changed from outside', () => {
     ).toBe(200);
 
     const flagged = await eventually(async () => {
-      const described = await env.client.workflow.getHandle(`onramp-order-${orderA.id}`).describe();
+      const described = await env.client.workflow.getHandle(orderWorkflowId(orderA.id)).describe();
       const alert = described.searchAttributes.IntegrityAlert;
       return Array.isArray(alert) && alert[0] === 'deposit_refused' ? alert : undefined;
     }, 'the deposit_refused alert');
@@ -251,7 +252,7 @@ describe("the integrator's deposit confirmation (Banxa's sell confirmation)", ()
     expect((await confirm('banxa', order.id, { transaction_hash: hash })).status).toBe(200);
     await deliveriesUntil(order.id, 'complete');
     // A busy machine can let the order end between two requests; the answer must not depend on it.
-    const handle = env.client.workflow.getHandle(`onramp-order-${order.id}`);
+    const handle = env.client.workflow.getHandle(orderWorkflowId(order.id));
     await eventually(async () => ((await handle.describe()).status.name === 'RUNNING' ? undefined : true), 'the workflow closed', 45_000);
 
     const again = await confirm('banxa', order.id, { transaction_hash: hash });

@@ -29,8 +29,3 @@ export const HOSTILE_DEPOSIT_EXTRAS = {
   depositWalletAddress: '0x0000000000000000000000000000000000000bad',
   deposit: { address: 'x' },
 } as const;
-
-/** The customer's action on a simulator's checkout page (POST `{"action"}` to its URL). */
-export function checkoutAction(redirectUrl: string, action: string): Promise<Response> {
-  return fetch(redirectUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ action }) });
-}

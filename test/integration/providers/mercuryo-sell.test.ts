@@ -10,10 +10,11 @@ import { createMercuryoAdapter, mercuryoConfig, MERCURYO_SIMULATOR_CREDENTIALS }
 import type { CreateSellOrderRequest, SellAdapter } from '../../../src/providers/sell-types';
 import { ProviderRejectedError } from '../../../src/providers/types';
 import { createMercuryoSimulator } from '../../../src/simulators/mercuryo/server';
+import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
 import { cryptoOf as crypto, currencyId as idOf, fiatOf as fiat } from '../../helpers/currencies';
-import { checkoutAction, sellAdapterRequests } from '../../helpers/sell-adapter-requests';
+import { sellAdapterRequests } from '../../helpers/sell-adapter-requests';
 import { expectLegalSellWalk } from '../../helpers/sell-walk';
 
 const sellRequest = sellAdapterRequests({
@@ -39,8 +40,6 @@ describe('Mercuryo sell adapter against the simulator', () => {
     adapter: (config) => createMercuryoAdapter(config, currencyDictionary),
   });
   const sell = (): SellAdapter => harness.adapter.sell!;
-
-  const act = checkoutAction;
 
   /** Creates the order, opens the widget (Mercuryo starts the sale: `sell:new`) and returns the first callback. */
   async function placed(request: CreateSellOrderRequest) {
@@ -97,7 +96,7 @@ describe('Mercuryo sell adapter against the simulator', () => {
     const request = sellRequest();
     const { redirectUrl, first } = await placed(request);
     expect(first).toMatchObject({ status: 'waiting_for_deposit', providerStatus: 'sell:new', providerOrderId: expect.any(String) });
-    expect((await act(redirectUrl, 'pay')).status).toBe(200);
+    expect((await checkout(redirectUrl, 'pay')).status).toBe(200);
     const events = await harness.waitForSellEvents(request.orderId, (e) => e.some((x) => x.status === 'complete'));
     expectLegalSellWalk(events);
     expect(events.map((e) => e.providerStatus)).toEqual([
@@ -137,7 +136,7 @@ describe('Mercuryo sell adapter against the simulator', () => {
   ] as const)('%s → %s', async (action, status, providerStatus) => {
     const request = sellRequest();
     const { redirectUrl } = await placed(request);
-    expect((await act(redirectUrl, action)).status).toBe(200);
+    expect((await checkout(redirectUrl, action)).status).toBe(200);
     const events = await harness.waitForSellEvents(request.orderId, (e) => e.some((x) => x.providerStatus === providerStatus));
     expectLegalSellWalk(events);
     expect(events.at(-1)).toMatchObject({ status, providerStatus });
@@ -147,7 +146,7 @@ describe('Mercuryo sell adapter against the simulator', () => {
   it('wrong_amount: the crypto that arrived and its payout are reported', async () => {
     const request = sellRequest();
     const { redirectUrl } = await placed(request);
-    await act(redirectUrl, 'wrong_amount');
+    await checkout(redirectUrl, 'wrong_amount');
     const events = await harness.waitForSellEvents(request.orderId, (e) => e.some((x) => x.status === 'complete'));
     expect(events.at(-1)!.reported?.cryptoAmount).toBe('0.009');
   });
@@ -155,9 +154,9 @@ describe('Mercuryo sell adapter against the simulator', () => {
   it('an action the status does not allow is refused', async () => {
     const request = sellRequest();
     const { redirectUrl } = await placed(request);
-    await act(redirectUrl, 'expire');
+    await checkout(redirectUrl, 'expire');
     await harness.waitForSellEvents(request.orderId, 2);
-    expect((await act(redirectUrl, 'pay')).status).toBe(409);
+    expect((await checkout(redirectUrl, 'pay')).status).toBe(409);
   });
 
   it('buy and sell never cross: sell callbacks go to the sell parser, a sell order is no buy order', async () => {

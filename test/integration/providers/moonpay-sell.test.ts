@@ -9,10 +9,11 @@ import { createMoonpayAdapter, MOONPAY_SIMULATOR_CREDENTIALS, moonpayConfig } fr
 import type { CreateSellOrderRequest, SellAdapter } from '../../../src/providers/sell-types';
 import { ProviderRejectedError } from '../../../src/providers/types';
 import { createMoonpaySimulator } from '../../../src/simulators/moonpay/server';
+import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
 import { currencyId as idOf } from '../../helpers/currencies';
-import { checkoutAction, HOSTILE_DEPOSIT_EXTRAS, sellAdapterRequests } from '../../helpers/sell-adapter-requests';
+import { HOSTILE_DEPOSIT_EXTRAS, sellAdapterRequests } from '../../helpers/sell-adapter-requests';
 import { expectLegalSellWalk } from '../../helpers/sell-walk';
 
 const sellRequest = sellAdapterRequests({ extras: HOSTILE_DEPOSIT_EXTRAS });
@@ -31,8 +32,6 @@ describe('MoonPay sell adapter against the simulator', () => {
     adapter: (config) => createMoonpayAdapter(config, currencyDictionary),
   });
   const sell = (): SellAdapter => harness.adapter.sell!;
-
-  const act = checkoutAction;
 
   /** Creates the order, opens the widget (the customer confirms: MoonPay makes the sell transaction) and returns the first webhook. */
   async function placed(request: CreateSellOrderRequest) {
@@ -78,7 +77,7 @@ describe('MoonPay sell adapter against the simulator', () => {
     const request = sellRequest();
     const { redirectUrl, first } = await placed(request);
     expect(first).toMatchObject({ status: 'waiting_for_deposit', providerStatus: 'waitingForDeposit' });
-    expect((await act(redirectUrl, 'pay')).status).toBe(200);
+    expect((await checkout(redirectUrl, 'pay')).status).toBe(200);
     const events = await harness.waitForSellEvents(request.orderId, (e) => e.some((x) => x.status === 'complete'));
     expectLegalSellWalk(events);
     expect(events.map((e) => e.status)).toEqual(['waiting_for_deposit', 'deposit_received', 'complete']);
@@ -107,7 +106,7 @@ describe('MoonPay sell adapter against the simulator', () => {
   ] as const)('%s → %s', async (action, status) => {
     const request = sellRequest();
     const { redirectUrl } = await placed(request);
-    expect((await act(redirectUrl, action)).status).toBe(200);
+    expect((await checkout(redirectUrl, action)).status).toBe(200);
     const events = await harness.waitForSellEvents(request.orderId, 2);
     expectLegalSellWalk(events);
     expect(events[1]).toMatchObject({ status, providerStatus: 'failed' });
@@ -117,7 +116,7 @@ describe('MoonPay sell adapter against the simulator', () => {
   it('wrong_amount: the crypto that arrived and its payout are reported', async () => {
     const request = sellRequest();
     const { redirectUrl } = await placed(request);
-    await act(redirectUrl, 'wrong_amount');
+    await checkout(redirectUrl, 'wrong_amount');
     const events = await harness.waitForSellEvents(request.orderId, (e) => e.some((x) => x.status === 'complete'));
     expect(events.at(-1)!.reported?.cryptoAmount).toBe('0.09');
   });
@@ -125,9 +124,9 @@ describe('MoonPay sell adapter against the simulator', () => {
   it('an action the status does not allow is refused', async () => {
     const request = sellRequest();
     const { redirectUrl } = await placed(request);
-    await act(redirectUrl, 'expire');
+    await checkout(redirectUrl, 'expire');
     await harness.waitForSellEvents(request.orderId, 2);
-    expect((await act(redirectUrl, 'pay')).status).toBe(409);
+    expect((await checkout(redirectUrl, 'pay')).status).toBe(409);
   });
 
   it("lists the sell transaction among the simulator's orders, so that the order's webhook switches reach it", async () => {
@@ -144,7 +143,7 @@ describe('MoonPay sell adapter against the simulator', () => {
     });
     expect(switched.status).toBe(200);
     const before = (await harness.sellEventsFor(request.orderId)).length;
-    expect((await act(redirectUrl, 'pay')).status).toBe(200);
+    expect((await checkout(redirectUrl, 'pay')).status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 800));
     // The walk went on (the lookup says so), its webhooks dropped.
     expect((await sell().getOrder(request.orderId)).status).toBe('complete');

@@ -9,10 +9,11 @@ import { createRampAdapter, rampConfig, RAMP_SIMULATOR_CREDENTIALS } from '../..
 import type { CreateSellOrderRequest, SellAdapter } from '../../../src/providers/sell-types';
 import { ProviderRejectedError } from '../../../src/providers/types';
 import { createRampSimulator } from '../../../src/simulators/ramp/server';
+import { checkout } from '../../helpers/orders';
 import { useProviderHarness } from '../../helpers/provider-harness';
 import { rejectionOf } from '../../helpers/rejection';
 import { cryptoOf as crypto, currencyId as idOf } from '../../helpers/currencies';
-import { checkoutAction, HOSTILE_DEPOSIT_EXTRAS, sellAdapterRequests } from '../../helpers/sell-adapter-requests';
+import { HOSTILE_DEPOSIT_EXTRAS, sellAdapterRequests } from '../../helpers/sell-adapter-requests';
 import { expectLegalSellWalk } from '../../helpers/sell-walk';
 
 const sellRequest = sellAdapterRequests({ extras: HOSTILE_DEPOSIT_EXTRAS });
@@ -33,8 +34,6 @@ describe('Ramp sell adapter against the simulator', () => {
     orderOf: (webhook) => webhook.query.order_id,
   });
   const sell = (): SellAdapter => harness.adapter.sell!;
-
-  const act = checkoutAction;
 
   /** Creates the order, opens the widget (the customer accepts the sale: Ramp makes it) and returns the first webhook. */
   async function placed(request: CreateSellOrderRequest) {
@@ -93,7 +92,7 @@ describe('Ramp sell adapter against the simulator', () => {
       providerStatus: 'CREATED',
       providerOrderId: expect.stringMatching(/^[^:]+:[0-9a-f]+$/),
     });
-    expect((await act(redirectUrl, 'pay')).status).toBe(200);
+    expect((await checkout(redirectUrl, 'pay')).status).toBe(200);
     const events = await harness.waitForSellEvents(request.orderId, (e) => e.some((x) => x.status === 'complete'));
     expectLegalSellWalk(events);
     expect(events.map((e) => e.status)).toEqual(['waiting_for_deposit', 'deposit_received', 'complete']);
@@ -123,36 +122,36 @@ describe('Ramp sell adapter against the simulator', () => {
   it('hold: the crypto arrives, the sale waits at deposit_received until pay releases it', async () => {
     const request = sellRequest({ crypto: crypto('USDC', 'ethereum'), cryptoAmount: '50' });
     const { redirectUrl } = await placed(request);
-    await act(redirectUrl, 'hold');
+    await checkout(redirectUrl, 'hold');
     const held = await harness.waitForSellEvents(request.orderId, 2);
     expect(held[1]).toMatchObject({ status: 'deposit_received', reported: { cryptoAmount: '50' } });
-    await act(redirectUrl, 'pay');
+    await checkout(redirectUrl, 'pay');
     expect((await harness.waitForSellEvents(request.orderId, 3))[2]!.status).toBe('complete');
   });
 
   it('expire → expired, and the lookup says so', async () => {
     const request = sellRequest();
     const { redirectUrl, first } = await placed(request);
-    expect((await act(redirectUrl, 'expire')).status).toBe(200);
+    expect((await checkout(redirectUrl, 'expire')).status).toBe(200);
     const events = await harness.waitForSellEvents(request.orderId, 2);
     expectLegalSellWalk(events);
     expect(events[1]).toMatchObject({ status: 'expired', providerStatus: 'EXPIRED' });
     expect((await sell().getOrder(request.orderId, first.providerOrderId)).status).toBe('expired');
-    expect((await act(redirectUrl, 'pay')).status).toBe(409);
+    expect((await checkout(redirectUrl, 'pay')).status).toBe(409);
   });
 
   it.each(['fail', 'refund'])('%s: refused, as Ramp documents no such sale status', async (action) => {
     const request = sellRequest();
     const { redirectUrl } = await placed(request);
-    const response = await act(redirectUrl, action);
+    const response = await checkout(redirectUrl, action);
     expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({ error: { code: 'action_not_documented' } });
+    expect(response.body).toMatchObject({ error: { code: 'action_not_documented' } });
   });
 
   it('wrong_amount: the crypto that arrived and its payout are reported', async () => {
     const request = sellRequest();
     const { redirectUrl, first } = await placed(request);
-    await act(redirectUrl, 'wrong_amount');
+    await checkout(redirectUrl, 'wrong_amount');
     const events = await harness.waitForSellEvents(request.orderId, (e) => e.some((x) => x.status === 'complete'));
     expect(events.at(-1)!.reported?.cryptoAmount).toBe('0.09');
     expect(Number(events.at(-1)!.reported?.fiatAmount)).toBeLessThan(Number(first.reported?.fiatAmount));
